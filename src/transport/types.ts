@@ -50,6 +50,11 @@ export interface Transport {
 
   /** HTTP only: the negotiated protocol version to send in `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
+  /**
+   * HTTP only: forget the current session (after SessionExpiredError) so the next `initialize`
+   * starts a new one.
+   */
+  resetSession?(): void;
   /** HTTP only: the current session id. */
   readonly sessionId?: string | undefined;
   /** stdio only: the child's pid. */

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+/**
+ * `mcpwire` entry point: dispatches `mcpwire <command> …` to `./commands/<command>.js`, each
+ * exporting `default async function (argv: string[]): Promise<number>` (the exit code).
+ * Commands are loaded lazily so `mcpwire --help` stays fast.
+ */
+const COMMANDS: Record<string, { file: string; summary: string }> = {
+  tools: { file: './commands/tools.js', summary: 'list the tools of a server' },
+  call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult' },
+  demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
+};
+
+/** Registers a command (used by modules that add commands; keeps this file the one index). */
+export function commandNames(): string[] {
+  return Object.keys(COMMANDS);
+}
+
+function usage(): string {
+  const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(20)} ${c.summary}`);
+  return [
+    'usage: mcpwire [global options] <command> [options]',
+    '',
+    'commands:',
+    ...rows,
+    '',
+    'global options: --stdio "<command line>" | --url <url>, --timeout-ms <ms>, --json, --trace <file>',
+  ].join('\n');
+}
+
+/** Finds the command word: the first argument that is not an option or an option's value. */
+export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
+  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header']);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      if (valued.has(a)) i++;
+      continue;
+    }
+    if (a.startsWith('-')) continue;
+    if (COMMANDS[a]) return { command: a, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+    return { command: a, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+  }
+  return { rest: argv };
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.includes('--version')) {
+    const { createRequire } = await import('node:module');
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const { command, rest } = splitCommand(argv);
+  if (!command || argv.includes('--help') && !command) {
+    process.stdout.write(`${usage()}\n`);
+    return command ? 0 : 2;
+  }
+  const entry = COMMANDS[command];
+  if (!entry) {
+    process.stderr.write(`mcpwire: unknown command "${command}"\n${usage()}\n`);
+    return 2;
+  }
+  const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };
+  return mod.default(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`mcpwire: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
