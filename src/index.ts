@@ -1,0 +1,28 @@
+/**
+ * mcpwire — a spec-first Model Context Protocol (2025-11-25) client engine.
+ *
+ * ```ts
+ * import { connect } from 'mcpwire';
+ * const client = await connect({ transport: 'stdio', command: 'node', args: ['server.js'] });
+ * const tools = await client.listTools();
+ * const result = await client.callTool('echo', { text: 'hi' }, { timeoutMs: 5000 });
+ * await client.close();
+ * ```
+ */
+export { connect, McpClient } from './mcp/client.js';
+export type { ClientOptions, CallToolOptions, McpClientDiagnostic } from './mcp/client.js';
+export type { ClientFeatureOptions, HandlerContext } from './mcp/client-features.js';
+export type { LifecycleState } from './mcp/lifecycle.js';
+export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/versions.js';
+export type * from './mcp/types.js';
+export { LOGGING_LEVELS } from './mcp/types.js';
+
+export type { ServerConfig, StdioServerConfig, HttpServerConfig } from './transport/create.js';
+export type { Transport, TransportEvent, TransportDiagnostic, SendOptions } from './transport/types.js';
+export type { RequestOptions } from './protocol/connection.js';
+export type { ProgressParams, ProgressCallback } from './protocol/registry.js';
+export type { ProtocolObserver, MessageInfo, ObservedEvent, Direction } from './protocol/observer.js';
+export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, RequestId } from './jsonrpc/types.js';
+export { ErrorCode } from './jsonrpc/types.js';
+
+export * from './errors.js';

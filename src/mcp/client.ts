@@ -1,0 +1,423 @@
+/**
+ * McpClient: one connection to one MCP server, through the lifecycle (basic/lifecycle), with a
+ * typed method per client→server request of the spec's server pages, and events for the
+ * server's notifications.
+ */
+import { EventEmitter } from 'node:events';
+import { CapabilityError, ProtocolError, StateError, ValidationError, McpWireError, type Phase } from '../errors.js';
+import { Connection, type RequestOptions } from '../protocol/connection.js';
+import type { ProtocolObserver } from '../protocol/observer.js';
+import type { ProgressCallback } from '../protocol/registry.js';
+import { createTransport, type ServerConfig, type TransportFactoryOptions } from '../transport/create.js';
+import type { Transport, TransportDiagnostic } from '../transport/types.js';
+import { missingCapability } from './capabilities.js';
+import { installClientFeatures, clientCapabilities, type ClientFeatureOptions } from './client-features.js';
+import { Lifecycle, type LifecycleState } from './lifecycle.js';
+import { validateAgainst } from './output-schema.js';
+import { paginate } from './pagination.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteReference,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  InitializeResult,
+  ListPromptsResult,
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ListToolsResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from './types.js';
+import { features, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
+
+export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
+  clientInfo?: Implementation;
+  /** Extra capabilities to declare (e.g. `experimental`); handlers add their own. */
+  capabilities?: ClientCapabilities;
+  /** The version to request (default: the latest, 2025-11-25; basic.lifecycle#8). */
+  protocolVersion?: string;
+  /** Default per-request timeout in ms (default 60 000). */
+  timeoutMs?: number;
+  /** Timeout for `initialize` (default: `timeoutMs`). */
+  initializeTimeoutMs?: number;
+  /** Sees every message and event (tracing, strict checks). */
+  observer?: ProtocolObserver;
+  /** Use this transport instead of building one from the config (tests, custom transports). */
+  transport?: Transport;
+  /** What to do when structuredContent does not match the tool's outputSchema. Default 'error'. */
+  validateStructuredContent?: 'error' | 'warn' | 'off';
+  /** Aborts connecting. */
+  signal?: AbortSignal;
+}
+
+export interface CallToolOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: ProgressCallback;
+  resetTimeoutOnProgress?: boolean;
+  maxTotalTimeoutMs?: number;
+  _meta?: Record<string, unknown>;
+}
+
+export interface McpClientDiagnostic extends TransportDiagnostic {
+  serverId?: string;
+}
+
+const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpwire', version: '0.1.0' };
+
+export class McpClient extends EventEmitter {
+  readonly serverId: string;
+  private readonly config: ServerConfig;
+  private readonly options: ClientOptions;
+  private readonly lifecycle: Lifecycle;
+  private transport: Transport | undefined;
+  private connection: Connection | undefined;
+  private init: InitializeResult | undefined;
+  private outputSchemas = new Map<string, object>();
+  private closePromise: Promise<void> | undefined;
+
+  constructor(config: ServerConfig, options: ClientOptions = {}) {
+    super();
+    this.config = config;
+    this.options = options;
+    this.serverId = config.id ?? (config.transport === 'stdio' ? config.command : config.url);
+    this.lifecycle = new Lifecycle(this.serverId, (from, to) => {
+      this.options.observer?.event({ type: 'lifecycle', from, to });
+      this.emit('stateChange', { from, to });
+    });
+  }
+
+  // ---- state ------------------------------------------------------------------------------
+
+  get state(): LifecycleState {
+    return this.lifecycle.state;
+  }
+  get phase(): Phase {
+    return this.lifecycle.phase;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.init?.serverInfo;
+  }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.init?.capabilities;
+  }
+  get instructions(): string | undefined {
+    return this.init?.instructions;
+  }
+  /** The negotiated protocol version. */
+  get protocolVersion(): string | undefined {
+    return this.init?.protocolVersion;
+  }
+  /** `stdio`, `streamable-http` or `legacy-sse` (after a fallback). */
+  get transportKind(): string | undefined {
+    return this.transport?.kind;
+  }
+  get pid(): number | undefined {
+    return this.transport?.pid;
+  }
+  get sessionId(): string | undefined {
+    return this.transport?.sessionId;
+  }
+  get pendingCount(): number {
+    return this.connection?.pendingCount ?? 0;
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------
+
+  /** Starts the transport and runs the initialization phase. Called by `connect()`. */
+  async connect(): Promise<this> {
+    this.lifecycle.transition('connecting');
+    try {
+      this.options.signal?.throwIfAborted();
+      const transport = this.options.transport ?? (await createTransport(this.config, this.options));
+      this.transport = transport;
+      this.connection = new Connection(transport, {
+        serverId: this.serverId,
+        defaultTimeoutMs: this.options.timeoutMs,
+        observer: this.options.observer,
+        phase: () => this.lifecycle.phase,
+        acceptBatches: () => features(this.init?.protocolVersion)?.batching === true,
+        onDiagnostic: (d) => this.emit('diagnostic', d),
+        onClose: (err) => this.onConnectionClose(err),
+      });
+      installClientFeatures(this.connection, this.options, (event, payload) => this.emit(event, payload));
+      await transport.start();
+      await this.initialize();
+      return this;
+    } catch (err) {
+      await this.fail(err);
+      throw err;
+    }
+  }
+
+  /**
+   * Runs initialize → initialized (basic.lifecycle#1–#4). Also used to start a new HTTP session
+   * after the old one expired (`reinitialize`).
+   */
+  private async initialize(): Promise<void> {
+    this.lifecycle.transition('initializing');
+    const requested = this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
+    const result = await this.connection!.request<InitializeResult>(
+      'initialize',
+      {
+        protocolVersion: requested,
+        capabilities: clientCapabilities(this.options),
+        clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      },
+      {
+        // basic.utilities.cancellation#2: initialize MUST NOT be cancelled.
+        cancellable: false,
+        isInitialize: true,
+        timeoutMs: this.options.initializeTimeoutMs ?? this.options.timeoutMs,
+        signal: this.options.signal,
+      },
+    );
+    this.checkInitializeResult(result);
+    this.init = result;
+    this.transport!.setProtocolVersion?.(result.protocolVersion);
+    await this.connection!.notify('notifications/initialized');
+    this.lifecycle.transition('ready');
+  }
+
+  private checkInitializeResult(result: InitializeResult): void {
+    const where = { serverId: this.serverId, phase: 'initialize' as const };
+    if (result === null || typeof result !== 'object') {
+      throw new ProtocolError('initialize result is not an object', { ...where, code: 'MCPWIRE_BAD_INITIALIZE' });
+    }
+    // basic.lifecycle#12: a version the client does not support → disconnect.
+    if (!isSupportedVersion(result.protocolVersion)) {
+      throw new ProtocolError(
+        `server answered with unsupported protocol version ${JSON.stringify(result.protocolVersion)}; ` +
+          `mcpwire supports ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`,
+        { ...where, code: 'MCPWIRE_UNSUPPORTED_VERSION' },
+      );
+    }
+    if (result.capabilities === null || typeof result.capabilities !== 'object') {
+      throw new ProtocolError('initialize result has no "capabilities" object', { ...where, code: 'MCPWIRE_BAD_INITIALIZE' });
+    }
+    const info = result.serverInfo as Partial<Implementation> | undefined;
+    if (!info || typeof info.name !== 'string' || typeof info.version !== 'string') {
+      this.emit('diagnostic', {
+        code: 'MCPWIRE_BAD_SERVER_INFO',
+        message: 'initialize result lacks serverInfo {name, version}',
+        serverId: this.serverId,
+      });
+    }
+  }
+
+  /**
+   * Starts a new session after `SessionExpiredError` (Streamable HTTP): forgets the session id
+   * and runs the initialization phase again on the same transport.
+   */
+  async reinitialize(): Promise<void> {
+    if (this.connection === undefined || this.connection.isClosed) {
+      throw new StateError('cannot re-initialize: the connection is closed', { serverId: this.serverId, phase: this.phase });
+    }
+    this.transport!.resetSession?.();
+    this.init = undefined;
+    await this.initialize();
+  }
+
+  /** Closes the connection (stdio: stdin, SIGTERM, SIGKILL). Idempotent; pending requests reject. */
+  close(): Promise<void> {
+    this.closePromise ??= (async () => {
+      if (this.lifecycle.canTransition('closing')) this.lifecycle.transition('closing');
+      try {
+        if (this.connection) await this.connection.close();
+        else await this.transport?.close();
+      } finally {
+        if (this.lifecycle.canTransition('closed')) this.lifecycle.transition('closed');
+      }
+    })();
+    return this.closePromise;
+  }
+
+  private async fail(err: unknown): Promise<void> {
+    if (this.lifecycle.canTransition('failed')) this.lifecycle.transition('failed');
+    try {
+      if (this.connection) await this.connection.close();
+      else await this.transport?.close();
+    } catch {
+      /* the original error is what matters */
+    }
+    void err;
+  }
+
+  private onConnectionClose(err: Error | undefined): void {
+    const s = this.lifecycle.state;
+    if (s !== 'closing' && s !== 'closed' && s !== 'failed' && this.lifecycle.canTransition('failed')) {
+      this.lifecycle.transition('failed');
+    }
+    this.emit('close', err);
+  }
+
+  // ---- requests ---------------------------------------------------------------------------
+
+  /** Sends any request after the lifecycle and capability checks. */
+  request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    const refused = this.refusal(method);
+    if (refused !== undefined) return Promise.reject(refused);
+    return this.connection!.request<T>(method, params, options);
+  }
+
+  /** Sends a notification (only once ready, except `notifications/initialized`). */
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.connection === undefined || this.lifecycle.state !== 'ready') {
+      return Promise.reject(new StateError(`cannot send "${method}" in state ${this.lifecycle.state}`, { serverId: this.serverId, phase: this.phase }));
+    }
+    return this.connection.notify(method, params);
+  }
+
+  private refusal(method: string): McpWireError | undefined {
+    if (this.connection === undefined || !this.lifecycle.permitsRequest(method)) {
+      return new StateError(
+        `cannot send "${method}" while the connection is ${this.lifecycle.state}` +
+          (this.lifecycle.state === 'initializing' ? ' (only ping is allowed before initialization completes)' : ''),
+        { serverId: this.serverId, phase: this.phase },
+      );
+    }
+    const missing = missingCapability(method, this.init?.capabilities);
+    if (missing !== undefined) return new CapabilityError(missing, { serverId: this.serverId, phase: this.phase });
+    return undefined;
+  }
+
+  ping(options?: RequestOptions): Promise<void> {
+    return this.request('ping', undefined, options).then(() => undefined);
+  }
+
+  /** One page of tools/list. */
+  listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
+    return this.request<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
+      for (const t of r.tools ?? []) this.rememberTool(t);
+      return r;
+    });
+  }
+
+  /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */
+  listTools(options?: RequestOptions): Promise<Tool[]> {
+    return paginate(
+      async (cursor) => {
+        const r = await this.listToolsPage(cursor, options);
+        return { items: r.tools ?? [], nextCursor: r.nextCursor };
+      },
+      { onProblem: (code, message) => this.emit('diagnostic', { code, message: `tools/list: ${message}`, serverId: this.serverId }) },
+    );
+  }
+
+  private rememberTool(t: Tool): void {
+    if (t && typeof t.name === 'string') {
+      if (t.outputSchema && typeof t.outputSchema === 'object') this.outputSchemas.set(t.name, t.outputSchema);
+      else this.outputSchemas.delete(t.name);
+    }
+  }
+
+  /**
+   * Calls a tool. Returns the whole CallToolResult; `isError: true` is a result (the tool
+   * failed), distinct from a JSON-RPC error (the request failed), which rejects.
+   */
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options._meta !== undefined) params._meta = options._meta;
+    const result = await this.request<CallToolResult>('tools/call', params, options);
+    const schema = this.outputSchemas.get(name);
+    if (schema !== undefined && !result.isError && (this.options.validateStructuredContent ?? 'error') !== 'off') {
+      await this.checkStructured(name, schema, result);
+    }
+    return result;
+  }
+
+  private async checkStructured(name: string, schema: object, result: CallToolResult): Promise<void> {
+    const problems =
+      result.structuredContent === undefined
+        ? [{ path: '/', message: 'structuredContent is missing although the tool declares an outputSchema' }]
+        : await validateAgainst(schema, result.structuredContent);
+    if (problems.length === 0) return;
+    const message = `tool "${name}" returned structuredContent that does not match its outputSchema: ${problems
+      .slice(0, 5)
+      .map((p) => `${p.path} ${p.message}`)
+      .join('; ')}`;
+    if (this.options.validateStructuredContent === 'warn') {
+      this.emit('diagnostic', { code: 'MCPWIRE_OUTPUT_SCHEMA', message, serverId: this.serverId });
+      return;
+    }
+    throw new ValidationError(message, problems, { serverId: this.serverId, phase: 'request' });
+  }
+
+  listResources(options?: RequestOptions): Promise<Resource[]> {
+    return this.listAll<Resource>('resources/list', 'resources', options);
+  }
+  listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
+    return this.request<ListResourcesResult>('resources/list', cursor === undefined ? undefined : { cursor }, options);
+  }
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return this.listAll<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
+  }
+  listResourceTemplatesPage(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
+    return this.request<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
+  }
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+  }
+  subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    return this.request('resources/subscribe', { uri }, options).then(() => undefined);
+  }
+  unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    return this.request('resources/unsubscribe', { uri }, options).then(() => undefined);
+  }
+  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return this.listAll<Prompt>('prompts/list', 'prompts', options);
+  }
+  listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
+    return this.request<ListPromptsResult>('prompts/list', cursor === undefined ? undefined : { cursor }, options);
+  }
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+  }
+  /** completion/complete (server/utilities/completion). */
+  complete(
+    ref: CompleteReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: Record<string, string> },
+    options?: RequestOptions,
+  ): Promise<CompleteResult> {
+    const params: Record<string, unknown> = { ref, argument };
+    if (context !== undefined) params.context = context;
+    return this.request<CompleteResult>('completion/complete', params, options);
+  }
+  /** logging/setLevel (server/utilities/logging). */
+  setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    return this.request('logging/setLevel', { level }, options).then(() => undefined);
+  }
+
+  private listAll<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
+    return paginate(
+      async (cursor) => {
+        const r = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
+        const items = r[key];
+        if (!Array.isArray(items)) {
+          throw new ProtocolError(`${method} result has no "${key}" array`, { serverId: this.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
+        }
+        return { items: items as T[], nextCursor: r.nextCursor as string | undefined };
+      },
+      { onProblem: (code, message) => this.emit('diagnostic', { code, message: `${method}: ${message}`, serverId: this.serverId }) },
+    );
+  }
+}
+
+/**
+ * Connects to an MCP server and completes initialization. Resolves with a ready client; rejects
+ * with a typed error naming the server and the phase (spawn, initialize…), after releasing
+ * everything (the child process is reaped).
+ */
+export async function connect(config: ServerConfig, options: ClientOptions = {}): Promise<McpClient> {
+  const client = new McpClient(config, options);
+  await client.connect();
+  return client;
+}

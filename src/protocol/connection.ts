@@ -1,0 +1,509 @@
+/**
+ * The MCP-agnostic request engine over any Transport: assigns ids, owns in-flight requests
+ * through the RequestRegistry (timeouts, cancellation, progress), and dispatches incoming
+ * requests and notifications to handlers. It knows two method names that JSON-RPC-level
+ * machinery needs: `notifications/cancelled` and `notifications/progress` (basic/utilities).
+ */
+import { performance } from 'node:perf_hooks';
+import {
+  AbortError,
+  ConnectionClosedError,
+  JsonRpcError,
+  McpWireError,
+  ProtocolError,
+  TimeoutError,
+  type Phase,
+} from '../errors.js';
+import {
+  classify,
+  ErrorCode,
+  excerpt,
+  invalidReason,
+  type JSONRPCErrorObject,
+  type JSONRPCMessage,
+  type MessageKind,
+  type RequestId,
+} from '../jsonrpc/types.js';
+import type { Transport, TransportDiagnostic } from '../transport/types.js';
+import type { ProtocolObserver } from './observer.js';
+import { RequestRegistry, type PendingRequest, type ProgressCallback, type ProgressParams } from './registry.js';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Per-request timeout (ms). Default: the connection's default (60 s). */
+  timeoutMs?: number;
+  /** Called for each `notifications/progress` about this request; asks the server for progress. */
+  onProgress?: ProgressCallback;
+  /** Restart the timeout whenever progress arrives (still bounded by `maxTotalTimeoutMs`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Hard ceiling for the whole request, progress or not. Default: 10 × timeoutMs. */
+  maxTotalTimeoutMs?: number;
+  /** false for `initialize`, which MUST NOT be cancelled (basic.utilities.cancellation#2). */
+  cancellable?: boolean;
+  /** Marks the initialize request for the transport (HTTP session set-up, legacy fallback). */
+  isInitialize?: boolean;
+}
+
+export interface IncomingRequestContext {
+  id: RequestId;
+  signal: AbortSignal;
+}
+
+export type RequestHandler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext) =>
+  | Promise<Record<string, unknown>>
+  | Record<string, unknown>;
+export type NotificationHandler = (params: Record<string, unknown> | undefined) => void;
+
+export interface ConnectionDiagnostic extends TransportDiagnostic {
+  serverId?: string;
+}
+
+export interface ConnectionOptions {
+  serverId?: string;
+  defaultTimeoutMs?: number;
+  observer?: ProtocolObserver;
+  /** The lifecycle phase to name in errors. */
+  phase?: () => Phase;
+  /** Non-fatal problems: malformed lines, unknown responses, batches refused… */
+  onDiagnostic?: (d: ConnectionDiagnostic) => void;
+  /** Whether a JSON-RPC batch (array) from the peer is acceptable (negotiated 2025-03-26 only). */
+  acceptBatches?: () => boolean;
+  /** Called once when the transport closes; `error` when it was not a clean close. */
+  onClose?: (error?: Error) => void;
+}
+
+const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
+
+export class Connection {
+  private readonly transport: Transport;
+  private readonly registry = new RequestRegistry();
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly incoming = new Map<RequestId, AbortController>();
+  private readonly opts: ConnectionOptions;
+  private readonly defaultTimeoutMs: number;
+  private nextId = 0;
+  private closedError: Error | undefined;
+  private closed = false;
+  observer: ProtocolObserver | undefined;
+
+  constructor(transport: Transport, options: ConnectionOptions = {}) {
+    this.transport = transport;
+    this.opts = options;
+    this.observer = options.observer;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    transport.onmessage = (m) => this.receive(m);
+    transport.onclose = (err) => this.handleClose(err);
+    transport.ondiagnostic = (d) => this.diagnostic(d);
+    transport.onevent = (e) => this.observer?.event({ type: 'transport', event: e });
+  }
+
+  get pendingCount(): number {
+    return this.registry.pendingCount;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  setRequestHandler(method: string, handler: RequestHandler): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  setNotificationHandler(method: string, handler: NotificationHandler): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  /** Sends a request and resolves with its `result`; rejects with a typed McpWireError. */
+  request<T = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    if (this.closed) return Promise.reject(this.closedFor(method));
+    const signal = options.signal;
+    if (signal?.aborted) return Promise.reject(this.abortError(method, signal.reason));
+    const id = ++this.nextId;
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    let sendParams = params;
+    if (options.onProgress !== undefined) {
+      // basic.utilities.progress#1/#2: the token is the request id, unique among active requests.
+      const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
+      sendParams = { ...params, _meta: { ...meta, progressToken: id } };
+    }
+    const message: JSONRPCMessage =
+      sendParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sendParams };
+    return new Promise<T>((resolve, reject) => {
+      const entry: PendingRequest = {
+        id,
+        method,
+        sentAt: performance.now(),
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer: undefined,
+        timeoutMs,
+        maxTotalMs: options.maxTotalTimeoutMs ?? timeoutMs * 10,
+        resetOnProgress: options.resetTimeoutOnProgress === true,
+        signal,
+        onAbort: undefined,
+        onProgress: options.onProgress,
+        lastProgress: -Infinity,
+      };
+      const cancellable = options.cancellable !== false;
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+        entry.timer = setTimeout(() => this.onTimeout(id, cancellable), timeoutMs);
+      }
+      if (signal !== undefined) {
+        entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
+        signal.addEventListener('abort', entry.onAbort, { once: true });
+      }
+      this.registry.add(entry);
+      if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
+      this.transport.send(message, options.isInitialize ? { isInitialize: true } : undefined).then(undefined, (err) => {
+        const e = this.registry.take(id, 'send-failed');
+        if (e !== undefined) e.reject(this.wrapSendError(err, method));
+      });
+    });
+  }
+
+  /** Sends a notification. */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.closed) throw this.closedFor(method);
+    const message: JSONRPCMessage =
+      params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    if (this.observer !== undefined) this.observer.message('out', message, { kind: 'notification', method });
+    try {
+      await this.transport.send(message);
+    } catch (err) {
+      throw this.wrapSendError(err, method);
+    }
+  }
+
+  /** Graceful close: closes the transport; every pending request rejects with ConnectionClosedError. */
+  async close(): Promise<void> {
+    if (!this.closed) await this.transport.close();
+    // A transport must call onclose from close(); make sure we are closed even if it did not.
+    this.handleClose(undefined);
+  }
+
+  // ---- incoming -------------------------------------------------------------------------
+
+  private receive(value: unknown): void {
+    if (Array.isArray(value)) {
+      this.receiveBatch(value);
+      return;
+    }
+    const kind = classify(value);
+    switch (kind) {
+      case 'result':
+      case 'error':
+        this.receiveResponse(value as Record<string, unknown>, kind);
+        return;
+      case 'notification':
+        this.receiveNotification(value as { method: string; params?: Record<string, unknown> });
+        return;
+      case 'request':
+        this.receiveRequest(value as { id: RequestId; method: string; params?: Record<string, unknown> });
+        return;
+      default:
+        this.receiveInvalid(value);
+    }
+  }
+
+  private receiveBatch(values: unknown[]): void {
+    if (this.opts.acceptBatches?.() !== true) {
+      this.diagnostic({
+        code: 'MCPWIRE_BATCH_REJECTED',
+        message:
+          'JSON-RPC batch (array) rejected: batching exists only in protocol revision 2025-03-26 and was removed in 2025-06-18',
+        excerpt: excerpt(JSON.stringify(values)),
+      });
+      return;
+    }
+    if (values.length === 0) {
+      this.diagnostic({ code: 'MCPWIRE_BATCH_EMPTY', message: 'empty JSON-RPC batch ignored' });
+      return;
+    }
+    for (const v of values) this.receive(v);
+  }
+
+  private receiveInvalid(value: unknown): void {
+    if (this.observer !== undefined) this.observer.message('in', value, { kind: 'invalid' });
+    this.diagnostic({
+      code: 'MCPWIRE_INVALID_MESSAGE',
+      message: `invalid JSON-RPC message ignored: ${invalidReason(value)}`,
+      excerpt: excerpt(JSON.stringify(value) ?? String(value)),
+    });
+    // If it looks like a request we cannot answer properly, say so (JSON-RPC 2.0 §5.1).
+    const m = value as Record<string, unknown> | null;
+    if (m !== null && typeof m === 'object' && typeof m.method === 'string' && 'id' in m && m.id === null) {
+      this.reply(null, undefined, { code: ErrorCode.InvalidRequest, message: 'request id must not be null' });
+    }
+  }
+
+  private receiveResponse(msg: Record<string, unknown>, kind: MessageKind): void {
+    const id = msg.id as RequestId | null;
+    const entry = id === null ? undefined : this.registry.take(id, kind === 'result' ? 'response' : 'error');
+    if (this.observer !== undefined) {
+      this.observer.message('in', msg, {
+        kind,
+        id,
+        latencyMs: entry ? performance.now() - entry.sentAt : undefined,
+        requestMethod: entry?.method,
+      });
+    }
+    if (entry === undefined) {
+      this.unmatchedResponse(id, msg);
+      return;
+    }
+    if (kind === 'result') {
+      entry.resolve(msg.result);
+    } else {
+      const e = msg.error as JSONRPCErrorObject;
+      entry.reject(new JsonRpcError(e.code, String(e.message), e.data, this.where()));
+    }
+  }
+
+  private unmatchedResponse(id: RequestId | null, msg: Record<string, unknown>): void {
+    if (id !== null && this.registry.wasAbandoned(id)) {
+      // basic.utilities.cancellation#5: a response after cancellation/timeout is ignored.
+      this.observer?.event({ type: 'late-response', id });
+      this.diagnostic({ code: 'MCPWIRE_LATE_RESPONSE', message: `late response to request ${id} dropped (request had been cancelled or timed out)` });
+      return;
+    }
+    const err = msg.error as JSONRPCErrorObject | undefined;
+    this.diagnostic({
+      code: 'MCPWIRE_UNKNOWN_RESPONSE',
+      message:
+        id === null
+          ? `error response without id from server: ${err ? `${err.code} ${excerpt(String(err.message))}` : ''}`
+          : `response for unknown request id ${JSON.stringify(id)} dropped (never sent, or already answered)`,
+      excerpt: excerpt(JSON.stringify(msg)),
+    });
+  }
+
+  private receiveNotification(msg: { method: string; params?: Record<string, unknown> }): void {
+    const method = msg.method;
+    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method });
+    if (method === 'notifications/progress') {
+      this.onProgressNotification(msg.params);
+    } else if (method === 'notifications/cancelled') {
+      this.onCancelledNotification(msg.params);
+    }
+    const handler = this.notificationHandlers.get(method);
+    if (handler === undefined) return;
+    try {
+      handler(msg.params);
+    } catch (err) {
+      this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `notification handler for ${method} threw: ${(err as Error).message}` });
+    }
+  }
+
+  private receiveRequest(msg: { id: RequestId; method: string; params?: Record<string, unknown> }): void {
+    const { id, method } = msg;
+    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'request', method, id });
+    const handler = this.requestHandlers.get(method);
+    if (handler === undefined) {
+      this.reply(id, undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+      return;
+    }
+    if (this.incoming.has(id)) {
+      this.diagnostic({ code: 'MCPWIRE_DUPLICATE_REQUEST_ID', message: `server reused request id ${JSON.stringify(id)} while it was in flight` });
+    }
+    const controller = new AbortController();
+    this.incoming.set(id, controller);
+    let out: Promise<Record<string, unknown>> | Record<string, unknown>;
+    try {
+      out = handler(msg.params, { id, signal: controller.signal });
+    } catch (err) {
+      out = Promise.reject(err);
+    }
+    Promise.resolve(out).then(
+      (result) => this.finishIncoming(id, controller, result ?? EMPTY_PARAMS, undefined),
+      (err: unknown) => this.finishIncoming(id, controller, undefined, toErrorObject(err)),
+    );
+  }
+
+  private finishIncoming(
+    id: RequestId,
+    controller: AbortController,
+    result: Record<string, unknown> | undefined,
+    error: JSONRPCErrorObject | undefined,
+  ): void {
+    if (this.incoming.get(id) === controller) this.incoming.delete(id);
+    // A request the server cancelled gets no response (basic.utilities.cancellation#4).
+    if (controller.signal.aborted || this.closed) return;
+    this.reply(id, result, error);
+  }
+
+  private reply(id: RequestId | null, result: Record<string, unknown> | undefined, error: JSONRPCErrorObject | undefined): void {
+    const message = (error
+      ? { jsonrpc: '2.0', id, error }
+      : { jsonrpc: '2.0', id, result }) as JSONRPCMessage;
+    if (this.observer !== undefined) {
+      this.observer.message('out', message, { kind: error ? 'error' : 'result', id });
+    }
+    this.transport.send(message, id === null ? undefined : { relatedRequestId: id }).catch((err: unknown) => {
+      this.diagnostic({ code: 'MCPWIRE_REPLY_FAILED', message: `could not send the response to request ${JSON.stringify(id)}: ${(err as Error).message}` });
+    });
+  }
+
+  // ---- progress, cancellation, timeouts ---------------------------------------------------
+
+  private onProgressNotification(params: Record<string, unknown> | undefined): void {
+    const token = params?.progressToken;
+    const entry = typeof token === 'number' || typeof token === 'string' ? this.registry.get(token) : undefined;
+    if (entry === undefined || entry.onProgress === undefined) {
+      // basic.utilities.progress#5: tokens must reference active requests; ignore others.
+      this.diagnostic({ code: 'MCPWIRE_UNKNOWN_PROGRESS', message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` });
+      return;
+    }
+    const p = params as ProgressParams;
+    if (typeof p.progress !== 'number') {
+      this.diagnostic({ code: 'MCPWIRE_BAD_PROGRESS', message: 'progress notification without a numeric "progress" ignored' });
+      return;
+    }
+    if (p.progress <= entry.lastProgress) {
+      // basic.utilities.progress#3: progress MUST increase; report but still deliver.
+      this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${entry.lastProgress} → ${p.progress})` });
+    }
+    entry.lastProgress = p.progress;
+    if (entry.resetOnProgress && entry.timer !== undefined) this.resetTimer(entry);
+    try {
+      entry.onProgress(p);
+    } catch (err) {
+      this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onProgress callback threw: ${(err as Error).message}` });
+    }
+  }
+
+  private resetTimer(entry: PendingRequest): void {
+    const elapsed = performance.now() - entry.sentAt;
+    const remainingTotal = entry.maxTotalMs - elapsed;
+    if (remainingTotal >= entry.timeoutMs) {
+      entry.timer!.refresh();
+      return;
+    }
+    clearTimeout(entry.timer);
+    const id = entry.id;
+    entry.timer = setTimeout(() => this.onTimeout(id, true, true), Math.max(0, remainingTotal));
+  }
+
+  private onCancelledNotification(params: Record<string, unknown> | undefined): void {
+    const id = params?.requestId;
+    const controller = typeof id === 'string' || typeof id === 'number' ? this.incoming.get(id) : undefined;
+    if (controller === undefined) return; // basic.utilities.cancellation#9: ignore unknown ids.
+    this.incoming.delete(id as RequestId);
+    controller.abort(new AbortError(`server cancelled request ${String(id)}: ${String(params?.reason ?? '')}`));
+  }
+
+  private onTimeout(id: RequestId, cancellable: boolean, total = false): void {
+    const entry = this.registry.get(id);
+    if (entry === undefined) return;
+    const elapsed = performance.now() - entry.sentAt;
+    const isTotal = total || elapsed >= entry.maxTotalMs;
+    this.registry.take(id, 'timeout');
+    const limit = isTotal ? entry.maxTotalMs : entry.timeoutMs;
+    const err = new TimeoutError(entry.method, limit, { ...this.where(), total: isTotal });
+    this.observer?.event({ type: 'timeout', id, method: entry.method, timeoutMs: limit });
+    // basic.lifecycle#17: on timeout, issue a cancellation notification and stop waiting.
+    entry.reject(err);
+    if (cancellable) this.sendCancelled(id, err.message);
+  }
+
+  private cancel(id: RequestId, reason: unknown, cancellable: boolean): void {
+    const entry = this.registry.take(id, 'abort');
+    if (entry === undefined) return;
+    const err = this.abortError(entry.method, reason);
+    this.observer?.event({ type: 'cancel', id, method: entry.method, reason: err.message });
+    entry.reject(err);
+    if (cancellable) this.sendCancelled(id, reasonText(reason));
+  }
+
+  /** Fire-and-forget `notifications/cancelled` (go-sdk: cancel drops the call at once, then notifies). */
+  private sendCancelled(requestId: RequestId, reason: string): void {
+    if (this.closed) return;
+    this.notify('notifications/cancelled', { requestId, reason }).catch(() => {
+      /* connection gone: nothing to cancel any more */
+    });
+  }
+
+  // ---- close ------------------------------------------------------------------------------
+
+  private handleClose(error: Error | undefined): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.closedError = error;
+    for (const c of this.incoming.values()) c.abort(new AbortError('connection closed'));
+    this.incoming.clear();
+    const pending = this.registry.drain();
+    for (const entry of pending) entry.reject(this.closedFor(entry.method));
+    this.opts.onClose?.(error);
+  }
+
+  private closedFor(method: string): ConnectionClosedError {
+    const src = this.closedError;
+    if (src instanceof ConnectionClosedError) {
+      return new ConnectionClosedError(`request "${method}" failed: ${stripWhere(src.message)}`, {
+        ...this.where(),
+        cause: src,
+        exitCode: src.exitCode,
+        signal: src.signal,
+        stderrTail: src.stderrTail,
+      });
+    }
+    const why = src ? `: ${stripWhere(src.message)}` : '';
+    return new ConnectionClosedError(`request "${method}" failed: connection closed${why}`, {
+      ...this.where(),
+      cause: src,
+    });
+  }
+
+  private abortError(method: string, reason: unknown): AbortError {
+    return new AbortError(`request "${method}" aborted${reason === undefined ? '' : `: ${reasonText(reason)}`}`, {
+      ...this.where(),
+      cause: reason,
+    });
+  }
+
+  private wrapSendError(err: unknown, method: string): Error {
+    if (err instanceof McpWireError) return err;
+    if (this.closed) return this.closedFor(method);
+    return new ProtocolError(`could not send "${method}": ${(err as Error)?.message ?? String(err)}`, {
+      ...this.where(),
+      cause: err,
+      code: 'MCPWIRE_SEND_FAILED',
+    });
+  }
+
+  private where(): { serverId?: string; phase?: Phase } {
+    return { serverId: this.opts.serverId, phase: this.opts.phase?.() };
+  }
+
+  private diagnostic(d: TransportDiagnostic): void {
+    this.observer?.event({ type: 'diagnostic', ...d });
+    this.opts.onDiagnostic?.({ ...d, serverId: this.opts.serverId });
+  }
+}
+
+function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  if (reason === undefined) return 'aborted';
+  return String(reason);
+}
+
+function stripWhere(message: string): string {
+  return message.replace(/^\[[^\]]*\] /, '');
+}
+
+/** Maps a handler's failure to a JSON-RPC error object (never leaks stack traces). */
+export function toErrorObject(err: unknown): JSONRPCErrorObject {
+  if (err instanceof JsonRpcError) {
+    const o: JSONRPCErrorObject = { code: err.rpcCode, message: stripWhere(err.message).replace(/^JSON-RPC error -?\d+: /, '') };
+    if (err.data !== undefined) o.data = err.data;
+    return o;
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: ErrorCode.InternalError, message };
+}

@@ -1,0 +1,94 @@
+/**
+ * The request registry: the single owner of in-flight outgoing requests. One entry per request
+ * (resolve/reject, timeout timer, caller-signal listener, progress callback). Every way out —
+ * response, error, timeout, abort, close — goes through `settle`, which removes the entry, its
+ * timer and its listener, so `pendingCount` returns to zero and nothing leaks.
+ *
+ * basic.lifecycle#16/#18: every request has a timeout, configurable per request.
+ * basic.lifecycle#19: a hard maximum total timeout applies even when progress resets the timer.
+ * basic.utilities.progress#2: progress tokens are unique across active requests (we use the id).
+ */
+import type { RequestId } from '../jsonrpc/types.js';
+
+export interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+export type ProgressCallback = (progress: ProgressParams) => void;
+
+export type SettleReason = 'response' | 'error' | 'timeout' | 'abort' | 'close' | 'send-failed';
+
+export interface PendingRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  /** performance.now() when it was sent. */
+  readonly sentAt: number;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout | undefined;
+  timeoutMs: number;
+  maxTotalMs: number;
+  resetOnProgress: boolean;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+  onProgress: ProgressCallback | undefined;
+  lastProgress: number;
+}
+
+/** Remembers the ids we gave up on (timeout/abort) so a late response is told from a bogus one. */
+const LATE_MEMORY = 1024;
+
+export class RequestRegistry {
+  private readonly entries = new Map<RequestId, PendingRequest>();
+  private readonly abandoned = new Set<RequestId>();
+
+  get pendingCount(): number {
+    return this.entries.size;
+  }
+
+  get(id: RequestId): PendingRequest | undefined {
+    return this.entries.get(id);
+  }
+
+  add(entry: PendingRequest): void {
+    this.entries.set(entry.id, entry);
+  }
+
+  /**
+   * Removes the entry and everything attached to it. Returns the entry (or undefined when it was
+   * already settled: the first way out wins).
+   */
+  take(id: RequestId, reason: SettleReason): PendingRequest | undefined {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return undefined;
+    this.entries.delete(id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    if (entry.onAbort !== undefined) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id);
+    return entry;
+  }
+
+  /** True if `id` was given up on (timeout/abort) recently: its response is merely late. */
+  wasAbandoned(id: RequestId): boolean {
+    return this.abandoned.delete(id);
+  }
+
+  /** Every pending entry, removed at once (connection closed). */
+  drain(): PendingRequest[] {
+    const all = [...this.entries.values()];
+    for (const e of all) this.take(e.id, 'close');
+    return all;
+  }
+
+  private rememberAbandoned(id: RequestId): void {
+    this.abandoned.add(id);
+    if (this.abandoned.size > LATE_MEMORY) {
+      const oldest = this.abandoned.values().next().value as RequestId;
+      this.abandoned.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Builds a Transport from a server config. HTTP transports are imported lazily so that a
+ * stdio-only program never loads undici.
+ */
+import { StdioTransport } from './stdio.js';
+import type { Transport } from './types.js';
+
+export interface StdioServerConfig {
+  transport: 'stdio';
+  /** Server id used in errors, status and traces. */
+  id?: string;
+  command: string;
+  args?: string[];
+  cwd?: string;
+  env?: Record<string, string>;
+  /** Pass the whole parent environment to the server (default: a minimal safe set). */
+  inheritEnv?: boolean;
+}
+
+export interface HttpServerConfig {
+  transport: 'http';
+  id?: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Use the 2024-11-05 HTTP+SSE transport directly (Claude/Cursor `type: "sse"`). */
+  legacySse?: boolean;
+}
+
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
+
+export interface TransportFactoryOptions {
+  maxMessageBytes?: number;
+  shutdown?: { stdinCloseWaitMs?: number; sigtermWaitMs?: number };
+  onStderr?: (chunk: Buffer) => void;
+  /** Supplies auth headers per request (OAuth). */
+  authProvider?: { headers(): Promise<Record<string, string>> | Record<string, string> };
+}
+
+export async function createTransport(config: ServerConfig, options: TransportFactoryOptions = {}): Promise<Transport> {
+  if (config.transport === 'stdio') {
+    return new StdioTransport({
+      command: config.command,
+      args: config.args,
+      cwd: config.cwd,
+      env: config.env,
+      inheritEnv: config.inheritEnv,
+      serverId: config.id,
+      maxMessageBytes: options.maxMessageBytes,
+      shutdown: options.shutdown,
+      onStderr: options.onStderr,
+    });
+  }
+  if (config.legacySse) {
+    const { LegacySseTransport } = await import('./legacy-sse.js');
+    return new LegacySseTransport({ url: config.url, headers: config.headers, serverId: config.id });
+  }
+  const { StreamableHttpTransport } = await import('./streamable-http.js');
+  return new StreamableHttpTransport({
+    url: config.url,
+    headers: config.headers,
+    serverId: config.id,
+    authProvider: options.authProvider,
+  });
+}

@@ -1,0 +1,275 @@
+/**
+ * stdio transport (basic/transports, stdio): the client launches the server as a subprocess,
+ * writes NDJSON messages to its stdin and reads them from its stdout. stderr is kept in a ring
+ * buffer for diagnostics and never treated as a protocol error (basic.transports#4).
+ *
+ * Shutdown follows basic/lifecycle (basic.lifecycle#15): close stdin, wait for exit, SIGTERM,
+ * wait, SIGKILL. The server runs in its own process group on POSIX so that a launcher
+ * (`npx …`, `sh -c …`) and what it started are signalled together: no orphans, no zombies.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { ConnectionClosedError, TransportError } from '../errors.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
+import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import { childEnv } from './env.js';
+import { StderrRing } from './stderr-ring.js';
+import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+
+export interface StdioTransportOptions {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** Explicit variables, merged over the safe inherited set (see env.ts). */
+  env?: Record<string, string>;
+  /** Pass the whole parent environment (off by default: it holds the host's secrets). */
+  inheritEnv?: boolean;
+  serverId?: string;
+  /** Largest message accepted from the server (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** How much stderr to keep for diagnostics (default 64 KiB). */
+  stderrBufferBytes?: number;
+  /** Called with every stderr chunk (e.g. to forward it to a log). */
+  onStderr?: (chunk: Buffer) => void;
+  shutdown?: {
+    /** Wait after closing stdin before SIGTERM (default 2000 ms). */
+    stdinCloseWaitMs?: number;
+    /** Wait after SIGTERM before SIGKILL (default 2000 ms). */
+    sigtermWaitMs?: number;
+  };
+}
+
+type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
+const RESOLVED: Promise<void> = Promise.resolve();
+/** After the process exits, how long to wait for its pipes to drain before finishing anyway. */
+const EXIT_DRAIN_MS = 50;
+
+export class StdioTransport implements Transport {
+  readonly kind = 'stdio';
+  onmessage?: (message: unknown) => void;
+  onclose?: (error?: Error) => void;
+  ondiagnostic?: (d: TransportDiagnostic) => void;
+  onevent?: (e: TransportEvent) => void;
+
+  private readonly opts: StdioTransportOptions;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private state: State = 'new';
+  private readonly stderr: StderrRing;
+  private readonly framer: NdjsonFramer;
+  private out: string[] = [];
+  private flushScheduled = false;
+  private drainWaiters: Array<() => void> = [];
+  private awaitingDrain = false;
+  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private finished: Promise<void>;
+  private finish!: () => void;
+  private finishTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: StdioTransportOptions) {
+    this.opts = options;
+    this.stderr = new StderrRing(options.stderrBufferBytes ?? 64 * 1024);
+    this.framer = new NdjsonFramer({
+      maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      onMessage: (m) => this.onmessage?.(m),
+      onDiagnostic: (d) => this.ondiagnostic?.(d),
+    });
+    this.finished = new Promise((resolve) => (this.finish = resolve));
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** The last bytes the server wrote to stderr (at most `stderrBufferBytes`). */
+  get stderrTail(): string {
+    return this.stderr.text();
+  }
+
+  start(): Promise<void> {
+    if (this.state !== 'new') return Promise.reject(new TransportError('stdio transport already started', this.where('spawn')));
+    this.state = 'starting';
+    const { command, args = [], cwd } = this.opts;
+    return new Promise<void>((resolve, reject) => {
+      let child: ChildProcessWithoutNullStreams;
+      try {
+        child = spawn(command, args, {
+          cwd,
+          env: childEnv(this.opts.env, this.opts.inheritEnv),
+          stdio: ['pipe', 'pipe', 'pipe'],
+          detached: process.platform !== 'win32',
+          windowsHide: true,
+        });
+      } catch (err) {
+        this.state = 'closed';
+        reject(this.spawnError(err as NodeJS.ErrnoException));
+        return;
+      }
+      this.child = child;
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        if (this.state === 'starting') {
+          this.state = 'closed';
+          this.finish();
+          reject(this.spawnError(err));
+        } else {
+          this.ondiagnostic?.({ code: 'MCPWIRE_CHILD_ERROR', message: `server process error: ${err.message}` });
+        }
+      });
+      child.once('spawn', () => {
+        this.state = 'open';
+        this.onevent?.({ type: 'spawn', pid: child.pid, command });
+        resolve();
+      });
+      child.stdout.on('data', (chunk: Buffer) => this.framer.push(chunk));
+      child.stdout.on('end', () => this.framer.end());
+      child.stderr.on('data', (chunk: Buffer) => {
+        this.stderr.push(chunk);
+        this.opts.onStderr?.(chunk);
+      });
+      // EPIPE and friends: the exit that follows tells the story.
+      child.stdin.on('error', () => {});
+      child.stdout.on('error', () => {});
+      child.stderr.on('error', () => {});
+      child.once('exit', (code, signal) => {
+        this.exitInfo = { code, signal };
+        this.onevent?.({ type: 'exit', pid: child.pid, code, signal });
+        this.finishTimer = setTimeout(() => this.finalize(), EXIT_DRAIN_MS);
+      });
+      child.once('close', () => this.finalize());
+    });
+  }
+
+  send(message: JSONRPCMessage, _options?: SendOptions): Promise<void> {
+    if (this.state !== 'open') {
+      return Promise.reject(
+        new ConnectionClosedError(`cannot send: the server process is ${this.state === 'new' ? 'not started' : 'gone'}`, this.where('transport')),
+      );
+    }
+    this.out.push(JSON.stringify(message) + '\n');
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      queueMicrotask(this.flush);
+    }
+    // Backpressure: while the pipe is full, senders wait for 'drain'.
+    if (this.awaitingDrain) return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    return RESOLVED;
+  }
+
+  /** Writes everything queued in this tick as one chunk (one syscall for many messages). */
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const out = this.out;
+    if (out.length === 0 || this.child === undefined) return;
+    this.out = [];
+    const data = out.length === 1 ? out[0] : out.join('');
+    const stdin = this.child.stdin;
+    if (stdin.destroyed || stdin.writableEnded) return;
+    if (!stdin.write(data) && !this.awaitingDrain) {
+      this.awaitingDrain = true;
+      stdin.once('drain', this.releaseDrain);
+    }
+  };
+
+  private readonly releaseDrain = (): void => {
+    this.awaitingDrain = false;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  };
+
+  async close(): Promise<void> {
+    if (this.state === 'new') {
+      this.state = 'closed';
+      this.onclose?.();
+      return;
+    }
+    if (this.state === 'closed') return this.finished;
+    if (this.state === 'closing') return this.finished;
+    this.state = 'closing';
+    const child = this.child!;
+    this.flush();
+    const { stdinCloseWaitMs = 2000, sigtermWaitMs = 2000 } = this.opts.shutdown ?? {};
+    child.stdin.end();
+    if (await this.exitWithin(stdinCloseWaitMs)) return this.finished;
+    this.signal('SIGTERM');
+    if (await this.exitWithin(sigtermWaitMs)) return this.finished;
+    this.signal('SIGKILL');
+    await this.finished;
+  }
+
+  private exitWithin(ms: number): Promise<boolean> {
+    if (this.exitInfo !== undefined) return this.finished.then(() => true);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), ms);
+      this.finished.then(() => {
+        clearTimeout(t);
+        resolve(true);
+      });
+    });
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const child = this.child!;
+    this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
+    try {
+      if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, sig);
+      else child.kill(sig);
+    } catch {
+      try {
+        child.kill(sig);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+
+  private finalize(): void {
+    if (this.state === 'closed') return;
+    if (this.finishTimer !== undefined) clearTimeout(this.finishTimer);
+    const wasClosing = this.state === 'closing';
+    this.state = 'closed';
+    const child = this.child!;
+    this.framer.end();
+    child.stdout.destroy();
+    child.stderr.destroy();
+    child.stdin.destroy();
+    this.releaseDrain();
+    // Make sure nothing the server started outlives it.
+    if (process.platform !== 'win32' && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* group already empty */
+      }
+    }
+    this.finish();
+    if (wasClosing) {
+      this.onclose?.();
+      return;
+    }
+    const { code, signal } = this.exitInfo ?? { code: null, signal: null };
+    const tail = this.stderr.text();
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    this.onclose?.(
+      new ConnectionClosedError(`server process ${how}${tail ? `; stderr tail:\n${tail}` : ' (no stderr output)'}`, {
+        ...this.where('transport'),
+        exitCode: code,
+        signal,
+        stderrTail: tail,
+      }),
+    );
+  }
+
+  private spawnError(err: NodeJS.ErrnoException): TransportError {
+    const cmd = this.opts.command;
+    const reason =
+      err.code === 'ENOENT'
+        ? `command not found: "${cmd}"${this.opts.cwd ? ` (or cwd "${this.opts.cwd}" does not exist)` : ''}`
+        : err.code === 'EACCES'
+          ? `permission denied running "${cmd}"`
+          : `could not start "${cmd}": ${err.message}`;
+    return new TransportError(reason, { ...this.where('spawn'), cause: err, code: 'MCPWIRE_SPAWN_FAILED' });
+  }
+
+  private where(phase: 'spawn' | 'transport'): { serverId?: string; phase: 'spawn' | 'transport' } {
+    return { serverId: this.opts.serverId, phase };
+  }
+}
