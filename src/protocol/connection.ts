@@ -4,7 +4,6 @@
  * requests and notifications to handlers. It knows two method names that JSON-RPC-level
  * machinery needs: `notifications/cancelled` and `notifications/progress` (basic/utilities).
  */
-import { performance } from 'node:perf_hooks';
 import {
   AbortError,
   ConnectionClosedError,
