@@ -34,7 +34,6 @@ beforeEach(async () => {
     onDiagnostic: (d) => diagnostics.push(d),
     observer: { message: () => {}, event: (e) => events.push(e) },
   });
-  await conn.start?.();
 });
 
 afterEach(async () => {
