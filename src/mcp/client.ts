@@ -334,11 +334,23 @@ export class McpClient extends EventEmitter {
   }
 
   private async checkStructured(name: string, schema: object, result: CallToolResult): Promise<void> {
-    const problems =
-      result.structuredContent === undefined
-        ? [{ path: '/', message: 'structuredContent is missing although the tool declares an outputSchema' }]
-        : await validateAgainst(schema, result.structuredContent);
-    if (problems.length === 0) return;
+    if (result.structuredContent === undefined) {
+      return this.structuredProblem(name, [{ path: '/', message: 'structuredContent is missing although the tool declares an outputSchema' }]);
+    }
+    const check = await validateAgainst(schema, result.structuredContent);
+    if (check.schemaError !== undefined) {
+      // The server's schema is unusable: nothing can be checked. Say so; do not fail the call.
+      this.emit('diagnostic', {
+        code: 'MCPWIRE_OUTPUT_SCHEMA_INVALID',
+        message: `outputSchema of tool "${name}" cannot be used for validation: ${check.schemaError}`,
+        serverId: this.serverId,
+      });
+      return;
+    }
+    if (check.problems.length > 0) this.structuredProblem(name, check.problems);
+  }
+
+  private structuredProblem(name: string, problems: { path: string; message: string }[]): void {
     const message = `tool "${name}" returned structuredContent that does not match its outputSchema: ${problems
       .slice(0, 5)
       .map((p) => `${p.path} ${p.message}`)
