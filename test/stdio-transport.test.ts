@@ -1,0 +1,184 @@
+/**
+ * stdio transport over real child processes: spawn errors, env, stderr ring, crash handling,
+ * the shutdown ladder (stdin close → SIGTERM → SIGKILL) and no process left behind.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionClosedError, TransportError } from '../src/errors.js';
+import { Connection } from '../src/protocol/connection.js';
+import { childEnv } from '../src/transport/env.js';
+import { StdioTransport } from '../src/transport/stdio.js';
+
+const node = process.execPath;
+const open: StdioTransport[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((t) => t.close()));
+});
+
+function transport(script: string, extra: Partial<ConstructorParameters<typeof StdioTransport>[0]> = {}) {
+  const t = new StdioTransport({ command: node, args: ['-e', script], serverId: 'inline', ...extra });
+  open.push(t);
+  return t;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A tiny echo server: answers every request with {echo: params}. */
+const ECHO = `
+process.stdin.setEncoding('utf8'); let buf = '';
+process.stdin.on('data', (d) => { buf += d; let i; while ((i = buf.indexOf('\\n')) >= 0) { const line = buf.slice(0, i); buf = buf.slice(i + 1);
+  const m = JSON.parse(line); if (m.id !== undefined && m.method) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { echo: m.params ?? null, method: m.method } }) + '\\n'); } });
+`;
+
+describe('stdio transport (basic/transports stdio)', () => {
+  it('names the server and the spawn phase when the command does not exist (ENOENT)', async () => {
+    const t = new StdioTransport({ command: 'definitely-not-a-command-xyz', serverId: 'ghost' });
+    const err = await t.start().catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.code).toBe('MCPWIRE_SPAWN_FAILED');
+    expect(err.phase).toBe('spawn');
+    expect(err.serverId).toBe('ghost');
+    expect(err.message).toMatch(/command not found: "definitely-not-a-command-xyz"/);
+  });
+
+  it('reports a permission error (EACCES) for a non-executable file', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
+    const file = path.join(dir, 'server.sh');
+    fs.writeFileSync(file, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+    const t = new StdioTransport({ command: file, serverId: 'noexec' });
+    const err = await t.start().catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.message).toMatch(/permission denied/);
+  });
+
+  it('exchanges messages with a real child and reports its pid', async () => {
+    const t = transport(ECHO);
+    const conn = new Connection(t, { serverId: 'inline' });
+    await t.start();
+    expect(t.pid).toBeTypeOf('number');
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => conn.request('m', { i })));
+    expect(results.map((r: any) => r.echo.i)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(conn.pendingCount).toBe(0);
+  });
+
+  it('passes a minimal safe environment plus explicit env, not the whole parent env', async () => {
+    process.env.MCPWIRE_TEST_SECRET = 'parent-secret';
+    try {
+      const env = childEnv({ EXTRA: '1' });
+      expect(env.EXTRA).toBe('1');
+      expect(env.PATH).toBe(process.env.PATH);
+      expect(env.MCPWIRE_TEST_SECRET).toBeUndefined();
+      expect(childEnv({}, true).MCPWIRE_TEST_SECRET).toBe('parent-secret');
+      const t = transport(`process.stdout.write(JSON.stringify({jsonrpc:'2.0',method:'env',params:{secret:process.env.MCPWIRE_TEST_SECRET??null,extra:process.env.EXTRA}})+'\\n')`, {
+        env: { EXTRA: 'yes' },
+      });
+      const got = new Promise<any>((resolve) => (t.onmessage = resolve));
+      await t.start();
+      expect((await got).params).toEqual({ secret: null, extra: 'yes' });
+    } finally {
+      delete process.env.MCPWIRE_TEST_SECRET;
+    }
+  });
+
+  it('keeps the last 64 KiB of stderr and never treats stderr as a protocol error (basic.transports#4)', async () => {
+    const t = transport(`process.stderr.write('x'.repeat(100000) + 'END-OF-STDERR'); setInterval(() => {}, 1000)`, {
+      shutdown: { stdinCloseWaitMs: 50, sigtermWaitMs: 1000 },
+    });
+    let diag = 0;
+    t.ondiagnostic = () => diag++;
+    await t.start();
+    await new Promise((r) => setTimeout(r, 300));
+    const tail = t.stderrTail;
+    expect(tail.endsWith('END-OF-STDERR')).toBe(true);
+    expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(64 * 1024);
+    expect(diag).toBe(0);
+  });
+
+  it('a crash rejects every pending request promptly with the exit code and stderr tail', async () => {
+    const t = transport(`process.stdin.once('data', () => { process.stderr.write('fatal: out of cheese\\n'); process.exit(3); })`);
+    const conn = new Connection(t, { serverId: 'crashy' });
+    await t.start();
+    const started = performance.now();
+    const errs = await Promise.all([conn.request('a'), conn.request('b')].map((p) => p.catch((e) => e)));
+    const elapsed = performance.now() - started;
+    for (const e of errs) {
+      expect(e).toBeInstanceOf(ConnectionClosedError);
+      expect(e.exitCode).toBe(3);
+      expect(e.stderrTail).toContain('fatal: out of cheese');
+      expect(e.message).toContain('exited with code 3');
+      expect(e.serverId).toBe('crashy');
+    }
+    // Generous: the process has to start reading, crash and be reaped on a loaded machine.
+    expect(elapsed).toBeLessThan(5000);
+    expect(conn.pendingCount).toBe(0);
+  });
+
+  it('basic.lifecycle#15: close ends stdin and a well-behaved server exits; no process remains', async () => {
+    const t = transport(`process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`);
+    await t.start();
+    const pid = t.pid!;
+    let closedWith: Error | undefined | null = null;
+    t.onclose = (e) => (closedWith = e);
+    await t.close();
+    expect(closedWith).toBeUndefined();
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('basic.lifecycle#15: escalates to SIGTERM, then SIGKILL, for a server that ignores both', async () => {
+    const t = transport(`process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`, {
+      shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 100 },
+    });
+    const events: string[] = [];
+    t.onevent = (e) => events.push(e.type === 'signal' ? `signal:${e.signal}` : e.type);
+    await t.start();
+    const pid = t.pid!;
+    await new Promise((r) => setTimeout(r, 200)); // let the child install its SIGTERM handler
+    await t.close();
+    expect(events).toContain('signal:SIGTERM');
+    expect(events).toContain('signal:SIGKILL');
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('kills what a launcher started (process group): no orphaned grandchild', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
+    const pidFile = path.join(dir, 'grandchild.pid');
+    const t = new StdioTransport({
+      command: '/bin/sh',
+      args: ['-c', `${node} -e "require('fs').writeFileSync('${pidFile}', String(process.pid)); process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)" & wait`],
+      shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 100 },
+    });
+    open.push(t);
+    await t.start();
+    for (let i = 0; i < 100 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
+    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+    expect(alive(grandchild)).toBe(true);
+    await t.close();
+    for (let i = 0; i < 40 && alive(grandchild); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(grandchild)).toBe(false);
+  });
+
+  it('send after close rejects with ConnectionClosedError; close is idempotent', async () => {
+    const t = transport(ECHO);
+    await t.start();
+    await Promise.all([t.close(), t.close()]);
+    await expect(t.send({ jsonrpc: '2.0', method: 'x' })).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('honours backpressure: a flood of large messages is delivered completely', async () => {
+    const t = transport(ECHO);
+    const conn = new Connection(t);
+    await t.start();
+    const big = 'z'.repeat(256 * 1024);
+    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => conn.request('big', { i, big })));
+    expect(results.every((r: any, i) => r.echo.i === i && r.echo.big.length === big.length)).toBe(true);
+  });
+});
