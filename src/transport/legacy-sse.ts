@@ -1,0 +1,247 @@
+/**
+ * The deprecated HTTP+SSE transport of protocol revision 2024-11-05, for older servers
+ * (basic/transports, "Backwards Compatibility"): GET the SSE endpoint, wait for the `endpoint`
+ * event (the URI to POST to), POST every message there; every server message, responses
+ * included, arrives as a `message` event on the one SSE stream.
+ *
+ * That revision has no resumption: when the stream ends the transport is closed
+ * (`onclose(ConnectionClosedError)`), and a supervisor reconnects from scratch.
+ */
+import type { Dispatcher, Pool } from 'undici';
+import { ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { excerpt, type JSONRPCMessage } from '../jsonrpc/types.js';
+import {
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  createPool,
+  discard,
+  header,
+  httpError,
+  lifetimeController,
+  mediaType,
+  networkError,
+  parseTarget,
+  type ErrWhere,
+  type HttpTransportOptions,
+  type Target,
+} from './http-common.js';
+import { readSse } from './http-sse.js';
+import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+
+export type LegacySseTransportOptions = HttpTransportOptions;
+
+export class LegacySseTransport implements Transport {
+  readonly kind = 'legacy-sse';
+  onmessage?: (message: unknown) => void;
+  onclose?: (error?: Error) => void;
+  ondiagnostic?: (d: TransportDiagnostic) => void;
+  onevent?: (e: TransportEvent) => void;
+
+  private readonly opts: LegacySseTransportOptions;
+  private readonly target: Target;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownPool: Pool | undefined;
+  private readonly lifetime = lifetimeController();
+  private readonly where: ErrWhere;
+  private readonly staticHeaders: Record<string, string>;
+  private state: 'new' | 'starting' | 'open' | 'closing' | 'closed' = 'new';
+  private endpoint: Target | undefined;
+  private protocolVersion: string | undefined;
+  private closing: Promise<void> | undefined;
+  private closeFired = false;
+
+  constructor(options: LegacySseTransportOptions) {
+    this.opts = options;
+    this.where = options.serverId !== undefined ? { serverId: options.serverId } : {};
+    this.target = parseTarget(options.url);
+    this.staticHeaders = {};
+    for (const [k, v] of Object.entries(options.headers ?? {})) this.staticHeaders[k.toLowerCase()] = v;
+    if (options.dispatcher !== undefined) {
+      this.dispatcher = options.dispatcher;
+    } else {
+      this.ownPool = createPool(this.target.origin, options);
+      this.dispatcher = this.ownPool;
+    }
+  }
+
+  /** The URL messages are POSTed to, once the `endpoint` event arrived. */
+  get endpointUrl(): string | undefined {
+    return this.endpoint !== undefined ? `${this.endpoint.origin}${this.endpoint.path}` : undefined;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** Opens the SSE stream and resolves when the `endpoint` event arrived. */
+  async start(): Promise<void> {
+    if (this.state !== 'new') throw this.closedError('connect');
+    this.state = 'starting';
+    const timeoutMs = this.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const timer = setTimeout(() => this.lifetime.abort(new Error(`no endpoint event within ${timeoutMs} ms`)), timeoutMs);
+    try {
+      await this.openStream();
+    } catch (err) {
+      this.state = 'closed';
+      this.lifetime.abort();
+      if (this.ownPool !== undefined) await this.ownPool.destroy().catch(() => {});
+      if (isMcpWireError(err)) throw err;
+      const reason = this.lifetime.signal.reason instanceof Error ? this.lifetime.signal.reason : err;
+      throw networkError('GET (legacy SSE stream)', reason, { ...this.where, phase: 'connect' });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async openStream(): Promise<void> {
+    const res = await this.dispatcher.request({
+      origin: this.target.origin,
+      path: this.target.path,
+      method: 'GET',
+      headers: await this.headers({ accept: 'text/event-stream' }),
+      signal: this.lifetime.signal,
+      headersTimeout: 0,
+      bodyTimeout: this.opts.idleStreamTimeoutMs ?? 0,
+    });
+    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status: res.statusCode });
+    if (res.statusCode !== 200) {
+      throw await httpError('GET (legacy SSE stream)', res.statusCode, res.headers, res.body, { ...this.where, phase: 'connect' }, false);
+    }
+    if (mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') {
+      discard(res.body);
+      throw new TransportError('the legacy SSE endpoint did not answer with text/event-stream', {
+        ...this.where,
+        phase: 'connect',
+        status: res.statusCode,
+      });
+    }
+    await new Promise<void>((resolve, reject) => {
+      const maxBytes = this.opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+      readSse(res.body, maxBytes, {
+        onEvent: (ev) => {
+          if (ev.event === 'endpoint') {
+            if (this.endpoint === undefined) {
+              try {
+                this.endpoint = this.resolveEndpoint(ev.data);
+                this.state = 'open';
+                resolve();
+              } catch (err) {
+                reject(err);
+                res.body.destroy();
+              }
+            }
+            return;
+          }
+          if (ev.event !== undefined && ev.event !== 'message') return;
+          if (/^\s*$/.test(ev.data)) return;
+          let msg: unknown;
+          try {
+            msg = JSON.parse(ev.data);
+          } catch {
+            this.ondiagnostic?.({ code: 'MCPWIRE_SSE_BAD_JSON', message: 'an SSE event is not valid JSON', excerpt: excerpt(ev.data) });
+            return;
+          }
+          this.onmessage?.(msg);
+        },
+        onRetry: () => {},
+        onProblem: (code, message) => this.ondiagnostic?.({ code, message }),
+      }).then((end) => {
+        if (this.state === 'starting') {
+          reject(end.kind === 'error' ? end.error : new TransportError('the legacy SSE stream ended before the endpoint event', { ...this.where, phase: 'connect' }));
+          return;
+        }
+        if (this.state !== 'open') return;
+        const why =
+          end.kind === 'too-large'
+            ? `an SSE event exceeded the ${end.limit}-byte message limit`
+            : end.kind === 'error'
+              ? `the SSE stream failed: ${end.error.message}`
+              : 'the server ended the SSE stream';
+        this.state = 'closed';
+        this.lifetime.abort();
+        void this.releasePool();
+        this.fireClose(new ConnectionClosedError(why, { ...this.where, phase: 'transport' }));
+      });
+    });
+  }
+
+  /** The endpoint must stay on the SSE endpoint's origin: a server cannot redirect our messages. */
+  private resolveEndpoint(data: string): Target {
+    let url: URL;
+    try {
+      url = new URL(data.trim(), `${this.target.origin}${this.target.path}`);
+    } catch {
+      throw new TransportError(`the endpoint event is not a URI: ${excerpt(data)}`, { ...this.where, phase: 'connect' });
+    }
+    if (url.origin !== this.target.origin) {
+      throw new TransportError(`the endpoint event points to another origin (${excerpt(url.origin)})`, {
+        ...this.where,
+        phase: 'connect',
+        code: 'MCPWIRE_ENDPOINT_ORIGIN',
+      });
+    }
+    if (this.onevent !== undefined) this.onevent({ type: 'endpoint', path: url.pathname });
+    return { origin: url.origin, path: `${url.pathname}${url.search}` };
+  }
+
+  async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
+    if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError('transport');
+    const m = message as { id?: unknown; method?: string };
+    const phase: Phase = options?.isInitialize ? 'initialize' : m.method !== undefined && m.id !== undefined ? 'request' : 'transport';
+    const extra: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.protocolVersion !== undefined) extra['mcp-protocol-version'] = this.protocolVersion;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: this.endpoint.origin,
+        path: this.endpoint.path,
+        method: 'POST',
+        headers: await this.headers(extra),
+        body: JSON.stringify(message),
+        signal: options?.signal !== undefined ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal,
+      });
+    } catch (err) {
+      if (this.state !== 'open') throw this.closedError(phase);
+      throw networkError('POST (legacy endpoint)', err, { ...this.where, phase });
+    }
+    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status: res.statusCode });
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      throw await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false);
+    }
+    discard(res.body);
+  }
+
+  close(): Promise<void> {
+    if (this.closing === undefined) this.closing = this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    this.state = 'closing';
+    this.lifetime.abort();
+    await this.releasePool();
+    this.state = 'closed';
+    this.fireClose(undefined);
+  }
+
+  private async releasePool(): Promise<void> {
+    if (this.ownPool !== undefined) await this.ownPool.destroy().catch(() => {});
+  }
+
+  private async headers(extra: Record<string, string>): Promise<Record<string, string>> {
+    const auth = this.opts.authProvider !== undefined ? await this.opts.authProvider.headers() : undefined;
+    const out: Record<string, string> = { ...this.staticHeaders };
+    if (auth !== undefined) for (const [k, v] of Object.entries(auth)) out[k.toLowerCase()] = v;
+    return Object.assign(out, extra);
+  }
+
+  private fireClose(err: Error | undefined): void {
+    if (this.closeFired) return;
+    this.closeFired = true;
+    this.onclose?.(err);
+  }
+
+  private closedError(phase: Phase): ConnectionClosedError {
+    return new ConnectionClosedError('the legacy SSE transport is closed', { ...this.where, phase });
+  }
+}

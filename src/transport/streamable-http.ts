@@ -1,0 +1,569 @@
+/**
+ * Streamable HTTP transport (basic/transports, "Streamable HTTP", revision 2025-11-25).
+ *
+ * - Every message is one POST to the MCP endpoint with `Accept: application/json,
+ *   text/event-stream` (basic.transports#12–#15); a 200 answer is either one JSON body or an SSE
+ *   stream carrying any number of server requests/notifications before the response
+ *   (basic.transports#19); 202 acknowledges notifications and responses.
+ * - Session: `MCP-Session-Id` from the initialize response goes on every later request
+ *   (basic.transports#42); `MCP-Protocol-Version` after `setProtocolVersion()` (#47). An
+ *   `initialize` never carries either, so a re-initialize after 404 starts fresh (#45).
+ * - Server-initiated stream: `start()` opens nothing (the transport is connectionless until
+ *   the first POST). The GET stream for server→client messages opens lazily, right after the
+ *   first message that follows a successful initialize has been accepted (in MCP that is the
+ *   client's `notifications/initialized`); 405 means the server offers none (#30).
+ * - Resumability (#20–#23, #37): SSE event ids are remembered per stream; when a stream drops
+ *   before its response, the transport waits the server's `retry:` (else bounded exponential
+ *   backoff) and resumes with GET + `Last-Event-ID`; event ids already seen on that stream are
+ *   dropped, so nothing is delivered twice.
+ * - `send()` for a request settles when its HTTP exchange is over: it resolves once the
+ *   response was delivered to `onmessage` (or the server acknowledged with 202) and rejects with
+ *   a typed error when the POST failed, the response is too large, or the stream could not be
+ *   resumed — the protocol layer settles the request with that error.
+ * - Backwards compatibility: if the initialize POST fails with 400/404/405, the transport
+ *   switches to the 2024-11-05 HTTP+SSE transport against the same URL (`kind` becomes
+ *   `legacy-sse`) and re-sends the initialize there.
+ */
+import type { Dispatcher, Pool } from 'undici';
+import { ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { excerpt, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
+import {
+  DEFAULT_IDLE_STREAM_TIMEOUT_MS,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  DEFAULT_MAX_RECONNECT_ATTEMPTS,
+  DEFAULT_MAX_RECONNECT_DELAY_MS,
+  answers,
+  backoffMs,
+  createPool,
+  discard,
+  header,
+  httpError,
+  isValidSessionId,
+  lifetimeController,
+  mediaType,
+  networkError,
+  parseTarget,
+  readTextCapped,
+  sleep,
+  tooLarge,
+  type BodyReadable,
+  type ErrWhere,
+  type HttpTransportOptions,
+  type Target,
+} from './http-common.js';
+import { readSse, type SseEnd } from './http-sse.js';
+import { LegacySseTransport } from './legacy-sse.js';
+import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+
+export type StreamableHttpTransportOptions = HttpTransportOptions;
+
+const ACCEPT_BOTH = 'application/json, text/event-stream';
+/** Event ids remembered per stream for de-duplication (oldest forgotten first). */
+const SEEN_IDS_CAP = 4096;
+const DELETE_TIMEOUT_MS = 2000;
+
+/** One logical SSE stream: a POST's response stream (possibly resumed by GETs) or the GET stream. */
+interface SseStream {
+  origin: 'post' | 'get';
+  /** The POST request this stream answers (origin `post` and a request only). */
+  requestId: RequestId | undefined;
+  lastEventId: string | undefined;
+  retryMs: number | undefined;
+  seen: Set<string>;
+  answered: boolean;
+  /** Aborts this stream's GETs and waits (close, reset, answered after resumption). */
+  ctrl: AbortController;
+  /** Set when the stream was stopped on purpose (answered on a resumed GET, session reset). */
+  stopped: boolean;
+  tooLarge: boolean;
+  /** A GET (re)connected this stream: it is closed by us once the response arrived. */
+  resumed: boolean;
+}
+
+export class StreamableHttpTransport implements Transport {
+  onmessage?: (message: unknown) => void;
+  onclose?: (error?: Error) => void;
+  ondiagnostic?: (d: TransportDiagnostic) => void;
+  onevent?: (e: TransportEvent) => void;
+
+  private readonly opts: StreamableHttpTransportOptions;
+  private readonly target: Target;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownPool: Pool | undefined;
+  private readonly lifetime = lifetimeController();
+  private readonly where: ErrWhere;
+  private readonly maxBytes: number;
+  private readonly idleMs: number;
+  private readonly staticHeaders: Record<string, string>;
+  private readonly streams = new Set<SseStream>();
+
+  private state: 'open' | 'closing' | 'closed' = 'open';
+  private session: string | undefined;
+  private protocolVersion: string | undefined;
+  private initialized = false;
+  private getStream: SseStream | undefined;
+  private postHeaders!: Record<string, string>;
+  private initHeaders!: Record<string, string>;
+  private getHeaders!: Record<string, string>;
+  private legacy: LegacySseTransport | undefined;
+  private closing: Promise<void> | undefined;
+  private closeFired = false;
+
+  constructor(options: StreamableHttpTransportOptions) {
+    this.opts = options;
+    this.where = options.serverId !== undefined ? { serverId: options.serverId } : {};
+    this.target = parseTarget(options.url);
+    this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.idleMs = options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT_MS;
+    this.staticHeaders = lowerCaseKeys(options.headers);
+    if (options.dispatcher !== undefined) {
+      this.dispatcher = options.dispatcher;
+    } else {
+      this.ownPool = createPool(this.target.origin, options);
+      this.dispatcher = this.ownPool;
+    }
+    this.rebuildHeaders();
+  }
+
+  get kind(): string {
+    return this.legacy !== undefined ? 'legacy-sse' : 'streamable-http';
+  }
+
+  get sessionId(): string | undefined {
+    return this.session;
+  }
+
+  /** Opens nothing: see the file comment (the GET stream opens after initialization). */
+  start(): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(this.closedError('connect'));
+    return Promise.resolve();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.rebuildHeaders();
+    this.legacy?.setProtocolVersion(version);
+  }
+
+  resetSession(): void {
+    this.session = undefined;
+    this.initialized = false;
+    if (this.getStream !== undefined) this.stopStream(this.getStream);
+    this.getStream = undefined;
+    this.rebuildHeaders();
+  }
+
+  send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
+    if (this.state !== 'open') return Promise.reject(this.closedError('transport'));
+    if (this.legacy !== undefined) return this.legacy.send(message, options);
+    return this.post(message, options);
+  }
+
+  close(): Promise<void> {
+    if (this.closing === undefined) this.closing = this.shutdown();
+    return this.closing;
+  }
+
+  // ---- POST -----------------------------------------------------------------------------
+
+  private async post(message: JSONRPCMessage, options: SendOptions | undefined): Promise<void> {
+    const isInit = options?.isInitialize === true;
+    const m = message as { id?: RequestId; method?: string };
+    const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
+    const phase: Phase = isInit ? 'initialize' : requestId !== undefined ? 'request' : 'transport';
+    const hadSession = !isInit && this.session !== undefined;
+    const headers = await this.withAuth(isInit ? this.initHeaders : this.postHeaders);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.dispatcher.request({
+        origin: this.target.origin,
+        path: this.target.path,
+        method: 'POST',
+        headers,
+        body: JSON.stringify(message),
+        signal: options?.signal !== undefined ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal,
+        headersTimeout: 0,
+        bodyTimeout: this.idleMs,
+      });
+    } catch (err) {
+      throw this.requestFailure('POST', err, phase);
+    }
+    const status = res.statusCode;
+    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status });
+    if (status < 200 || status >= 300) {
+      if (isInit && (status === 400 || status === 404 || status === 405) && this.opts.fallbackToLegacySse !== false) {
+        const original = await httpError('POST initialize', status, res.headers, res.body, { ...this.where, phase }, false);
+        return this.fallBack(message, options, original, status);
+      }
+      throw await httpError(`POST ${requestId !== undefined ? 'request' : 'message'}`, status, res.headers, res.body, { ...this.where, phase }, hadSession);
+    }
+    if (isInit) this.acceptSession(res.headers, res.body);
+    await this.readPostBody(res, requestId, phase);
+    if (isInit) this.initialized = true;
+    else if (this.initialized && this.getStream === undefined && this.state === 'open') this.openGetStream();
+  }
+
+  private async readPostBody(res: Dispatcher.ResponseData, requestId: RequestId | undefined, phase: Phase): Promise<void> {
+    const type = mediaType(header(res.headers, 'content-type'));
+    if (type === 'text/event-stream') {
+      const st = this.newStream('post', requestId);
+      try {
+        await this.consumePostStream(st, res.body, phase);
+      } finally {
+        this.streams.delete(st);
+      }
+      return;
+    }
+    const where = { ...this.where, phase };
+    const length = Number(header(res.headers, 'content-length'));
+    if (length > this.maxBytes) {
+      discard(res.body);
+      throw tooLarge('the JSON response body', this.maxBytes, where);
+    }
+    let text: string;
+    try {
+      text = await readTextCapped(res.body, this.maxBytes, 'the JSON response body', where);
+    } catch (err) {
+      throw isMcpWireError(err) ? err : this.requestFailure('reading the POST response', err, phase);
+    }
+    if (text.length === 0 || /^\s*$/.test(text)) {
+      if (requestId !== undefined && res.statusCode !== 202) {
+        throw new TransportError(`the server answered HTTP ${res.statusCode} with no JSON-RPC response`, {
+          ...where,
+          status: res.statusCode,
+          code: 'MCPWIRE_BAD_RESPONSE',
+        });
+      }
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new TransportError(`the response body is not valid JSON: ${excerpt(text)}`, {
+        ...where,
+        status: res.statusCode,
+        code: 'MCPWIRE_BAD_RESPONSE',
+      });
+    }
+    this.onmessage?.(parsed);
+    if (requestId !== undefined && !answers(parsed, requestId)) {
+      throw new TransportError('the JSON response body does not answer the request', {
+        ...where,
+        status: res.statusCode,
+        code: 'MCPWIRE_BAD_RESPONSE',
+      });
+    }
+  }
+
+  /** Reads a POST's SSE stream; resumes it with GET + Last-Event-ID if it drops unanswered. */
+  private async consumePostStream(st: SseStream, body: BodyReadable, phase: Phase): Promise<void> {
+    const end = await this.consume(st, body);
+    if (this.state !== 'open') throw this.closedError(phase);
+    if (st.tooLarge || end.kind === 'too-large') throw tooLarge('an SSE event', this.maxBytes, { ...this.where, phase });
+    if (st.requestId === undefined || st.answered) return;
+    if (st.lastEventId === undefined) {
+      const why = end.kind === 'error' ? `: ${end.error.message}` : '';
+      throw new TransportError(`the SSE stream ended before the response arrived and cannot be resumed (no event id)${why}`, {
+        ...this.where,
+        phase,
+        code: 'MCPWIRE_STREAM_ENDED',
+      });
+    }
+    // basic.transports#27: a disconnection is not a cancellation; resume (basic.transports#37).
+    await this.getLoop(st, true, phase);
+  }
+
+  // ---- SSE streams ----------------------------------------------------------------------
+
+  private newStream(origin: 'post' | 'get', requestId: RequestId | undefined): SseStream {
+    const st: SseStream = {
+      origin,
+      requestId,
+      lastEventId: undefined,
+      retryMs: undefined,
+      seen: new Set(),
+      answered: false,
+      ctrl: new AbortController(),
+      stopped: false,
+      tooLarge: false,
+      resumed: false,
+    };
+    this.streams.add(st);
+    return st;
+  }
+
+  private stopStream(st: SseStream): void {
+    st.stopped = true;
+    st.ctrl.abort();
+  }
+
+  private consume(st: SseStream, body: BodyReadable): Promise<SseEnd> {
+    const onAbort = (): void => {
+      body.destroy();
+    };
+    st.ctrl.signal.addEventListener('abort', onAbort, { once: true });
+    return readSse(body, this.maxBytes, {
+      onEvent: (ev) => {
+        if (ev.id !== undefined) {
+          if (ev.id !== '' && st.seen.has(ev.id)) {
+            this.diag('MCPWIRE_SSE_DUPLICATE', `dropped a redelivered SSE event (id ${excerpt(ev.id, 80)})`);
+            return;
+          }
+          this.remember(st, ev.id);
+        }
+        if (ev.event !== undefined && ev.event !== 'message') return;
+        if (ev.data.length === 0 || /^\s*$/.test(ev.data)) return; // priming event (basic.transports#20)
+        let msg: unknown;
+        try {
+          msg = JSON.parse(ev.data);
+        } catch {
+          this.diag('MCPWIRE_SSE_BAD_JSON', 'an SSE event is not valid JSON', ev.data);
+          return;
+        }
+        if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) st.answered = true;
+        this.onmessage?.(msg);
+        if (st.answered && st.resumed && st.origin === 'post' && !st.stopped) {
+          // A resumed stream may stay open after the response: we are done with it.
+          this.stopStream(st);
+        }
+      },
+      onRetry: (ms) => {
+        st.retryMs = ms;
+      },
+      onProblem: (code, message) => this.diag(code, message),
+    }).then((end) => {
+      st.ctrl.signal.removeEventListener('abort', onAbort);
+      if (end.kind === 'too-large') st.tooLarge = true;
+      return end;
+    });
+  }
+
+  private remember(st: SseStream, id: string): void {
+    // An empty id resets the last event id (WHATWG SSE): nothing to resume from.
+    st.lastEventId = id === '' ? undefined : id;
+    if (id === '') return;
+    st.seen.add(id);
+    if (st.seen.size > SEEN_IDS_CAP) st.seen.delete(st.seen.values().next().value as string);
+  }
+
+  private openGetStream(): void {
+    const st = this.newStream('get', undefined);
+    this.getStream = st;
+    this.getLoop(st, false, 'transport').then(
+      () => this.streams.delete(st),
+      (err: unknown) => {
+        this.streams.delete(st);
+        if (this.state === 'open' && !st.stopped) {
+          const e = err as { code?: string; message?: string };
+          this.diag(e.code ?? 'MCPWIRE_GET_STREAM', `the server-message GET stream stopped: ${e.message ?? String(err)}`);
+        }
+      },
+    );
+  }
+
+  /**
+   * GETs `st` (with Last-Event-ID once it has one) until it is finished: answered (POST-origin),
+   * refused with 405 (GET-origin), stopped or closed. `delayFirst` waits before the first GET
+   * (a resumption honours the server's `retry:`, basic.transports#23).
+   */
+  private async getLoop(st: SseStream, delayFirst: boolean, phase: Phase): Promise<void> {
+    const maxAttempts = this.opts.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
+    const maxDelay = this.opts.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
+    let failures = 0;
+    let wait = delayFirst;
+    for (;;) {
+      if (wait) {
+        const delayMs = st.retryMs ?? backoffMs(failures, maxDelay);
+        if (this.onevent !== undefined) this.onevent({ type: 'sse-reconnect', lastEventId: st.lastEventId ?? null, delayMs });
+        if (!(await sleep(delayMs, st.ctrl.signal))) return this.stoppedOrClosed(st, phase);
+      }
+      wait = true;
+      if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
+      let res: Dispatcher.ResponseData;
+      try {
+        const base = await this.withAuth(this.getHeaders);
+        const headers = st.lastEventId !== undefined ? { ...base, 'last-event-id': st.lastEventId } : base;
+        res = await this.dispatcher.request({
+          origin: this.target.origin,
+          path: this.target.path,
+          method: 'GET',
+          headers,
+          signal: st.ctrl.signal,
+          headersTimeout: 0,
+          bodyTimeout: this.idleMs,
+        });
+      } catch (err) {
+        if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
+        if (++failures > maxAttempts) throw this.requestFailure('GET (SSE stream)', err, phase);
+        continue;
+      }
+      const status = res.statusCode;
+      if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status, resume: st.lastEventId !== undefined });
+      const type = mediaType(header(res.headers, 'content-type'));
+      if (status === 200 && type === 'text/event-stream') {
+        failures = 0;
+        st.resumed = true;
+        await this.consume(st, res.body);
+        if (st.tooLarge) throw tooLarge('an SSE event', this.maxBytes, { ...this.where, phase });
+        if (st.origin === 'post' && st.answered) return;
+        if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
+        continue;
+      }
+      if (status === 405) {
+        discard(res.body);
+        if (st.origin === 'get') {
+          if (this.onevent !== undefined) this.onevent({ type: 'sse-unsupported', method: 'GET', status });
+          return;
+        }
+      }
+      const hadSession = this.session !== undefined;
+      const error = await httpError('GET (SSE stream)', status, res.headers, res.body, { ...this.where, phase }, hadSession);
+      if (status === 405 || status === 404 || status === 401 || status === 403 || ++failures > maxAttempts) throw error;
+    }
+  }
+
+  private stoppedOrClosed(st: SseStream, phase: Phase): void {
+    if (this.state !== 'open') throw this.closedError(phase);
+    if (st.origin === 'post' && !st.answered) {
+      throw new TransportError('the SSE stream was stopped before the response arrived', { ...this.where, phase, code: 'MCPWIRE_STREAM_ENDED' });
+    }
+  }
+
+  // ---- session, headers -----------------------------------------------------------------
+
+  private acceptSession(headers: Record<string, string | string[] | undefined>, body: BodyReadable): void {
+    const id = header(headers, 'mcp-session-id');
+    if (id === undefined) return;
+    if (!isValidSessionId(id)) {
+      discard(body);
+      throw new TransportError(`the server sent an invalid MCP-Session-Id (${excerpt(id, 60)}): visible ASCII only`, {
+        ...this.where,
+        phase: 'initialize',
+        code: 'MCPWIRE_BAD_SESSION_ID',
+      });
+    }
+    if (id !== this.session) {
+      this.session = id;
+      this.rebuildHeaders();
+      // The session id is a bearer secret (basic.transports#41): events carry a short prefix only.
+      if (this.onevent !== undefined) this.onevent({ type: 'session', sessionId: `${id.slice(0, 8)}…` });
+    }
+  }
+
+  private rebuildHeaders(): void {
+    const common: Record<string, string> = { ...this.staticHeaders };
+    this.initHeaders = { ...common, accept: ACCEPT_BOTH, 'content-type': 'application/json' };
+    if (this.session !== undefined) common['mcp-session-id'] = this.session;
+    if (this.protocolVersion !== undefined) common['mcp-protocol-version'] = this.protocolVersion;
+    this.postHeaders = { ...common, accept: ACCEPT_BOTH, 'content-type': 'application/json' };
+    this.getHeaders = { ...common, accept: 'text/event-stream' };
+  }
+
+  private async withAuth(base: Record<string, string>): Promise<Record<string, string>> {
+    const provider = this.opts.authProvider;
+    if (provider === undefined) return base;
+    const extra = await provider.headers();
+    return { ...base, ...lowerCaseKeys(extra) };
+  }
+
+  // ---- legacy fallback ------------------------------------------------------------------
+
+  private async fallBack(message: JSONRPCMessage, options: SendOptions | undefined, original: Error, status: number): Promise<void> {
+    const legacy = new LegacySseTransport({ ...this.opts, dispatcher: this.dispatcher });
+    legacy.onmessage = (m) => this.onmessage?.(m);
+    legacy.ondiagnostic = (d) => this.ondiagnostic?.(d);
+    legacy.onevent = (e) => this.onevent?.(e);
+    legacy.onclose = (err) => {
+      if (this.state === 'open') {
+        this.state = 'closed';
+        this.lifetime.abort();
+        this.fireClose(err);
+      }
+    };
+    try {
+      await legacy.start();
+    } catch (err) {
+      await legacy.close().catch(() => {});
+      throw new TransportError(
+        `${original.message}; the legacy HTTP+SSE fallback failed too: ${(err as Error).message}`,
+        { ...this.where, phase: 'initialize', status, cause: err },
+      );
+    }
+    if (this.state !== 'open') {
+      await legacy.close();
+      throw this.closedError('initialize');
+    }
+    this.legacy = legacy;
+    if (this.protocolVersion !== undefined) legacy.setProtocolVersion(this.protocolVersion);
+    if (this.onevent !== undefined) this.onevent({ type: 'fallback', to: 'legacy-sse', status });
+    return legacy.send(message, options);
+  }
+
+  // ---- close ----------------------------------------------------------------------------
+
+  private async shutdown(): Promise<void> {
+    if (this.state === 'open') this.state = 'closing';
+    this.lifetime.abort();
+    for (const st of this.streams) st.ctrl.abort();
+    if (this.legacy !== undefined) {
+      this.legacy.onclose = undefined;
+      await this.legacy.close().catch(() => {});
+    } else if (this.session !== undefined) {
+      await this.deleteSession();
+    }
+    if (this.ownPool !== undefined) await this.ownPool.destroy().catch(() => {});
+    this.state = 'closed';
+    this.fireClose(undefined);
+  }
+
+  /** basic.transports#46: DELETE the session; 405 (and any failure) is tolerated. */
+  private async deleteSession(): Promise<void> {
+    try {
+      const headers = await this.withAuth(this.getHeaders);
+      const res = await this.dispatcher.request({
+        origin: this.target.origin,
+        path: this.target.path,
+        method: 'DELETE',
+        headers,
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        headersTimeout: DELETE_TIMEOUT_MS,
+        bodyTimeout: DELETE_TIMEOUT_MS,
+      });
+      discard(res.body);
+      if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'DELETE', status: res.statusCode });
+    } catch (err) {
+      this.diag('MCPWIRE_DELETE_FAILED', `DELETE of the session failed: ${(err as Error).message}`);
+    }
+  }
+
+  private fireClose(err: Error | undefined): void {
+    if (this.closeFired) return;
+    this.closeFired = true;
+    this.onclose?.(err);
+  }
+
+  // ---- errors ---------------------------------------------------------------------------
+
+  private closedError(phase: Phase): ConnectionClosedError {
+    return new ConnectionClosedError('the HTTP transport is closed', { ...this.where, phase });
+  }
+
+  private requestFailure(what: string, err: unknown, phase: Phase): Error {
+    if (this.state !== 'open') return this.closedError(phase);
+    if (isMcpWireError(err)) return err;
+    return networkError(what, err, { ...this.where, phase });
+  }
+
+  private diag(code: string, message: string, raw?: string): void {
+    if (this.ondiagnostic === undefined) return;
+    this.ondiagnostic(raw !== undefined ? { code, message, excerpt: excerpt(raw) } : { code, message });
+  }
+}
+
+function lowerCaseKeys(h: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (h === undefined) return out;
+  for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k];
+  return out;
+}
