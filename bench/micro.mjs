@@ -1,0 +1,138 @@
+#!/usr/bin/env node
+// Micro-benchmarks of mcpwire's hot paths (no I/O), against the naive way of doing the same work:
+//   - NDJSON framer MB/s vs a string splitter (`split('\n')` + JSON.parse) on the same bytes,
+//     pushed in 64 KiB chunks: many small messages, and one 10 MiB line;
+//   - request registry add+take ops/s;
+//   - Connection.request() → response → settle, over a fake in-process transport.
+// Prints one JSON line {reps, cases:[{name, value, unit, vs}]}. Imports from dist/ (build first).
+import { StringDecoder } from 'node:string_decoder';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { NdjsonFramer } = await load('jsonrpc/framer.js');
+const { RequestRegistry } = await load('protocol/registry.js');
+const { Connection } = await load('protocol/connection.js');
+
+const quick = process.argv.includes('--quick');
+const REPS = quick ? 3 : 7;
+const CHUNK = 64 * 1024;
+
+function med(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[s.length >> 1];
+}
+function timeIt(fn) {
+  const out = [];
+  fn(); // warm-up
+  for (let i = 0; i < REPS; i++) {
+    if (globalThis.gc) globalThis.gc();
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return med(out);
+}
+function chunks(buf) {
+  const out = [];
+  for (let i = 0; i < buf.length; i += CHUNK) out.push(buf.subarray(i, Math.min(buf.length, i + CHUNK)));
+  return out;
+}
+
+// The naive reader: decode chunks to strings, accumulate, split on '\n', JSON.parse each line.
+function naiveSplit(pieces, onMessage) {
+  const dec = new StringDecoder('utf8');
+  let pending = '';
+  for (const c of pieces) {
+    const lines = (pending + dec.write(c)).split('\n');
+    pending = lines.pop();
+    for (const l of lines) if (l) onMessage(JSON.parse(l));
+  }
+}
+function framerRead(pieces, onMessage) {
+  const f = new NdjsonFramer({ maxMessageBytes: 64 * 1024 * 1024, onMessage, onDiagnostic: (d) => { throw new Error(d.message); } });
+  for (const c of pieces) f.push(c);
+}
+
+const cases = [];
+function framerCase(name, bytes, expected) {
+  const pieces = chunks(bytes);
+  let n = 0;
+  const count = () => n++;
+  const mb = bytes.length / (1024 * 1024);
+  const tf = timeIt(() => framerRead(pieces, count));
+  const tn = timeIt(() => naiveSplit(pieces, count));
+  if (n !== expected * (REPS + 1) * 2) throw new Error(`framer/naive message count mismatch: ${n}`);
+  cases.push({ name: `framer ${name}`, value: mb / (tf / 1000), unit: 'MB/s', vs: `${(tn / tf).toFixed(2)}× split+parse (${(mb / (tn / 1000)).toFixed(0)} MB/s)` });
+}
+
+// many small messages: 20,000 echo results (~110 bytes each)
+{
+  const lines = [];
+  for (let i = 1; i <= 20000; i++) {
+    lines.push(JSON.stringify({ result: { content: [{ type: 'text', text: 'hello from the bench client' }] }, jsonrpc: '2.0', id: i }));
+  }
+  framerCase('small messages (20k × ~110 B)', Buffer.from(lines.join('\n') + '\n'), 20000);
+}
+// one large line: a 10 MiB text result
+{
+  const text = 'a'.repeat(10 * 1024 * 1024);
+  framerCase('one 10 MiB message', Buffer.from(JSON.stringify({ result: { content: [{ type: 'text', text }] }, jsonrpc: '2.0', id: 1 }) + '\n'), 1);
+}
+
+// registry add + take
+{
+  const reg = new RequestRegistry();
+  const N = 200_000;
+  const noop = () => {};
+  const t = timeIt(() => {
+    for (let i = 0; i < N; i++) {
+      reg.add({ id: i, method: 'tools/call', sentAt: 0, resolve: noop, reject: noop, timer: undefined, timeoutMs: 60000, maxTotalMs: 600000,
+        resetOnProgress: false, signal: undefined, onAbort: undefined, onProgress: undefined, lastProgress: -Infinity });
+      reg.take(i, 'response');
+    }
+  });
+  cases.push({ name: 'registry add+take', value: N / (t / 1000), unit: 'ops/s' });
+}
+
+// Connection request → response → settle, over a fake transport that answers in a microtask
+async function connectionCase(inFlight) {
+  const transport = {
+    kind: 'fake',
+    start: async () => {},
+    close: async () => { transport.onclose?.(); },
+    send(msg) {
+      queueMicrotask(() => transport.onmessage({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: msg.params.arguments.text }] } }));
+      return Promise.resolve();
+    },
+  };
+  const conn = new Connection(transport);
+  const N = quick ? 50_000 : 200_000;
+  const params = { name: 'echo', arguments: { text: 'hello' } };
+  const once = async () => {
+    let next = 0;
+    const worker = async () => {
+      while (next < N) {
+        next++;
+        await conn.request('tools/call', params);
+      }
+    };
+    await Promise.all(Array.from({ length: inFlight }, worker));
+  };
+  await once();
+  const ts = [];
+  for (let i = 0; i < REPS; i++) {
+    if (globalThis.gc) globalThis.gc();
+    const t = performance.now();
+    await once();
+    ts.push(performance.now() - t);
+  }
+  await conn.close();
+  cases.push({ name: `Connection request→settle, ${inFlight} in flight`, value: N / (med(ts) / 1000), unit: 'req/s' });
+}
+await connectionCase(1);
+await connectionCase(64);
+
+process.stdout.write(JSON.stringify({ reps: REPS, cases }) + '\n');

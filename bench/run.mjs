@@ -1,0 +1,360 @@
+#!/usr/bin/env node
+// `npm run bench`: mcpwire vs the official SDK client vs the raw limit, in one interleaved run,
+// driven by the shared harness (../shared/bench-harness: same server, loads, timers, counters).
+//
+//   node bench/run.mjs [--quick] [--all] [--runs N] [--only label,label] [--no-http] [--no-micro]
+//                      [--no-import] [--pin split|none] [--bench-args "--seq 1000 ..."]
+//
+// Every variant is a fresh client process (and a fresh server process), variants interleaved:
+// run 1 = A B C …, run 2 = A B C …; clients pinned to CPU 0 and servers to CPU 1 with taskset
+// when it exists (on 2 cores unpinned ping-pong is bimodal). Prints medians [min-max] and the
+// ratios mcpwire/SDK and mcpwire/raw against the targets; writes JSON to bench/results/.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findHarness, stageHarness } from './lib/harness.mjs';
+import { cell, fmt, median, ratio, table } from './lib/stats.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const dist = path.join(root, 'dist', 'index.js');
+
+// ------------------------------------------------------------------------------------ options
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) continue;
+    const [k, v] = a.slice(2).split('=', 2);
+    if (v !== undefined) o[k] = v;
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !['quick', 'all', 'no-http', 'no-micro', 'no-import'].includes(k)) o[k] = argv[++i];
+    else o[k] = true;
+  }
+  return o;
+}
+const opt = parseArgs(process.argv.slice(2));
+const quick = opt.quick === true;
+const runs = Number(opt.runs ?? (quick ? 1 : 3));
+const only = typeof opt.only === 'string' ? new Set(opt.only.split(',')) : undefined;
+const benchArgs = typeof opt['bench-args'] === 'string'
+  ? opt['bench-args'].split(/\s+/).filter(Boolean)
+  : quick ? ['--seq', '1000', '--seq-warmup', '1000', '--conc-n', '10000', '--blob-reps', '1'] : [];
+const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
+const pin = (opt.pin ?? 'split') === 'split' && hasTaskset && os.cpus().length >= 2;
+const CLIENT_TIMEOUT_MS = 300_000;
+
+if (!fs.existsSync(dist)) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(2);
+}
+warnIfStale();
+
+const harnessSrc = findHarness(root);
+const staged = stageHarness(root, harnessSrc);
+const H = (f) => path.join(staged.dir, f);
+const resultsDir = path.join(root, 'bench', 'results');
+fs.mkdirSync(resultsDir, { recursive: true });
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const logDir = path.join(resultsDir, `logs-${stamp}`);
+fs.mkdirSync(logDir, { recursive: true });
+
+const node = process.execPath;
+const cliPrefix = pin ? ['taskset', '-c', '0'] : [];
+const srvPrefix = pin ? ['taskset', '-c', '1'] : [];
+const httpLanded = fs.existsSync(path.join(root, 'dist', 'transport', 'streamable-http.js'));
+const tracerLanded = await hasTracer();
+
+// ------------------------------------------------------------------------------------ variants
+// server: which server process answers (sdk = harness server.mjs on the official SDK, raw =
+// raw-baseline.mjs's bare server). The SDK/raw pair per server makes "same server" comparisons.
+// server: which server process answers: sdk = the harness's server.mjs on the official SDK
+// (what the yardstick's SDK figures use), raw = raw-baseline.mjs's bare server (what its raw
+// figures use). Each client runs against both, so every ratio can also be read on one server.
+// once: true = run only in the first round (slow, informative variants) unless --all.
+const VARIANTS = [
+  { label: 'sdk-stdio', impl: 'sdk', transport: 'stdio', server: 'sdk' },
+  { label: 'mcpwire-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk' },
+  { label: 'raw-stdio-sdksrv', impl: 'raw', transport: 'stdio', server: 'sdk' },
+  { label: 'sdk-stdio-rawsrv', impl: 'sdk', transport: 'stdio', server: 'raw' },
+  { label: 'mcpwire-stdio-rawsrv', impl: 'mcpwire', transport: 'stdio', server: 'raw' },
+  { label: 'raw-stdio', impl: 'raw', transport: 'stdio', server: 'raw' },
+  ...(tracerLanded ? [{ label: 'mcpwire-traced-stdio-rawsrv', impl: 'mcpwire-traced', transport: 'stdio', server: 'raw' }] : []),
+  ...(opt['no-http'] === true ? [] : [
+    { label: 'sdk-http-sse', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'sse', once: true },
+    { label: 'mcpwire-http-sse', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'sse', once: true, needs: httpLanded },
+    { label: 'sdk-http-json', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'json', once: true },
+    { label: 'mcpwire-http-json', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'json', once: true, needs: httpLanded },
+    { label: 'sdk-http-rawsrv', impl: 'sdk', transport: 'http', server: 'raw' },
+    { label: 'mcpwire-http-rawsrv', impl: 'mcpwire', transport: 'http', server: 'raw', needs: httpLanded },
+    { label: 'raw-http', impl: 'raw', transport: 'http', server: 'raw' },
+  ]),
+]
+  .filter((v) => v.needs !== false)
+  .filter((v) => !only || only.has(v.label))
+  .filter((v) => !(quick && v.once && opt.all !== true));
+
+// Targets (issue 6). "yardstick pairing" = the pairing the harness's published figures use:
+// SDK client on the SDK server vs raw client on the raw server; mcpwire is taken on the raw
+// server (the fastest server, so the client is what limits). "same server" rows hold the
+// server fixed and vary only the client.
+const Y = 'yardstick pairing';
+const RATIOS = [
+  { group: 'stdio', pair: Y, name: 'seq calls/s  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'seq_cps', op: '>=', target: 0.9 },
+  { group: 'stdio', pair: Y, name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio', key: 'seq_cps', op: '>=', target: 1.8 },
+  { group: 'stdio', pair: Y, name: 'c64 calls/s  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'conc_cps', op: '>=', target: 0.7 },
+  { group: 'stdio', pair: Y, name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio', key: 'conc_cps', op: '>=', target: 3 },
+  { group: 'stdio', pair: Y, name: 'client CPU/call seq  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'seq_client_cpu_us', op: '<=', target: 1.3 },
+  { group: 'stdio', pair: Y, name: 'client CPU/call c64  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'conc_client_cpu_us', op: '<=', target: 1.3 },
+  { group: 'stdio', pair: Y, name: '10 MiB result ms  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'blob_ms', op: '<=', target: 1.2 },
+  { group: 'stdio', pair: Y, name: 'RSS end MB  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'rss_mb', op: '<=', target: 1.2 },
+  { group: 'stdio', pair: 'same server (raw)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'seq_cps' },
+  { group: 'stdio', pair: 'same server (raw)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'conc_cps' },
+  { group: 'stdio', pair: 'same server (raw)', name: 'client CPU/call c64  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'conc_client_cpu_us' },
+  { group: 'stdio', pair: 'same server (SDK)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'seq_cps' },
+  { group: 'stdio', pair: 'same server (SDK)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'conc_cps' },
+  { group: 'stdio', pair: 'same server (SDK)', name: 'seq calls/s  mcpwire/raw', num: 'mcpwire-stdio', den: 'raw-stdio-sdksrv', key: 'seq_cps' },
+  { group: 'stdio', pair: 'same server (SDK)', name: '10 MiB result ms  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'blob_ms' },
+  { group: 'stdio', pair: 'same server (SDK)', name: 'RSS end MB  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'rss_mb' },
+  { group: 'tracing', pair: 'same server (raw)', name: 'client CPU/call seq  traced/untraced', num: 'mcpwire-traced-stdio-rawsrv', den: 'mcpwire-stdio-rawsrv', key: 'seq_client_cpu_us' },
+  { group: 'tracing', pair: 'same server (raw)', name: 'client CPU/call c64  traced/untraced', num: 'mcpwire-traced-stdio-rawsrv', den: 'mcpwire-stdio-rawsrv', key: 'conc_client_cpu_us' },
+  { group: 'http', pair: Y, name: 'seq calls/s  mcpwire/SDK (SSE)', num: 'mcpwire-http-rawsrv', den: 'sdk-http-sse', key: 'seq_cps', op: '>=', target: 3 },
+  { group: 'http', pair: Y, name: 'client CPU/call seq  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'seq_client_cpu_us', op: '<=', target: 1.5 },
+  { group: 'http', pair: Y, name: 'client CPU/call c64  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'conc_client_cpu_us', op: '<=', target: 1.5 },
+  { group: 'http', pair: Y, name: 'seq calls/s  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'seq_cps' },
+  { group: 'http', pair: 'same server (raw)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-rawsrv', den: 'sdk-http-rawsrv', key: 'seq_cps' },
+  { group: 'http', pair: 'same server (raw)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-http-rawsrv', den: 'sdk-http-rawsrv', key: 'conc_cps' },
+  { group: 'http', pair: 'same server (SDK, SSE)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-sse', den: 'sdk-http-sse', key: 'seq_cps' },
+  { group: 'http', pair: 'same server (SDK, SSE)', name: 'client CPU/call seq  mcpwire/SDK', num: 'mcpwire-http-sse', den: 'sdk-http-sse', key: 'seq_client_cpu_us' },
+  { group: 'http', pair: 'same server (SDK, JSON)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-json', den: 'sdk-http-json', key: 'seq_cps' },
+  { group: 'http', pair: 'same server (SDK, JSON)', name: 'client CPU/call seq  mcpwire/SDK', num: 'mcpwire-http-json', den: 'sdk-http-json', key: 'seq_client_cpu_us' },
+];
+
+// ------------------------------------------------------------------------------------ helpers
+function warnIfStale() {
+  const distTime = fs.statSync(dist).mtimeMs;
+  const newer = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && fs.statSync(p).mtimeMs > distTime) newer.push(path.relative(root, p));
+    }
+  };
+  walk(path.join(root, 'src'));
+  if (newer.length) console.error(`warning: dist/ is older than ${newer.slice(0, 3).join(', ')}${newer.length > 3 ? ', …' : ''}: run \`npm run build\``);
+}
+
+async function hasTracer() {
+  const candidates = ['trace/index.js', 'trace/tracer.js'].map((f) => path.join(root, 'dist', f));
+  for (const f of [dist, ...candidates]) {
+    if (!fs.existsSync(f)) continue;
+    try {
+      const m = await import(f);
+      if (typeof m.createTracer === 'function') return true;
+    } catch {
+      /* not there yet */
+    }
+  }
+  return false;
+}
+
+function serverCmd(v) {
+  const script = v.server === 'sdk' ? [H('server.mjs')] : [H('raw-baseline.mjs')];
+  if (v.transport === 'stdio') return [...srvPrefix, node, ...script, v.server === 'sdk' ? 'stdio' : 'serve-stdio'];
+  return [...srvPrefix, node, ...script, ...(v.server === 'sdk' ? ['http', '0', v.mode] : ['serve-http', '0'])];
+}
+
+function clientArgs(v, url, serverPid) {
+  const stdio = v.transport === 'stdio';
+  const target = stdio ? ['stdio', '--server-cmd', serverCmd(v).join(' ')] : ['http', url, '--server-pid', String(serverPid)];
+  const mode = v.mode ? ['--http-mode', v.mode] : [];
+  switch (v.impl) {
+    case 'sdk':
+      return [H('sdk-client-bench.mjs'), ...target, ...mode];
+    case 'raw':
+      return [H('raw-baseline.mjs'), ...target, ...(stdio ? [] : ['--client', 'node-http'])];
+    case 'mcpwire':
+      return [H('engine-client-bench.mjs'), dist, ...target, ...mode, '--impl', 'mcpwire'];
+    case 'mcpwire-traced':
+      return [H('traced-client-bench.mjs'), dist, ...target, ...mode];
+    default:
+      throw new Error(v.impl);
+  }
+}
+
+function startHttpServer(v, log) {
+  return new Promise((resolve, reject) => {
+    const [cmd, ...args] = serverCmd(v);
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = fs.createWriteStream(log);
+    let buf = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start: ${cmd} ${args.join(' ')}`));
+    }, 15_000);
+    child.stderr.pipe(out);
+    child.stdout.on('data', (c) => {
+      buf += c;
+      const m = /^LISTEN (\d+)$/m.exec(buf);
+      if (m && timer) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(m[1]) });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
+  });
+}
+
+async function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+  await gone;
+  clearTimeout(t);
+}
+
+function runClient(v, args, log) {
+  return new Promise((resolve) => {
+    const child = spawn(cliPrefix[0] ?? node, [...cliPrefix.slice(1), ...(cliPrefix.length ? [node] : []), '--expose-gc', ...args, '--label', v.label, ...benchArgs], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (err += c));
+    const t = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+    child.once('close', (code, signal) => {
+      clearTimeout(t);
+      fs.writeFileSync(log, err);
+      const line = out.split('\n').find((l) => l.trim().startsWith('{'));
+      if (code !== 0 || !line) {
+        console.error(`  ${v.label} FAILED (${signal ?? code}); see ${path.relative(root, log)}\n${err.split('\n').slice(-6).join('\n')}`);
+        resolve(undefined);
+        return;
+      }
+      resolve(JSON.parse(line));
+    });
+  });
+}
+
+async function runVariant(v, run) {
+  const t0 = Date.now();
+  const log = path.join(logDir, `${v.label}.run${run}`);
+  let server;
+  try {
+    if (v.transport === 'http') server = await startHttpServer(v, `${log}.server.log`);
+    const url = server ? `http://127.0.0.1:${server.port}/mcp` : undefined;
+    const row = await runClient(v, clientArgs(v, url, server?.child.pid), `${log}.client.log`);
+    if (row) {
+      Object.assign(row, { label: v.label, impl: v.impl, server: v.server, run });
+      console.error(`  ${v.label.padEnd(28)} seq ${fmt(row.seq_cps).padStart(7)}/s  c64 ${fmt(row.conc_cps).padStart(7)}/s  ` +
+        `cpu ${fmt(row.seq_client_cpu_us)}/${fmt(row.conc_client_cpu_us)} us  blob ${fmt(row.blob_ms)} ms  (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
+    return row;
+  } finally {
+    if (server) await stopServer(server.child);
+  }
+}
+
+function runNodeJson(args) {
+  const r = spawnSync(cliPrefix[0] ?? node, [...cliPrefix.slice(1), ...(cliPrefix.length ? [node] : []), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+    timeout: 180_000,
+  });
+  if (r.status !== 0) {
+    console.error(`  ${args.join(' ')} failed: ${r.stderr?.slice(-500)}`);
+    return undefined;
+  }
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+// ------------------------------------------------------------------------------------ main
+const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const machine = {
+  cpus: os.cpus().length,
+  cpu_model: os.cpus()[0]?.model,
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+  pinned: pin ? 'clients CPU 0, servers CPU 1 (taskset)' : 'not pinned',
+  loadavg_start: loadavg(),
+};
+console.error(`mcpwire bench: ${machine.cpus} cores (${machine.cpu_model}), node ${machine.node}, ${machine.pinned}; ` +
+  `${runs} run(s)${quick ? ', quick loads' : ''}; harness ${path.relative(root, harnessSrc) || harnessSrc}`);
+if (!httpLanded) console.error('note: src/transport/streamable-http.ts has not landed in dist/: mcpwire HTTP variants skipped');
+if (!tracerLanded) console.error('note: createTracer not found in dist/: traced variant skipped');
+
+const started = Date.now();
+const rows = [];
+try {
+  for (let r = 1; r <= runs; r++) {
+    console.error(`run ${r}/${runs}  loadavg ${loadavg()}`);
+    for (const v of VARIANTS) {
+      if (v.once && r > 1 && opt.all !== true) continue;
+      const row = await runVariant(v, r);
+      if (row) rows.push(row);
+    }
+  }
+  var micro = opt['no-micro'] === true ? undefined : runNodeJson([path.join(here, 'micro.mjs'), ...(quick ? ['--quick'] : [])]);
+  var imports = opt['no-import'] === true ? undefined : runNodeJson([path.join(here, 'import-time.mjs'), '--sdk-dir', staged.dir, ...(quick ? ['--quick'] : [])]);
+} finally {
+  staged.cleanup();
+}
+machine.loadavg_end = loadavg();
+machine.elapsed_s = Math.round((Date.now() - started) / 1000);
+
+// ------------------------------------------------------------------------------------ report
+const byLabel = new Map();
+for (const row of rows) {
+  if (!byLabel.has(row.label)) byLabel.set(row.label, []);
+  byLabel.get(row.label).push(row);
+}
+const COLS = [
+  ['connect ms', 'connect_ms'], ['seq calls/s', 'seq_cps'], ['seq p50 ms', 'seq_p50_ms'], ['c64 calls/s', 'conc_cps'],
+  ['c64 p99 ms', 'conc_p99_ms'], ['cli µs/call seq', 'seq_client_cpu_us'], ['cli µs/call c64', 'conc_client_cpu_us'],
+  ['srv µs/call seq', 'seq_server_cpu_us'], ['10MiB ms', 'blob_ms'], ['RSS MB end', 'rss_mb'], ['import ms', 'import_ms'],
+];
+const mainTable = table(
+  ['label (runs)', 'server', ...COLS.map((c) => c[0])],
+  [...byLabel].map(([l, rs]) => [`${l} (${rs.length})`, rs[0].server, ...COLS.map((c) => cell(rs.map((r) => r[c[1]])))]),
+);
+const ratios = RATIOS.map((s) => ratio(byLabel, s)).filter((r) => r.value != null);
+const ratioTable = table(
+  ['group', 'pairing', 'ratio', 'value', 'per run', 'target', 'met'],
+  ratios.map((r) => [
+    r.group, r.pair, `${r.name} (${r.num} / ${r.den})`, r.value.toFixed(2), r.perRun.map((x) => x.toFixed(2)).join(' '),
+    r.target == null ? '' : `${r.op} ${r.target}`, r.pass == null ? '' : r.pass ? 'yes' : 'NO',
+  ]),
+);
+const out = [];
+out.push(`machine: ${machine.cpus} cores ${machine.cpu_model}, ${machine.platform}, node ${machine.node}; ${machine.pinned}; ` +
+  `loadavg ${machine.loadavg_start} -> ${machine.loadavg_end}; ${runs} interleaved run(s)${quick ? ' (quick loads)' : ''}, ${machine.elapsed_s} s`);
+out.push('\nEnd-to-end (median [min-max] over runs; same harness loads: seq 5,000 after 2,000 warm-up, 20,000 at 64 in flight, 10 MiB blob)');
+out.push(mainTable);
+out.push('\nRatios (median/median; "per run" = pairs from the same interleaved run)');
+out.push(ratioTable);
+const warnings = rows.filter((r) => r.max_listener_warnings > 0).map((r) => `${r.label} run ${r.run}: ${r.max_listener_warnings} MaxListenersExceededWarning`);
+const blobErrors = rows.filter((r) => r.blob_error).map((r) => `${r.label} run ${r.run}: blob error ${r.blob_error}`);
+if (warnings.length || blobErrors.length) out.push('\n' + [...warnings, ...blobErrors].join('\n'));
+if (micro) {
+  out.push('\nMicro-benchmarks (client CPU only, no I/O; median of ' + micro.reps + ')');
+  out.push(table(['case', 'value', 'unit', 'vs baseline'], micro.cases.map((c) => [c.name, fmt(c.value), c.unit, c.vs ?? ''])));
+}
+if (imports) {
+  out.push('\nModule load, fresh process each time (median [min-max] of ' + imports.reps + ')');
+  out.push(table(['module', 'import ms', 'npm packages statically reachable'], imports.cases.map((c) => [c.name, cell(c.ms), c.packages ?? ''])));
+}
+const report = out.join('\n');
+console.log(report);
+
+const json = { stamp, quick, runs, bench_args: benchArgs, machine, harness: harnessSrc, rows, ratios, micro, imports };
+const file = path.join(resultsDir, `bench-${stamp}.json`);
+fs.writeFileSync(file, JSON.stringify(json, null, 2));
+fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(json, null, 2));
+fs.writeFileSync(path.join(resultsDir, 'latest.txt'), report + '\n');
+console.error(`\nresults: ${path.relative(root, file)} (also latest.json, latest.txt); logs: ${path.relative(root, logDir)}`);
+const failed = ratios.filter((r) => r.pass === false);
+if (failed.length) console.error(`targets missed: ${failed.map((r) => `${r.group} ${r.name} ${r.value.toFixed(2)} (want ${r.op} ${r.target})`).join('; ')}`);
