@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs the official MCP client conformance suite (@modelcontextprotocol/conformance, pinned in
+# ./package.json with its own lockfile) against `node dist/cli/main.js conformance-client`.
+#
+#   bash spec-conformance/runner/run.sh                  # every scenario of --suite all, one at a time
+#   CONFORMANCE_PARALLEL=1 bash spec-conformance/runner/run.sh   # the suite's own parallel --suite all
+#   CONFORMANCE_SCENARIO=sse-retry bash spec-conformance/runner/run.sh   # one scenario
+#   CONFORMANCE_FILTER='^(initialize|tools_call|sse-retry)$' bash …      # a subset
+#   CONFORMANCE_SKIP_BUILD=1 …                           # use the existing dist/
+#
+# Either way failures are judged against expected-failures.yml (same rules as the suite's
+# --expected-failures: an unexpected failure or a stale entry fails the run).
+#
+# The suite needs Node >= 22: it runs on the `node` package installed in this folder, never on
+# the root's (a root node_modules/.bin/node would switch every npm script to Node 22). The
+# client under test runs on the system node (the version mcpwire supports).
+# Results: spec-conformance/results/<timestamp>/<scenario>-*/checks.json (git-ignored).
+# If CONFORMANCE_SUMMARY names a file, "<passed> <failed>" scenario counts are written to it.
+set -uo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CLIENT_NODE="$(command -v node)"
+
+if [ ! -x "$HERE/node_modules/.bin/node" ] || [ ! -f "$HERE/node_modules/@modelcontextprotocol/conformance/dist/index.js" ] \
+  || [ "$HERE/package-lock.json" -nt "$HERE/node_modules/.package-lock.json" ]; then
+  echo "conformance runner: npm ci (spec-conformance/runner)"
+  (cd "$HERE" && npm ci --no-audit --no-fund) || { echo "conformance runner: npm ci failed" >&2; exit 1; }
+fi
+RUNNER_NODE="$HERE/node_modules/.bin/node"
+CONFORMANCE="$HERE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+
+if [ "${CONFORMANCE_SKIP_BUILD:-0}" != "1" ] || [ ! -f "$ROOT/dist/cli/main.js" ]; then
+  (cd "$ROOT" && npm run --silent build) || { echo "conformance runner: build failed" >&2; exit 1; }
+fi
+
+# The command as the suite will run it (it appends the server URL). Until dist/cli/main.js
+# registers `conformance-client`, go through a shim that loads the command module directly.
+if grep -q "conformance-client" "$ROOT/dist/cli/main.js"; then
+  CLIENT="$CLIENT_NODE $ROOT/dist/cli/main.js conformance-client"
+else
+  CLIENT="$CLIENT_NODE $HERE/client-shim.mjs"
+fi
+
+STAMP="$(date -u +%Y%m%dT%H%M%SZ)"
+OUT="$ROOT/spec-conformance/results/$STAMP"
+mkdir -p "$OUT"
+echo "conformance: client = $CLIENT"
+conformance() { (cd "$ROOT" && "$RUNNER_NODE" "$CONFORMANCE" "$@"); }
+TIMEOUT="${CONFORMANCE_TIMEOUT_MS:-60000}"
+BASELINE="$HERE/expected-failures.yml"
+
+if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
+  conformance client --command "$CLIENT" --scenario "$CONFORMANCE_SCENARIO" --timeout "$TIMEOUT" -o "$OUT" 2>&1 | tee "$OUT/run.log"
+  echo "$CONFORMANCE_SCENARIO ${PIPESTATUS[0]}" >>"$OUT/exit-codes.txt"
+  "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" /dev/null "${CONFORMANCE_SUMMARY:-}"
+  exit $?
+fi
+
+if [ "${CONFORMANCE_PARALLEL:-0}" = "1" ]; then
+  # The suite's own parallel mode: every scenario's client starts at once. On a loaded 2-core
+  # machine that makes timing checks (sse-retry: reconnect within retry+200 ms) unreliable.
+  conformance client --command "$CLIENT" --suite "${CONFORMANCE_SUITE:-all}" --expected-failures "$BASELINE" \
+    --timeout "$TIMEOUT" -o "$OUT" 2>&1 | tee "$OUT/run.log"
+  rc=${PIPESTATUS[0]}
+  "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" "$BASELINE" "${CONFORMANCE_SUMMARY:-}" >/dev/null
+  "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" "$BASELINE"
+  exit "$rc"
+fi
+
+# Default: every scenario of `--suite all` (as `conformance list --client` names them), one at
+# a time, then the same baseline judgement as --expected-failures (summarize.mjs).
+mapfile -t SCENARIOS < <(conformance list --client 2>/dev/null | sed -n 's/^  - \([^ ]*\).*/\1/p')
+if [ "${#SCENARIOS[@]}" -eq 0 ]; then
+  echo "conformance runner: could not list the client scenarios" >&2
+  exit 1
+fi
+if [ -n "${CONFORMANCE_FILTER:-}" ]; then
+  mapfile -t SCENARIOS < <(printf '%s\n' "${SCENARIOS[@]}" | grep -E "$CONFORMANCE_FILTER")
+fi
+echo "conformance: ${#SCENARIOS[@]} scenarios of --suite all, one at a time (results in $OUT)"
+for s in "${SCENARIOS[@]}"; do
+  conformance client --command "$CLIENT" --scenario "$s" --timeout "$TIMEOUT" -o "$OUT" >>"$OUT/run.log" 2>&1
+  echo "$s $?" >>"$OUT/exit-codes.txt"
+done
+"$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" "$BASELINE" "${CONFORMANCE_SUMMARY:-}"
