@@ -8,6 +8,12 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   tools: { file: './commands/tools.js', summary: 'list the tools of a server' },
   call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult' },
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
+  check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
+  trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },
+  'conformance-client': {
+    file: './commands/conformance-client.js',
+    summary: 'act as the client under test for the official conformance suite',
+  },
 };
 
 /** Registers a command (used by modules that add commands; keeps this file the one index). */
