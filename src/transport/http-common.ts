@@ -19,7 +19,10 @@ export interface HttpTransportOptions {
   /** Static headers sent on every request (values never appear in events or errors). */
   headers?: Record<string, string>;
   serverId?: string;
-  /** TCP/TLS connect timeout (default 10 000 ms). */
+  /**
+   * TCP/TLS connect timeout (default 10 000 ms) of the transport's own pool; a supplied
+   * `dispatcher` brings its own. Legacy SSE also uses it as the wait for the `endpoint` event.
+   */
   connectTimeoutMs?: number;
   /** An SSE stream with no bytes for this long is treated as dropped (default 300 000 ms; 0 = never). */
   idleStreamTimeoutMs?: number;
@@ -29,7 +32,10 @@ export interface HttpTransportOptions {
   maxReconnectAttempts?: number;
   /** Streamable HTTP only: fall back to legacy HTTP+SSE when initialize gets 400/404/405 (default true). */
   fallbackToLegacySse?: boolean;
-  /** Largest single message accepted (JSON body or SSE event), default 16 MiB. */
+  /**
+   * Largest single message accepted, default 16 MiB: bytes for a JSON body, characters for an
+   * SSE event (the parser's buffer). Above it the send fails with MCPWIRE_MESSAGE_TOO_LARGE.
+   */
   maxMessageBytes?: number;
   authProvider?: HttpAuthProvider;
   /** An undici dispatcher to use instead of the transport's own keep-alive Pool. */
