@@ -1,0 +1,356 @@
+/**
+ * Redaction for traces: built in and always on. A `Redactor` walks a value once and returns a
+ * copy with secrets replaced by `[redacted]` (the same reference when nothing had to change),
+ * long strings truncated with a marker, cycles and excessive depth cut. The same walk measures
+ * the UTF-8 length of the value's compact JSON serialization (`lastBytes`), so the trace writer
+ * never has to stringify a message twice.
+ *
+ * What is redacted:
+ * - values under keys named like credentials (`authorization`, `cookie`, `set-cookie`, `token`,
+ *   `access_token`, `refresh_token`, `id_token`, `client_secret`, `code_verifier`, `password`,
+ *   `api_key`/`apikey`, `secret`, `x-api-key`, and any key ending in `token`, `secret`,
+ *   `password` or `apikey`, except the protocol's `progressToken`);
+ * - `code` when it sits beside OAuth fields (`state`, `redirect_uri`, `code_verifier`, …);
+ * - the same names as query/form parameters inside any string (`?code=…&state=…`,
+ *   `grant_type=…&refresh_token=…`), and `Bearer …` / `Basic …` credentials in text;
+ * - every occurrence of a configured secret value (env values, header values, tokens), also in
+ *   its URL-encoded form. Values shorter than 4 characters are only redacted on exact match,
+ *   so an env value like `1` does not blank every digit in the trace.
+ */
+
+export const REDACTED = '[redacted]';
+
+export interface RedactOptions {
+  /** Values to redact wherever they appear. */
+  secrets?: Iterable<string>;
+  /** Strings longer than this (UTF-8 bytes) are truncated with a marker. Default 64 KiB. */
+  maxStringBytes?: number;
+  /** Deeper nesting is replaced by a marker. Default 64. */
+  maxDepth?: number;
+}
+
+export const DEFAULT_MAX_STRING_BYTES = 64 * 1024;
+const DEFAULT_MAX_DEPTH = 64;
+const MIN_SUBSTRING_SECRET = 4;
+const SCRUB_CACHE_MAX_LENGTH = 64;
+const SCRUB_CACHE_SIZE = 4096;
+
+/** Keys whose values are credentials. Matched case-insensitively on the whole key. */
+const SENSITIVE_KEY =
+  /^(?:(?:proxy[-_]?)?authorization|cookie|set[-_]?cookie|x[-_]?api[-_]?key|api[-_]?key|code[-_]?verifier|client[-_]?assertion|private[-_]?key|passwd|credentials?|.*tokens?|.*secrets?|.*password|.*api[-_]?key)$/i;
+/** Keys that look sensitive by the suffix rule but are protocol fields, not secrets. */
+const NOT_SENSITIVE = /^(?:progress[-_]?token|next[-_]?token|token[-_]?type|max[-_]?tokens?)$/i;
+/** Siblings that make a `code` key an OAuth authorization code. */
+const OAUTH_SIBLINGS = ['state', 'redirect_uri', 'code_verifier', 'grant_type', 'client_id', 'iss', 'session_state'];
+
+const QUERY_NAMES =
+  '(?:code|state_token|access_token|refresh_token|id_token|token|client_secret|code_verifier|password|api_key|apikey|x-api-key|secret|assertion|client_assertion|subject_token|actor_token)';
+/** `name=value` inside URLs and form bodies (`?`, `&`, `#`, `;` or start of string before it). */
+const QUERY_PARAM = new RegExp(`((?:^|[?&#;,\\s-])${QUERY_NAMES}=)([^&#\\s"'<>]*)`, 'gi');
+/** `"name": "value"` inside text that holds JSON (HTTP bodies, excerpts). */
+const JSON_PAIR = new RegExp(
+  `("(?:code|authorization|cookie|set-cookie|code_verifier|api_?key|x-api-key|assertion|client_assertion|[a-z_-]*(?:token|secret|password))"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`,
+  'gi',
+);
+/** HTTP credentials written out in text. */
+const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/-]+=*(?![A-Za-z0-9._~+/="-])/g;
+/** Characters whose JSON form is longer than their UTF-8 form, and surrogates. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_EXACT_JSON_LENGTH = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+const encoder = new TextEncoder();
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** UTF-8 length of `JSON.stringify(s)` (quotes included), without building it. */
+export function jsonStringBytes(s: string): number {
+  const n = s.length;
+  if (n > 256 && !NEEDS_EXACT_JSON_LENGTH.test(s)) return Buffer.byteLength(s, 'utf8') + 2;
+  let bytes = 2;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if (c < 0x20) bytes += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6;
+      else bytes += c === 34 || c === 92 ? 2 : 1;
+    } else if (c < 0x800) {
+      bytes += 2;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 6; // lone high surrogate: JSON.stringify writes \udXXX
+      }
+    } else if (c >= 0xd800 && c <= 0xdfff) {
+      bytes += 6;
+    } else {
+      bytes += 3;
+    }
+  }
+  return bytes;
+}
+
+/** Keys repeat endlessly (`jsonrpc`, `id`, `params`…): remember the verdicts, boundedly. */
+const keyVerdicts = new Map<string, boolean>();
+const MAX_KEY_VERDICTS = 4096;
+
+function isSensitiveKey(key: string): boolean {
+  let v = keyVerdicts.get(key);
+  if (v === undefined) {
+    v = SENSITIVE_KEY.test(key) && !NOT_SENSITIVE.test(key);
+    if (keyVerdicts.size < MAX_KEY_VERDICTS && key.length <= 64) keyVerdicts.set(key, v);
+  }
+  return v;
+}
+
+function isOAuthCode(obj: Record<string, unknown>): boolean {
+  for (const k of OAUTH_SIBLINGS) if (k in obj) return true;
+  return false;
+}
+
+/**
+ * Walks values for the trace writer. One instance per tracer; not re-entrant (it keeps the
+ * walk's state in fields so the hot path allocates only where something changes).
+ */
+export class Redactor {
+  readonly maxStringBytes: number;
+  private readonly maxDepth: number;
+  private readonly exactSecrets = new Set<string>();
+  private readonly substringSecrets = new Set<string>();
+  private secretRe: RegExp | undefined;
+  private maxSecretLength = 0;
+  private readonly stack: object[] = [];
+  private readonly scrubCache = new Map<string, string>();
+  private truncBuf: Uint8Array | undefined;
+  /** UTF-8 length of the compact JSON of the value last passed to `redact()`. */
+  lastBytes = 0;
+
+  constructor(options: RedactOptions = {}) {
+    this.maxStringBytes = Math.max(64, options.maxStringBytes ?? DEFAULT_MAX_STRING_BYTES);
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    if (options.secrets) this.addSecrets(options.secrets);
+  }
+
+  /** Adds values to redact (e.g. a token obtained at run time). Empty strings are ignored. */
+  addSecrets(values: Iterable<string>): void {
+    for (const v of values) {
+      if (typeof v !== 'string' || v.length === 0) continue;
+      const variants = new Set([v, encodeURIComponent(v)]);
+      for (const s of variants) {
+        if (s.length < MIN_SUBSTRING_SECRET) this.exactSecrets.add(s);
+        else this.substringSecrets.add(s);
+      }
+    }
+    const list = [...this.substringSecrets].sort((a, b) => b.length - a.length);
+    this.maxSecretLength = list.length ? list[0].length : 0;
+    this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.scrubCache.clear();
+  }
+
+  /** Returns the redacted form of `value`; sets `lastBytes` to the JSON size of the original. */
+  redact(value: unknown): unknown {
+    this.lastBytes = 0;
+    this.stack.length = 0;
+    return this.walk(value, 0);
+  }
+
+  /** Redacts one string (secrets, credentials in text, length). */
+  redactString(s: string): string {
+    if (s.length > this.maxStringBytes && s.length * 3 > this.maxStringBytes) {
+      const total = Buffer.byteLength(s, 'utf8');
+      if (total > this.maxStringBytes) return this.truncate(s, total);
+    }
+    return this.scrub(s);
+  }
+
+  /** Short strings repeat (`2.0`, method names, keys): remember their scrubbed form, boundedly. */
+  private scrub(s: string): string {
+    if (s.length > SCRUB_CACHE_MAX_LENGTH) return this.scrubUncached(s);
+    let r = this.scrubCache.get(s);
+    if (r === undefined) {
+      r = this.scrubUncached(s);
+      if (this.scrubCache.size >= SCRUB_CACHE_SIZE) this.scrubCache.clear();
+      this.scrubCache.set(s, r);
+    }
+    return r;
+  }
+
+  private scrubUncached(s: string): string {
+    if (this.exactSecrets.has(s)) return REDACTED;
+    let r = s;
+    const re = this.secretRe;
+    if (re !== undefined) {
+      re.lastIndex = 0;
+      if (re.test(r)) {
+        re.lastIndex = 0;
+        r = r.replace(re, REDACTED);
+      }
+    }
+    if (r.indexOf('=') !== -1) {
+      QUERY_PARAM.lastIndex = 0;
+      if (QUERY_PARAM.test(r)) {
+        QUERY_PARAM.lastIndex = 0;
+        r = r.replace(QUERY_PARAM, `$1${REDACTED}`);
+      }
+    }
+    if (r.indexOf('":') !== -1) {
+      JSON_PAIR.lastIndex = 0;
+      if (JSON_PAIR.test(r)) {
+        JSON_PAIR.lastIndex = 0;
+        r = r.replace(JSON_PAIR, (all: string, head: string, value: string) => (/^"progress_?token"/i.test(head) ? all : head + REDACTED));
+      }
+    }
+    if (r.length > 6 && (r.indexOf('Bearer') !== -1 || r.indexOf('Basic') !== -1)) {
+      AUTH_SCHEME.lastIndex = 0;
+      if (AUTH_SCHEME.test(r)) {
+        AUTH_SCHEME.lastIndex = 0;
+        r = r.replace(AUTH_SCHEME, `$1$2${REDACTED}`);
+      }
+    }
+    return r;
+  }
+
+  /** Keeps a redacted head of at most `maxStringBytes` bytes (never splitting a character). */
+  private truncate(s: string, totalBytes: number): string {
+    // Scrub a little past the cut so a secret straddling it is redacted, not half-kept.
+    const head = this.scrub(s.slice(0, this.maxStringBytes + this.maxSecretLength + 1));
+    this.truncBuf ??= new Uint8Array(this.maxStringBytes);
+    const { read } = encoder.encodeInto(head, this.truncBuf);
+    return `${head.slice(0, read)}…[truncated by mcpwire: ${totalBytes} bytes in all]`;
+  }
+
+  private walk(v: unknown, depth: number): unknown {
+    switch (typeof v) {
+      case 'string':
+        this.lastBytes += jsonStringBytes(v);
+        return this.redactString(v);
+      case 'number':
+        this.lastBytes += Number.isFinite(v) ? String(v).length : 4;
+        return v;
+      case 'boolean':
+        this.lastBytes += v ? 4 : 5;
+        return v;
+      case 'bigint':
+        return this.walk(String(v), depth);
+      case 'object':
+        if (v === null) {
+          this.lastBytes += 4;
+          return v;
+        }
+        return this.walkObject(v, depth);
+      default:
+        return undefined; // undefined, function, symbol: JSON leaves them out
+    }
+  }
+
+  private walkObject(v: object, depth: number): unknown {
+    if (this.stack.includes(v)) return '[circular]';
+    if (depth >= this.maxDepth) {
+      this.lastBytes += Buffer.byteLength(safeStringify(v), 'utf8');
+      return '[too deep]';
+    }
+    if (Array.isArray(v)) return this.walkArray(v, depth);
+    const proto = Object.getPrototypeOf(v) as object | null;
+    if (proto !== Object.prototype && proto !== null) {
+      const special = this.special(v);
+      if (special !== v) return this.walk(special, depth);
+    }
+    this.stack.push(v);
+    const obj = v as Record<string, unknown>;
+    let out: Record<string, unknown> | undefined;
+    let first = true;
+    const checkKeys = this.secretRe !== undefined || this.exactSecrets.size > 0;
+    this.lastBytes += 2;
+    for (const key in obj) {
+      const value = obj[key];
+      const t = typeof value;
+      if (t === 'undefined' || t === 'function' || t === 'symbol') {
+        out ??= copyHead(obj, key);
+        continue;
+      }
+      this.lastBytes += (first ? 1 : 2) + jsonStringBytes(key); // comma, key, colon
+      first = false;
+      let next = this.walk(value, depth + 1);
+      if (typeof next === 'string' || (next !== null && typeof next === 'object')) {
+        if (isSensitiveKey(key) || (key === 'code' && typeof value === 'string' && isOAuthCode(obj))) next = REDACTED;
+      }
+      const outKey = checkKeys ? this.scrub(key) : key;
+      if (next !== value || outKey !== key) out ??= copyHead(obj, key);
+      if (out !== undefined) out[outKey] = next;
+    }
+    this.stack.pop();
+    return out ?? obj;
+  }
+
+  private walkArray(arr: unknown[], depth: number): unknown[] {
+    this.stack.push(arr);
+    let out: unknown[] | undefined;
+    this.lastBytes += 2 + (arr.length > 0 ? arr.length - 1 : 0);
+    for (let i = 0; i < arr.length; i++) {
+      const value = arr[i];
+      let next = this.walk(value, depth + 1);
+      if (next === undefined) {
+        this.lastBytes += 4; // JSON writes null
+        next = null;
+      }
+      if (next !== value) out ??= arr.slice(0, i);
+      if (out !== undefined) out.push(next);
+    }
+    this.stack.pop();
+    return out ?? arr;
+  }
+
+  /** Plain-data views of the non-plain values events may carry. */
+  private special(v: object): unknown {
+    if (v instanceof Error) {
+      const e = v as Error & { code?: unknown; cause?: unknown };
+      const out: Record<string, unknown> = { name: e.name, message: e.message };
+      if (e.code !== undefined) out.code = e.code;
+      if (e.cause !== undefined) out.cause = e.cause;
+      return out;
+    }
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
+    if (v instanceof URL) return v.href;
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return `[binary: ${v.byteLength} bytes]`;
+    if (v instanceof Map) return Object.fromEntries(v);
+    if (v instanceof Set) return [...v];
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return (v as { toJSON(): unknown }).toJSON();
+    if (typeof (v as { entries?: unknown }).entries === 'function' && typeof (v as { get?: unknown }).get === 'function') {
+      // Headers-like objects.
+      try {
+        return Object.fromEntries((v as unknown as { entries(): Iterable<[string, unknown]> }).entries());
+      } catch {
+        return v;
+      }
+    }
+    return v;
+  }
+}
+
+/** A copy of the members of `obj` that come before `stop` (all of them were kept unchanged). */
+function copyHead(obj: Record<string, unknown>, stop: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in obj) {
+    if (k === stop) break;
+    const val = obj[k];
+    const t = typeof val;
+    if (t !== 'undefined' && t !== 'function' && t !== 'symbol') out[k] = val;
+  }
+  return out;
+}
+
+function safeStringify(v: unknown): string {
+  try {
+    return JSON.stringify(v) ?? 'null';
+  } catch {
+    return 'null';
+  }
+}
+
+/** One-shot convenience: redacts `value` with the default rules plus `secrets`. */
+export function redact(value: unknown, options?: RedactOptions): unknown {
+  return new Redactor(options).redact(value);
+}

@@ -1,0 +1,131 @@
+/**
+ * `trace show`: a readable timeline. One line per record; requests show how long their answer
+ * took, answers name the request's method and latency; events are interleaved in time order.
+ * All trace text is untrusted: control characters are stripped before it reaches a terminal.
+ */
+import { isMessageRecord, type TraceEventRecord, type TraceMessageRecord, type TraceRecord } from './record.js';
+import { pairExchanges, type Exchange } from './read.js';
+import { preview, safeText } from './text.js';
+
+export interface ShowOptions {
+  /** ANSI colors. */
+  color?: boolean;
+}
+
+const ANSI = { reset: '\x1b[0m', dim: '\x1b[2m', red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', magenta: '\x1b[35m', cyan: '\x1b[36m', bold: '\x1b[1m' };
+type Paint = (style: keyof typeof ANSI, s: string) => string;
+
+function idText(id: unknown): string {
+  return id === undefined ? '' : ` #${safeText(typeof id === 'string' ? JSON.stringify(id) : String(id), 40)}`;
+}
+
+function ms(n: number): string {
+  return `${n.toFixed(3)} ms`;
+}
+
+function params(msg: unknown): Record<string, unknown> | undefined {
+  const p = (msg as { params?: unknown } | null)?.params;
+  return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
+}
+
+/** A short, method-aware summary of a message's content. */
+function summary(r: TraceMessageRecord): string {
+  const msg = r.msg as Record<string, unknown> | null;
+  if (r.kind === 'error') {
+    const e = (msg?.error ?? {}) as Record<string, unknown>;
+    return `${safeText(e.code, 12)} ${safeText(e.message, 100)}`;
+  }
+  if (r.kind === 'result') return '';
+  if (r.kind === 'invalid') return preview(msg, 100);
+  const p = params(msg);
+  if (!p) return '';
+  switch (r.method) {
+    case 'tools/call':
+    case 'prompts/get':
+      return safeText(p.name, 60);
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+    case 'notifications/resources/updated':
+      return safeText(p.uri, 100);
+    case 'notifications/progress':
+      return `${safeText(p.progress, 20)}${p.total !== undefined ? `/${safeText(p.total, 20)}` : ''}${p.message !== undefined ? ` ${safeText(p.message, 60)}` : ''}`;
+    case 'notifications/message':
+      return `${safeText(p.level, 12)} ${preview(p.data, 80)}`;
+    case 'notifications/cancelled':
+      return `request${idText(p.requestId)}${p.reason !== undefined ? `: ${safeText(p.reason, 60)}` : ''}`;
+    case 'initialize':
+      return `${safeText(p.protocolVersion, 20)}`;
+    default:
+      return Object.keys(p).length ? preview(p, 60) : '';
+  }
+}
+
+function fields(e: TraceEventRecord, skip: string[]): string {
+  const base = new Set(['v', 't', 'ts', 'server', 'transport', 'session', 'event', ...skip]);
+  return Object.entries(e)
+    .filter(([k, v]) => !base.has(k) && v !== undefined)
+    .map(([k, v]) => `${safeText(k, 30)}=${typeof v === 'string' ? safeText(v, 80) : preview(v, 80)}`)
+    .join(' ');
+}
+
+function eventText(e: TraceEventRecord): string {
+  switch (e.event) {
+    case 'lifecycle':
+      return `${safeText(e.from, 30)} → ${safeText(e.to, 30)}`;
+    case 'transport':
+      return `${safeText(e.type, 30)} ${fields(e, ['type'])}`.trim();
+    case 'timeout':
+      return `${safeText(e.method, 60)}${idText(e.id)} after ${safeText(e.timeoutMs, 12)} ms`;
+    case 'cancel':
+      return `${safeText(e.method, 60)}${idText(e.id)}: ${safeText(e.reason, 100)}`;
+    case 'diagnostic':
+      return `${safeText(e.code, 40)}: ${safeText(e.message, 160)}`;
+    case 'late-response':
+      return `response${idText(e.id)} after cancel/timeout`;
+    case 'schema':
+      return `${e.dir === 'out' ? 'client' : 'server'} ${safeText(e.kind, 12)} ${safeText(e.method ?? '', 60)}${idText(e.id)} ${safeText(e.instancePath || '/', 80)}: ${safeText(e.message, 120)} (${safeText(e.schemaPath, 80)})`;
+    default:
+      return fields(e, []);
+  }
+}
+
+function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: Map<TraceRecord, Exchange>, paint: Paint): string {
+  const arrow = r.dir === 'out' ? paint('cyan', '→') : paint('green', '←');
+  const kindColor = r.kind === 'error' || r.kind === 'invalid' ? 'red' : r.dir === 'out' ? 'cyan' : 'green';
+  const head = `${arrow} ${paint(kindColor, r.kind.padEnd(13))} ${paint('bold', safeText(r.method ?? '?', 60))}${idText(r.id)}`;
+  const parts = [head];
+  const s = summary(r);
+  if (s) parts.push(s);
+  if (r.kind === 'result' || r.kind === 'error') {
+    const closing = answered.get(r);
+    const lat = closing?.latencyMs ?? r.latency_ms;
+    if (lat !== undefined) parts.push(paint('yellow', ms(lat)));
+  } else if (r.kind === 'request') {
+    parts.push(paint('dim', ex?.response ? `(answered in ${ms(ex.latencyMs ?? 0)})` : '(no response)'));
+  }
+  parts.push(paint('dim', `${r.bytes} B`));
+  return parts.join('  ');
+}
+
+/** Renders the timeline; `records` in file order. */
+export function renderShow(records: TraceRecord[], options: ShowOptions = {}): string {
+  const paint: Paint = options.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
+  const { exchanges, byResponse } = pairExchanges(records);
+  const byRequest = new Map<TraceRecord, Exchange>();
+  for (const ex of exchanges) byRequest.set(ex.request, ex);
+  const serverWidth = Math.min(24, Math.max(6, ...records.map((r) => safeText(r.server, 24).length)));
+  const out: string[] = [];
+  for (const r of records) {
+    const t = paint('dim', r.t.toFixed(3).padStart(11));
+    const server = safeText(r.server, 24).padEnd(serverWidth);
+    if (isMessageRecord(r)) {
+      out.push(`${t}  ${server}  ${messageLine(r, byRequest.get(r), byResponse, paint)}`);
+    } else {
+      const e = r as TraceEventRecord;
+      const color = e.event === 'schema' ? 'magenta' : e.event === 'timeout' || e.event === 'diagnostic' ? 'red' : 'yellow';
+      out.push(`${t}  ${server}  ${paint(color, '•')} ${paint(color, safeText(e.event, 13).padEnd(13))} ${eventText(e)}`.trimEnd());
+    }
+  }
+  return out.join('\n');
+}

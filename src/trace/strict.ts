@@ -1,0 +1,317 @@
+/**
+ * Strict mode: every message, both directions, checked against the spec's normative schema
+ * (`schema/2025-11-25.schema.json`, JSON Schema 2020-12). Violations are data, never thrown.
+ *
+ * - requests/notifications: the spec `$def` for that method within the sender's union
+ *   (`ClientRequest`/`ClientNotification` going out, `ServerRequest`/`ServerNotification`
+ *   coming in); a method outside the union is itself a violation (then the JSON-RPC envelope is
+ *   checked);
+ * - results: the `JSONRPCResultResponse` envelope, then `result` against the result type of
+ *   the request it answers (`tools/list` → `ListToolsResult`, built from the schema: the
+ *   request `$def` `FooRequest` answers with `FooResult`, else `EmptyResult`; a task-augmented
+ *   request may answer with `CreateTaskResult`); unknown method → `ClientResult`/`ServerResult`;
+ * - errors: `JSONRPCErrorResponse`; anything else: `JSONRPCMessage`.
+ *
+ * The schema is read and compiled once, lazily, on first use; this module is only imported
+ * when strict mode is on.
+ */
+import { readFileSync } from 'node:fs';
+import Ajv2020Import from 'ajv/dist/2020.js';
+import addFormatsImport from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+export const SCHEMA_VERSION = '2025-11-25';
+const SCHEMA_URL = new URL(`../../schema/${SCHEMA_VERSION}.schema.json`, import.meta.url);
+const SCHEMA_KEY = 'mcp';
+const MAX_VIOLATIONS_PER_MESSAGE = 20;
+
+export type Direction = 'in' | 'out';
+
+export interface ValidateInfo {
+  kind?: string;
+  method?: string;
+  id?: string | number | null;
+  /** For results/errors: the method of the request they answer. */
+  requestMethod?: string;
+}
+
+/** One schema violation in one message. */
+export interface Violation {
+  dir: Direction;
+  /** The message's kind by shape: request, notification, result, error or invalid. */
+  kind: string;
+  /** Requests/notifications: their method; results: the method of the request answered. */
+  method?: string;
+  id?: string | number | null;
+  /** The `$def` the message was checked against, e.g. `ListToolsResult`. */
+  schemaType: string;
+  /** JSON Pointer into the message, e.g. `/result/tools/0`. */
+  instancePath: string;
+  /** The failing schema rule, e.g. `#/$defs/Tool/required`. */
+  schemaPath: string;
+  keyword: string;
+  message: string;
+  params?: Record<string, unknown>;
+}
+
+interface Tables {
+  ajv: AjvLike;
+  defs: Record<string, SchemaDef>;
+  requests: { out: Map<string, string>; in: Map<string, string> };
+  notifications: { out: Map<string, string>; in: Map<string, string> };
+  resultType: Map<string, string>;
+  taskAugmented: Set<string>;
+  compiled: Map<string, ValidateFunction>;
+  /** Every schema object → its JSON Pointer in the schema file, for precise `schemaPath`s. */
+  pointers: WeakMap<object, string>;
+}
+
+interface SchemaDef {
+  $ref?: string;
+  anyOf?: SchemaDef[];
+  properties?: Record<string, SchemaDef>;
+  const?: unknown;
+}
+
+interface AjvLike {
+  addSchema(schema: object, key: string): unknown;
+  getSchema(ref: string): ValidateFunction | undefined;
+}
+
+let tables: Tables | undefined;
+
+function defName(ref: string | undefined): string | undefined {
+  return ref?.startsWith('#/$defs/') ? ref.slice(8) : undefined;
+}
+
+function methodsOf(defs: Record<string, SchemaDef>, union: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const member of defs[union]?.anyOf ?? []) {
+    const name = defName(member.$ref);
+    const method = name ? defs[name]?.properties?.method?.const : undefined;
+    if (name && typeof method === 'string') out.set(method, name);
+  }
+  return out;
+}
+
+/** Whether the params of request `$def` `name` (or one of its alternatives) accept `task`. */
+function acceptsTask(defs: Record<string, SchemaDef>, def: SchemaDef | undefined, depth = 0): boolean {
+  if (!def || depth > 3) return false;
+  if (def.properties?.task) return true;
+  const ref = defName(def.$ref);
+  if (ref) return acceptsTask(defs, defs[ref], depth + 1);
+  return (def.anyOf ?? []).some((d) => acceptsTask(defs, d, depth + 1));
+}
+
+function load(): Tables {
+  if (tables) return tables;
+  const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, SchemaDef> };
+  const Ctor = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as new (o: object) => AjvLike;
+  const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: AjvLike) => void;
+  const ajv = new Ctor({ strict: false, allErrors: true, validateFormats: true, verbose: true });
+  addFormats(ajv);
+  ajv.addSchema(schema, SCHEMA_KEY);
+  const defs = schema.$defs;
+  const resultType = new Map<string, string>();
+  const taskAugmented = new Set<string>();
+  for (const [name, def] of Object.entries(defs)) {
+    const method = def.properties?.method?.const;
+    if (!name.endsWith('Request') || typeof method !== 'string' || !def.properties?.id) continue;
+    const result = `${name.slice(0, -'Request'.length)}Result`;
+    resultType.set(method, defs[result] ? result : 'EmptyResult');
+    if (acceptsTask(defs, def.properties.params)) taskAugmented.add(method);
+  }
+  tables = {
+    ajv,
+    defs,
+    requests: { out: methodsOf(defs, 'ClientRequest'), in: methodsOf(defs, 'ServerRequest') },
+    notifications: { out: methodsOf(defs, 'ClientNotification'), in: methodsOf(defs, 'ServerNotification') },
+    resultType,
+    taskAugmented,
+    compiled: new Map(),
+    pointers: pointerMap(schema),
+  };
+  return tables;
+}
+
+function pointerMap(root: object): WeakMap<object, string> {
+  const map = new WeakMap<object, string>();
+  const visit = (node: unknown, ptr: string): void => {
+    if (node === null || typeof node !== 'object' || map.has(node)) return;
+    map.set(node, ptr);
+    for (const [k, v] of Object.entries(node)) visit(v, `${ptr}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  };
+  visit(root, '#');
+  return map;
+}
+
+function validator(t: Tables, def: string): ValidateFunction {
+  let v = t.compiled.get(def);
+  if (!v) {
+    v = t.ajv.getSchema(`${SCHEMA_KEY}#/$defs/${def}`);
+    if (!v) throw new Error(`schema has no $defs/${def}`);
+    t.compiled.set(def, v);
+  }
+  return v;
+}
+
+/** Reads and prepares the schema now (compiling each `$def` stays lazy). */
+export function warmUp(): void {
+  load();
+}
+
+/** The result `$def` for the answer to `method` (`tools/list` → `ListToolsResult`), if the schema knows it. */
+export function resultTypeFor(method: string): string | undefined {
+  return load().resultType.get(method);
+}
+
+function shapeOf(m: unknown): string {
+  if (m === null || typeof m !== 'object' || Array.isArray(m)) return 'invalid';
+  const o = m as Record<string, unknown>;
+  if ('method' in o) return 'id' in o ? 'request' : 'notification';
+  if ('result' in o) return 'result';
+  if ('error' in o) return 'error';
+  return 'invalid';
+}
+
+/**
+ * Checks one message against the schema. `direction` is as seen by the client: `out` = sent by
+ * the client, `in` = sent by the server. Never throws for bad input.
+ */
+export function validateMessage(direction: Direction, message: unknown, info: ValidateInfo = {}): Violation[] {
+  const t = load();
+  const kind = shapeOf(message);
+  const m = message as Record<string, unknown>;
+  const method = kind === 'request' || kind === 'notification' ? (typeof m.method === 'string' ? m.method : info.method) : info.requestMethod ?? info.method;
+  const id = kind === 'invalid' || kind === 'notification' ? info.id : (m.id as string | number | null | undefined);
+  const base = { dir: direction, kind, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}) };
+  const out: Violation[] = [];
+  const check = (def: string, value: unknown, prefix = ''): boolean => {
+    const v = validator(t, def);
+    if (v(value)) return true;
+    for (const e of filterErrors(v.errors ?? [])) out.push(toViolation(t, base, def, e, prefix));
+    return false;
+  };
+
+  if (kind === 'request' || kind === 'notification') {
+    const table = kind === 'request' ? t.requests[direction] : t.notifications[direction];
+    const def = typeof m.method === 'string' ? table.get(m.method) : undefined;
+    if (def) {
+      check(def, message);
+    } else {
+      const envelope = kind === 'request' ? 'JSONRPCRequest' : 'JSONRPCNotification';
+      check(envelope, message);
+      if (typeof m.method === 'string') {
+        const union = `${direction === 'out' ? 'Client' : 'Server'}${kind === 'request' ? 'Request' : 'Notification'}`;
+        out.push({
+          ...base,
+          schemaType: union,
+          instancePath: '/method',
+          schemaPath: `#/$defs/${union}/anyOf`,
+          keyword: 'anyOf',
+          message: `"${m.method}" is not a ${kind} the ${direction === 'out' ? 'client' : 'server'} may send (${union})`,
+        });
+      }
+    }
+  } else if (kind === 'result') {
+    if (check('JSONRPCResultResponse', message) && m.result !== null && typeof m.result === 'object') {
+      check(resultDef(t, direction, method, m.result as Record<string, unknown>), m.result, '/result');
+    }
+  } else if (kind === 'error') {
+    check('JSONRPCErrorResponse', message);
+  } else {
+    check('JSONRPCMessage', message);
+  }
+  return out.length > MAX_VIOLATIONS_PER_MESSAGE ? out.slice(0, MAX_VIOLATIONS_PER_MESSAGE) : out;
+}
+
+function resultDef(t: Tables, direction: Direction, method: string | undefined, result: Record<string, unknown>): string {
+  const specific = method !== undefined ? t.resultType.get(method) : undefined;
+  if (specific === undefined) return direction === 'out' ? 'ClientResult' : 'ServerResult';
+  if (t.taskAugmented.has(method!) && result.task !== null && typeof result.task === 'object') return 'CreateTaskResult';
+  return specific;
+}
+
+/** Keeps an `anyOf`/`oneOf` failure and drops the per-branch noise beneath it. */
+function filterErrors(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').map((e) => e.instancePath);
+  if (unions.length === 0) return errors;
+  return errors.filter((e) => {
+    if (e.keyword === 'anyOf' || e.keyword === 'oneOf') return !unions.some((p) => p !== e.instancePath && under(e.instancePath, p));
+    return !unions.some((p) => under(e.instancePath, p));
+  });
+}
+
+function under(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(`${parent}/`);
+}
+
+function toViolation(
+  t: Tables,
+  base: Omit<Violation, 'schemaType' | 'instancePath' | 'schemaPath' | 'keyword' | 'message'>,
+  def: string,
+  e: ErrorObject,
+  prefix: string,
+): Violation {
+  const parent = e.parentSchema ? t.pointers.get(e.parentSchema) : undefined;
+  const schemaPath = parent !== undefined ? `${parent}/${e.keyword}` : `#/$defs/${def}${e.schemaPath.slice(1)}`;
+  return {
+    ...base,
+    schemaType: def,
+    instancePath: prefix + e.instancePath,
+    schemaPath,
+    keyword: e.keyword,
+    message: e.message ?? e.keyword,
+    ...(e.params && Object.keys(e.params).length ? { params: boundedParams(e.params as Record<string, unknown>) } : {}),
+  };
+}
+
+/** ajv's params name schema facts (`missingProperty`, `type`…); keep them small. */
+function boundedParams(p: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p)) {
+    out[k] = typeof v === 'string' && v.length > 200 ? `${v.slice(0, 200)}…` : v;
+  }
+  return out;
+}
+
+/**
+ * Per-connection checker used by the tracer: remembers which method each in-flight request
+ * had, so answers can be checked against their specific result type in both directions.
+ */
+export class StrictChecker {
+  private readonly pending = { in: new Map<string | number, string>(), out: new Map<string | number, string>() };
+  private static readonly MAX_PENDING = 10_000;
+
+  check(direction: Direction, message: unknown, info: ValidateInfo): Violation[] {
+    const m = message as Record<string, unknown> | null;
+    let requestMethod = info.requestMethod;
+    if (m !== null && typeof m === 'object' && (typeof m.id === 'string' || typeof m.id === 'number')) {
+      if (typeof m.method === 'string') {
+        const map = this.pending[direction];
+        if (map.size >= StrictChecker.MAX_PENDING) map.delete(map.keys().next().value as string | number);
+        map.set(m.id, m.method);
+      } else {
+        // An answer travels opposite to its request.
+        const map = this.pending[direction === 'in' ? 'out' : 'in'];
+        requestMethod ??= map.get(m.id);
+        map.delete(m.id);
+      }
+    }
+    try {
+      return validateMessage(direction, message, requestMethod !== undefined ? { ...info, requestMethod } : info);
+    } catch (err) {
+      return [
+        {
+          dir: direction,
+          kind: info.kind ?? 'invalid',
+          schemaType: 'JSONRPCMessage',
+          instancePath: '',
+          schemaPath: '',
+          keyword: 'internal',
+          message: `schema check failed: ${(err as Error).message}`,
+        },
+      ];
+    }
+  }
+}

@@ -1,0 +1,344 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import traceCommand from '../src/cli/commands/trace.js';
+import { computeStats, createTracer, formatStats, parseTrace, percentile, readTrace, redact, Redactor, renderShow, traceTarget } from '../src/trace/index.js';
+import type { TraceWarning } from '../src/trace/index.js';
+import { jsonStringBytes, REDACTED } from '../src/trace/redact.js';
+import { resultTypeFor, validateMessage } from '../src/trace/strict.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'mcpwire-trace-'));
+afterAll(() => { if (!process.env.KEEP_TRACE_TMP) rmSync(dir, { recursive: true, force: true }); });
+const FIXTURE = 'test/fixtures/trace/sample.jsonl';
+
+function lines(file: string): Record<string, unknown>[] {
+  return readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('trace writer: record format', () => {
+  it('writes one documented JSON line per message and event, and close() flushes', async () => {
+    const file = join(dir, 'nested', 'format.jsonl');
+    const tracer = await createTracer({ file, serverId: 'alpha', transport: 'stdio' });
+    const request = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: 'héllo "wörld" 🎉\n' } } };
+    const result = { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'ok' }] } };
+    tracer.message('out', request, { kind: 'request', method: 'tools/call', id: 7 });
+    tracer.message('in', result, { kind: 'result', id: 7, latencyMs: 12.3456789, requestMethod: 'tools/call' });
+    tracer.setSessionId('sess-1');
+    tracer.event({ type: 'lifecycle', from: 'initializing', to: 'ready' });
+    tracer.event({ type: 'transport', event: { type: 'exit', pid: 12, code: 0, signal: null } });
+    tracer.event({ type: 'diagnostic', code: 'X', message: 'm', server: 'clash', event: 'clash2' });
+    await tracer.close();
+    tracer.message('out', request, { kind: 'request', method: 'tools/call', id: 8 }); // ignored after close
+
+    const raw = readFileSync(file, 'utf8');
+    expect(raw.endsWith('\n')).toBe(true);
+    for (const line of raw.trim().split('\n')) expect(line).toMatch(/^\{"v":1,"t":\d+\.\d{3},"ts":"\d{4}-\d\d-\d\dT[\d:.]+Z","server":"alpha","transport":"stdio",/);
+    const recs = lines(file);
+    expect(recs.map((r) => r.event ?? r.kind)).toEqual(['trace-start', 'request', 'result', 'lifecycle', 'transport', 'diagnostic', 'trace-end']);
+    const [, req, res, life, tr, diag] = recs;
+    expect(Object.keys(req)).toEqual(['v', 't', 'ts', 'server', 'transport', 'dir', 'kind', 'method', 'id', 'bytes', 'msg']);
+    expect(req).toMatchObject({ dir: 'out', kind: 'request', method: 'tools/call', id: 7, msg: request });
+    expect(req.bytes).toBe(Buffer.byteLength(JSON.stringify(request)));
+    expect(Object.keys(res)).toEqual(['v', 't', 'ts', 'server', 'transport', 'dir', 'kind', 'method', 'id', 'bytes', 'latency_ms', 'msg']);
+    expect(res).toMatchObject({ dir: 'in', kind: 'result', method: 'tools/call', latency_ms: 12.346, msg: result });
+    expect(res.bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
+    expect(life).toMatchObject({ session: 'sess-1', event: 'lifecycle', from: 'initializing', to: 'ready' });
+    expect(tr).toMatchObject({ event: 'transport', type: 'exit', pid: 12, code: 0, signal: null });
+    expect(diag).toMatchObject({ event: 'diagnostic', server: 'alpha', server_: 'clash', event_: 'clash2' });
+    const ts = recs.map((r) => r.t as number);
+    expect([...ts].sort((a, b) => a - b)).toEqual(ts);
+  });
+
+  it('writes to a destination stream, several tracers can share a file', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const t = await createTracer({ destination: stream, serverId: 's', transport: 'memory' });
+    t.message('out', { jsonrpc: '2.0', method: 'notifications/initialized' }, { kind: 'notification', method: 'notifications/initialized' });
+    await t.close();
+    expect(chunks.join('')).toContain('"kind":"notification","method":"notifications/initialized"');
+
+    const file = join(dir, 'shared.jsonl');
+    const a = await createTracer({ file, serverId: 'a', transport: 'stdio' });
+    const b = await createTracer({ file, serverId: 'b', transport: 'stdio' });
+    for (let i = 0; i < 500; i++) {
+      a.message('out', { jsonrpc: '2.0', id: i, method: 'ping' }, { kind: 'request', method: 'ping', id: i });
+      b.message('out', { jsonrpc: '2.0', id: i, method: 'ping' }, { kind: 'request', method: 'ping', id: i });
+    }
+    await a.flush();
+    await a.close();
+    await b.close();
+    const recs = lines(file).filter((r) => r.kind === 'request');
+    expect(recs.filter((r) => r.server === 'a')).toHaveLength(500);
+    expect(recs.filter((r) => r.server === 'b')).toHaveLength(500);
+  });
+
+  it('traceTarget: --trace wins over MCPWIRE_TRACE; empty is off', () => {
+    expect(traceTarget({ MCPWIRE_TRACE: 'env.jsonl' }, 'cli.jsonl')).toBe('cli.jsonl');
+    expect(traceTarget({ MCPWIRE_TRACE: 'env.jsonl' })).toBe('env.jsonl');
+    expect(traceTarget({ MCPWIRE_TRACE: '' })).toBeUndefined();
+    expect(traceTarget({})).toBeUndefined();
+  });
+
+  it('measures JSON byte length exactly without stringifying', () => {
+    const samples = ['', 'plain', 'quote " and \\ backslash', 'ctl \u0000\u0001\b\f\n\r\t\u001f', 'é ü ß', '漢字', '🎉 pair', 'lone \ud800 high', 'lone \udc00 low', 'x'.repeat(300), `${'y'.repeat(300)}"`, `${'€'.repeat(400)}`];
+    for (const s of samples) expect(jsonStringBytes(s)).toBe(Buffer.byteLength(JSON.stringify(s)));
+    const r = new Redactor();
+    const values = [null, 1.5, -0, 1e21, true, false, [1, undefined, 'a'], { a: undefined, b: [{}], c: { d: 'é' } }, { n: Number.NaN }];
+    for (const v of values) {
+      r.redact(v);
+      expect(r.lastBytes).toBe(Buffer.byteLength(JSON.stringify(v)));
+    }
+  });
+});
+
+describe('redaction', () => {
+  const secrets = {
+    envToken: 'ghp_EnvValueSecret123456',
+    headerKey: 'hdr-api-key-987654321',
+    accessToken: 'eyJhbGciOiJSUzI1NiJ9.access.sig',
+    refreshToken: 'rt-2f8d9a7c6b5e4d3c',
+    idToken: 'idtok-abcdef-0123',
+    clientSecret: 'cs-very-secret-value',
+    verifier: 'pkce-verifier-dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    code: 'SplxlOBeZQQYbYS6WxSbIA',
+    cookie: 'sid=cookie-session-xyz',
+    password: 'hunter2-password!',
+    short: 'zq9',
+  };
+  const configured = [secrets.envToken, secrets.headerKey, secrets.short];
+
+  it('no secret reaches the trace file', async () => {
+    const file = join(dir, 'secrets.jsonl');
+    const warnings: TraceWarning[] = [];
+    const t = await createTracer({ file, serverId: 'gh', transport: 'streamable-http', secrets: configured, onWarning: (w) => warnings.push(w) });
+    t.event({ type: 'transport', event: { type: 'spawn', pid: 1, command: `node server.js --token=${secrets.envToken}`, env: { GITHUB_TOKEN: secrets.envToken, OTHER: `prefix-${secrets.envToken}-suffix`, SHORT: secrets.short } } });
+    t.event({
+      type: 'transport',
+      event: {
+        type: 'http',
+        method: 'POST',
+        url: `https://auth.example/callback?code=${secrets.code}&state=xyz`,
+        requestHeaders: { Authorization: `Bearer ${secrets.accessToken}`, 'X-API-Key': secrets.headerKey, Cookie: secrets.cookie, 'x-custom': secrets.headerKey },
+        responseHeaders: new Headers({ 'set-cookie': secrets.cookie, 'www-authenticate': `Bearer error="invalid_token", token=${secrets.accessToken}` }),
+        status: 401,
+      },
+    });
+    t.event({
+      type: 'transport',
+      event: {
+        type: 'oauth-token',
+        requestBody: `grant_type=authorization_code&code=${secrets.code}&code_verifier=${secrets.verifier}&client_secret=${secrets.clientSecret}`,
+        response: { access_token: secrets.accessToken, token_type: 'Bearer', refresh_token: secrets.refreshToken, id_token: secrets.idToken, expires_in: 3600 },
+        rawBody: `{"access_token":"${secrets.accessToken}","refresh_token":"${secrets.refreshToken}"}`,
+        pkce: { code_verifier: secrets.verifier, code_challenge_method: 'S256' },
+        callback: { code: secrets.code, state: 'abc', iss: 'https://auth.example' },
+        form: { client_id: 'x', client_secret: secrets.clientSecret, password: secrets.password },
+        url: new URL(`https://auth.example/authorize?response_type=code&code_challenge=abc&access_token=${secrets.accessToken}`),
+        error: Object.assign(new Error(`request failed with Authorization: Bearer ${secrets.accessToken}`), { code: 'E' }),
+      },
+    });
+    t.message('out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'login', arguments: { password: secrets.password, apiKey: secrets.headerKey, note: `use ${secrets.envToken}` } } }, { kind: 'request', method: 'tools/call', id: 1 });
+    t.message('in', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `your token is ${secrets.envToken}; open https://x.example/cb?code=${secrets.code}&state=1` }] } }, { kind: 'result', id: 1, requestMethod: 'tools/call' });
+    t.event({ type: 'diagnostic', code: 'MCPWIRE_INVALID_MESSAGE', message: 'bad', excerpt: `{"jsonrpc":"2.0","params":{"client_secret":"${secrets.clientSecret}"}}` });
+    const cyclic: Record<string, unknown> = { token: secrets.accessToken };
+    cyclic.self = cyclic;
+    t.event({ type: 'cycle', value: cyclic });
+    t.setSessionId(`sess-${secrets.envToken}`);
+    t.event({ type: 'lifecycle', from: 'a', to: 'b' });
+    await t.close();
+
+    const text = readFileSync(file, 'utf8');
+    for (const [name, value] of Object.entries(secrets)) {
+      if (name === 'short') continue; // checked below: short values are redacted only on exact match
+      expect(text, name).not.toContain(value);
+    }
+    expect(text).not.toContain(`"${secrets.short}"`);
+    expect(text).toContain(REDACTED);
+    expect(text).toContain('[circular]');
+    expect(warnings).toEqual([]);
+    for (const rec of lines(file)) expect(rec.v).toBe(1); // still valid JSON lines
+  });
+
+  it('keeps protocol data readable: progressToken, numeric codes, token counts, unchanged messages are not copied', () => {
+    const msg = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'x', _meta: { progressToken: 'p-1' } } };
+    const r = new Redactor({ secrets: ['not-in-there'] });
+    expect(r.redact(msg)).toBe(msg);
+    const err = { jsonrpc: '2.0', id: 3, error: { code: -32602, message: 'bad' } };
+    expect(r.redact(err)).toBe(err);
+    const sampling = { model: 'm', usage: { maxTokens: 100, inputTokens: 12 }, stopReason: 'endTurn' };
+    expect(redact(sampling)).toEqual(sampling);
+  });
+
+  it('truncates very long strings with a marker giving the size, and bounds depth', () => {
+    const r = new Redactor({ maxStringBytes: 1024 });
+    const big = 'é'.repeat(5000); // 10000 bytes
+    const out = r.redact({ data: big }) as { data: string };
+    expect(Buffer.byteLength(out.data)).toBeLessThan(1200);
+    expect(out.data).toContain('[truncated by mcpwire: 10000 bytes in all]');
+    expect(r.lastBytes).toBe(Buffer.byteLength(JSON.stringify({ data: big })));
+    // a secret straddling the cut is not half-kept
+    const r2 = new Redactor({ maxStringBytes: 100, secrets: ['SECRET-STRADDLING-VALUE'] });
+    const s = `${'a'.repeat(90)}SECRET-STRADDLING-VALUE${'b'.repeat(200)}`;
+    expect(r2.redactString(s)).not.toContain('SECRET-STR');
+    let deep: Record<string, unknown> = {};
+    const root = deep;
+    for (let i = 0; i < 200; i++) deep = (deep.next = {}) as Record<string, unknown>;
+    expect(JSON.stringify(new Redactor().redact(root))).toContain('[too deep]');
+  });
+
+  it('is cheap: 20k small messages redacted in well under a second', () => {
+    const r = new Redactor({ secrets: ['s3cr3t-value-1', 's3cr3t-value-2'] });
+    const msg = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hello world' }], structuredContent: { a: 1, b: 'two' } } };
+    const start = performance.now();
+    for (let i = 0; i < 20_000; i++) r.redact(msg);
+    expect(performance.now() - start).toBeLessThan(1000);
+  });
+});
+
+describe('strict mode', () => {
+  const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpwire', version: '0.1.0' } } };
+  const initResult = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } };
+  const toolsResult = { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } };
+
+  it('builds the method → result type table from the schema', () => {
+    expect(resultTypeFor('tools/list')).toBe('ListToolsResult');
+    expect(resultTypeFor('initialize')).toBe('InitializeResult');
+    expect(resultTypeFor('tools/call')).toBe('CallToolResult');
+    expect(resultTypeFor('roots/list')).toBe('ListRootsResult');
+    expect(resultTypeFor('ping')).toBe('EmptyResult');
+  });
+
+  it('valid messages in both directions pass', () => {
+    expect(validateMessage('out', init, { kind: 'request' })).toEqual([]);
+    expect(validateMessage('in', initResult, { kind: 'result', requestMethod: 'initialize' })).toEqual([]);
+    expect(validateMessage('out', { jsonrpc: '2.0', method: 'notifications/initialized' })).toEqual([]);
+    expect(validateMessage('in', toolsResult, { requestMethod: 'tools/list' })).toEqual([]);
+    expect(validateMessage('in', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'x' }] } }, { requestMethod: 'tools/call' })).toEqual([]);
+    expect(validateMessage('in', { jsonrpc: '2.0', id: 'a', method: 'roots/list' })).toEqual([]);
+    expect(validateMessage('out', { jsonrpc: '2.0', id: 'a', result: { roots: [{ uri: 'file:///w' }] } }, { requestMethod: 'roots/list' })).toEqual([]);
+    expect(validateMessage('in', { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'nope' } })).toEqual([]);
+    expect(validateMessage('in', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 0.5 } })).toEqual([]);
+  });
+
+  it('detects malformed messages in both directions', () => {
+    const noJsonrpc = validateMessage('out', { id: 1, method: 'tools/list' });
+    expect(noJsonrpc).toContainEqual(expect.objectContaining({ dir: 'out', keyword: 'required', instancePath: '', params: { missingProperty: 'jsonrpc' } }));
+    const noJsonrpcResult = validateMessage('in', { id: 1, result: {} }, { requestMethod: 'ping' });
+    expect(noJsonrpcResult).toContainEqual(expect.objectContaining({ dir: 'in', keyword: 'required', params: { missingProperty: 'jsonrpc' } }));
+
+    const wrongTypes = validateMessage('out', { jsonrpc: '2.0', id: true, method: 'tools/call', params: { name: 42 } });
+    expect(wrongTypes.map((v) => v.instancePath)).toEqual(expect.arrayContaining(['/id', '/params/name']));
+
+    const noSchema = validateMessage('in', { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'echo' }] } }, { requestMethod: 'tools/list' });
+    expect(noSchema).toEqual([
+      expect.objectContaining({ dir: 'in', kind: 'result', method: 'tools/list', id: 1, schemaType: 'ListToolsResult', instancePath: '/result/tools/0', keyword: 'required', schemaPath: '#/$defs/Tool/required', params: { missingProperty: 'inputSchema' } }),
+    ]);
+
+    const badVersion = validateMessage('in', { ...initResult, result: { ...initResult.result, protocolVersion: 20251125 } }, { requestMethod: 'initialize' });
+    expect(badVersion).toContainEqual(expect.objectContaining({ instancePath: '/result/protocolVersion', keyword: 'type', schemaType: 'InitializeResult' }));
+
+    const unknown = validateMessage('in', { jsonrpc: '2.0', id: 9, method: 'tools/list' }); // a server may not send tools/list
+    expect(unknown).toContainEqual(expect.objectContaining({ keyword: 'anyOf', instancePath: '/method', schemaType: 'ServerRequest' }));
+    expect(validateMessage('in', 'garbage')).not.toEqual([]);
+  });
+
+  it('tracer in strict mode records schema events and warns, never throws', async () => {
+    const file = join(dir, 'strict.jsonl');
+    const warnings: TraceWarning[] = [];
+    const t = await createTracer({ file, serverId: 'srv', transport: 'stdio', strict: true, onWarning: (w) => warnings.push(w) });
+    t.message('out', init, { kind: 'request', method: 'initialize', id: 0 });
+    t.message('in', { ...initResult, result: { ...initResult.result, protocolVersion: 1 } }, { kind: 'result', id: 0, requestMethod: 'initialize', latencyMs: 1 });
+    // answers to server requests are checked against the specific type too (id tracked by the tracer)
+    t.message('in', { jsonrpc: '2.0', id: 's1', method: 'roots/list' }, { kind: 'request', method: 'roots/list', id: 's1' });
+    t.message('out', { jsonrpc: '2.0', id: 's1', result: { roots: [{ name: 'no uri' }] } }, { kind: 'result', id: 's1' });
+    t.message('in', { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'x' }] } }, { kind: 'result', id: 1, requestMethod: 'tools/list' });
+    await t.close();
+    const schema = lines(file).filter((r) => r.event === 'schema');
+    expect(schema.map((r) => [r.dir, r.method, r.instancePath, r.keyword])).toEqual([
+      ['in', 'initialize', '/result/protocolVersion', 'type'],
+      ['out', 'roots/list', '/result/roots/0', 'required'],
+      ['in', 'tools/list', '/result/tools/0', 'required'],
+    ]);
+    expect(schema[0]).toMatchObject({ id: 0, schemaPath: expect.stringContaining('protocolVersion'), message: 'must be string' });
+    expect(warnings).toHaveLength(3);
+    expect(warnings[0]).toMatchObject({ type: 'schema', server: 'srv', dir: 'in' });
+  });
+});
+
+describe('reading traces: show, stats, CLI', () => {
+  it('parses and tolerates a truncated last line', () => {
+    const good = readFileSync(FIXTURE, 'utf8');
+    const parsed = parseTrace(`${good}{"v":1,"t":99.1,"ts":"2026`);
+    expect(parsed.truncated).toBe(true);
+    expect(parsed.badLines).toEqual([]);
+    expect(parsed.records).toHaveLength(good.trim().split('\n').length);
+    expect(parseTrace('not json\n{"x":1}\n').badLines).toEqual([1, 2]);
+  });
+
+  it('show: a timeline with pairs, latency and events; colors only when asked', async () => {
+    const { records } = await readTrace(FIXTURE);
+    const plain = renderShow(records);
+    expect(plain).not.toMatch(/\x1b\[/);
+    const out = plain.split('\n');
+    expect(out).toHaveLength(records.length);
+    expect(plain).toMatch(/→ request\s+initialize #0 .*\(answered in 3\.200 ms\)/);
+    expect(plain).toMatch(/← result\s+initialize #0 .*3\.200 ms/);
+    expect(plain).toMatch(/← error\s+tools\/call #2 .*-32602 Unknown tool: fetch .*1\.300 ms/);
+    expect(plain).toMatch(/→ request\s+resources\/read #3 .*\(no response\)/);
+    expect(plain).toMatch(/• timeout\s+resources\/read #3 after 50 ms/);
+    expect(plain).toMatch(/• lifecycle\s+idle → initializing/);
+    expect(renderShow(records, { color: true })).toMatch(/\x1b\[36m/);
+    const evil = renderShow([{ v: 1, t: 1, ts: 'x', server: 's\x1b[31m', transport: 'stdio', event: 'diagnostic', code: 'C', message: 'evil \x1b]0;title\x07 text' }]);
+    expect(evil).not.toContain('\x1b');
+  });
+
+  it('stats: count, errors and nearest-rank percentiles per method', async () => {
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 50)).toBe(5);
+    expect(percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95)).toBe(10);
+    expect(percentile([], 50)).toBeUndefined();
+    const { records } = await readTrace(FIXTURE);
+    const stats = computeStats(records);
+    const row = (server: string, method: string) => stats.methods.find((m) => m.server === server && m.method === method);
+    expect(row('web<script>', 'tools/call')).toMatchObject({ count: 1, errors: 1, p50: 1.3, p99: 1.3 });
+    expect(row('files', 'resources/read')).toMatchObject({ count: 1, unanswered: 1 });
+    expect(row('files', 'roots/list')).toMatchObject({ dir: 'in', count: 1 });
+    expect(row('files', 'notifications/progress')).toMatchObject({ kind: 'notification', count: 1 });
+    expect(formatStats(stats)).toMatch(/files\s+c→s\s+initialize\s+1\s+0\s+0\s+3\.200/);
+
+    const synthetic = Array.from({ length: 100 }, (_, i) => [
+      { v: 1, t: i * 10, ts: '', server: 's', transport: 't', dir: 'out' as const, kind: 'request' as const, method: 'ping', id: i, bytes: 1, msg: {} },
+      { v: 1, t: i * 10 + i + 1, ts: '', server: 's', transport: 't', dir: 'in' as const, kind: 'result' as const, method: 'ping', id: i, bytes: 1, msg: {} },
+    ]).flat();
+    expect(computeStats(synthetic).methods[0]).toMatchObject({ count: 100, p50: 50, p95: 95, p99: 99, max: 100 });
+  });
+
+  it('CLI: show/stats --json/html, exit codes', async () => {
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(await traceCommand(['stats', FIXTURE, '--json'])).toBe(0);
+      const json = JSON.parse(String(out.mock.calls.at(-1)![0])) as { messages: number; methods: unknown[] };
+      expect(json.messages).toBe(16);
+      expect(await traceCommand(['show', FIXTURE, '--color'])).toBe(0);
+      expect(String(out.mock.calls.at(-1)![0])).toContain('\x1b[');
+      expect(await traceCommand(['show', FIXTURE])).toBe(0);
+      expect(String(out.mock.calls.at(-1)![0])).not.toContain('\x1b[');
+      const html = join(dir, 'out.html');
+      expect(await traceCommand(['html', FIXTURE, '-o', html])).toBe(0);
+      expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+      expect(await traceCommand(['show'])).toBe(2);
+      expect(await traceCommand(['frob', FIXTURE])).toBe(2);
+      expect(await traceCommand(['show', join(dir, 'missing.jsonl')])).toBe(1);
+      const truncated = join(dir, 'truncated.jsonl');
+      writeFileSync(truncated, `${readFileSync(FIXTURE, 'utf8')}{"v":1,"t":`);
+      expect(await traceCommand(['stats', truncated])).toBe(0);
+      expect(err.mock.calls.map((c) => String(c[0])).join('')).toContain('last line is truncated');
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+  });
+});
