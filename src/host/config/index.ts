@@ -1,0 +1,25 @@
+/**
+ * Host configuration: native layers (global, project), import formats (Claude Desktop,
+ * Claude Code, Cursor, VS Code), merging, editing, and the mapping to `connect()` configs.
+ */
+export type {
+  ConfigDiagnostic,
+  ConfigLoadResult,
+  ConfigSource,
+  NormalizedServerConfig,
+  OAuthSettings,
+  PermissionSettings,
+  ResolvedServer,
+  Scope,
+  TransportKind,
+} from './types.js';
+export { DEFAULT_REQUEST_TIMEOUT_MS, SERVER_ID_PATTERN, isValidServerId } from './types.js';
+export { serverEntrySchema, validateServerEntry, type ServerEntry, type EntryIssue } from './schema.js';
+export { findDuplicateKeys, type DuplicateKey } from './duplicate-keys.js';
+export { expandString, type ExpandContext, type VariableSyntax } from './expand.js';
+export type { ImportFile, ImportFormat } from './imports.js';
+export { parseNativeLayer, parseImportLayer } from './layer.js';
+export { configPathForScope, defaultImportFiles, globalConfigPath, projectConfigPath, userConfigDir, type PathOptions } from './paths.js';
+export { loadConfig, resolveConfig, type LoadConfigOptions, type LayerText } from './load.js';
+export { addServer, removeServer, setServerEnabled, type AddServerOptions, type SetEnabledOutcome } from './write.js';
+export { toConnectConfig } from './connect.js';

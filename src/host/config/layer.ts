@@ -1,0 +1,136 @@
+/**
+ * Parsing one config file (a layer) into server entries plus diagnostics. Works on text so it
+ * is pure and testable; `load.ts` does the reading. Covers the native format (never expands
+ * variables) and the import formats (converted by `imports.ts`, then validated the same way).
+ */
+import { diagnostic, issuesText, parseJsonText, type DiagnosticSite } from './diagnostics.js';
+import { findDuplicateKeys } from './duplicate-keys.js';
+import type { ExpandContext } from './expand.js';
+import { convertImportEntry, type ImportFormat } from './imports.js';
+import { isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
+import { emptyNormalizedConfig, isValidServerId, type ConfigDiagnostic, type ConfigSource, type ResolvedServer } from './types.js';
+
+/** One entry of one layer. `disableOnly` marks a native `{ "enabled": false }` override stub. */
+export interface LayerEntry {
+  server: ResolvedServer;
+  disableOnly: boolean;
+}
+
+/** What one file contributes. */
+export interface ParsedLayer {
+  entries: LayerEntry[];
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** Parses a native config file (`{ version: 1, mcp: { servers } }`). */
+export function parseNativeLayer(text: string, source: 'project' | 'global', file: string): ParsedLayer {
+  const out: ParsedLayer = { entries: [], diagnostics: [] };
+  const site = { source, file };
+  const doc = parseJsonText(text);
+  if (!doc.ok) return fail(out, site, doc.message);
+  if (!isPlainObject(doc.value)) return fail(out, site, 'the top level must be a JSON object');
+  const version = doc.value.version;
+  if (version !== undefined && version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
+  const mcp = doc.value.mcp;
+  if (mcp === undefined) return out;
+  if (!isPlainObject(mcp)) return fail(out, site, '"mcp" must be an object');
+  const servers = mcp.servers;
+  if (servers === undefined) return out;
+  if (!isPlainObject(servers)) return fail(out, site, '"mcp.servers" must be an object');
+  const dups = duplicateIndex(text, ['mcp', 'servers'], site, out.diagnostics);
+  for (const [id, raw] of Object.entries(servers)) {
+    const disableOnly = isPlainObject(raw) && Object.keys(raw).length === 1 && raw.enabled === false;
+    const validation = disableOnly ? undefined : validateServerEntry(raw);
+    const issues = validation && !validation.ok ? validation.issues : [];
+    for (const k of unknownEntryKeys(raw)) {
+      out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
+    }
+    out.entries.push(finishEntry(id, raw, validation, [...(dups.get(id) ?? []), ...issues], site, out.diagnostics, disableOnly));
+  }
+  return out;
+}
+
+/** Parses an import file (`mcpServers` or VS Code `servers`), expanding its variables. */
+export function parseImportLayer(text: string, format: ImportFormat, file: string, ctx: ExpandContext): ParsedLayer {
+  const out: ParsedLayer = { entries: [], diagnostics: [] };
+  const source: ConfigSource = `import:${file}`;
+  const site = { source, file };
+  const doc = parseJsonText(text);
+  if (!doc.ok) return fail(out, site, doc.message);
+  if (!isPlainObject(doc.value)) return fail(out, site, 'the top level must be a JSON object');
+  const key = format === 'vscode' ? 'servers' : 'mcpServers';
+  const servers = doc.value[key];
+  if (servers === undefined) return out;
+  if (!isPlainObject(servers)) return fail(out, site, `"${key}" must be an object`);
+  const dups = duplicateIndex(text, [key], site, out.diagnostics);
+  for (const [id, raw] of Object.entries(servers)) {
+    const conv = convertImportEntry(raw, format, ctx);
+    for (const w of conv.warnings) out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: w.field }, w.message));
+    const validation = conv.issues.length === 0 ? validateServerEntry(conv.entry, conv.legacySse) : undefined;
+    const issues = [...(dups.get(id) ?? []), ...conv.issues, ...(validation && !validation.ok ? validation.issues : [])];
+    const mapped = issues.map((i) => ({ field: i.field.replace(/^transport\b/, 'type'), message: i.message }));
+    out.entries.push(finishEntry(id, conv.entry, validation, mapped, site, out.diagnostics, false));
+  }
+  return out;
+}
+
+function finishEntry(
+  id: string,
+  raw: unknown,
+  validation: ReturnType<typeof validateServerEntry> | undefined,
+  issues: EntryIssue[],
+  site: DiagnosticSite,
+  diagnostics: ConfigDiagnostic[],
+  disableOnly: boolean,
+): LayerEntry {
+  const all = isValidServerId(id) ? issues : [{ field: '', message: 'invalid server id (1-64 characters of a-z, A-Z, 0-9, "_", "-")' }, ...issues];
+  const server: ResolvedServer = {
+    id,
+    source: site.source,
+    file: site.file,
+    enabled: false,
+    transport: 'unknown',
+    config: emptyNormalizedConfig(),
+  };
+  if (validation?.ok && all.length === 0) {
+    server.enabled = validation.entry.enabled;
+    server.transport = validation.entry.transport;
+    server.config = validation.entry.config;
+    return { server, disableOnly: false };
+  }
+  if (disableOnly && all.length === 0) return { server, disableOnly: true };
+  for (const i of all) diagnostics.push(diagnostic('error', { ...site, serverId: id, field: i.field }, `${i.message}; server disabled`));
+  server.error = issuesText(all);
+  server.transport = validation && !validation.ok ? validation.transport : guessFromRaw(raw);
+  return { server, disableOnly: false };
+}
+
+function guessFromRaw(raw: unknown): ResolvedServer['transport'] {
+  if (!isPlainObject(raw)) return 'unknown';
+  return raw.transport === 'stdio' || raw.transport === 'http' ? raw.transport : 'unknown';
+}
+
+/** Duplicate ids (per id, an issue) under `serversPath`; duplicates inside an entry are issues too. */
+function duplicateIndex(text: string, serversPath: string[], site: DiagnosticSite, diagnostics: ConfigDiagnostic[]): Map<string, EntryIssue[]> {
+  const byId = new Map<string, EntryIssue[]>();
+  const add = (id: string, issue: EntryIssue): void => {
+    byId.set(id, [...(byId.get(id) ?? []), issue]);
+  };
+  for (const d of findDuplicateKeys(text)) {
+    const under = serversPath.every((p, i) => d.path[i] === p);
+    if (under && d.path.length === serversPath.length) {
+      add(d.key, { field: '', message: `server id defined ${d.count} times in this file` });
+    } else if (under) {
+      const [id, ...rest] = d.path.slice(serversPath.length);
+      add(id, { field: [...rest, d.key].join('.'), message: `key defined ${d.count} times` });
+    } else {
+      diagnostics.push(diagnostic('warning', { ...site, field: [...d.path, d.key].join('.') }, `key defined ${d.count} times; the last one is used`));
+    }
+  }
+  return byId;
+}
+
+function fail(out: ParsedLayer, site: DiagnosticSite, message: string): ParsedLayer {
+  out.diagnostics.push(diagnostic('error', site, message));
+  return out;
+}

@@ -1,0 +1,162 @@
+/**
+ * Validation of one server entry in the native shape (seed §5) with zod, and its
+ * normalization to `NormalizedServerConfig`. Import formats are converted to this shape first
+ * so every entry passes the same checks. Issues name the field, never the value: values may
+ * be secrets (env, headers, client_secret).
+ */
+import { z } from 'zod';
+import {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  type NormalizedServerConfig,
+  type TransportKind,
+} from './types.js';
+
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const ENV_NAME = /^[^=\0]+$/;
+const nonEmpty = z.string().min(1);
+const noNul = (s: string): boolean => !s.includes('\0');
+const noLineBreak = (s: string): boolean => !/[\r\n\0]/.test(s);
+
+const oauthSchema = z.object({
+  authorization_url: nonEmpty.optional(),
+  token_url: nonEmpty.optional(),
+  registration_url: nonEmpty.optional(),
+  client_id: nonEmpty.optional(),
+  client_secret: nonEmpty.optional(),
+  scope: z.string().optional(),
+});
+
+const permissionsSchema = z.object({
+  allow: z.array(nonEmpty).optional(),
+  deny: z.array(nonEmpty).optional(),
+});
+
+/**
+ * The native server entry (seed §5 `McpServerConfig`, plus `permissions`), field by field.
+ * Cross-field rules (`url`/`command` required by transport, URL schemes) are checked by
+ * `crossFieldIssues`, which runs even when a field fails here, so every problem shows at once.
+ */
+export const serverEntrySchema = z.object({
+  transport: z.enum(['stdio', 'http']),
+  enabled: z.boolean().optional(),
+  command: nonEmpty.refine(noNul, 'must not contain NUL').optional(),
+  args: z.array(z.string().refine(noNul, 'must not contain NUL')).optional(),
+  cwd: nonEmpty.optional(),
+  env: z
+    .record(z.string().regex(ENV_NAME, 'invalid environment variable name'), z.string().refine(noNul, 'must not contain NUL'))
+    .optional(),
+  url: nonEmpty.optional(),
+  headers: z
+    .record(z.string().regex(HEADER_NAME, 'invalid HTTP header name'), z.string().refine(noLineBreak, 'must not contain line breaks'))
+    .optional(),
+  request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
+  oauth: oauthSchema.optional(),
+  permissions: permissionsSchema.optional(),
+});
+
+/** The raw (snake_case) native entry type. */
+export type ServerEntry = z.infer<typeof serverEntrySchema>;
+
+/** Keys the native entry knows; others are reported as warnings and ignored. */
+export const KNOWN_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(serverEntrySchema.shape));
+
+/** One problem with one field of an entry. */
+export interface EntryIssue {
+  /** Dotted path inside the entry, `''` for the entry itself. */
+  field: string;
+  message: string;
+}
+
+/** A valid entry, normalized. */
+export interface ValidEntry {
+  transport: TransportKind;
+  enabled: boolean;
+  config: NormalizedServerConfig;
+}
+
+/** Result of validating one entry. `transport` is a best guess when the entry is invalid. */
+export type EntryValidation =
+  | { ok: true; entry: ValidEntry }
+  | { ok: false; issues: EntryIssue[]; transport: TransportKind | 'unknown'; enabled: boolean };
+
+/**
+ * Validates one native-shaped entry and normalizes it. `legacySse` is carried over from import
+ * formats (`type: "sse"`); native entries never set it.
+ */
+export function validateServerEntry(raw: unknown, legacySse = false): EntryValidation {
+  const parsed = serverEntrySchema.safeParse(raw);
+  const issues = parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
+  for (const extra of crossFieldIssues(raw)) {
+    if (!issues.some((i) => i.field === extra.field)) issues.push(extra);
+  }
+  if (!parsed.success || issues.length > 0) return { ok: false, issues, transport: guessTransport(raw), enabled: false };
+  return { ok: true, entry: normalizeEntry(parsed.data, legacySse) };
+}
+
+/** Keys of `raw` (when it is an object) that the native entry does not know. */
+export function unknownEntryKeys(raw: unknown): string[] {
+  if (!isPlainObject(raw)) return [];
+  return Object.keys(raw).filter((k) => !KNOWN_ENTRY_KEYS.has(k));
+}
+
+/** Rules that involve more than one field, checked on the raw value. */
+function crossFieldIssues(raw: unknown): EntryIssue[] {
+  if (!isPlainObject(raw)) return [];
+  const out: EntryIssue[] = [];
+  if (raw.transport === 'http' && raw.url === undefined) out.push({ field: 'url', message: 'required when transport is "http"' });
+  if (raw.transport === 'stdio' && raw.command === undefined) out.push({ field: 'command', message: 'required when transport is "stdio"' });
+  if (typeof raw.url === 'string' && !isHttpUrl(raw.url)) out.push({ field: 'url', message: 'must be an absolute http(s) URL' });
+  const oauth = isPlainObject(raw.oauth) ? raw.oauth : {};
+  for (const k of ['authorization_url', 'token_url', 'registration_url']) {
+    const v = oauth[k];
+    if (typeof v === 'string' && !isHttpUrl(v)) out.push({ field: `oauth.${k}`, message: 'must be an absolute http(s) URL' });
+  }
+  return out;
+}
+
+function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
+  const config: NormalizedServerConfig = {
+    args: e.args ?? [],
+    env: { ...(e.env ?? {}) },
+    headers: { ...(e.headers ?? {}) },
+    requestTimeoutMs: e.request_timeout_ms ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    legacySse: e.transport === 'http' && legacySse,
+    permissions: { allow: e.permissions?.allow ?? [], deny: e.permissions?.deny ?? [] },
+  };
+  if (e.command !== undefined) config.command = e.command;
+  if (e.cwd !== undefined) config.cwd = e.cwd;
+  if (e.url !== undefined) config.url = e.url;
+  if (e.oauth !== undefined) config.oauth = normalizeOAuth(e.oauth);
+  return { transport: e.transport, enabled: e.enabled !== false, config };
+}
+
+function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedServerConfig['oauth']> {
+  const out: NonNullable<NormalizedServerConfig['oauth']> = {};
+  if (o.authorization_url !== undefined) out.authorizationUrl = o.authorization_url;
+  if (o.token_url !== undefined) out.tokenUrl = o.token_url;
+  if (o.registration_url !== undefined) out.registrationUrl = o.registration_url;
+  if (o.client_id !== undefined) out.clientId = o.client_id;
+  if (o.client_secret !== undefined) out.clientSecret = o.client_secret;
+  if (o.scope !== undefined) out.scope = o.scope;
+  return out;
+}
+
+function guessTransport(raw: unknown): TransportKind | 'unknown' {
+  if (!isPlainObject(raw)) return 'unknown';
+  if (raw.transport === 'stdio' || raw.transport === 'http') return raw.transport;
+  return 'unknown';
+}
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/** True for a non-null, non-array object. */
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

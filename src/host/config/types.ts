@@ -1,0 +1,99 @@
+/**
+ * Types shared by the host configuration modules: where a server entry came from, its
+ * normalized shape, and the diagnostics the loader reports instead of throwing.
+ */
+
+/** The two transports a configured server can use. */
+export type TransportKind = 'stdio' | 'http';
+
+/** A native config layer: the user's global file or the project's `.mcpwire/config.json`. */
+export type Scope = 'project' | 'global';
+
+/** Where a resolved entry came from: a native layer or an imported file (`import:<path>`). */
+export type ConfigSource = Scope | `import:${string}`;
+
+/** OAuth endpoints and client credentials for an HTTP server (camelCase of the native keys). */
+export interface OAuthSettings {
+  authorizationUrl?: string;
+  tokenUrl?: string;
+  registrationUrl?: string;
+  clientId?: string;
+  clientSecret?: string;
+  scope?: string;
+}
+
+/** Tool-level allow/deny lists for the permission hook (tool names as the server reports them). */
+export interface PermissionSettings {
+  allow: string[];
+  deny: string[];
+}
+
+/** A server entry after validation, with defaults filled in and keys in camelCase. */
+export interface NormalizedServerConfig {
+  command?: string;
+  args: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  url?: string;
+  headers: Record<string, string>;
+  requestTimeoutMs: number;
+  oauth?: OAuthSettings;
+  /** The 2024-11-05 HTTP+SSE transport (imported `type: "sse"`). */
+  legacySse: boolean;
+  permissions: PermissionSettings;
+}
+
+/** One server as the host sees it after all layers are merged. */
+export interface ResolvedServer {
+  id: string;
+  source: ConfigSource;
+  /** The file the winning entry was read from. */
+  file: string;
+  /** False when disabled by config (`enabled: false`) or because the entry is invalid. */
+  enabled: boolean;
+  /** `unknown` only for an invalid entry whose transport could not be determined. */
+  transport: TransportKind | 'unknown';
+  config: NormalizedServerConfig;
+  /** Why the entry is unusable (names the field, never a value). Absent when valid. */
+  error?: string;
+}
+
+/** Something the loader noticed. Messages name layer, file, server id and field, never values. */
+export interface ConfigDiagnostic {
+  severity: 'error' | 'warning';
+  source: ConfigSource;
+  file: string;
+  serverId?: string;
+  /** Dotted path inside the server entry (e.g. `oauth.token_url`), when one field is at fault. */
+  field?: string;
+  message: string;
+}
+
+/** What `loadConfig` returns: every configured server (valid or not) and every diagnostic. */
+export interface ConfigLoadResult {
+  servers: ResolvedServer[];
+  diagnostics: ConfigDiagnostic[];
+}
+
+/** Default per-request timeout when an entry sets none (seed §5: 30000). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Server ids: 1–64 characters of `[a-zA-Z0-9_-]` (seed §5). */
+export const SERVER_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** True when `id` is a valid server id. */
+export function isValidServerId(id: string): boolean {
+  return SERVER_ID_PATTERN.test(id);
+}
+
+/** A fresh normalized config with every default (used for invalid entries too). */
+export function emptyNormalizedConfig(): NormalizedServerConfig {
+  return {
+    args: [],
+    env: {},
+    headers: {},
+    requestTimeoutMs: DEFAULT_REQUEST_TIMEOUT_MS,
+    legacySse: false,
+    permissions: { allow: [], deny: [] },
+  };
+}
