@@ -25,4 +25,32 @@ export type { ProtocolObserver, MessageInfo, ObservedEvent, Direction } from './
 export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, RequestId } from './jsonrpc/types.js';
 export { ErrorCode } from './jsonrpc/types.js';
 
+export {
+  createTracer,
+  traceTarget,
+  parseTrace,
+  readTrace,
+  pairExchanges,
+  renderShow,
+  computeStats,
+  formatStats,
+  renderHtml,
+  loadStrict,
+  Redactor,
+  redact,
+  REDACTED,
+  TRACE_FORMAT_VERSION,
+} from './trace/index.js';
+export type {
+  Tracer,
+  TracerOptions,
+  TraceWarning,
+  TraceRecord,
+  TraceMessageRecord,
+  TraceEventRecord,
+  Violation,
+  TraceStats,
+  ParsedTrace,
+} from './trace/index.js';
+
 export * from './errors.js';

@@ -2,7 +2,7 @@
  * Which server a command talks to: `--stdio "<command line>"` or `--url <url>` (with
  * `--header k=v`), and the client options every command shares (timeout, trace, strict).
  */
-import { connect, type ClientOptions, type McpClient, type ServerConfig } from '../index.js';
+import { connect, traceTarget, type ClientOptions, type McpClient, type ServerConfig } from '../index.js';
 import { keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
 
 export interface TargetFlags {
@@ -36,9 +36,11 @@ export function adHocServer(flags: TargetFlags): ServerConfig | undefined {
 
 export function clientOptions(flags: TargetFlags): ClientOptions {
   const timeoutMs = parseTimeout(flags['timeout-ms']);
+  const file = traceTarget(process.env, flags.trace);
   return {
     clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    trace: file === undefined ? false : { file, strict: flags.strict === true },
   };
 }
 

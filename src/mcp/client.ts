@@ -55,6 +55,11 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   validateStructuredContent?: 'error' | 'warn' | 'off';
   /** Aborts connecting. */
   signal?: AbortSignal;
+  /**
+   * Trace every message and event to a JSON-lines file (secrets redacted). Default: the file
+   * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
+   */
+  trace?: string | { file: string; strict?: boolean; secrets?: string[] } | false;
 }
 
 export interface CallToolOptions {
@@ -82,6 +87,7 @@ export class McpClient extends EventEmitter {
   private init: InitializeResult | undefined;
   private outputSchemas = new Map<string, object>();
   private closePromise: Promise<void> | undefined;
+  private tracer: { close(): Promise<void>; setSessionId(id: string | undefined): void } | undefined;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -89,7 +95,7 @@ export class McpClient extends EventEmitter {
     this.options = options;
     this.serverId = config.id ?? (config.transport === 'stdio' ? config.command : config.url);
     this.lifecycle = new Lifecycle(this.serverId, (from, to) => {
-      this.options.observer?.event({ type: 'lifecycle', from, to });
+      this.connection?.observer?.event({ type: 'lifecycle', from, to });
       this.emit('stateChange', { from, to });
     });
   }
@@ -138,10 +144,11 @@ export class McpClient extends EventEmitter {
       this.options.signal?.throwIfAborted();
       const transport = this.options.transport ?? (await createTransport(this.config, this.options));
       this.transport = transport;
+      const observer = await this.makeObserver(transport.kind);
       this.connection = new Connection(transport, {
         serverId: this.serverId,
         defaultTimeoutMs: this.options.timeoutMs,
-        observer: this.options.observer,
+        observer,
         phase: () => this.lifecycle.phase,
         acceptBatches: () => features(this.init?.protocolVersion)?.batching === true,
         onDiagnostic: (d) => this.emit('diagnostic', d),
@@ -182,6 +189,7 @@ export class McpClient extends EventEmitter {
     this.checkInitializeResult(result);
     this.init = result;
     this.transport!.setProtocolVersion?.(result.protocolVersion);
+    this.tracer?.setSessionId(this.transport!.sessionId);
     await this.connection!.notify('notifications/initialized');
     this.lifecycle.transition('ready');
   }
@@ -234,6 +242,7 @@ export class McpClient extends EventEmitter {
         else await this.transport?.close();
       } finally {
         if (this.lifecycle.canTransition('closed')) this.lifecycle.transition('closed');
+        await this.tracer?.close();
       }
     })();
     return this.closePromise;
@@ -247,7 +256,38 @@ export class McpClient extends EventEmitter {
     } catch {
       /* the original error is what matters */
     }
-    void err;
+    this.connection?.observer?.event({ type: 'error', message: err instanceof Error ? err.message : String(err) });
+    await this.tracer?.close();
+  }
+
+  /** The observer: the caller's, a tracer (option `trace` or MCPWIRE_TRACE), or both. */
+  private async makeObserver(transportKind: string): Promise<ProtocolObserver | undefined> {
+    const given = this.options.observer;
+    const t = this.options.trace;
+    const spec = t === false ? undefined : t ?? process.env.MCPWIRE_TRACE;
+    if (spec === undefined || spec === '') return given;
+    const { file, strict, secrets } = typeof spec === 'string' ? { file: spec, strict: false, secrets: [] } : spec;
+    const { createTracer } = await import('../trace/tracer.js');
+    const tracer = await createTracer({
+      file,
+      serverId: this.serverId,
+      transport: transportKind,
+      strict,
+      secrets: [...configSecrets(this.config), ...(secrets ?? [])],
+      onWarning: (w) => this.emit('diagnostic', { code: 'MCPWIRE_TRACE_WARNING', message: String((w as { message?: unknown }).message ?? 'trace warning'), serverId: this.serverId }),
+    });
+    this.tracer = tracer;
+    if (given === undefined) return tracer;
+    return {
+      message: (d, m, i) => {
+        given.message(d, m, i);
+        tracer.message(d, m, i);
+      },
+      event: (e) => {
+        given.event(e);
+        tracer.event(e);
+      },
+    };
   }
 
   private onConnectionClose(err: Error | undefined): void {
@@ -421,6 +461,12 @@ export class McpClient extends EventEmitter {
       { onProblem: (code, message) => this.emit('diagnostic', { code, message: `${method}: ${message}`, serverId: this.serverId }) },
     );
   }
+}
+
+/** Values from a server's config that must never appear in a trace: env and header values. */
+export function configSecrets(config: ServerConfig): string[] {
+  const values = config.transport === 'stdio' ? Object.values(config.env ?? {}) : Object.values(config.headers ?? {});
+  return values.filter((v) => typeof v === 'string' && v.length > 0);
 }
 
 /**

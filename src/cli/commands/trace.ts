@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeStats, formatStats, readTrace, renderHtml, renderShow, type ParsedTrace } from '../../trace/index.js';
+import { computeStats, formatStats, readTrace, renderHtml, renderShow, type ParsedTrace } from '../../index.js';
 
 const USAGE = `usage:
   mcpwire trace show <file> [--color|--no-color]
