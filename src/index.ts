@@ -17,7 +17,15 @@ export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/vers
 export type * from './mcp/types.js';
 export { LOGGING_LEVELS } from './mcp/types.js';
 
-export type { ServerConfig, StdioServerConfig, HttpServerConfig } from './transport/create.js';
+export type { ServerConfig, StdioServerConfig, HttpServerConfig, TransportFactoryOptions } from './transport/create.js';
+/** Builds a transport from a server config (HTTP transports are loaded lazily, with undici). */
+export { createTransport } from './transport/create.js';
+export { StdioTransport } from './transport/stdio.js';
+export type { StdioTransportOptions } from './transport/stdio.js';
+export { MemoryTransport, createMemoryPair } from './transport/memory.js';
+export type { HttpTransportOptions, HttpAuthProvider } from './transport/http-common.js';
+export type { StreamableHttpTransport } from './transport/streamable-http.js';
+export type { LegacySseTransport } from './transport/legacy-sse.js';
 export type { Transport, TransportEvent, TransportDiagnostic, SendOptions } from './transport/types.js';
 export type { RequestOptions } from './protocol/connection.js';
 export type { ProgressParams, ProgressCallback } from './protocol/registry.js';

@@ -32,6 +32,14 @@ export interface TransportFactoryOptions {
   maxMessageBytes?: number;
   shutdown?: { stdinCloseWaitMs?: number; sigtermWaitMs?: number };
   onStderr?: (chunk: Buffer) => void;
+  /** HTTP tuning: connect/idle-stream timeouts, reconnect policy, legacy fallback. */
+  http?: {
+    connectTimeoutMs?: number;
+    idleStreamTimeoutMs?: number;
+    maxReconnectDelayMs?: number;
+    maxReconnectAttempts?: number;
+    fallbackToLegacySse?: boolean;
+  };
   /** Supplies auth headers per request (OAuth). */
   authProvider?: { headers(): Promise<Record<string, string>> | Record<string, string> };
 }
@@ -50,15 +58,14 @@ export async function createTransport(config: ServerConfig, options: TransportFa
       onStderr: options.onStderr,
     });
   }
-  if (config.legacySse) {
-    const { LegacySseTransport } = await import('./legacy-sse.js');
-    return new LegacySseTransport({ url: config.url, headers: config.headers, serverId: config.id });
-  }
-  const { StreamableHttpTransport } = await import('./streamable-http.js');
-  return new StreamableHttpTransport({
+  const { createHttpTransport } = await import('./http-factory.js');
+  return createHttpTransport({
+    transport: config.legacySse ? 'sse' : 'http',
     url: config.url,
     headers: config.headers,
     serverId: config.id,
     authProvider: options.authProvider,
+    maxMessageBytes: options.maxMessageBytes,
+    ...options.http,
   });
 }
