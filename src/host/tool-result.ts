@@ -1,0 +1,112 @@
+/**
+ * Bounding tool results for the agent (seed §8.4: "返却 payload はサイズ制限をかけ、超過分は省略").
+ * Size is measured as the UTF-8 bytes of each content block's JSON. Blocks are kept in order
+ * while they fit; the first text block that does not fit is cut to the remaining room; every
+ * later block is omitted; a marker text block then says how many bytes and blocks were left
+ * out. `structuredContent` larger than its own cap is dropped as a whole (a cut JSON value is
+ * not a value) and the marker says so. When content is cut, the marker's room is reserved, so
+ * the kept content plus the marker stays within `maxBytes`.
+ */
+import type { CallToolResult, ContentBlock } from '../mcp/types.js';
+
+/** Default cap on a result's content (256 KiB). */
+export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;
+const MARKER_RESERVE = 300;
+
+/** A tool result as handed to the agent. */
+export interface ToolResultForAgent {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  /** The tool reported an error (`isError: true`): the agent sees a failed tool call. */
+  isError: boolean;
+  /** Present when something was left out. */
+  truncated?: { omittedBytes: number; omittedBlocks: number };
+}
+
+/** Caps for `boundToolResult`. */
+export interface BoundOptions {
+  /** Cap on `content` in bytes (default 256 KiB). */
+  maxBytes?: number;
+  /** Cap on `structuredContent` in bytes (default: `maxBytes`). */
+  maxStructuredBytes?: number;
+}
+
+const size = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
+
+/** Converts a `CallToolResult` into a bounded `ToolResultForAgent` (see the module comment). */
+export function boundToolResult(result: CallToolResult, options: BoundOptions = {}): ToolResultForAgent {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const maxStructured = options.maxStructuredBytes ?? maxBytes;
+  const raw: unknown[] = Array.isArray(result?.content) ? result.content : [];
+  const blocks = raw.filter((b): b is ContentBlock => typeof b === 'object' && b !== null);
+  const out: ToolResultForAgent = { content: [], isError: result?.isError === true };
+  const sizes = blocks.map(size);
+  const total = sizes.reduce((a, b) => a + b, 0);
+  let omittedBytes = 0;
+  let omittedBlocks = 0;
+  if (total <= maxBytes) {
+    out.content = [...blocks];
+  } else {
+    let room = Math.max(0, maxBytes - MARKER_RESERVE);
+    let cutDone = false;
+    blocks.forEach((block, i) => {
+      if (!cutDone && sizes[i] <= room) {
+        out.content.push(block);
+        room -= sizes[i];
+        return;
+      }
+      const cut = !cutDone && block.type === 'text' ? cutText(block, room) : undefined;
+      cutDone = true;
+      if (cut !== undefined) {
+        out.content.push(cut.block);
+        omittedBytes += sizes[i] - cut.bytes;
+        room -= cut.bytes;
+      } else {
+        omittedBytes += sizes[i];
+        omittedBlocks++;
+      }
+    });
+  }
+  let structuredNote = '';
+  const sc = result?.structuredContent;
+  if (sc !== undefined && sc !== null && typeof sc === 'object') {
+    const scBytes = size(sc);
+    if (scBytes <= maxStructured) out.structuredContent = sc;
+    else {
+      omittedBytes += scBytes;
+      structuredNote = `; structuredContent (${scBytes} bytes) omitted`;
+    }
+  }
+  if (omittedBytes > 0) {
+    out.truncated = { omittedBytes, omittedBlocks };
+    out.content.push({ type: 'text', text: marker(omittedBytes, omittedBlocks, maxBytes, structuredNote) });
+  }
+  return out;
+}
+
+function marker(bytes: number, blocks: number, cap: number, note: string): string {
+  return `[mcpwire: result truncated to the ${cap}-byte limit: ${bytes} bytes omitted, ${blocks} content block(s) omitted${note}]`;
+}
+
+/** The longest prefix of a text block whose JSON fits in `room` bytes, or undefined if none. */
+function cutText(block: Extract<ContentBlock, { type: 'text' }>, room: number): { block: ContentBlock; bytes: number } | undefined {
+  const text = typeof block.text === 'string' ? block.text : '';
+  const make = (n: number): ContentBlock => ({ ...block, text: safePrefix(text, n) });
+  if (size(make(0)) >= room) return undefined;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (size(make(mid)) <= room) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return undefined;
+  const kept = make(lo);
+  return { block: kept, bytes: size(kept) };
+}
+
+/** `s.slice(0, n)` without splitting a surrogate pair. */
+function safePrefix(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return c >= 0xd800 && c <= 0xdbff ? s.slice(0, n - 1) : s.slice(0, n);
+}
