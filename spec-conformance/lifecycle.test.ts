@@ -1,0 +1,160 @@
+/**
+ * basic/lifecycle — initialization, version negotiation, operation, shutdown, timeouts — proved
+ * against the scripted mock server over real child processes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  CapabilityError,
+  ConnectionClosedError,
+  McpClient,
+  ProtocolError,
+  StateError,
+  TimeoutError,
+} from '../src/index.js';
+import { closeAll, connectMock, isAlive, mock, track, until } from './support/mock.js';
+
+afterEach(closeAll);
+
+describe('basic/lifecycle: initialization', () => {
+  it('basic.lifecycle#1/#2/#4/#7/#8: initialize with the latest version, clientInfo and capabilities, then notifications/initialized', async () => {
+    const m = mock();
+    const client = await connectMock(m, { clientInfo: { name: 'tester', version: '9.9.9', title: 'Tester' } });
+    expect(client.state).toBe('ready');
+    await until(() => m.received().length >= 2, 'notifications/initialized to arrive');
+    const got = m.received();
+    expect(got[0].method).toBe('initialize');
+    expect(got[0].params.protocolVersion).toBe('2025-11-25');
+    expect(got[0].params.clientInfo).toEqual({ name: 'tester', version: '9.9.9', title: 'Tester' });
+    expect(got[0].params.capabilities).toEqual({});
+    expect(got[1].method).toBe('notifications/initialized');
+    expect(client.serverInfo?.name).toBe('mcpwire-mock');
+    expect(client.instructions).toMatch(/scripted mock/);
+    expect(client.serverCapabilities?.tools).toBeDefined();
+  });
+
+  it('declares client capabilities only for what it handles (roots, sampling, elicitation)', async () => {
+    const m = mock();
+    await connectMock(m, {
+      roots: [{ uri: 'file:///work', name: 'work' }],
+      onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm' }),
+      onElicitation: async () => ({ action: 'decline' }),
+    });
+    expect(m.received()[0].params.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
+  });
+
+  it('basic.lifecycle#9: accepts an older supported version when the server answers with it', async () => {
+    const m = mock({ extends: 'default', protocolVersions: ['2025-06-18'] });
+    const client = await connectMock(m);
+    expect(client.protocolVersion).toBe('2025-06-18');
+  });
+
+  it('basic.lifecycle#12: an unsupported version in the answer is refused, with a clear error, and the server is shut down', async () => {
+    const m = mock('bad-version');
+    const client = track(new McpClient(m.config, { timeoutMs: 10_000 }));
+    const err = await client.connect().catch((e) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect(err.code).toBe('MCPWIRE_UNSUPPORTED_VERSION');
+    expect(err.message).toMatch(/"1999-01-01"/);
+    expect(err.message).toMatch(/2025-11-25/);
+    expect(err.phase).toBe('initialize');
+    expect(err.serverId).toBe('mock');
+    expect(client.state).toBe('failed');
+    await until(() => client.pid === undefined || !isAlive(client.pid), 'the server process to be reaped');
+    // It never reached ready, so it never said initialized.
+    expect(m.received().map((x) => x.method)).not.toContain('notifications/initialized');
+  });
+
+  it('a server that exits at start: the error names the server, the initialize phase, the exit code and stderr', async () => {
+    const m = mock('crash-on-start', 'db');
+    const err = await connectMock(m).catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(err.serverId).toBe('db');
+    expect(err.phase).toBe('initialize');
+    expect(err.exitCode).toBe(3);
+    expect(err.stderrTail).toContain('fatal: could not open the database');
+    expect(err.message).toContain('exited with code 3');
+  });
+
+  it('basic.lifecycle#5: before initialization completes, only ping may be sent', async () => {
+    const m = mock({ extends: 'default', behavior: { onInitialize: { delayMs: 300 } } });
+    const client = track(new McpClient(m.config, { timeoutMs: 10_000 }));
+    // Before connect: nothing at all.
+    await expect(client.listTools()).rejects.toBeInstanceOf(StateError);
+    const connecting = client.connect();
+    await until(() => client.state === 'initializing', 'initializing');
+    const refused = await client.listTools().catch((e) => e);
+    expect(refused).toBeInstanceOf(StateError);
+    expect(refused.message).toMatch(/only ping is allowed/);
+    const ping = client.ping();
+    await connecting;
+    await ping;
+    expect(m.received().filter((x) => x.method === 'tools/list')).toEqual([]);
+  });
+
+  it('a request for a capability the server did not declare fails locally and is not sent', async () => {
+    const m = mock({ serverInfo: { name: 'bare', version: '1' }, tools: ['echo'], logging: false });
+    const client = await connectMock(m);
+    expect(client.serverCapabilities?.prompts).toBeUndefined();
+    const err = await client.listPrompts().catch((e) => e);
+    expect(err).toBeInstanceOf(CapabilityError);
+    expect(err.message).toMatch(/did not declare the "prompts" capability/);
+    await expect(client.setLoggingLevel('info')).rejects.toBeInstanceOf(CapabilityError);
+    await expect(client.subscribeResource('mem://x')).rejects.toBeInstanceOf(CapabilityError);
+    const sent = m.received().map((x) => x.method);
+    expect(sent).not.toContain('prompts/list');
+    expect(sent).not.toContain('logging/setLevel');
+    expect(sent).not.toContain('resources/subscribe');
+  });
+});
+
+describe('basic/lifecycle: timeouts and shutdown', () => {
+  it('basic.lifecycle#16/#17/#18: a per-request timeout rejects with TimeoutError and sends notifications/cancelled', async () => {
+    const m = mock();
+    const client = await connectMock(m);
+    const err = await client.callTool('never', {}, { timeoutMs: 200 }).catch((e) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.timeoutMs).toBe(200);
+    expect(client.pendingCount).toBe(0);
+    const call = m.received().find((x) => x.method === 'tools/call')!;
+    await until(() => m.received().some((x) => x.method === 'notifications/cancelled'), 'notifications/cancelled');
+    const cancel = m.received().find((x) => x.method === 'notifications/cancelled')!;
+    expect(cancel.params.requestId).toBe(call.id);
+    expect(cancel.params.reason).toMatch(/timed out after 200 ms/);
+  });
+
+  it('basic.lifecycle#15: close() ends the server process; no child process remains', async () => {
+    const m = mock();
+    const client = await connectMock(m);
+    const pid = client.pid!;
+    expect(isAlive(pid)).toBe(true);
+    await client.close();
+    expect(client.state).toBe('closed');
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('basic.lifecycle#15: a server ignoring stdin close and SIGTERM is killed with SIGKILL', async () => {
+    const m = mock('stubborn');
+    const client = await connectMock(m, { shutdown: { stdinCloseWaitMs: 200, sigtermWaitMs: 200 } });
+    const pid = client.pid!;
+    await client.close();
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('a crash mid-call rejects every pending request with the exit code and stderr tail, and the state becomes failed', async () => {
+    const m = mock('misbehaving-tools');
+    const client = await connectMock(m);
+    const closed = new Promise<Error | undefined>((r) => client.once('close', r));
+    const pending = [client.callTool('silent'), client.callTool('late'), client.callTool('dies')].map((p) => p.catch((e) => e));
+    const errs = await Promise.all(pending);
+    for (const e of errs) {
+      expect(e).toBeInstanceOf(ConnectionClosedError);
+      expect(e.exitCode).toBe(7);
+      expect(e.stderrTail).toContain('segfault (not really)');
+      expect(e.serverId).toBe('mock');
+    }
+    expect(await closed).toBeInstanceOf(ConnectionClosedError);
+    expect(client.state).toBe('failed');
+    expect(client.pendingCount).toBe(0);
+    await expect(client.callTool('echo', { text: 'x' })).rejects.toBeInstanceOf(StateError);
+  });
+});
