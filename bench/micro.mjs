@@ -10,7 +10,8 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
+// MCPWIRE_DIST: another build to measure (e.g. the previous commit's, for before/after numbers)
+const dist = process.env.MCPWIRE_DIST ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist');
 const load = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { NdjsonFramer } = await load('jsonrpc/framer.js');
 const { RequestRegistry } = await load('protocol/registry.js');
@@ -98,7 +99,7 @@ function framerCase(name, bytes, expected) {
 }
 
 // Connection request → response → settle, over a fake transport that answers in a microtask
-async function connectionCase(inFlight) {
+async function connectionCase(inFlight, withSignal = false) {
   const transport = {
     kind: 'fake',
     start: async () => {},
@@ -111,12 +112,13 @@ async function connectionCase(inFlight) {
   const conn = new Connection(transport);
   const N = quick ? 50_000 : 200_000;
   const params = { name: 'echo', arguments: { text: 'hello' } };
+  const options = withSignal ? { signal: new AbortController().signal } : undefined;
   const once = async () => {
     let next = 0;
     const worker = async () => {
       while (next < N) {
         next++;
-        await conn.request('tools/call', params);
+        await conn.request('tools/call', params, options);
       }
     };
     await Promise.all(Array.from({ length: inFlight }, worker));
@@ -130,9 +132,10 @@ async function connectionCase(inFlight) {
     ts.push(performance.now() - t);
   }
   await conn.close();
-  cases.push({ name: `Connection request→settle, ${inFlight} in flight`, value: N / (med(ts) / 1000), unit: 'req/s' });
+  cases.push({ name: `Connection request→settle, ${inFlight} in flight${withSignal ? ', one caller signal' : ''}`, value: N / (med(ts) / 1000), unit: 'req/s' });
 }
 await connectionCase(1);
 await connectionCase(64);
+await connectionCase(64, true);
 
 process.stdout.write(JSON.stringify({ reps: REPS, cases }) + '\n');

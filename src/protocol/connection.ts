@@ -154,10 +154,8 @@ export class Connection {
       if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
         entry.timer = setTimeout(() => this.onTimeout(id, cancellable), timeoutMs);
       }
-      if (signal !== undefined) {
-        entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
-        signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
+      // the registry attaches one shared 'abort' listener per signal (see registry.ts)
+      if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
       this.registry.add(entry);
       if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
       this.transport.send(message, options.isInitialize ? { isInitialize: true } : undefined).then(undefined, (err) => {

@@ -4,6 +4,11 @@
  * response, error, timeout, abort, close — goes through `settle`, which removes the entry, its
  * timer and its listener, so `pendingCount` returns to zero and nothing leaks.
  *
+ * A caller's AbortSignal gets one 'abort' listener however many requests use it (many requests
+ * in flight on one long-lived signal would otherwise pile up listeners and trip Node's
+ * MaxListenersExceededWarning); the listener aborts those requests in the order they were sent
+ * and is removed when the last of them settles.
+ *
  * basic.lifecycle#16/#18: every request has a timeout, configurable per request.
  * basic.lifecycle#19: a hard maximum total timeout applies even when progress resets the timer.
  * basic.utilities.progress#2: progress tokens are unique across active requests (we use the id).
@@ -34,6 +39,7 @@ export interface PendingRequest {
   maxTotalMs: number;
   resetOnProgress: boolean;
   signal: AbortSignal | undefined;
+  /** Called when `signal` aborts; set before `add` (the registry attaches the listener). */
   onAbort: (() => void) | undefined;
   onProgress: ProgressCallback | undefined;
   lastProgress: number;
@@ -42,9 +48,16 @@ export interface PendingRequest {
 /** Remembers the ids we gave up on (timeout/abort) so a late response is told from a bogus one. */
 const LATE_MEMORY = 1024;
 
+/** The requests waiting on one caller signal, and the single listener they share. */
+interface SignalWatch {
+  readonly members: Set<PendingRequest>;
+  readonly listener: () => void;
+}
+
 export class RequestRegistry {
   private readonly entries = new Map<RequestId, PendingRequest>();
   private readonly abandoned = new Set<RequestId>();
+  private readonly watches = new Map<AbortSignal, SignalWatch>();
 
   get pendingCount(): number {
     return this.entries.size;
@@ -56,6 +69,7 @@ export class RequestRegistry {
 
   add(entry: PendingRequest): void {
     this.entries.set(entry.id, entry);
+    if (entry.onAbort !== undefined && entry.signal !== undefined) this.watch(entry.signal, entry);
   }
 
   /**
@@ -67,7 +81,7 @@ export class RequestRegistry {
     if (entry === undefined) return undefined;
     this.entries.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    if (entry.onAbort !== undefined) entry.signal!.removeEventListener('abort', entry.onAbort);
+    if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
     if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id);
     return entry;
   }
@@ -82,6 +96,29 @@ export class RequestRegistry {
     const all = [...this.entries.values()];
     for (const e of all) this.take(e.id, 'close');
     return all;
+  }
+
+  private watch(signal: AbortSignal, entry: PendingRequest): void {
+    let w = this.watches.get(signal);
+    if (w === undefined) {
+      const members = new Set<PendingRequest>();
+      w = {
+        members,
+        listener: () => {
+          for (const e of Array.from(members)) e.onAbort!();
+        },
+      };
+      this.watches.set(signal, w);
+      signal.addEventListener('abort', w.listener, { once: true });
+    }
+    w.members.add(entry);
+  }
+
+  private unwatch(signal: AbortSignal, entry: PendingRequest): void {
+    const w = this.watches.get(signal);
+    if (w === undefined || !w.members.delete(entry) || w.members.size > 0) return;
+    this.watches.delete(signal);
+    signal.removeEventListener('abort', w.listener);
   }
 
   private rememberAbandoned(id: RequestId): void {
