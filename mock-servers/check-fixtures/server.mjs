@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+// stdio fixture for the `mcpwire check` tests: a conformant MCP 2025-11-25 server (see core.mjs)
+// with misbehaviour knobs: `node server.mjs --bug=ping-nonempty[,…]` or MCPWIRE_CHECK_BUGS=….
+import { createInterface } from 'node:readline';
+import { bugsFrom, createSession } from './core.mjs';
+
+const bugs = bugsFrom(process.argv.slice(2), process.env);
+const write = (m) => process.stdout.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
+const session = createSession(bugs, write);
+const out = { send: write, end() {} };
+
+if (bugs.has('stdout-garbage')) write('this line is not a JSON-RPC message');
+
+const rl = createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  if (line.trim() === '') return;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return;
+  }
+  session.handle(msg, out).catch((e) => process.stderr.write(`fixture error: ${e?.stack ?? e}\n`));
+});
+rl.on('close', () => process.exit(0));

@@ -1,0 +1,160 @@
+/**
+ * What a check gets: fresh probes on demand (closed when the check ends), one shared
+ * initialized session (re-opened if the server died), memoized facts (the tool list…) and the
+ * traffic recorded so far.
+ */
+import type { ServerConfig } from '../transport/create.js';
+import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
+import { BlockedError } from './types.js';
+
+export interface Session {
+  probe: Probe;
+  /** The initialize outcome of this session (the first session's is what lifecycle checks judge). */
+  init: Outcome;
+  protocolVersion: string | undefined;
+  capabilities: Record<string, unknown>;
+  serverInfo: Record<string, unknown> | undefined;
+  /** The ping sent after `notifications/initialized` to see the server still answers. */
+  ping: Outcome | undefined;
+}
+
+/** Where setting up the shared session failed. */
+export interface SetupFailure {
+  stage: 'spawn' | 'initialize' | 'after-initialized';
+  detail: string;
+  evidence?: unknown;
+}
+
+export interface CheckOptions {
+  /** Default per-request timeout (ms). */
+  timeoutMs: number;
+  /** How long the slow tool is asked to run in the cancellation check (default 4000 ms). */
+  cancelRunMs?: number;
+  /** Tool used by the cancellation/progress checks instead of the heuristic pick. */
+  slowTool?: { name: string; args: Record<string, unknown> };
+}
+
+export class CheckContext {
+  readonly traffic = new Traffic();
+  /** The first session's setup (what lifecycle checks judge). */
+  firstSession: Session | undefined;
+  setupFailure: SetupFailure | undefined;
+  private established = false;
+  private session_: Session | undefined;
+  private sessionPromise: Promise<Session> | undefined;
+  private readonly own: Probe[] = [];
+  private readonly memos = new Map<string, Promise<unknown>>();
+
+  constructor(
+    readonly target: ServerConfig,
+    readonly options: CheckOptions,
+  ) {}
+
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  get isHttp(): boolean {
+    return this.target.transport === 'http';
+  }
+
+  /** A fresh connection (spawned anew for stdio), closed when the current check ends. */
+  async open(): Promise<Probe> {
+    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs });
+    this.own.push(p);
+    return p;
+  }
+
+  /** Closes the probes opened by the check that just ended. */
+  async releaseProbes(): Promise<void> {
+    const ps = this.own.splice(0);
+    await Promise.all(ps.map((p) => p.close()));
+  }
+
+  /**
+   * The shared, initialized session. Throws BlockedError when it cannot be set up; re-opens it
+   * when the server died under an earlier check.
+   */
+  async session(): Promise<Session> {
+    if (this.session_ !== undefined && !this.session_.probe.closed) return this.session_;
+    if (this.setupFailure !== undefined) throw new BlockedError(blockedText(this.setupFailure));
+    if (this.sessionPromise === undefined) {
+      this.memos.clear();
+      this.sessionPromise = this.setUp().finally(() => (this.sessionPromise = undefined));
+    }
+    return this.sessionPromise;
+  }
+
+  private async setUp(): Promise<Session> {
+    let probe: Probe;
+    try {
+      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs });
+    } catch (err) {
+      throw this.fail({ stage: 'spawn', detail: `could not start the server: ${(err as Error).message}` });
+    }
+    const init = await probe.initialize();
+    const s: Session = { probe, init, protocolVersion: undefined, capabilities: {}, serverInfo: undefined, ping: undefined };
+    this.firstSession ??= s;
+    if (init.kind !== 'result') {
+      await probe.close();
+      const blocked = blockedBy(init);
+      throw this.fail({ stage: 'initialize', detail: blocked ?? `initialize got ${describeOutcome(init)}`, evidence: init.kind === 'error' ? init.message?.message : undefined });
+    }
+    const r = init.result;
+    s.protocolVersion = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
+    s.capabilities = isObject(r.capabilities) ? r.capabilities : {};
+    s.serverInfo = isObject(r.serverInfo) ? r.serverInfo : undefined;
+    try {
+      await probe.initialized();
+    } catch (err) {
+      await probe.close();
+      throw this.fail({ stage: 'after-initialized', detail: `could not send notifications/initialized: ${(err as Error).message}` });
+    }
+    s.ping = await probe.request('ping');
+    if (s.ping.kind === 'timeout' || s.ping.kind === 'closed') {
+      await probe.close();
+      throw this.fail({
+        stage: 'after-initialized',
+        detail: `after notifications/initialized the server stopped answering: ping got ${describeOutcome(s.ping)}`,
+      });
+    }
+    this.session_ = s;
+    this.established = true;
+    return s;
+  }
+
+  private fail(f: SetupFailure): BlockedError {
+    // Only a failure before any session ever worked blocks the whole run; when the server died
+    // under a check later on, that check reports it and the next check tries a new session.
+    if (!this.established) this.setupFailure ??= f;
+    return new BlockedError(blockedText(f));
+  }
+
+  /** Computes `fn` once per session (cleared when the session is re-opened). */
+  memo<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    let p = this.memos.get(key) as Promise<T> | undefined;
+    if (p === undefined) {
+      p = fn();
+      this.memos.set(key, p);
+    }
+    return p;
+  }
+
+  async closeAll(): Promise<void> {
+    await this.releaseProbes();
+    const s = this.session_;
+    this.session_ = undefined;
+    const first = this.firstSession;
+    await Promise.all([s?.probe.close(), first?.probe.close()]);
+  }
+}
+
+function blockedText(f: SetupFailure): string {
+  if (f.detail.startsWith('blocked:')) return f.detail;
+  const by = f.stage === 'after-initialized' ? 'lifecycle.initialized-accepted' : 'lifecycle.initialize-result';
+  return `blocked: no working session (${f.detail}); see ${by}`;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}

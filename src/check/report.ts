@@ -1,0 +1,50 @@
+/**
+ * Rendering a check report: a table for people (with the explanation and the offending message
+ * under each failure/warning), stable JSON for machines, and the exit code rule.
+ */
+import type { CheckReport, CheckResult, Status } from './types.js';
+
+const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', error: 'ERROR' };
+
+/** Strips control characters (terminal escapes) and bounds length: server text is untrusted. */
+export function clean(s: string, max = 400): string {
+  // eslint-disable-next-line no-control-regex
+  const t = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function row(r: CheckResult): string[] {
+  return [MARK[r.status], r.id, r.level, r.clause, r.status === 'pass' || r.status === 'skip' ? clean(r.detail ?? r.title, 90) : clean(r.title, 90)];
+}
+
+function pad(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+export function renderTable(report: CheckReport): string {
+  const lines: string[] = [];
+  const who = report.serverInfo ? ` — ${clean(String(report.serverInfo.name), 60)} ${clean(String(report.serverInfo.version), 30)}` : '';
+  lines.push(`mcpwire check: ${clean(report.target, 120)}${who}${report.protocolVersion ? ` (protocol ${clean(report.protocolVersion, 20)})` : ''}`);
+  lines.push('');
+  const header = ['status', 'check', 'level', 'clause', 'detail'];
+  lines.push(...pad([header, header.map((h) => '-'.repeat(h.length)), ...report.results.map(row)]));
+  const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
+  if (problems.length > 0) {
+    lines.push('');
+    for (const r of problems) {
+      lines.push(`${MARK[r.status]} ${r.id}: ${clean(r.detail ?? '', 1000)}`);
+      if (r.evidence !== undefined) lines.push(`     offending: ${clean(r.evidence, 400)}`);
+    }
+  }
+  const s = report.summary;
+  lines.push('');
+  lines.push(`${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.skip} skipped${s.error ? `, ${s.error} checker errors` : ''} (${(report.durationMs / 1000).toFixed(1)} s)`);
+  return lines.join('\n');
+}
+
+/** 1 when anything failed (or errored), or warned with `failOnWarning`; else 0. */
+export function exitCode(report: CheckReport, failOnWarning = false): number {
+  const s = report.summary;
+  return s.fail > 0 || s.error > 0 || (failOnWarning && s.warn > 0) ? 1 : 0;
+}

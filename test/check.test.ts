@@ -1,0 +1,179 @@
+/**
+ * `mcpwire check`: the runner's bookkeeping (selection, verdict → status, report, exit code),
+ * the clean fixture passing the whole battery, and the command itself (in-process and as a
+ * child process from dist/).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import checkCommand from '../src/cli/commands/check.js';
+import { exitCode, renderTable } from '../src/check/report.js';
+import { ALL_CHECKS, runChecks, selectChecks, summarize, toResult } from '../src/check/runner.js';
+import type { CheckReport } from '../src/check/types.js';
+import { BUGS } from '../mock-servers/check-fixtures/core.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/server.mjs', import.meta.url));
+const stdioTarget = (...args: string[]) => ({ transport: 'stdio' as const, id: 'fixture', command: process.execPath, args: [fixture, ...args] });
+const FAST = { timeoutMs: 15_000, cancelRunMs: 3000 };
+
+describe('check registry', () => {
+  it('every check has a unique id, a title, a clause and a level', () => {
+    const ids = ALL_CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const c of ALL_CHECKS) {
+      expect(c.id).toMatch(/^[a-z]+\.[a-z0-9-]+$/);
+      expect(c.title.length).toBeGreaterThan(5);
+      expect(c.clause).toMatch(/^(basic|server|client)[.#/]|^jsonrpc-2\.0 §|^schema\.json /);
+      expect(['MUST', 'SHOULD']).toContain(c.level);
+    }
+  });
+
+  it('every stdio-capable check has a fixture knob that breaks it (HTTP ones: check-http)', () => {
+    const broken = new Set(Object.values(BUGS));
+    const missing = ALL_CHECKS.filter((c) => c.transport !== 'http' && !broken.has(c.id)).map((c) => c.id);
+    expect(missing).toEqual([]);
+  });
+
+  it('--only selects by id or group prefix and rejects unknown names', () => {
+    expect(selectChecks(['tools']).map((c) => c.id)).toEqual(ALL_CHECKS.filter((c) => c.id.startsWith('tools.')).map((c) => c.id));
+    expect(selectChecks(['ping.empty-result', 'lifecycle.version-echo']).map((c) => c.id)).toEqual(['lifecycle.version-echo', 'ping.empty-result']);
+    expect(() => selectChecks(['nope'])).toThrow(/no check named "nope"/);
+    expect(selectChecks(undefined)).toHaveLength(ALL_CHECKS.length);
+  });
+});
+
+describe('verdicts, report and exit code', () => {
+  const must = ALL_CHECKS.find((c) => c.id === 'ping.empty-result')!;
+  const should = ALL_CHECKS.find((c) => c.id === 'tools.names-format')!;
+
+  it('a violated MUST is a failure naming the clause, a violated SHOULD a warning; evidence is bounded and escaped', () => {
+    const evil = { jsonrpc: '2.0', id: 1, result: { pong: `\u001b[31m${'x'.repeat(5000)}` } };
+    const f = toResult(must, { status: 'violated', detail: 'not empty', evidence: evil }, 12);
+    expect(f.status).toBe('fail');
+    expect(f.detail).toBe('basic.utilities.ping#1 (MUST): not empty');
+    expect(f.evidence!.length).toBeLessThan(500);
+    expect(f.evidence).not.toContain('\u001b');
+    const w = toResult(should, { status: 'violated', detail: 'bad name' }, 1);
+    expect(w.status).toBe('warn');
+    const o = toResult(must, { status: 'violated', detail: 'meh', level: 'SHOULD', clause: 'server.tools#7' }, 1);
+    expect(o).toMatchObject({ status: 'warn', level: 'SHOULD', clause: 'server.tools#7' });
+    expect(toResult(must, { status: 'skip', detail: 'not applicable: x' }, 1)).toMatchObject({ status: 'skip', detail: 'not applicable: x' });
+  });
+
+  it('exit code: 1 on failure or checker error; warnings only with --fail-on-warning', () => {
+    const rep = (statuses: CheckReport['results'][number]['status'][]): CheckReport => {
+      const results = statuses.map((status) => ({ ...toResult(must, { status: 'pass' }, 0), status }));
+      return { target: 't', results, summary: summarize(results), durationMs: 0 };
+    };
+    expect(exitCode(rep(['pass', 'skip']))).toBe(0);
+    expect(exitCode(rep(['pass', 'fail']))).toBe(1);
+    expect(exitCode(rep(['pass', 'error']))).toBe(1);
+    expect(exitCode(rep(['warn']))).toBe(0);
+    expect(exitCode(rep(['warn']), true)).toBe(1);
+  });
+
+  it('the table lists every check and explains failures with the offending message', () => {
+    const results = [
+      toResult(must, { status: 'violated', detail: 'the ping result MUST be empty', evidence: { jsonrpc: '2.0', id: 3, result: { pong: true } } }, 1),
+      toResult(should, { status: 'pass' }, 1),
+    ];
+    const text = renderTable({ target: 'node x.mjs', results, summary: summarize(results), durationMs: 1500 });
+    expect(text).toContain('FAIL    ping.empty-result');
+    expect(text).toContain('FAIL ping.empty-result: basic.utilities.ping#1 (MUST): the ping result MUST be empty');
+    expect(text).toContain('offending: {"jsonrpc":"2.0","id":3,"result":{"pong":true}}');
+    expect(text).toContain('1 passed, 1 failed, 0 warnings, 0 skipped');
+  });
+});
+
+describe('the clean fixture passes the battery', () => {
+  it('0 failures, 0 warnings; only not-applicable checks skipped', { timeout: 120_000 }, async () => {
+    const report = await runChecks(stdioTarget(), FAST);
+    const bad = report.results.filter((r) => r.status !== 'pass' && r.status !== 'skip');
+    expect(bad).toEqual([]);
+    const skipped = report.results.filter((r) => r.status === 'skip');
+    for (const r of skipped) expect(r.detail).toMatch(/^not applicable: /);
+    expect(skipped.map((r) => r.id).sort()).toEqual([
+      'capabilities.undeclared-refused', // the fixture declares every capability
+      'http.delete-then-404',
+      'http.origin-forbidden',
+      'http.protocol-version-bad',
+      'http.protocol-version-missing',
+      'http.session-id',
+    ]);
+    expect(report.protocolVersion).toBe('2025-11-25');
+    expect(report.serverInfo).toEqual({ name: 'check-fixture', version: '1.0.0' });
+  });
+
+  it('with only tools declared, undeclared capabilities are probed and refused (-32601)', { timeout: 60_000 }, async () => {
+    const report = await runChecks(stdioTarget('--bug=caps-tools-only'), { ...FAST, only: ['capabilities', 'jsonrpc', 'logging'] });
+    const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));
+    expect(byId['capabilities.undeclared-refused']).toMatchObject({ status: 'pass' });
+    expect(byId['capabilities.undeclared-refused'].detail).toContain('resources/list, prompts/list, completion/complete, logging/setLevel → -32601');
+    expect(byId['logging.set-level'].detail).toMatch(/^not applicable/);
+    expect(report.summary.fail).toBe(0);
+  });
+});
+
+describe('mcpwire check (command)', () => {
+  let out = '';
+  let err = '';
+  afterEach(() => {
+    vi.restoreAllMocks();
+    out = '';
+    err = '';
+  });
+  function capture(): void {
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+  }
+  const stdioArg = (bug?: string) => `"${process.execPath}" "${fixture}"${bug ? ` --bug=${bug}` : ''}`;
+
+  it('--json --only: a clean run exits 0 with a machine-readable report', { timeout: 60_000 }, async () => {
+    capture();
+    const code = await checkCommand(['--stdio', stdioArg(), '--json', '--only', 'lifecycle,ping']);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as CheckReport;
+    expect(report.results.map((r) => r.id)).toEqual(ALL_CHECKS.filter((c) => /^(lifecycle|ping)\./.test(c.id)).map((c) => c.id));
+    expect(report.summary.fail).toBe(0);
+  });
+
+  it('a failing check exits 1 and the table names the clause and quotes the message', { timeout: 60_000 }, async () => {
+    capture();
+    const code = await checkCommand(['--stdio', stdioArg('ping-nonempty'), '--only', 'ping']);
+    expect(code).toBe(1);
+    expect(out).toContain('FAIL ping.empty-result: basic.utilities.ping#1 (MUST)');
+    expect(out).toMatch(/offending: \{"jsonrpc":"2.0","id":\d+,"result":\{"pong":true\}\}/);
+  });
+
+  it('warnings exit 0, or 1 with --fail-on-warning', { timeout: 60_000 }, async () => {
+    capture();
+    expect(await checkCommand(['--stdio', stdioArg('bad-tool-name'), '--only', 'tools.names-format'])).toBe(0);
+    expect(out).toContain('WARN tools.names-format: server.tools#7 (SHOULD)');
+    expect(await checkCommand(['--stdio', stdioArg('bad-tool-name'), '--only', 'tools.names-format', '--fail-on-warning'])).toBe(1);
+  });
+
+  it('usage errors exit 2: no target, unknown check', async () => {
+    capture();
+    expect(await checkCommand([])).toBe(2);
+    expect(await checkCommand(['--stdio', 'x', '--only', 'nope'])).toBe(2);
+    expect(err).toContain('no check named "nope"');
+  });
+
+  it('--list prints every check with level and clause', async () => {
+    capture();
+    expect(await checkCommand(['--list'])).toBe(0);
+    for (const c of ALL_CHECKS) expect(out).toContain(c.id);
+  });
+
+  const built = existsSync(new URL('../dist/cli/commands/check.js', import.meta.url));
+  it.skipIf(!built)('runs from dist/ in a child process (exit code 1 on a failure)', { timeout: 60_000 }, async () => {
+    const script = `import('./dist/cli/commands/check.js').then((m) => m.default(${JSON.stringify(['--stdio', stdioArg('unknown-method-success'), '--only', 'jsonrpc.unknown-method'])})).then((c) => { process.exitCode = c; })`;
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      execFile(process.execPath, ['-e', script], { cwd: root, timeout: 50_000 }, (e, so) => resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout: so }));
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain('FAIL jsonrpc.unknown-method: jsonrpc-2.0 §5.1 (MUST): a request for a method that does not exist was answered with success');
+  });
+});
