@@ -52,7 +52,7 @@ export async function handleRequest(msg, ctx) {
       const protocolVersion = SUPPORTED_VERSIONS.includes(asked) ? asked : LATEST_VERSION;
       return {
         protocolVersion,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: { tools: { listChanged: false }, logging: {}, resources: { subscribe: true } },
         serverInfo: ctx.serverInfo ?? { name: 'mcpwire-http-mock', version: '1.0.0' },
       };
     }
@@ -62,6 +62,17 @@ export async function handleRequest(msg, ctx) {
       return { tools: TOOLS };
     case 'tools/call':
       return callTool(params, ctx);
+    // Just enough of logging and resources for session-restore tests: the HTTP layer records
+    // every request, so a test can see what a new session was told.
+    case 'logging/setLevel':
+      if (typeof params.level !== 'string') throw new RpcError(-32602, 'level is required');
+      return {};
+    case 'resources/list':
+      return { resources: [{ uri: 'mem://one', name: 'one' }] };
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      if (typeof params.uri !== 'string') throw new RpcError(-32602, 'uri is required');
+      return {};
     default:
       throw new RpcError(-32601, `Method not found: ${msg.method}`);
   }

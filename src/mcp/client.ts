@@ -4,7 +4,15 @@
  * server's notifications.
  */
 import { EventEmitter } from 'node:events';
-import { CapabilityError, ProtocolError, StateError, ValidationError, McpWireError, type Phase } from '../errors.js';
+import {
+  CapabilityError,
+  ProtocolError,
+  SessionExpiredError,
+  StateError,
+  ValidationError,
+  McpWireError,
+  type Phase,
+} from '../errors.js';
 import { Connection, type RequestOptions } from '../protocol/connection.js';
 import type { ProtocolObserver } from '../protocol/observer.js';
 import type { ProgressCallback } from '../protocol/registry.js';
@@ -56,6 +64,13 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   /** Aborts connecting. */
   signal?: AbortSignal;
   /**
+   * HTTP sessions: on SessionExpiredError (404 for our session id) start a new session, restore
+   * what the old one had (log level, resource subscriptions) and replay the failed request once
+   * — safe, since a request refused for an unknown session was never processed
+   * (basic.transports#45). 'off' surfaces the error. Default 'auto'.
+   */
+  sessionRecovery?: 'auto' | 'off';
+  /**
    * Trace every message and event to a JSON-lines file (secrets redacted). Default: the file
    * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
    */
@@ -88,6 +103,9 @@ export class McpClient extends EventEmitter {
   private outputSchemas = new Map<string, object>();
   private closePromise: Promise<void> | undefined;
   private tracer: { close(): Promise<void>; setSessionId(id: string | undefined): void } | undefined;
+  /** What a session holds that a new session must be told again. */
+  private readonly sessionState = { logLevel: undefined as LoggingLevel | undefined, subscriptions: new Set<string>() };
+  private renewing: Promise<void> | undefined;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -302,9 +320,50 @@ export class McpClient extends EventEmitter {
 
   /** Sends any request after the lifecycle and capability checks. */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    if (this.renewing !== undefined) return this.renewing.then(() => this.request<T>(method, params, options));
     const refused = this.refusal(method);
     if (refused !== undefined) return Promise.reject(refused);
+    const p = this.connection!.request<T>(method, params, options);
+    // Only session-based transports can expire; stdio pays nothing here.
+    if (this.transport?.resetSession === undefined || this.options.sessionRecovery === 'off') return p;
+    const session = this.transport.sessionId;
+    return p.catch((err: unknown) => this.recoverSession<T>(err, session, method, params, options));
+  }
+
+  /** basic.transports#45: a new session, its state restored, then the request once more. */
+  private async recoverSession<T>(
+    err: unknown,
+    sentOnSession: string | undefined,
+    method: string,
+    params?: Record<string, unknown>,
+    options?: RequestOptions,
+  ): Promise<T> {
+    if (!(err instanceof SessionExpiredError)) throw err;
+    // Renew only the session the request was refused on; if another request already renewed
+    // it, just replay on the new one.
+    if (this.transport?.sessionId === sentOnSession || this.renewing !== undefined) {
+      if (this.lifecycle.state !== 'ready' && this.renewing === undefined) throw err;
+      this.renewing ??= this.renewSession(err).finally(() => {
+        this.renewing = undefined;
+      });
+      await this.renewing;
+    }
+    const refused = this.refusal(method);
+    if (refused !== undefined) throw refused;
     return this.connection!.request<T>(method, params, options);
+  }
+
+  private async renewSession(cause: SessionExpiredError): Promise<void> {
+    this.emit('sessionExpired', cause);
+    this.connection?.observer?.event({ type: 'session-expired', message: cause.message });
+    await this.reinitialize();
+    const { logLevel, subscriptions } = this.sessionState;
+    if (logLevel !== undefined && this.serverCapabilities?.logging) {
+      await this.connection!.request('logging/setLevel', { level: logLevel });
+    }
+    if (this.serverCapabilities?.resources?.subscribe === true) {
+      await Promise.all([...subscriptions].map((uri) => this.connection!.request('resources/subscribe', { uri })));
+    }
   }
 
   /** Sends a notification (only once ready, except `notifications/initialized`). */
@@ -418,10 +477,14 @@ export class McpClient extends EventEmitter {
     return this.request<ReadResourceResult>('resources/read', { uri }, options);
   }
   subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    return this.request('resources/subscribe', { uri }, options).then(() => undefined);
+    return this.request('resources/subscribe', { uri }, options).then(() => {
+      this.sessionState.subscriptions.add(uri);
+    });
   }
   unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    return this.request('resources/unsubscribe', { uri }, options).then(() => undefined);
+    return this.request('resources/unsubscribe', { uri }, options).then(() => {
+      this.sessionState.subscriptions.delete(uri);
+    });
   }
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
     return this.listAll<Prompt>('prompts/list', 'prompts', options);
@@ -445,7 +508,9 @@ export class McpClient extends EventEmitter {
   }
   /** logging/setLevel (server/utilities/logging). */
   setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    return this.request('logging/setLevel', { level }, options).then(() => undefined);
+    return this.request('logging/setLevel', { level }, options).then(() => {
+      this.sessionState.logLevel = level;
+    });
   }
 
   private listAll<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
