@@ -1,0 +1,88 @@
+/**
+ * The `mcpwire` CLI as a child process (dist/ is built by `npm test`'s pretest step).
+ */
+import { execFile } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const cli = path.join(root, 'dist/cli/main.js');
+const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')}`;
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, [cli, ...args], { cwd: root, timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+describe('mcpwire CLI', () => {
+  it('tools --json against server-everything launched with npx (devDependency, no network)', async () => {
+    const r = await run(['--stdio', 'npx -y @modelcontextprotocol/server-everything', 'tools', '--json']);
+    expect(r.code).toBe(0);
+    const tools = JSON.parse(r.stdout) as { name: string }[];
+    expect(tools.map((t) => t.name)).toContain('echo');
+  });
+
+  it('tools prints a table for people', async () => {
+    const r = await run(['--stdio', mockCmd, 'tools']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^name\s+description/m);
+    expect(r.stdout).toMatch(/^echo\s+Echoes the given text back/m);
+  });
+
+  it('call --json prints the CallToolResult; progress goes to stderr as plain lines when not a TTY', async () => {
+    const r = await run(['--stdio', mockCmd, 'call', 'progress', '--args', '{"steps":3,"intervalMs":5}', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ content: [{ type: 'text', text: 'done 3 steps' }] });
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('progress'))).toEqual([
+      'progress 1/3 step 1 of 3',
+      'progress 2/3 step 2 of 3',
+      'progress 3/3 step 3 of 3',
+    ]);
+  });
+
+  it('call exits 1 when the tool reports isError', async () => {
+    const r = await run(['--stdio', mockCmd, 'call', 'fail', '--args', '{"message":"nope"}']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('nope');
+  });
+
+  it('--timeout-ms applies to calls and the error names the method', async () => {
+    const r = await run(['--stdio', mockCmd, '--timeout-ms', '300', 'call', 'never']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/request "tools\/call" timed out after 300 ms/);
+  });
+
+  it('usage errors exit 2 with a message', async () => {
+    expect((await run(['--stdio', mockCmd, 'call', 'echo', '--args', '{not json'])).code).toBe(2);
+    expect((await run(['tools'])).stderr).toMatch(/no server/);
+    expect((await run(['frobnicate'])).code).toBe(2);
+  });
+
+  it('a server that cannot start: exit 1 and an error naming the phase', async () => {
+    const r = await run(['--stdio', 'no-such-command-xyz --flag', 'tools']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/during spawn.*command not found: "no-such-command-xyz"/);
+  });
+
+  it('npm start (mcpwire demo) connects to the bundled mock, lists tools, calls one with progress', async () => {
+    const r = await run(['demo']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/connected to .* over stdio, protocol 2025-11-25/);
+    expect(r.stdout).toMatch(/progress → .*\(\d+ progress updates/);
+    expect(r.stdout).toMatch(/summary:/);
+  });
+
+  it('--trace writes a JSON-lines trace that trace stats can read', async () => {
+    const file = path.join(os.tmpdir(), `mcpwire-cli-trace-${process.pid}-${Date.now()}.jsonl`);
+    const r = await run(['--stdio', mockCmd, '--trace', file, 'call', 'echo', '--args', '{"text":"traced"}']);
+    expect(r.code).toBe(0);
+    const s = await run(['trace', 'stats', file, '--json']);
+    expect(s.code).toBe(0);
+    expect(s.stdout).toContain('tools/call');
+  });
+});
