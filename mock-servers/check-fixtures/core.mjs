@@ -35,6 +35,7 @@ export const BUGS = {
   'bad-complete-result': 'completion.complete',
   'setlevel-error': 'logging.set-level',
   'progress-decreasing': 'progress.well-formed',
+  'progress-wrong-token': 'progress.well-formed',
   'ignore-cancel': 'cancellation.honoured',
   'missing-jsonrpc': 'jsonrpc.envelope',
   'unknown-response-id': 'jsonrpc.response-ids',
@@ -142,7 +143,8 @@ export function createSession(bugs, aside) {
         step++;
         if (token !== undefined) {
           const progress = bugs.has('progress-decreasing') ? total - step + 1 : step;
-          out.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress, total } });
+          const progressToken = bugs.has('progress-wrong-token') ? `${token}-not-yours` : token;
+          out.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total } });
         }
         if (step >= total) {
           clearInterval(timer);

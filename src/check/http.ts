@@ -6,8 +6,9 @@
 import { request } from 'undici';
 import { excerpt } from '../jsonrpc/types.js';
 import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
+import type { HttpServerConfig } from '../transport/create.js';
 import type { CheckContext } from './context.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
 
 const MAX_BODY = 1024 * 1024;
 
@@ -40,13 +41,18 @@ function firstMessage(text: string, contentType: string): Record<string, unknown
 }
 
 async function raw(ctx: CheckContext, method: 'POST' | 'DELETE', headers: Record<string, string>, body?: unknown): Promise<RawResponse> {
-  const url = (ctx.target as { url: string }).url;
+  const { url, headers: userHeaders } = ctx.target as HttpServerConfig;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`no HTTP response within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
   try {
     const res = await request(url, {
       method,
-      headers: { accept: 'application/json, text/event-stream', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        ...lowerKeys(userHeaders),
+        accept: 'application/json, text/event-stream',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       signal: ac.signal,
     });
@@ -62,6 +68,11 @@ async function raw(ctx: CheckContext, method: 'POST' | 'DELETE', headers: Record
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** `--header` values (auth…) go on every raw request; the probe's own headers win. */
+function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 const initBody = (id = 1) => ({
@@ -83,7 +94,7 @@ async function rawSession(ctx: CheckContext): Promise<RawSession | Verdict> {
   const res = await raw(ctx, 'POST', {}, initBody());
   const result = res.message?.result as { protocolVersion?: unknown } | undefined;
   if (res.status !== 200 || result === undefined) {
-    return notApplicable(`blocked: raw initialize got HTTP ${res.status} ${excerpt(res.text, 120)}`);
+    return skip(`blocked: a raw initialize got HTTP ${res.status} ${excerpt(res.text, 120)}`);
   }
   const sid = res.headers['mcp-session-id'];
   const sessionId = Array.isArray(sid) ? sid[0] : sid;

@@ -156,9 +156,11 @@ export class Probe {
       return { kind: 'result', result, message: id !== undefined ? this.responseTo(id) : undefined };
     } catch (err) {
       if (err instanceof JsonRpcError) {
-        const error: JSONRPCErrorObject = { code: err.rpcCode, message: String((id !== undefined ? (this.responseTo(id)?.message as { error?: { message?: unknown } })?.error?.message : undefined) ?? err.message) };
-        if (err.data !== undefined) error.data = err.data;
-        return { kind: 'error', error, message: id !== undefined ? this.responseTo(id) : undefined };
+        // The error object exactly as the server sent it (JsonRpcError's message is decorated).
+        const message = id !== undefined ? this.responseTo(id) : undefined;
+        const sent = (message?.message as { error?: JSONRPCErrorObject } | undefined)?.error;
+        const error: JSONRPCErrorObject = sent ?? { code: err.rpcCode, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
+        return { kind: 'error', error, message };
       }
       if (err instanceof TimeoutError) return { kind: 'timeout', timeoutMs };
       const code = (err as { code?: unknown })?.code;

@@ -37,9 +37,23 @@ function progressFor(ctx: CheckContext, token: string, fromSeq = 0): Recorded[] 
   });
 }
 
+/** A progress notification whose token was never sent by the client (on that connection). */
+function strayProgress(ctx: CheckContext): Recorded | undefined {
+  const sent = new Set<string>();
+  for (const r of ctx.traffic.records) {
+    const m = r.message as { method?: unknown; params?: { _meta?: { progressToken?: unknown }; progressToken?: unknown } };
+    if (r.dir === 'out' && r.kind === 'request' && m.params?._meta?.progressToken !== undefined) {
+      sent.add(`${r.probe}:${JSON.stringify(m.params._meta.progressToken)}`);
+    } else if (r.dir === 'in' && r.kind === 'notification' && m.method === 'notifications/progress') {
+      if (!sent.has(`${r.probe}:${JSON.stringify(m.params?.progressToken)}`)) return r;
+    }
+  }
+  return undefined;
+}
+
 const progress: CheckDef = {
   id: 'progress.well-formed',
-  title: 'progress notifications carry our token, increase, and stop at completion',
+  title: 'progress notifications carry a token the client sent, increase, and stop at completion',
   clause: 'basic.utilities.progress#3',
   level: 'MUST',
   async run(ctx) {
@@ -55,6 +69,10 @@ const progress: CheckDef = {
     if (o.kind !== 'result' && o.kind !== 'error') return notApplicable(`${tool.name} got ${describeOutcome(o)}`);
     const doneSeq = o.message?.seq ?? Number.MAX_SAFE_INTEGER;
     await sleep(300);
+    const stray = strayProgress(ctx);
+    if (stray !== undefined) {
+      return violated('a progress notification references a token no request of this client carried', stray.message, { clause: 'basic.utilities.progress#5' });
+    }
     const all = progressFor(ctx, token);
     if (all.length === 0) return notApplicable(`the server sent no progress for ${tool.name}`);
     let last = -Infinity;
