@@ -23,7 +23,7 @@ import {
   type MessageKind,
   type RequestId,
 } from '../jsonrpc/types.js';
-import type { Transport, TransportDiagnostic } from '../transport/types.js';
+import type { SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ProtocolObserver } from './observer.js';
 import { RequestRegistry, type PendingRequest, type ProgressCallback, type ProgressParams } from './registry.js';
 
@@ -158,7 +158,13 @@ export class Connection {
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
       this.registry.add(entry);
       if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
-      this.transport.send(message, options.isInitialize ? { isInitialize: true } : undefined).then(undefined, (err) => {
+      let sendOptions: SendOptions | undefined = options.isInitialize ? { isInitialize: true } : undefined;
+      if (this.transport.wantsRequestSignal === true) {
+        // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too.
+        entry.sendAbort = new AbortController();
+        sendOptions = { ...sendOptions, signal: entry.sendAbort.signal };
+      }
+      this.transport.send(message, sendOptions).then(undefined, (err) => {
         const e = this.registry.take(id, 'send-failed');
         if (e !== undefined) e.reject(this.wrapSendError(err, method));
       });

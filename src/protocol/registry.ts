@@ -30,6 +30,8 @@ export type SettleReason = 'response' | 'error' | 'timeout' | 'abort' | 'close' 
 export interface PendingRequest {
   readonly id: RequestId;
   readonly method: string;
+  /** Aborts the transport's work for this request (HTTP: the POST) when it is given up on. */
+  sendAbort?: AbortController;
   /** performance.now() when it was sent. */
   readonly sentAt: number;
   resolve: (value: unknown) => void;
@@ -83,6 +85,7 @@ export class RequestRegistry {
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
     if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id);
+    if (entry.sendAbort !== undefined && (reason === 'timeout' || reason === 'abort' || reason === 'close')) entry.sendAbort.abort();
     return entry;
   }
 

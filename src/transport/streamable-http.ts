@@ -81,6 +81,8 @@ interface SseStream {
 }
 
 export class StreamableHttpTransport implements Transport {
+  /** Requests get an AbortSignal from the protocol layer: a request given up on aborts its POST. */
+  readonly wantsRequestSignal = true;
   onmessage?: (message: unknown) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;

@@ -48,6 +48,11 @@ export interface Transport {
   /** Transport events for tracing. */
   onevent?: (event: TransportEvent) => void;
 
+  /**
+   * True when the transport wants `SendOptions.signal` on requests, aborted when the request is
+   * given up on (HTTP: to abort the POST). Transports that need no such signal cost nothing.
+   */
+  readonly wantsRequestSignal?: boolean;
   /** HTTP only: the negotiated protocol version to send in `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
   /**
