@@ -5,7 +5,7 @@
  *
  * The proof is by counting, not by the clock (CI is a loaded 2-core machine): every byte the
  * framer copies goes through Buffer.concat or a string decode, so we count those bytes; and
- * every scan for a newline is a Buffer.indexOf call, whose scanned ranges we sum. A linear
+ * every scan for a newline is a Buffer indexOf/lastIndexOf call, whose scanned ranges we sum. A linear
  * framer copies each byte at most a small constant number of times and scans it once. One
  * wall-clock sanity check (50 MiB vs 5 MiB) uses a factor so generous that only a change of
  * complexity class trips it.
@@ -32,12 +32,19 @@ function feed(bytes: Buffer) {
     copied += out.length;
     return out;
   });
-  const proto = Buffer.prototype as unknown as { indexOf: (...a: unknown[]) => number; toString: unknown };
+  const proto = Buffer.prototype as unknown as { indexOf: (...a: unknown[]) => number; lastIndexOf: (...a: unknown[]) => number; toString: unknown };
   const realIndexOf = proto.indexOf;
   const indexOfSpy = vi.spyOn(proto, 'indexOf').mockImplementation(function (this: Buffer, value: unknown, from?: unknown) {
     const start = typeof from === 'number' ? from : 0;
     const hit = realIndexOf.call(this, value, from);
     scanned += (hit === -1 ? this.length : hit + 1) - start;
+    return hit;
+  });
+  const realLastIndexOf = proto.lastIndexOf;
+  const lastIndexOfSpy = vi.spyOn(proto, 'lastIndexOf').mockImplementation(function (this: Buffer, value: unknown, from?: unknown) {
+    const start = typeof from === 'number' ? Math.min(from, this.length - 1) : this.length - 1;
+    const hit = realLastIndexOf.call(this, value, ...(from === undefined ? [] : [from]));
+    scanned += start - (hit === -1 ? -1 : hit);
     return hit;
   });
   const realToString = proto.toString as (this: Buffer, ...a: unknown[]) => string;
@@ -56,6 +63,7 @@ function feed(bytes: Buffer) {
     concatSpy.mockRestore();
     indexOfSpy.mockRestore();
     toStringSpy.mockRestore();
+    lastIndexOfSpy.mockRestore();
   }
   expect(got).toHaveLength(1);
   const text = (got[0] as { result: { content: { text: string }[] } }).result.content[0].text;

@@ -4,12 +4,14 @@
  *
  * - partial chunks and many messages per chunk; CRLF accepted;
  * - UTF-8 is decoded per whole line, so a character split across chunks is never mangled;
- * - linear time: each byte is scanned once and copied at most once (a line spanning chunks is
- *   concatenated once, when its newline arrives);
+ * - linear time: each byte is scanned for newlines about once and copied at most twice (a line
+ *   spanning chunks is concatenated once, when its newline arrives, then decoded); the complete
+ *   lines of a chunk are decoded with one call when they are ASCII (the usual case);
  * - a line over `maxMessageBytes` is reported and skipped (bytes up to the next newline are
  *   dropped without being buffered); a malformed line is reported with a bounded excerpt and
  *   skipped. Neither stops the framer.
  */
+import { isAscii } from 'node:buffer';
 import { excerpt } from './types.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -52,20 +54,19 @@ export class NdjsonFramer {
   }
 
   push(chunk: Buffer): void {
-    let start = 0;
     const len = chunk.length;
-    while (start < len) {
-      const nl = chunk.indexOf(NL, start);
+    let start = 0;
+    if (this.partsBytes > 0 || this.skipping) {
+      // The first newline ends the line held from earlier chunks.
+      const nl = chunk.indexOf(NL);
       if (nl === -1) {
-        this.hold(chunk, start, len);
+        this.hold(chunk, 0, len);
         return;
       }
       if (this.skipping) {
-        this.endSkip(nl - start);
-      } else if (this.partsBytes === 0) {
-        this.line(chunk, start, nl);
+        this.endSkip(nl);
       } else {
-        this.hold(chunk, start, nl);
+        this.hold(chunk, 0, nl);
         if (!this.skipping) {
           const whole = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.partsBytes);
           this.parts = [];
@@ -76,6 +77,45 @@ export class NdjsonFramer {
         }
       }
       start = nl + 1;
+      if (start >= len) return;
+    }
+    // Every complete line left in this chunk ends at or before its last newline.
+    const last = chunk.lastIndexOf(NL);
+    if (last < start) {
+      this.hold(chunk, start, len);
+      return;
+    }
+    this.lines(chunk, start, last);
+    if (last + 1 < len) this.hold(chunk, last + 1, len);
+  }
+
+  /**
+   * The complete lines in `buf[from, to)` (`buf[to]` is a newline). ASCII text (the usual case)
+   * is decoded with one call for all of them and split as a string, so bytes and characters
+   * coincide; anything else is decoded line by line, which keeps byte counts exact.
+   */
+  private lines(buf: Buffer, from: number, to: number): void {
+    if (!isAscii(buf.subarray(from, to))) {
+      for (let s = from; s <= to; ) {
+        let nl = buf.indexOf(NL, s);
+        if (nl === -1 || nl > to) nl = to;
+        this.line(buf, s, nl);
+        s = nl + 1;
+      }
+      return;
+    }
+    const text = buf.toString('latin1', from, to);
+    const n = text.length;
+    for (let p = 0; p <= n; ) {
+      let e = text.indexOf('\n', p);
+      if (e === -1) e = n;
+      let end = e;
+      if (end > p && text.charCodeAt(end - 1) === CR) end--;
+      if (end > p) {
+        if (end - p > this.max) this.oversized(end - p);
+        else this.parse(p === 0 && end === n ? text : text.slice(p, end));
+      }
+      p = e + 1;
     }
   }
 
@@ -127,13 +167,20 @@ export class NdjsonFramer {
     if (end > from && buf[end - 1] === CR) end--;
     if (end === from) return; // blank line: tolerated
     if (end - from > this.max) {
-      this.onDiagnostic({
-        code: 'MCPWIRE_FRAME_OVERSIZED',
-        message: `message of ${end - from} bytes exceeds the maximum of ${this.max} bytes; skipped`,
-      });
+      this.oversized(end - from);
       return;
     }
-    const text = buf.toString('utf8', from, end);
+    this.parse(buf.toString('utf8', from, end));
+  }
+
+  private oversized(bytes: number): void {
+    this.onDiagnostic({
+      code: 'MCPWIRE_FRAME_OVERSIZED',
+      message: `message of ${bytes} bytes exceeds the maximum of ${this.max} bytes; skipped`,
+    });
+  }
+
+  private parse(text: string): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
