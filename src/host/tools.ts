@@ -120,14 +120,14 @@ function adaptOne(server: string, tool: Tool, name: string, o: AdaptOptions, dia
     });
   }
   if (omit) return undefined;
-  const adapted: AdaptedTool = { name, description: describe(server, tool, o.maxDescriptionChars ?? 2000), parameters: schema.parameters, server, tool: tool.name };
+  const adapted: AdaptedTool = { name, description: toolDescription(server, tool, o.maxDescriptionChars ?? 2000), parameters: schema.parameters, server, tool: tool.name };
   const annotations = safeAnnotations(tool.annotations);
   if (annotations !== undefined) adapted.annotations = annotations;
   return adapted;
 }
 
 /** `MCP <server>/<tool>` then the server's description (untrusted: sanitized and capped). */
-export function describe(server: string, tool: Tool, maxChars: number): string {
+export function toolDescription(server: string, tool: Tool, maxChars: number): string {
   const title = sanitizeText(tool.title ?? tool.annotations?.title, 200, true);
   const origin = `MCP ${label(server)}/${label(tool.name)}${title ? ` (${title})` : ''}`;
   const desc = sanitizeText(tool.description, maxChars);

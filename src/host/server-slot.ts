@@ -1,0 +1,234 @@
+/**
+ * One configured server under supervision: connect, list tools, watch for the connection to
+ * drop, reconnect with backoff and jitter (`backoff.ts`), refresh tools on `list_changed`.
+ * States follow the status view of seed §5.4: `disabled`, `connecting`, `auth_required`,
+ * `ready`, `error` — plus `closed` once the host is closed. A connection that fails or drops
+ * affects only this server (seed §6).
+ */
+import { isAuthRequiredError, type McpWireError } from '../errors.js';
+import type { CallToolOptions, ClientOptions } from '../mcp/client.js';
+import type { RequestOptions } from '../protocol/connection.js';
+import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../mcp/types.js';
+import type { ServerConfig } from '../transport/create.js';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { toConnectConfig } from './config/connect.js';
+import type { ResolvedServer } from './config/types.js';
+import { sanitizeText } from './text.js';
+
+/** The part of `McpClient` the host uses (so tests can supply a fake). */
+export interface HostClient {
+  readonly serverInfo?: Implementation;
+  readonly serverCapabilities?: ServerCapabilities;
+  readonly instructions?: string;
+  readonly transportKind?: string;
+  listTools(options?: RequestOptions): Promise<Tool[]>;
+  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
+  listResources(options?: RequestOptions): Promise<Resource[]>;
+  listResourceTemplates?(options?: RequestOptions): Promise<ResourceTemplate[]>;
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
+  listPrompts(options?: RequestOptions): Promise<Prompt[]>;
+  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
+  close(): Promise<void>;
+  on(event: string, listener: (...args: unknown[]) => void): unknown;
+  off(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/** Opens a client for a server config (default: `connect` of `src/mcp/client.ts`). */
+export type ConnectFn = (config: ServerConfig, options: ClientOptions) => Promise<HostClient>;
+
+/** A server's state in the status view. */
+export type ServerState = 'disabled' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'closed';
+
+/** What the slot needs from the host. */
+export interface SlotDeps {
+  connect: ConnectFn;
+  clientOptions: ClientOptions;
+  backoff: BackoffOptions;
+  random: () => number;
+  now: () => number;
+  /** State, tools or error changed. */
+  onChange: (slot: ServerSlot) => void;
+  /** The server said its resources or prompts changed. */
+  onListChanged: (slot: ServerSlot, kind: 'resources' | 'prompts') => void;
+  onDiagnostic: (slot: ServerSlot, message: string) => void;
+}
+
+/** One supervised server (see the module comment). */
+export class ServerSlot {
+  state: ServerState;
+  client: HostClient | undefined;
+  tools: Tool[] = [];
+  lastError: string | undefined;
+  lastConnectedAt: number | undefined;
+  retries = 0;
+  nextRetryAt: number | undefined;
+  private generation = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private abort: AbortController | undefined;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private detach: (() => void) | undefined;
+
+  constructor(
+    readonly server: ResolvedServer,
+    private readonly deps: SlotDeps,
+  ) {
+    this.state = server.error !== undefined ? 'error' : server.enabled ? 'connecting' : 'disabled';
+    this.lastError = server.error !== undefined ? `invalid configuration: ${server.error}` : undefined;
+  }
+
+  /** Connects (once); resolves when the attempt settled, whatever its outcome. */
+  async start(): Promise<void> {
+    if (this.server.error !== undefined || !this.server.enabled) return;
+    await this.attempt();
+  }
+
+  /** Drops the connection (if any) and connects again now, with the retry count reset. */
+  async restart(): Promise<void> {
+    if (this.state === 'closed') return;
+    await this.disconnect();
+    this.retries = 0;
+    if (this.server.error === undefined) await this.attempt();
+  }
+
+  /** Stops retrying and closes the client. Idempotent. */
+  async close(): Promise<void> {
+    await this.disconnect();
+    this.setState('closed');
+  }
+
+  private async attempt(): Promise<void> {
+    const gen = ++this.generation;
+    this.clearTimer();
+    this.abort = new AbortController();
+    this.setState('connecting');
+    const timeoutMs = this.server.config.requestTimeoutMs;
+    let client: HostClient | undefined;
+    try {
+      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, signal: this.abort.signal });
+      if (gen !== this.generation) return void (await client.close().catch(() => {}));
+      this.attach(client, gen);
+      const tools = client.serverCapabilities?.tools ? await client.listTools({ timeoutMs }) : [];
+      if (gen !== this.generation) return;
+      this.client = client;
+      this.tools = tools;
+      this.lastError = undefined;
+      this.lastConnectedAt = this.deps.now();
+      this.retries = 0;
+      this.nextRetryAt = undefined;
+      this.setState('ready');
+    } catch (err) {
+      if (gen !== this.generation) return;
+      this.detach?.();
+      await client?.close().catch(() => {});
+      this.failed(err);
+    }
+  }
+
+  private attach(client: HostClient, gen: number): void {
+    const onClose = (err: unknown): void => {
+      if (gen !== this.generation || this.state === 'closed') return;
+      this.detach?.();
+      this.client = undefined;
+      this.tools = [];
+      this.failed(err ?? new Error('connection closed'));
+    };
+    const onTools = (): void => void this.refreshTools(gen);
+    const onResources = (): void => this.deps.onListChanged(this, 'resources');
+    const onPrompts = (): void => this.deps.onListChanged(this, 'prompts');
+    client.on('close', onClose);
+    client.on('toolsListChanged', onTools);
+    client.on('resourcesListChanged', onResources);
+    client.on('promptsListChanged', onPrompts);
+    this.detach = () => {
+      client.off('close', onClose);
+      client.off('toolsListChanged', onTools);
+      client.off('resourcesListChanged', onResources);
+      client.off('promptsListChanged', onPrompts);
+      this.detach = undefined;
+    };
+  }
+
+  /** Re-lists tools after `notifications/tools/list_changed`; bursts coalesce into one more listing. */
+  refreshTools(gen = this.generation): Promise<void> {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.refreshAgain = false;
+        const client = this.client;
+        if (client === undefined || gen !== this.generation) return;
+        try {
+          const tools = await client.listTools({ timeoutMs: this.server.config.requestTimeoutMs });
+          if (gen !== this.generation || this.client !== client) return;
+          this.tools = tools;
+          this.deps.onChange(this);
+        } catch (err) {
+          this.deps.onDiagnostic(this, `tools/list after list_changed failed: ${errorText(err)}; keeping the previous tools`);
+        }
+      } while (this.refreshAgain);
+    })().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private failed(err: unknown): void {
+    this.lastError = errorText(err);
+    if (isAuthRequiredError(err)) {
+      // Retrying cannot help until someone authorizes: wait for restart().
+      this.setState('auth_required');
+      return;
+    }
+    this.setState('error');
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    const max = this.deps.backoff.maxRetries ?? DEFAULT_BACKOFF.maxRetries;
+    if (this.retries >= max) {
+      this.nextRetryAt = undefined;
+      return;
+    }
+    const delay = backoffDelay(this.retries, this.deps.backoff, this.deps.random);
+    this.retries++;
+    this.nextRetryAt = this.deps.now() + delay;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.attempt();
+    }, delay);
+    this.timer.unref?.();
+    this.deps.onChange(this);
+  }
+
+  private async disconnect(): Promise<void> {
+    this.generation++;
+    this.clearTimer();
+    this.abort?.abort();
+    this.detach?.();
+    const client = this.client;
+    this.client = undefined;
+    this.tools = [];
+    this.nextRetryAt = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    this.deps.onChange(this);
+  }
+}
+
+/** An error as one safe line: message (control characters stripped, capped) and code. */
+export function errorText(err: unknown): string {
+  const e = err as Partial<McpWireError> | undefined;
+  const message = sanitizeText(e?.message ?? String(err), 500, true) || 'unknown error';
+  return typeof e?.code === 'string' ? `${message} (${e.code})` : message;
+}
