@@ -4,11 +4,11 @@
  * child process from dist/).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import checkCommand from '../src/cli/commands/check.js';
-import { exitCode, renderTable } from '../src/check/report.js';
+import { checkExitCode, renderCheckReport } from '../src/check/report.js';
 import { ALL_CHECKS, runChecks, selectChecks, summarize, toResult } from '../src/check/runner.js';
 import type { CheckReport } from '../src/check/types.js';
 import { BUGS } from '../mock-servers/check-fixtures/core.mjs';
@@ -67,11 +67,11 @@ describe('verdicts, report and exit code', () => {
       const results = statuses.map((status) => ({ ...toResult(must, { status: 'pass' }, 0), status }));
       return { target: 't', results, summary: summarize(results), durationMs: 0 };
     };
-    expect(exitCode(rep(['pass', 'skip']))).toBe(0);
-    expect(exitCode(rep(['pass', 'fail']))).toBe(1);
-    expect(exitCode(rep(['pass', 'error']))).toBe(1);
-    expect(exitCode(rep(['warn']))).toBe(0);
-    expect(exitCode(rep(['warn']), true)).toBe(1);
+    expect(checkExitCode(rep(['pass', 'skip']))).toBe(0);
+    expect(checkExitCode(rep(['pass', 'fail']))).toBe(1);
+    expect(checkExitCode(rep(['pass', 'error']))).toBe(1);
+    expect(checkExitCode(rep(['warn']))).toBe(0);
+    expect(checkExitCode(rep(['warn']), true)).toBe(1);
   });
 
   it('the table lists every check and explains failures with the offending message', () => {
@@ -79,7 +79,7 @@ describe('verdicts, report and exit code', () => {
       toResult(must, { status: 'violated', detail: 'the ping result MUST be empty', evidence: { jsonrpc: '2.0', id: 3, result: { pong: true } } }, 1),
       toResult(should, { status: 'pass' }, 1),
     ];
-    const text = renderTable({ target: 'node x.mjs', results, summary: summarize(results), durationMs: 1500 });
+    const text = renderCheckReport({ target: 'node x.mjs', results, summary: summarize(results), durationMs: 1500 });
     expect(text).toContain('FAIL    ping.empty-result');
     expect(text).toContain('FAIL ping.empty-result: basic.utilities.ping#1 (MUST): the ping result MUST be empty');
     expect(text).toContain('offending: {"jsonrpc":"2.0","id":3,"result":{"pong":true}}');
@@ -165,6 +165,22 @@ describe('mcpwire check (command)', () => {
     capture();
     expect(await checkCommand(['--list'])).toBe(0);
     for (const c of ALL_CHECKS) expect(out).toContain(c.id);
+  });
+
+  const mainJs = new URL('../dist/cli/main.js', import.meta.url);
+  const registered = existsSync(mainJs) && readFileSync(mainJs, 'utf8').includes('commands/check.js');
+  it.skipIf(!registered)('`mcpwire check` via dist/cli/main.js: exit 0 on a clean server, 1 on a failing one', { timeout: 60_000 }, async () => {
+    const run = (bug?: string) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const args = [fileURLToPath(mainJs), 'check', '--stdio', stdioArg(bug), '--only', 'ping,jsonrpc.unknown-method'];
+        execFile(process.execPath, args, { cwd: root, timeout: 50_000 }, (e, so) => resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout: so }));
+      });
+    const clean = await run();
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('2 passed, 0 failed');
+    const broken = await run('ping-nonempty');
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain('FAIL ping.empty-result: basic.utilities.ping#1 (MUST)');
   });
 
   const built = existsSync(new URL('../dist/cli/commands/check.js', import.meta.url));

@@ -22,7 +22,7 @@ function pad(rows: string[][]): string[] {
   return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
-export function renderTable(report: CheckReport): string {
+export function renderCheckReport(report: CheckReport): string {
   const lines: string[] = [];
   const who = report.serverInfo ? ` — ${clean(String(report.serverInfo.name), 60)} ${clean(String(report.serverInfo.version), 30)}` : '';
   lines.push(`mcpwire check: ${clean(report.target, 120)}${who}${report.protocolVersion ? ` (protocol ${clean(report.protocolVersion, 20)})` : ''}`);
@@ -44,7 +44,7 @@ export function renderTable(report: CheckReport): string {
 }
 
 /** 1 when anything failed (or errored), or warned with `failOnWarning`; else 0. */
-export function exitCode(report: CheckReport, failOnWarning = false): number {
+export function checkExitCode(report: CheckReport, failOnWarning = false): number {
   const s = report.summary;
   return s.fail > 0 || s.error > 0 || (failOnWarning && s.warn > 0) ? 1 : 0;
 }

@@ -7,8 +7,9 @@
  * `--timeout-ms <ms>` (per request, default 10000), `--slow-tool <name>` with
  * `--slow-tool-args '<json>'` (the tool the cancellation/progress checks call).
  */
-import { ALL_CHECKS, DEFAULT_CHECK_TIMEOUT_MS, runChecks, selectChecks } from '../../check/runner.js';
-import { exitCode, renderTable } from '../../check/report.js';
+// TODO(lead): once src/index.ts re-exports src/check/index.ts, import these from '../../index.js'
+// (test/layers.test.ts: the CLI reaches the engine only through src/index.ts).
+import { ALL_CHECKS, checkExitCode, DEFAULT_CHECK_TIMEOUT_MS, renderCheckReport, runChecks, selectChecks } from '../../check/index.js';
 import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { printJson, reportError } from '../output.js';
 import { adHocServer } from '../target.js';
@@ -52,8 +53,8 @@ export default async function check(argv: string[]): Promise<number> {
       },
     });
     if (values.json) printJson(report);
-    else process.stdout.write(`${renderTable(report)}\n`);
-    return exitCode(report, values['fail-on-warning'] === true);
+    else process.stdout.write(`${renderCheckReport(report)}\n`);
+    return checkExitCode(report, values['fail-on-warning'] === true);
   } catch (err) {
     reportError(err);
     return err instanceof UsageError ? 2 : 1;
