@@ -6,7 +6,7 @@
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
 import { declared } from './lists.js';
-import { describeOutcome, messageOf, type Recorded } from './probe.js';
+import { describeOutcome, messageOf, type Outcome, type Recorded } from './probe.js';
 import { pickSlowTool } from './tools.js';
 import { notApplicable, pass, violated, type CheckDef } from './types.js';
 
@@ -99,24 +99,30 @@ const cancellation: CheckDef = {
     if (tool === undefined) return notApplicable('no tool that takes time was found (name like sleep/delay/slow/long-running with a numeric duration)');
     const token = `mcpwire-check-cancel-${++tokenCounter}`;
     const runMs = ctx.options.cancelRunMs ?? 4000;
-    const ac = new AbortController();
     const startSeq = ctx.traffic.records.at(-1)?.seq ?? 0;
+    // The request stays pending after notifications/cancelled (sent by hand, so the transport
+    // keeps listening: over HTTP the response stream stays open) to see whether an answer comes.
+    const ac = new AbortController();
     const p = s.probe.request(
       'tools/call',
       { name: tool.name, arguments: tool.args(runMs), _meta: { progressToken: token } },
-      { signal: ac.signal, timeoutMs: ctx.timeoutMs + 30_000 },
+      { signal: ac.signal, timeoutMs: ctx.timeoutMs + 30_000, cancellable: false },
     );
-    const sentId = (ctx.traffic.records.filter((r) => r.probe === s.probe.id && r.dir === 'out' && r.kind === 'request').at(-1)?.message as { id?: unknown })?.id;
+    const sentId = lastOut(ctx, s.probe.id, 'request')?.id;
     // Cancel once the work has visibly started (first progress), or after a moment.
     const started = Date.now();
-    while (Date.now() - started < 800 && progressFor(ctx, token, startSeq).length === 0) await sleep(50);
-    ac.abort(new Error('mcpwire check: cancellation test'));
-    const o = await p;
-    if (o.kind === 'result' || o.kind === 'error') return notApplicable(`${tool.name} finished before it could be cancelled`);
+    let early: Outcome | undefined;
+    void p.then((o) => (early = o));
+    while (Date.now() - started < 800 && early === undefined && progressFor(ctx, token, startSeq).length === 0) await sleep(50);
+    if (early?.kind === 'result' || early?.kind === 'error') return notApplicable(`${tool.name} finished before it could be cancelled`);
+    await s.probe.conn.notify('notifications/cancelled', { requestId: sentId, reason: 'mcpwire check: cancellation test' });
+    const cancelSeq = ctx.traffic.records.at(-1)?.seq ?? 0;
     // Wait past the time the tool would have taken, then look for a response to the cancelled id.
-    await sleep(runMs + 1000);
+    const settled = await Promise.race([p, sleep(runMs + 1000).then(() => undefined)]);
+    if (settled === undefined) ac.abort(new Error('mcpwire check: done waiting'));
+    await p;
     const late = ctx.traffic.records.find(
-      (r) => r.probe === s.probe.id && r.dir === 'in' && (r.kind === 'result' || r.kind === 'error') && isObject(r.message) && r.message.id === sentId,
+      (r) => r.seq > cancelSeq && r.probe === s.probe.id && r.dir === 'in' && (r.kind === 'result' || r.kind === 'error') && isObject(r.message) && r.message.id === sentId,
     );
     const alive = await s.probe.request('ping');
     if (alive.kind === 'timeout' || alive.kind === 'closed') {
@@ -131,5 +137,14 @@ const cancellation: CheckDef = {
     return pass(`${tool.name} cancelled, no response`);
   },
 };
+
+/** The last message of `kind` the client sent on probe `probe`. */
+function lastOut(ctx: CheckContext, probe: number, kind: string): { id?: string | number } | undefined {
+  for (let i = ctx.traffic.records.length - 1; i >= 0; i--) {
+    const r = ctx.traffic.records[i];
+    if (r.probe === probe && r.dir === 'out' && r.kind === kind) return r.message as { id?: string | number };
+  }
+  return undefined;
+}
 
 export const utilityChecks: CheckDef[] = [setLevel, progress, cancellation];
