@@ -35,7 +35,7 @@ function usage(): string {
 
 /** Finds the command word: the first argument that is not an option or an option's value. */
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
-  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header']);
+  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--slow-tool', '--slow-tool-args', '--args', '--scope']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {

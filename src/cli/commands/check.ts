@@ -7,9 +7,8 @@
  * `--timeout-ms <ms>` (per request, default 10000), `--slow-tool <name>` with
  * `--slow-tool-args '<json>'` (the tool the cancellation/progress checks call).
  */
-// TODO(lead): once src/index.ts re-exports src/check/index.ts, import these from '../../index.js'
 // (test/layers.test.ts: the CLI reaches the engine only through src/index.ts).
-import { ALL_CHECKS, checkExitCode, DEFAULT_CHECK_TIMEOUT_MS, renderCheckReport, runChecks, selectChecks } from '../../check/index.js';
+import { ALL_CHECKS, checkExitCode, DEFAULT_CHECK_TIMEOUT_MS, renderCheckReport, runChecks, selectChecks } from '../../check-api.js';
 import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { printJson, reportError } from '../output.js';
 import { adHocServer } from '../target.js';
