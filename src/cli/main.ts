@@ -5,8 +5,12 @@
  * Commands are loaded lazily so `mcpwire --help` stays fast.
  */
 const COMMANDS: Record<string, { file: string; summary: string }> = {
-  tools: { file: './commands/tools.js', summary: 'list the tools of a server' },
-  call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult' },
+  mcp: { file: './commands/mcp.js', summary: 'configure servers: mcp add|list|remove|enable|disable|test' },
+  status: { file: './commands/status.js', summary: 'connect the configured servers and show their state' },
+  tools: { file: './commands/tools.js', summary: 'list the tools of the configured servers (or of --stdio/--url)' },
+  call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult: call <id> <tool>' },
+  read: { file: './commands/read.js', summary: 'read a resource: read <id> <uri>' },
+  prompt: { file: './commands/prompt.js', summary: 'get a prompt: prompt <id> <name> [--args <json>]' },
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
   trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },
@@ -30,12 +34,16 @@ function usage(): string {
     ...rows,
     '',
     'global options: --stdio "<command line>" | --url <url>, --timeout-ms <ms>, --json, --trace <file>',
+    'config:         --config <file> (one native config file instead of the layers), --imports (also read .mcp.json,',
+    '                .cursor/mcp.json, .vscode/mcp.json, Claude Desktop); see docs/cli.md',
   ].join('\n');
 }
 
 /** Finds the command word: the first argument that is not an option or an option's value. */
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
-  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--slow-tool', '--slow-tool-args', '--args', '--scope']);
+  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--slow-tool', '--slow-tool-args', '--args', '--scope',
+    '--transport', '--command', '--arg', '--cwd', '--env', '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url',
+    '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {

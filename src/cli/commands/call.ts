@@ -1,40 +1,98 @@
 /**
- * `mcpwire … call <tool> --args '<json>' [--json]`: calls a tool and prints its CallToolResult.
- * Progress goes to stderr (a bar on a TTY, plain lines otherwise). Exit code 1 when the tool
- * reports `isError: true` or the request fails.
+ * `mcpwire call <id> <tool> --args '<json>' [--json]`: calls a tool of a configured server by
+ * the server's own tool name. A person typing `call` has consented, so the call goes through —
+ * unless a `permissions.deny` rule of the server's config matches: then it is refused and never
+ * sent (exit 1, the reason on stderr).
+ *
+ * `mcpwire --stdio "<cmd>" | --url <url> call <tool> --args '<json>' [--json]`: the same against
+ * an ad-hoc server.
+ *
+ * Prints the CallToolResult (text blocks for people, the whole result with `--json`). Progress
+ * goes to stderr (a bar on a TTY, plain lines otherwise). Exit code 1 when the tool reports
+ * `isError: true` or the request fails.
  */
-import { parse, parseJsonObject, UsageError } from '../args.js';
+import { connect, type CallToolResult, type McpClient } from '../../index.js';
+import { decidePermission, publicToolName, toConnectConfig } from '../../host-api.js';
+import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
 import { printJson, reportError, safeText } from '../output.js';
 import { progressPrinter } from '../progress.js';
-import { withClient } from '../target.js';
+import { adHocServer, clientOptions, withClient } from '../target.js';
+
+const USAGE = "usage: mcpwire call <id> <tool> [--args '<json>'] [--json]  |  mcpwire --stdio \"<cmd>\" call <tool> [--args '<json>'] [--json]";
 
 export default async function call(argv: string[]): Promise<number> {
+  let scrub = (s: string) => s;
+  let adHoc = true;
   try {
-    const { values, positionals } = parse(argv, { args: { type: 'string' } });
-    const [name] = positionals;
-    if (!name) throw new UsageError('usage: mcpwire --stdio "<cmd>" call <tool> [--args \'<json>\'] [--json]');
-    const args = parseJsonObject(values.args, '--args');
-    const progress = progressPrinter();
-    const ac = new AbortController();
-    const onSigint = () => ac.abort('interrupted (SIGINT)');
-    process.once('SIGINT', onSigint);
-    const result = await withClient(values, (client) =>
-      client.callTool(name, args, { onProgress: progress.onProgress, signal: ac.signal }),
-    ).finally(() => {
-      process.off('SIGINT', onSigint);
-      progress.done();
-    });
-    if (values.json) printJson(result);
-    else {
-      for (const block of result.content ?? []) {
-        if (block.type === 'text') process.stdout.write(`${block.text}\n`);
-        else process.stdout.write(`[${block.type}${'mimeType' in block ? ` ${safeText(block.mimeType)}` : ''}]\n`);
-      }
-      if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent)}\n`);
+    const { values, positionals } = parse(argv, { args: { type: 'string' }, imports: CONFIG_OPTIONS.imports });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
     }
+    adHoc = adHocServer(values) !== undefined;
+    const [first, second, extra] = positionals;
+    const args = parseJsonObject(values.args, '--args');
+    let result: CallToolResult;
+    if (adHoc) {
+      if (!first || second !== undefined) throw new UsageError(USAGE);
+      result = await withProgress((opts) => withClient(values, (client) => client.callTool(first, args, opts)));
+    } else {
+      if (!first || !second || extra !== undefined) throw new UsageError(USAGE);
+      const config = await loadView(values);
+      scrub = scrubber(config.servers);
+      const server = findServer(config, first);
+      usableServer(server);
+      const decision = await decidePermission(
+        { server: server.id, tool: second, publicName: publicToolName(server.id, second), arguments: args },
+        server.config.permissions,
+        'allow',
+      );
+      if (!decision.allowed) {
+        throw new CliFailure(`call refused: tool "${safeText(second, 128)}" of server "${server.id}" matches a permissions.deny rule in ${server.source === 'project' || server.source === 'global' ? `the ${server.source} config` : 'the imported config'} ${server.file}; nothing was sent`);
+      }
+      const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
+      result = await withProgress(async (opts) => {
+        const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), timeoutMs, signal: opts.signal });
+        try {
+          return await client.callTool(second, args, { ...opts, timeoutMs });
+        } finally {
+          await client.close();
+        }
+      });
+    }
+    if (values.json) printJson(result);
+    else printResult(result);
     return result.isError ? 1 : 0;
   } catch (err) {
-    reportError(err);
-    return err instanceof UsageError ? 2 : 1;
+    if (adHoc) {
+      reportError(err);
+      return err instanceof UsageError ? 2 : 1;
+    }
+    return reportFailure(err, scrub);
   }
+}
+
+type CallOpts = { onProgress: ReturnType<typeof progressPrinter>['onProgress']; signal: AbortSignal };
+
+/** Runs `fn` with a progress printer on stderr and Ctrl-C as cancellation. */
+async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
+  const progress = progressPrinter();
+  const ac = new AbortController();
+  const onSigint = () => ac.abort('interrupted (SIGINT)');
+  process.once('SIGINT', onSigint);
+  try {
+    return await fn({ onProgress: progress.onProgress, signal: ac.signal });
+  } finally {
+    process.off('SIGINT', onSigint);
+    progress.done();
+  }
+}
+
+function printResult(result: CallToolResult): void {
+  for (const block of result.content ?? []) {
+    if (block.type === 'text') process.stdout.write(`${block.text}\n`);
+    else process.stdout.write(`[${block.type}${'mimeType' in block ? ` ${safeText(block.mimeType)}` : ''}]\n`);
+  }
+  if (result.structuredContent !== undefined) process.stdout.write(`structuredContent: ${JSON.stringify(result.structuredContent)}\n`);
 }

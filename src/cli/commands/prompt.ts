@@ -1,0 +1,51 @@
+/**
+ * `mcpwire prompt <id> <name> [--args '<json>'] [--json]`: `prompts/get` on a configured server
+ * (or `mcpwire --stdio "<cmd>" | --url <url> prompt <name>` on an ad-hoc one). `--args` is a
+ * JSON object of string values (the prompt's arguments). Prints the messages as `role: text`
+ * lines; `--json` prints the GetPromptResult.
+ */
+import type { GetPromptResult, McpClient } from '../../index.js';
+import { parse, parseJsonObject, UsageError } from '../args.js';
+import { withConfigClient } from '../config-client.js';
+import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
+import { printJson, safeText } from '../output.js';
+import { adHocServer, withClient } from '../target.js';
+
+const USAGE = "usage: mcpwire prompt <id> <name> [--args '<json>'] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [--args '<json>']";
+
+export default async function prompt(argv: string[]): Promise<number> {
+  let scrub = (s: string) => s;
+  try {
+    const { values, positionals } = parse(argv, { args: { type: 'string' }, imports: CONFIG_OPTIONS.imports });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const adHoc = adHocServer(values) !== undefined;
+    const [id, name] = adHoc ? [undefined, positionals[0]] : positionals;
+    if (!name || positionals.length !== (adHoc ? 1 : 2)) throw new UsageError(USAGE);
+    const raw = parseJsonObject(values.args, '--args');
+    const args: Record<string, string> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      if (typeof v !== 'string') throw new UsageError(`--args: prompt arguments are strings (argument "${safeText(k, 40)}" is not)`);
+      args[k] = v;
+    }
+    const run = (client: McpClient, timeoutMs?: number) => client.getPrompt(name, args, timeoutMs === undefined ? {} : { timeoutMs });
+    const result: GetPromptResult = adHoc
+      ? await withClient(values, (c) => run(c))
+      : await withConfigClient(values, id!, (s) => (scrub = s), run);
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    if (result.description) process.stdout.write(`# ${safeText(result.description, 500)}\n`);
+    for (const m of result.messages ?? []) {
+      const c = m.content as { type: string; text?: string; mimeType?: string; resource?: { uri?: string; text?: string } };
+      const body = c.type === 'text' ? (c.text ?? '') : c.type === 'resource' && typeof c.resource?.text === 'string' ? c.resource.text : `[${c.type}${c.mimeType ? ` ${safeText(c.mimeType, 80)}` : ''}]`;
+      process.stdout.write(`${m.role}: ${body}\n`);
+    }
+    return 0;
+  } catch (err) {
+    return reportFailure(err, scrub);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * `mcpwire read <id> <uri> [--json]`: `resources/read` on a configured server (or
+ * `mcpwire --stdio "<cmd>" | --url <url> read <uri>` on an ad-hoc one). Text contents are
+ * printed as they are; binary ones as a `[blob <mimeType>, <n> bytes]` line. `--json` prints
+ * the ReadResourceResult.
+ */
+import type { McpClient, ReadResourceResult } from '../../index.js';
+import { parse, UsageError } from '../args.js';
+import { withConfigClient } from '../config-client.js';
+import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
+import { printJson, safeText } from '../output.js';
+import { adHocServer, withClient } from '../target.js';
+
+const USAGE = 'usage: mcpwire read <id> <uri> [--json]  |  mcpwire --stdio "<cmd>" read <uri> [--json]';
+
+export default async function read(argv: string[]): Promise<number> {
+  let scrub = (s: string) => s;
+  try {
+    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const adHoc = adHocServer(values) !== undefined;
+    const [id, uri] = adHoc ? [undefined, positionals[0]] : positionals;
+    if (!uri || positionals.length !== (adHoc ? 1 : 2)) throw new UsageError(USAGE);
+    const run = (client: McpClient, timeoutMs?: number) => client.readResource(uri, timeoutMs === undefined ? {} : { timeoutMs });
+    const result: ReadResourceResult = adHoc
+      ? await withClient(values, (c) => run(c))
+      : await withConfigClient(values, id!, (s) => (scrub = s), run);
+    if (values.json) {
+      printJson(result);
+      return 0;
+    }
+    for (const c of result.contents ?? []) {
+      if ('text' in c && typeof c.text === 'string') process.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
+      else if ('blob' in c && typeof c.blob === 'string') {
+        process.stdout.write(`[blob ${safeText(c.mimeType ?? 'application/octet-stream', 80)}, ${Buffer.from(c.blob, 'base64').length} bytes: ${safeText(c.uri, 200)}]\n`);
+      }
+    }
+    return 0;
+  } catch (err) {
+    return reportFailure(err, scrub);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * `mcpwire status [<id>]`: the runtime view of seed §5.4 — connects every enabled configured
+ * server concurrently (a short per-server initialize timeout, default 5000 ms, `--timeout-ms`
+ * overrides), reports id, transport, source, enabled, state (`disabled | connecting |
+ * auth_required | ready | error`) and tool count, then closes everything. With an id: that
+ * server only, plus `last_error` and `last_connected_at`. `--json`: see docs/cli.md.
+ */
+import type { ServerStatus } from '../../host-api.js';
+import { parse, UsageError } from '../args.js';
+import { CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
+import { withHost } from '../host-run.js';
+import { printJson, safeText, table } from '../output.js';
+
+/** One server in `status --json` (every field always present). */
+export interface StatusRow {
+  id: string;
+  transport: string;
+  source: string;
+  enabled: boolean;
+  state: string;
+  tools: number;
+  last_error: string | null;
+  last_connected_at: string | null;
+}
+
+function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
+  return {
+    id: s.id,
+    transport: s.transport,
+    source: s.source,
+    enabled: s.enabled,
+    state: s.state,
+    tools: s.tools,
+    last_error: s.lastError === undefined ? null : scrub(s.lastError),
+    last_connected_at: s.lastConnectedAt === undefined ? null : new Date(s.lastConnectedAt).toISOString(),
+  };
+}
+
+export default async function status(argv: string[]): Promise<number> {
+  let scrub = (s: string) => s;
+  try {
+    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
+    if (values.help) {
+      process.stdout.write('usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]\n');
+      return 0;
+    }
+    const [id] = positionals;
+    if (positionals.length > 1) throw new UsageError('usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]');
+    if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('status reports the configured servers; for an ad-hoc server use "mcpwire check" or "mcpwire tools"');
+    const config = await loadView(values);
+    scrub = scrubber(config.servers);
+    const servers = id === undefined ? config.servers : [findServer(config, id)];
+    if (servers.length === 0) {
+      if (values.json) printJson([]);
+      else process.stdout.write('no MCP servers configured\n');
+      return 0;
+    }
+    // Printed before the host closes: a server slow to shut down does not delay the report.
+    await withHost(servers, values, { capRequests: true }, (host) => render(host.status().map((s) => row(s, scrub)), id, values.json === true));
+    return 0;
+  } catch (err) {
+    return reportFailure(err, scrub);
+  }
+}
+
+function render(rows: StatusRow[], id: string | undefined, json: boolean): void {
+  if (json) {
+    printJson(id === undefined ? rows : rows[0]);
+    return;
+  }
+  if (id !== undefined) {
+    const r = rows[0];
+    const lines: [string, string][] = [
+      ['id', r.id],
+      ['transport', r.transport],
+      ['source', r.source],
+      ['enabled', String(r.enabled)],
+      ['state', r.state],
+      ['tools', String(r.tools)],
+      ['last_error', r.last_error ?? '-'],
+      ['last_connected_at', r.last_connected_at ?? '-'],
+    ];
+    process.stdout.write(`${lines.map(([k, v]) => `${k.padEnd(18)} ${safeText(v, 1000)}`).join('\n')}\n`);
+    return;
+  }
+  const hasError = rows.some((r) => r.last_error !== null);
+  const headers = ['id', 'transport', 'source', 'enabled', 'state', 'tools', ...(hasError ? ['error'] : [])];
+  const body = rows.map((r) => [
+    safeText(r.id, 64),
+    r.transport,
+    safeText(r.source, 80),
+    String(r.enabled),
+    r.state,
+    String(r.tools),
+    ...(hasError ? [safeText(r.last_error ?? '', 120)] : []),
+  ]);
+  process.stdout.write(`${table(headers, body)}\n`);
+}
