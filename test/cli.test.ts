@@ -2,6 +2,7 @@
  * The `mcpwire` CLI as a child process (dist/ is built by `npm test`'s pretest step).
  */
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,7 +60,9 @@ describe('mcpwire CLI', () => {
 
   it('usage errors exit 2 with a message', async () => {
     expect((await run(['--stdio', mockCmd, 'call', 'echo', '--args', '{not json'])).code).toBe(2);
-    expect((await run(['tools'])).stderr).toMatch(/no server/);
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-empty-'));
+    const isolated = { HOME: empty, XDG_CONFIG_HOME: empty, MCPWIRE_CONFIG_PATH: path.join(empty, 'none.json') };
+    expect((await run(['tools'], isolated)).stderr).toMatch(/no server/);
     expect((await run(['frobnicate'])).code).toBe(2);
   });
 

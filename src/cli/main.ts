@@ -65,9 +65,10 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const { command, rest } = splitCommand(argv);
-  if (!command || argv.includes('--help') && !command) {
-    process.stdout.write(`${usage()}\n`);
-    return command ? 0 : 2;
+  if (!command) {
+    const asked = argv.includes('--help') || argv.includes('-h');
+    (asked ? process.stdout : process.stderr).write(`${usage()}\n`);
+    return asked ? 0 : 2;
   }
   const entry = COMMANDS[command];
   if (!entry) {
