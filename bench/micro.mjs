@@ -117,6 +117,7 @@ function framerCase(name, bytes, expected) {
 }
 
 // Connection request → response → settle, over a fake transport that answers in a microtask
+const SENT = Promise.resolve();
 async function connectionCase(inFlight, withSignal = false) {
   const transport = {
     kind: 'fake',
@@ -124,7 +125,7 @@ async function connectionCase(inFlight, withSignal = false) {
     close: async () => { transport.onclose?.(); },
     send(msg) {
       queueMicrotask(() => transport.onmessage({ jsonrpc: '2.0', id: msg.id, result: { content: [{ type: 'text', text: msg.params.arguments.text }] } }));
-      return Promise.resolve();
+      return SENT; // like stdio: one shared resolved promise
     },
   };
   const conn = new Connection(transport);

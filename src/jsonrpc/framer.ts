@@ -95,7 +95,8 @@ export class NdjsonFramer {
    * coincide; anything else is decoded line by line, which keeps byte counts exact.
    */
   private lines(buf: Buffer, from: number, to: number): void {
-    if (!isAscii(buf.subarray(from, to))) {
+    // (buf[to] is a newline: when the lines fill the chunk, check it whole, without a view)
+    if (!isAscii(from === 0 && to === buf.length - 1 ? buf : buf.subarray(from, to))) {
       for (let s = from; s <= to; ) {
         let nl = buf.indexOf(NL, s);
         if (nl === -1 || nl > to) nl = to;

@@ -90,6 +90,9 @@ export interface McpClientDiagnostic extends TransportDiagnostic {
   serverId?: string;
 }
 
+/** callTool's default options: read only, so one shared object instead of one per call. */
+const NO_OPTIONS: CallToolOptions = Object.freeze({});
+
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpwire', version: '0.1.0' };
 
 export class McpClient extends EventEmitter {
@@ -421,7 +424,7 @@ export class McpClient extends EventEmitter {
    * Calls a tool. Returns the whole CallToolResult; `isError: true` is a result (the tool
    * failed), distinct from a JSON-RPC error (the request failed), which rejects.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params: Record<string, unknown> = { name, arguments: args };
     if (options._meta !== undefined) params._meta = options._meta;
     const result = await this.request<CallToolResult>('tools/call', params, options);

@@ -86,6 +86,8 @@ export class Connection {
   private nextId = 0;
   private closedError: Error | undefined;
   private closed = false;
+  /** The last send() promise seen fulfilled (see request()). */
+  private fulfilledSend: Promise<void> | undefined;
   observer: ProtocolObserver | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
@@ -164,10 +166,21 @@ export class Connection {
         entry.sendAbort = new AbortController();
         sendOptions = { ...sendOptions, signal: entry.sendAbort.signal };
       }
-      this.transport.send(message, sendOptions).then(undefined, (err) => {
-        const e = this.registry.take(id, 'send-failed');
-        if (e !== undefined) e.reject(this.wrapSendError(err, method));
-      });
+      const sent = this.transport.send(message, sendOptions);
+      // A fulfilled promise never rejects: when the transport hands back the very promise it
+      // returned before and that one is known fulfilled (stdio's shared resolved promise), there
+      // is nothing to watch, which saves a closure, a derived promise and a job per request.
+      if (sent !== this.fulfilledSend) {
+        sent.then(
+          () => {
+            this.fulfilledSend = sent;
+          },
+          (err) => {
+            const e = this.registry.take(id, 'send-failed');
+            if (e !== undefined) e.reject(this.wrapSendError(err, method));
+          },
+        );
+      }
     });
   }
 

@@ -146,7 +146,9 @@ export class StdioTransport implements Transport {
     this.out.push(JSON.stringify(message) + '\n');
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      queueMicrotask(this.flush);
+      // A promise job, not queueMicrotask: same queue and order, without queueMicrotask's
+      // per-call AsyncResource (a measurable cost at one flush per request).
+      void RESOLVED.then(this.flush);
     }
     // Backpressure: while the pipe is full, senders wait for 'drain'.
     if (this.awaitingDrain) return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
