@@ -77,7 +77,10 @@ const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string
 
 export class Connection {
   private readonly transport: Transport;
-  private readonly registry = new RequestRegistry();
+  private readonly registry = new RequestRegistry((e) =>
+    // a deadline set as the total ceiling always cancels (as the per-request timers did)
+    this.onTimeout(e.id, e.deadlineIsTotal || e.cancellable, e.deadlineIsTotal),
+  );
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly incoming = new Map<RequestId, AbortController>();
@@ -143,7 +146,13 @@ export class Connection {
         sentAt: performance.now(),
         resolve: resolve as (v: unknown) => void,
         reject,
-        timer: undefined,
+        deadline: Infinity,
+        dueMs: 0,
+        deadlineIsTotal: false,
+        cancellable: options.cancellable !== false,
+        dueList: undefined,
+        duePrev: undefined,
+        dueNext: undefined,
         timeoutMs,
         maxTotalMs: options.maxTotalTimeoutMs ?? timeoutMs * 10,
         resetOnProgress: options.resetTimeoutOnProgress === true,
@@ -152,13 +161,10 @@ export class Connection {
         onProgress: options.onProgress,
         lastProgress: -Infinity,
       };
-      const cancellable = options.cancellable !== false;
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        entry.timer = setTimeout(() => this.onTimeout(id, cancellable), timeoutMs);
-      }
-      // the registry attaches one shared 'abort' listener per signal (see registry.ts)
+      const cancellable = entry.cancellable;
+      // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
-      this.registry.add(entry);
+      this.registry.add(entry, timeoutMs);
       if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
       let sendOptions: SendOptions | undefined = options.isInitialize ? { isInitialize: true } : undefined;
       if (this.transport.wantsRequestSignal === true) {
@@ -386,7 +392,7 @@ export class Connection {
       this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${entry.lastProgress} → ${p.progress})` });
     }
     entry.lastProgress = p.progress;
-    if (entry.resetOnProgress && entry.timer !== undefined) this.resetTimer(entry);
+    if (entry.resetOnProgress && entry.dueList !== undefined) this.resetTimer(entry);
     try {
       entry.onProgress(p);
     } catch (err) {
@@ -398,12 +404,10 @@ export class Connection {
     const elapsed = performance.now() - entry.sentAt;
     const remainingTotal = entry.maxTotalMs - elapsed;
     if (remainingTotal >= entry.timeoutMs) {
-      entry.timer!.refresh();
+      this.registry.schedule(entry, entry.timeoutMs, false);
       return;
     }
-    clearTimeout(entry.timer);
-    const id = entry.id;
-    entry.timer = setTimeout(() => this.onTimeout(id, true, true), Math.max(0, remainingTotal));
+    this.registry.schedule(entry, Math.max(0, remainingTotal), true);
   }
 
   private onCancelledNotification(params: Record<string, unknown> | undefined): void {
