@@ -157,4 +157,29 @@ describe('basic/lifecycle: timeouts and shutdown', () => {
     expect(client.pendingCount).toBe(0);
     await expect(client.callTool('echo', { text: 'x' })).rejects.toBeInstanceOf(StateError);
   });
+
+  it('basic.utilities.ping#2/#3: keepalive pings go out at the configured interval while ready, and stop at close', async () => {
+    const m = mock();
+    const client = await connectMock(m, { pingIntervalMs: 50 });
+    await until(() => m.received().filter((x) => x.method === 'ping').length >= 3, 'three keepalive pings');
+    await client.close();
+    const n = m.received().filter((x) => x.method === 'ping').length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(m.received().filter((x) => x.method === 'ping').length).toBe(n);
+  });
+
+  it('basic.utilities.ping#6: an unanswered ping is a connection failure; pending requests reject naming it', async () => {
+    const m = mock({ extends: 'default', behavior: { methods: { ping: { never: true } } } });
+    const client = await connectMock(m, { pingIntervalMs: 100, pingTimeoutMs: 200 });
+    const pid = client.pid!;
+    const closed = new Promise<Error | undefined>((r) => client.once('close', r));
+    const pending = client.callTool('never', {}, { timeoutMs: 60_000 }).catch((e) => e);
+    const why = await closed;
+    expect(why?.message).toMatch(/did not answer ping within 200 ms/);
+    const err = await pending;
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(err.message).toMatch(/did not answer ping/);
+    expect(client.state).toBe('failed');
+    await until(() => !isAlive(pid), 'the server process to be gone');
+  });
 });

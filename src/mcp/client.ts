@@ -6,8 +6,10 @@
 import { EventEmitter } from 'node:events';
 import {
   CapabilityError,
+  ConnectionClosedError,
   ProtocolError,
   SessionExpiredError,
+  TimeoutError,
   StateError,
   ValidationError,
   McpWireError,
@@ -71,6 +73,13 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    */
   sessionRecovery?: 'auto' | 'off';
   /**
+   * Health check (basic.utilities.ping#2/#3/#6): send `ping` this often while ready (default:
+   * off). A ping unanswered within `pingTimeoutMs` (default: the interval, at most 10 s) is a
+   * connection failure: the connection closes and pending requests reject naming the reason.
+   */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  /**
    * Trace every message and event to a JSON-lines file (secrets redacted). Default: the file
    * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
    */
@@ -109,6 +118,8 @@ export class McpClient extends EventEmitter {
   /** What a session holds that a new session must be told again. */
   private readonly sessionState = { logLevel: undefined as LoggingLevel | undefined, subscriptions: new Set<string>() };
   private renewing: Promise<void> | undefined;
+  private keepalive: NodeJS.Timeout | undefined;
+  private pinging = false;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -178,6 +189,7 @@ export class McpClient extends EventEmitter {
       installClientFeatures(this.connection, this.options, (event, payload) => this.emit(event, payload));
       await transport.start();
       await this.initialize();
+      this.startKeepalive();
       return this;
     } catch (err) {
       await this.fail(err);
@@ -311,7 +323,41 @@ export class McpClient extends EventEmitter {
     };
   }
 
+  private startKeepalive(): void {
+    const every = this.options.pingIntervalMs;
+    if (every === undefined || every <= 0 || this.keepalive !== undefined) return;
+    const timeoutMs = this.options.pingTimeoutMs ?? Math.min(every, 10_000);
+    this.keepalive = setInterval(() => {
+      if (this.pinging || this.lifecycle.state !== 'ready') return;
+      this.pinging = true;
+      this.ping({ timeoutMs }).then(
+        () => {
+          this.pinging = false;
+        },
+        (err: unknown) => {
+          this.pinging = false;
+          if (!(err instanceof TimeoutError)) return; // closed meanwhile: nothing to add
+          // basic.utilities.ping#6/#7: a ping timeout is a connection failure; say so.
+          const reason = new ConnectionClosedError(`server did not answer ping within ${timeoutMs} ms; connection considered lost`, {
+            serverId: this.serverId,
+            phase: 'request',
+            cause: err,
+          });
+          this.emit('diagnostic', { code: 'MCPWIRE_PING_TIMEOUT', message: reason.message, serverId: this.serverId });
+          void this.connection?.fail(reason);
+        },
+      );
+    }, every);
+    this.keepalive.unref();
+  }
+
+  private stopKeepalive(): void {
+    if (this.keepalive !== undefined) clearInterval(this.keepalive);
+    this.keepalive = undefined;
+  }
+
   private onConnectionClose(err: Error | undefined): void {
+    this.stopKeepalive();
     const s = this.lifecycle.state;
     if (s !== 'closing' && s !== 'closed' && s !== 'failed' && this.lifecycle.canTransition('failed')) {
       this.lifecycle.transition('failed');

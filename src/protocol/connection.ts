@@ -89,6 +89,7 @@ export class Connection {
   private nextId = 0;
   private closedError: Error | undefined;
   private closed = false;
+  private failReason: Error | undefined;
   /** The last send() promise seen fulfilled (see request()). */
   private fulfilledSend: Promise<void> | undefined;
   observer: ProtocolObserver | undefined;
@@ -208,6 +209,17 @@ export class Connection {
     if (!this.closed) await this.transport.close();
     // A transport must call onclose from close(); make sure we are closed even if it did not.
     this.handleClose(undefined);
+  }
+
+  /**
+   * Gives up on the connection because of `reason` (e.g. the peer stopped answering pings):
+   * closes the transport, and every pending request rejects naming the reason.
+   */
+  async fail(reason: Error): Promise<void> {
+    if (this.closed) return;
+    this.failReason = reason;
+    await this.transport.close();
+    this.handleClose(reason);
   }
 
   // ---- incoming -------------------------------------------------------------------------
@@ -453,6 +465,7 @@ export class Connection {
 
   private handleClose(error: Error | undefined): void {
     if (this.closed) return;
+    error ??= this.failReason;
     this.closed = true;
     this.closedError = error;
     for (const c of this.incoming.values()) c.abort(new AbortError('connection closed'));
