@@ -77,7 +77,9 @@ export class McpHost extends EventEmitter {
     super();
     for (const server of servers) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
-      const co = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
+      const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
+      // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
+      const co = { pingIntervalMs: 30_000, ...given };
       const slot = new ServerSlot(server, {
         connect: options.connect ?? connectClient,
         clientOptions: co,
