@@ -3,7 +3,9 @@
 // driven by the shared harness (../shared/bench-harness: same server, loads, timers, counters).
 //
 //   node bench/run.mjs [--quick] [--all] [--runs N] [--only label,label] [--no-http] [--no-micro]
-//                      [--no-import] [--pin split|none] [--bench-args "--seq 1000 ..."]
+//                      [--no-import] [--pin split|none] [--bench-args "--seq 1000 ..."] [--budget-s S]
+//   --quick  1 round, lighter loads, skips the slow SDK-server HTTP variants (about 1.5 min)
+//   --all    run the slow variants (SDK client over HTTP) in every round, not only the first
 //
 // Every variant is a fresh client process (and a fresh server process), variants interleaved:
 // run 1 = A B C …, run 2 = A B C …; clients pinned to CPU 0 and servers to CPU 1 with taskset
@@ -44,6 +46,9 @@ const benchArgs = typeof opt['bench-args'] === 'string'
 const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
 const pin = (opt.pin ?? 'split') === 'split' && hasTaskset && os.cpus().length >= 2;
 const CLIENT_TIMEOUT_MS = 300_000;
+// `npm run bench` must end within 10 minutes on a loaded 2-core machine: past this budget the
+// remaining variants are skipped (and said to be).
+const BUDGET_S = Number(opt['budget-s'] ?? (quick ? 240 : 510));
 
 if (!fs.existsSync(dist)) {
   console.error('dist/ is missing: run `npm run build` first');
@@ -86,7 +91,7 @@ const VARIANTS = [
     { label: 'mcpwire-http-sse', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'sse', once: true, needs: httpLanded },
     { label: 'sdk-http-json', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'json', once: true },
     { label: 'mcpwire-http-json', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'json', once: true, needs: httpLanded },
-    { label: 'sdk-http-rawsrv', impl: 'sdk', transport: 'http', server: 'raw' },
+    { label: 'sdk-http-rawsrv', impl: 'sdk', transport: 'http', server: 'raw', once: true },
     { label: 'mcpwire-http-rawsrv', impl: 'mcpwire', transport: 'http', server: 'raw', needs: httpLanded },
     { label: 'raw-http', impl: 'raw', transport: 'http', server: 'raw' },
   ]),
@@ -289,11 +294,16 @@ if (!tracerLanded) console.error('note: createTracer not found in dist/: traced 
 
 const started = Date.now();
 const rows = [];
+const skipped = [];
 try {
   for (let r = 1; r <= runs; r++) {
     console.error(`run ${r}/${runs}  loadavg ${loadavg()}`);
     for (const v of VARIANTS) {
       if (v.once && r > 1 && opt.all !== true) continue;
+      if ((Date.now() - started) / 1000 > BUDGET_S) {
+        skipped.push(`${v.label} run ${r}`);
+        continue;
+      }
       const row = await runVariant(v, r);
       if (row) rows.push(row);
     }
@@ -339,6 +349,7 @@ out.push(ratioTable);
 const warnings = rows.filter((r) => r.max_listener_warnings > 0).map((r) => `${r.label} run ${r.run}: ${r.max_listener_warnings} MaxListenersExceededWarning`);
 const blobErrors = rows.filter((r) => r.blob_error).map((r) => `${r.label} run ${r.run}: blob error ${r.blob_error}`);
 if (warnings.length || blobErrors.length) out.push('\n' + [...warnings, ...blobErrors].join('\n'));
+if (skipped.length) out.push(`\nskipped (over the ${BUDGET_S} s budget): ${skipped.join(', ')}`);
 if (micro) {
   out.push('\nMicro-benchmarks (client CPU only, no I/O; median of ' + micro.reps + ')');
   out.push(table(['case', 'value', 'unit', 'vs baseline'], micro.cases.map((c) => [c.name, fmt(c.value), c.unit, c.vs ?? ''])));
