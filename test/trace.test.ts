@@ -75,6 +75,50 @@ describe('trace writer: record format', () => {
     expect(recs.filter((r) => r.server === 'b')).toHaveLength(500);
   });
 
+  it('lines are byte for byte what the pino logger of the first version wrote (but t and ts)', async () => {
+    const { default: pino } = await import('pino');
+    const out = new PassThrough();
+    const got: string[] = [];
+    out.on('data', (c: Buffer) => got.push(c.toString()));
+    const ref = new PassThrough();
+    const want: string[] = [];
+    ref.on('data', (c: Buffer) => want.push(c.toString()));
+    const secrets = ['s3cr3t-value-1'];
+    const t = await createTracer({ destination: out, serverId: 'se"rver', transport: 'stdio', secrets });
+    let log = pino({ level: 'info', base: { server: 'se"rver', transport: 'stdio' }, timestamp: () => ',"t":0.000,"ts":"X"', messageKey: '__m', errorKey: '__e', formatters: { level: () => ({ v: 1 }) } }, ref);
+    const r = new Redactor({ secrets });
+    const cases: Array<[Parameters<typeof t.message>[0], unknown, Parameters<typeof t.message>[2]]> = [
+      ['out', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } }, { kind: 'request', method: 'tools/call', id: 1 }],
+      ['in', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'é "q" s3cr3t-value-1' }] } }, { kind: 'result', id: 1, latencyMs: 1.23456789, requestMethod: 'tools/call' }],
+      ['in', { jsonrpc: '2.0', id: 'x', error: { code: -1, message: 'no' } }, { kind: 'error', id: 'x', latencyMs: 0, requestMethod: 'ping' }],
+      ['in', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse' } }, { kind: 'error', id: null }],
+      ['in', 'not json {', { kind: 'invalid' }],
+      ['in', { jsonrpc: '2.0', id: 5, method: 'sampling/createMessage', params: {} }, { kind: 'request', method: 'sampling/createMessage', id: 5 }],
+      ['out', { jsonrpc: '2.0', id: 5, result: { token: 'abc' } }, { kind: 'result', id: 5 }],
+      ['out', { jsonrpc: '2.0', method: 'notifications/initialized' }, { kind: 'notification', method: 'notifications/initialized' }],
+    ];
+    const incoming = new Map<unknown, string>();
+    for (const [dir, msg, info] of cases) {
+      t.message(dir, msg, info);
+      let method = info.method ?? info.requestMethod;
+      if (info.kind === 'request' && dir === 'in') incoming.set(info.id, method!);
+      if (dir === 'out' && info.kind === 'result' && method === undefined) method = incoming.get(info.id);
+      const m = r.redact(msg);
+      log.info({ dir, kind: info.kind, method, id: info.id, bytes: r.lastBytes, latency_ms: info.latencyMs !== undefined ? Math.round(info.latencyMs * 1000) / 1000 : undefined, msg: m });
+    }
+    t.setSessionId('sess s3cr3t-value-1');
+    log = log.child({ session: r.redactString('sess s3cr3t-value-1') });
+    t.event({ type: 'lifecycle', from: 'a', to: 'b', v: 9 });
+    log.info(r.redact({ event: 'lifecycle', from: 'a', to: 'b', v_: 9 }) as object);
+    t.event({ type: 'transport', event: { type: 'exit', pid: 1, code: null, when: new Date(0) } });
+    log.info(r.redact({ event: 'transport', type: 'exit', pid: 1, code: null, when: new Date(0) }) as object);
+    await t.close();
+    const norm = (l: string) => l.replace(/^\{"v":1,"t":[\d.]+,"ts":"[^"]+"/, '{"v":1,"t":0.000,"ts":"X"');
+    const gotLines = got.join('').trim().split('\n').map(norm);
+    const wantLines = want.join('').trim().split('\n');
+    expect(gotLines.slice(1, 1 + wantLines.length)).toEqual(wantLines); // after trace-start
+  });
+
   it('traceTarget: --trace wins over MCPWIRE_TRACE; empty is off', () => {
     expect(traceTarget({ MCPWIRE_TRACE: 'env.jsonl' }, 'cli.jsonl')).toBe('cli.jsonl');
     expect(traceTarget({ MCPWIRE_TRACE: 'env.jsonl' })).toBe('env.jsonl');
@@ -187,6 +231,42 @@ describe('redaction', () => {
     const root = deep;
     for (let i = 0; i < 200; i++) deep = (deep.next = {}) as Record<string, unknown>;
     expect(JSON.stringify(new Redactor().redact(root))).toContain('[too deep]');
+  });
+
+  it('redactJson: the fast path writes exactly what the full walk + JSON.stringify writes, and the same lastBytes', () => {
+    class Thing {
+      a = 1;
+    }
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    let deep: Record<string, unknown> = {};
+    const deepRoot = deep;
+    for (let i = 0; i < 70; i++) deep = (deep.n = {}) as Record<string, unknown>;
+    const corpus: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hello from the bench client' } } },
+      { jsonrpc: '2.0', id: 'a"b', result: { content: [{ type: 'text', text: 'héllo "wörld" 🎉\n\t\u0001 \ud800 \\' }], isError: false } },
+      { jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found', data: [1, null, undefined, () => 1, Symbol('s'), -0, Number.NaN, Infinity, 1e21, 'x'] } },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p-1', progress: 1, total: 2, _meta: {} } },
+      { a: undefined, b: () => 1, c: [], d: {}, '': '', 'k"ey': 1, '\u2028': 'x', 10: 'int key', 2: 'first' },
+      Object.assign(Object.create(null), { x: 1, y: 'two' }),
+      { usage: { maxTokens: 100, inputTokens: 12, total_tokens: 5 } },
+      // everything the fast path must hand to the full walk:
+      { token: 'abc' }, { nested: { apiKey: { v: 1 } } }, { code: 'c0de', state: 's' }, { code: 'c0de' },
+      { text: 'url?code=123&state=4' }, { text: 'Authorization: Bearer abc.def' }, { text: '{"access_token": "zzz"}' },
+      { text: 'my s3cr3t-value-1 here' }, { 's3cr3t-value-2': 1 }, { v: 'zq9' }, { zq9: 1 }, { text: `x${'y'.repeat(2000)}` },
+      { when: new Date(0) }, { m: new Map([['a', 1]]) }, { t: new Thing() }, { j: { toJSON: () => 'J' } }, { b: 10n }, { u8: new Uint8Array(3) },
+      cyclic, deepRoot, 'plain string', 'Bearer abcdef', 'zq9', 42, true, null, undefined, [1, 'two', { three: 3 }],
+    ];
+    const fast = new Redactor({ secrets: ['s3cr3t-value-1', 's3cr3t-value-2', 'zq9'], maxStringBytes: 1024 });
+    const slow = new Redactor({ secrets: ['s3cr3t-value-1', 's3cr3t-value-2', 'zq9'], maxStringBytes: 1024 });
+    for (const value of corpus) {
+      const json = fast.redactJson(value);
+      const redacted = slow.redact(value);
+      expect(json, typeof value === "object" && value !== null ? Object.keys(value).join() : String(value)).toBe(redacted === undefined ? undefined : JSON.stringify(redacted));
+      expect(fast.lastBytes).toBe(slow.lastBytes);
+    }
+    // twice: the caches give the same answers
+    for (const value of corpus) expect(fast.redactJson(value)).toBe(JSON.stringify(slow.redact(value)));
   });
 
   it('is cheap: 20k small messages redacted in well under a second', () => {

@@ -106,6 +106,31 @@ function isSensitiveKey(key: string): boolean {
   return v;
 }
 
+interface JsonText {
+  json: string;
+  bytes: number;
+}
+
+/** Printable ASCII but `"` and `\\`: JSON writes such a string as it is, between quotes. */
+// eslint-disable-next-line no-control-regex
+const NEEDS_JSON_ESCAPE_OR_UTF8 = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+
+function jsonOf(s: string): JsonText {
+  if (!NEEDS_JSON_ESCAPE_OR_UTF8.test(s)) return { json: `"${s}"`, bytes: s.length + 2 };
+  const json = JSON.stringify(s);
+  return { json, bytes: Buffer.byteLength(json, 'utf8') };
+}
+
+/** `"key":` per key (keys are few and repeat), boundedly. */
+const keyJson = new Map<string, JsonText>();
+
+/** An enumerable property on Object.prototype would show in `for…in` but not in JSON: leave such a process to the full walk. */
+const EMPTY = {};
+function prototypePolluted(): boolean {
+  for (const _ in EMPTY) return true;
+  return false;
+}
+
 function isOAuthCode(obj: Record<string, unknown>): boolean {
   for (const k of OAUTH_SIBLINGS) if (k in obj) return true;
   return false;
@@ -124,6 +149,8 @@ export class Redactor {
   private maxSecretLength = 0;
   private readonly stack: object[] = [];
   private readonly scrubCache = new Map<string, string>();
+  /** Short strings the redaction leaves alone, with their JSON; null for those it changes. */
+  private readonly jsonCache = new Map<string, JsonText | null>();
   private truncBuf: Uint8Array | undefined;
   /** UTF-8 length of the compact JSON of the value last passed to `redact()`. */
   lastBytes = 0;
@@ -148,6 +175,154 @@ export class Redactor {
     this.maxSecretLength = list.length ? list[0].length : 0;
     this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
     this.scrubCache.clear();
+    this.jsonCache.clear();
+  }
+
+  /**
+   * The compact JSON text of `redact(value)` (undefined where JSON has none, e.g. `undefined`);
+   * sets `lastBytes` like `redact()`.
+   *
+   * Fast path, for what JSON-RPC messages are: one walk that checks the redaction walk would
+   * give `value` back unchanged (plain objects and arrays, no credential-named key holding a
+   * string or object, no OAuth `code`, every string and key untouched by `redactString`/`scrub`)
+   * and meanwhile writes its JSON and counts its UTF-8 bytes; the first thing that could change
+   * (or that JSON would write differently: class instances, `toJSON`, bigint, excessive depth,
+   * so cycles too) abandons it for the full walk and `JSON.stringify` of its result. Both paths
+   * give the same bytes (tested); the fast one copies nothing and walks once.
+   */
+  redactJson(value: unknown): string | undefined {
+    if (!prototypePolluted()) {
+      this.lastBytes = 0;
+      const json = typeof value === 'object' && value !== null ? this.cleanJson(value, 0) : typeof value === 'string' ? this.cleanString(value) : undefined;
+      if (json !== undefined) return json;
+    }
+    const redacted = this.redact(value);
+    return redacted === undefined ? undefined : safeStringify(redacted);
+  }
+
+  /** JSON of a string the redaction leaves alone (counting its bytes), or undefined. */
+  private cleanString(s: string): string | undefined {
+    if (s.length <= SCRUB_CACHE_MAX_LENGTH) {
+      let c = this.jsonCache.get(s);
+      if (c === undefined) {
+        c = this.redactString(s) === s ? jsonOf(s) : null;
+        if (this.jsonCache.size >= SCRUB_CACHE_SIZE) this.jsonCache.clear();
+        this.jsonCache.set(s, c);
+      }
+      if (c === null) return undefined;
+      this.lastBytes += c.bytes;
+      return c.json;
+    }
+    if (this.redactString(s) !== s) return undefined;
+    const c = jsonOf(s);
+    this.lastBytes += c.bytes;
+    return c.json;
+  }
+
+  /** `"key":` for a key the redaction leaves alone (counting its bytes), or undefined. */
+  private cleanKey(key: string, checkKeys: boolean): string | undefined {
+    let c = keyJson.get(key);
+    if (c === undefined) {
+      const j = jsonOf(key);
+      c = { json: `${j.json}:`, bytes: j.bytes + 1 };
+      if (keyJson.size >= MAX_KEY_VERDICTS) keyJson.clear();
+      keyJson.set(key, c);
+    }
+    if (checkKeys && this.scrub(key) !== key) return undefined;
+    this.lastBytes += c.bytes;
+    return c.json;
+  }
+
+  private cleanJson(v: object, depth: number): string | undefined {
+    if (depth >= this.maxDepth) return undefined;
+    if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return undefined;
+    if (Array.isArray(v)) {
+      const n = v.length;
+      this.lastBytes += n > 0 ? n + 1 : 2; // brackets and commas
+      let out = '[';
+      for (let i = 0; i < n; i++) {
+        const x: unknown = v[i];
+        let j: string | undefined;
+        switch (typeof x) {
+          case 'string':
+            j = this.cleanString(x);
+            break;
+          case 'number':
+            j = Number.isFinite(x) ? String(x) : 'null';
+            this.lastBytes += j.length;
+            break;
+          case 'boolean':
+            j = x ? 'true' : 'false';
+            this.lastBytes += j.length;
+            break;
+          case 'object':
+            if (x === null) {
+              j = 'null';
+              this.lastBytes += 4;
+            } else {
+              j = this.cleanJson(x, depth + 1);
+            }
+            break;
+          case 'bigint':
+            return undefined;
+          default: // undefined, function, symbol: JSON writes null
+            j = 'null';
+            this.lastBytes += 4;
+        }
+        if (j === undefined) return undefined;
+        out += i === 0 ? j : `,${j}`;
+      }
+      return `${out}]`;
+    }
+    const proto = Object.getPrototypeOf(v) as object | null;
+    if (proto !== Object.prototype && proto !== null) return undefined;
+    const obj = v as Record<string, unknown>;
+    const checkKeys = this.secretRe !== undefined || this.exactSecrets.size > 0;
+    this.lastBytes += 2;
+    let out = '{';
+    let first = true;
+    for (const key in obj) {
+      const x = obj[key];
+      let j: string | undefined;
+      switch (typeof x) {
+        case 'string':
+          if (isSensitiveKey(key) || (key === 'code' && isOAuthCode(obj))) return undefined;
+          j = this.cleanString(x);
+          break;
+        case 'number':
+          j = Number.isFinite(x) ? String(x) : 'null';
+          this.lastBytes += j.length;
+          break;
+        case 'boolean':
+          j = x ? 'true' : 'false';
+          this.lastBytes += j.length;
+          break;
+        case 'object':
+          if (x === null) {
+            j = 'null';
+            this.lastBytes += 4;
+          } else {
+            if (isSensitiveKey(key)) return undefined;
+            j = this.cleanJson(x, depth + 1);
+          }
+          break;
+        case 'bigint':
+          return undefined;
+        default:
+          continue; // undefined, function, symbol: JSON leaves the member out
+      }
+      if (j === undefined) return undefined;
+      const k = this.cleanKey(key, checkKeys);
+      if (k === undefined) return undefined;
+      if (first) {
+        out += k + j;
+        first = false;
+      } else {
+        out += `,${k}${j}`;
+        this.lastBytes += 1;
+      }
+    }
+    return `${out}}`;
   }
 
   /** Returns the redacted form of `value`; sets `lastBytes` to the JSON size of the original. */

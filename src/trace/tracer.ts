@@ -1,13 +1,17 @@
 /**
  * The trace writer: a `ProtocolObserver` that writes one JSON line per JSON-RPC message and per
- * event (format: `record.ts`, documented in `README.md`) through pino. pino is loaded only when a
- * tracer is created, ajv only when strict mode is on; with tracing off nothing here runs.
+ * event (format: `record.ts`, documented in `README.md`) to pino's file destination (SonicBoom).
+ * pino is loaded only when a tracer is created, ajv only when strict mode is on; with tracing off
+ * nothing here runs.
  *
- * Hot path per message: one redaction walk (which also measures the message's JSON size), one
- * pino call (whose only JSON.stringify is the redacted message). No closures are created.
- */
+ * Hot path per message: the line is built by hand, in the field order pino wrote it: cached
+ * `{"v":1,"t":…,"ts":…` head, cached `server`/`transport`/`session` bindings, cached `dir`/`kind`
+ * and `method` fields, then `JSON.stringify` of the message once: `Redactor.redactJson` checks the
+ * message (plain data, no credential key, nothing in its text any rule could match) and only
+ * walks and copies it when something may have to change. Lines are appended to a per-file batch
+ * that goes to SonicBoom in ~64 KiB writes. No closures are created. */
+import { writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import type { Logger } from 'pino';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
@@ -55,26 +59,49 @@ export function traceTarget(env: Record<string, string | undefined>, cliFlag?: s
 
 // ---- time base: one per process, so traces of several servers share it -------------------
 let traceStart: number | undefined;
+/** Wall-clock ms minus monotonic ms, as of the last time the wall-clock text changed. */
+let wallOffset = 0;
 let isoMs = -1;
 let isoText = '';
 
-/** pino `timestamp` hook: the `t` and `ts` fields (the wall-clock text is reused within a millisecond). */
-function nowFields(): string {
+/**
+ * `{"v":1,"t":…,"ts":"…"`: the head of every line. `t` is `performance.now()` since the first
+ * tracer started, 3 decimals; `ts` is the wall clock to the millisecond: its text is rebuilt (from
+ * `Date.now()`) only when the millisecond derived from the monotonic clock changes, so most lines
+ * read one clock and format one number.
+ */
+function lineHead(): string {
   const now = performance.now();
   traceStart ??= now;
-  const ms = Date.now();
-  if (ms !== isoMs) {
-    isoMs = ms;
-    isoText = new Date(ms).toISOString();
+  if (Math.floor(now + wallOffset) !== isoMs) {
+    const wall = Date.now();
+    wallOffset = wall - now;
+    isoMs = wall;
+    isoText = `,"ts":"${new Date(wall).toISOString()}"`;
   }
-  return `,"t":${(now - traceStart).toFixed(3)},"ts":"${isoText}"`;
+  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(now - traceStart)}${isoText}`;
+}
+
+/** `x.toFixed(3)` for the non-negative `t`, by integer arithmetic (toFixed is several times slower). */
+function fixed3(x: number): string {
+  const q = Math.round(x * 1000);
+  if (!(q < 1e15)) return x.toFixed(3);
+  const whole = Math.floor(q / 1000);
+  const frac = q - whole * 1000;
+  return `${whole}${frac < 10 ? '.00' : frac < 100 ? '.0' : '.'}${frac}`;
 }
 
 // ---- shared file destinations: several tracers may append to one file --------------------
+// Each line is built whole by its tracer and UTF-8-encoded at once into the file's one pending
+// batch buffer (while the line is still hot in the cache), which goes to pino's destination
+// (SonicBoom, in buffer mode: no further string conversion) in one write once it holds
+// BATCH_BYTES, on the periodic flush, on flush()/close() and at process exit. A line is encoded
+// in one piece, so lines of tracers sharing a file never interleave.
 interface SharedDestination {
   stream: SonicBoomLike;
   refs: number;
-  dirty: boolean;
+  buf: Buffer;
+  used: number;
   timer: NodeJS.Timeout;
   onExit: () => void;
 }
@@ -84,11 +111,38 @@ interface SonicBoomLike extends NodeJS.EventEmitter {
   flush(cb?: (err?: Error | null) => void): void;
   flushSync(): void;
   end(): void;
-  write(s: string): boolean;
+  write(data: Buffer): boolean;
 }
 
 const files = new Map<string, SharedDestination>();
 const FLUSH_EVERY_MS = 250;
+/** A batch this full is written: few big writes cost far less CPU than many small ones (SonicBoom passes writes above its 16 KiB maxWrite as they are). */
+const BATCH_BYTES = 64 * 1024;
+/** The batch buffer: room for a full batch plus the longest line that is still encoded into it. */
+const BUF_BYTES = 2 * BATCH_BYTES;
+
+function append(shared: SharedDestination, line: string): void {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: check room without measuring the line.
+  if (shared.used + line.length * 3 > BUF_BYTES) {
+    drain(shared);
+    if (line.length * 3 > BUF_BYTES) {
+      shared.stream.write(Buffer.from(line, 'utf8'));
+      return;
+    }
+  }
+  shared.used += shared.buf.write(line, shared.used);
+  if (shared.used >= BATCH_BYTES) drain(shared);
+}
+
+/** Hands the pending batch to the destination (which owns it from then on). */
+function drain(shared: SharedDestination): void {
+  if (shared.used > 0) {
+    const batch = shared.buf.subarray(0, shared.used);
+    shared.buf = Buffer.allocUnsafe(BUF_BYTES);
+    shared.used = 0;
+    shared.stream.write(batch);
+  }
+}
 
 async function openFile(pino: typeof import('pino').default, file: string): Promise<SharedDestination> {
   const key = resolvePath(file);
@@ -97,7 +151,8 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
     existing.refs++;
     return existing;
   }
-  const stream = pino.destination({ dest: key, sync: false, mkdir: true, minLength: 4096 }) as unknown as SonicBoomLike;
+  // minLength 1: every batch is written at once (the batching is ours), and flush(cb) still waits for the writes.
+  const stream = pino.destination({ dest: key, sync: false, mkdir: true, minLength: 1, contentMode: 'buffer' }) as unknown as SonicBoomLike;
   await new Promise<void>((resolve, reject) => {
     stream.once('ready', resolve);
     stream.once('error', (err: Error) => reject(new McpWireError('MCPWIRE_TRACE_OPEN', `cannot open trace file ${file}: ${err.message}`, { cause: err })));
@@ -105,16 +160,16 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
   const shared: SharedDestination = {
     stream,
     refs: 1,
-    dirty: false,
-    timer: setInterval(() => {
-      if (shared.dirty) {
-        shared.dirty = false;
-        stream.flush();
-      }
-    }, FLUSH_EVERY_MS).unref(),
+    buf: Buffer.allocUnsafe(BUF_BYTES),
+    used: 0,
+    timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
     onExit: () => {
+      // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
+      // SonicBoom now would start an async write that the exiting process never finishes).
       try {
         stream.flushSync();
+        for (let off = 0; off < shared.used; ) off += writeSync(stream.fd, shared.buf, off, shared.used - off);
+        shared.used = 0;
       } catch {
         // nothing left to do at exit
       }
@@ -130,10 +185,12 @@ function flushStream(stream: SonicBoomLike): Promise<void> {
 }
 
 async function releaseFile(file: string, shared: SharedDestination): Promise<void> {
+  drain(shared);
   await flushStream(shared.stream);
   if (--shared.refs > 0) return;
   files.delete(resolvePath(file));
   clearInterval(shared.timer);
+  drain(shared);
   process.off('exit', shared.onExit);
   await new Promise<void>((resolve) => {
     shared.stream.once('close', resolve);
@@ -142,25 +199,69 @@ async function releaseFile(file: string, shared: SharedDestination): Promise<voi
   });
 }
 
+/** pino's `stringify`: JSON.stringify, and a marker for what it cannot write. */
+function stringify(v: unknown): string | undefined {
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return '"[unable to serialize]"';
+  }
+}
+
+/** `,"dir":"out","kind":"request"` and the like, built once. */
+const DIR_KIND = new Map<string, string>();
+function dirKind(direction: Direction, kind: string): string {
+  const key = `${direction} ${kind}`;
+  let s = DIR_KIND.get(key);
+  if (s === undefined) {
+    s = (direction === undefined ? '' : `,"dir":${stringify(direction)}`) + (kind === undefined ? '' : `,"kind":${stringify(kind)}`);
+    if (DIR_KIND.size < 64) DIR_KIND.set(key, s);
+  }
+  return s;
+}
+
+/** `,"method":"tools/call"`, built once per method (boundedly). */
+const METHOD_FIELD = new Map<string, string>();
+function methodField(method: string): string {
+  let s = METHOD_FIELD.get(method);
+  if (s === undefined) {
+    s = `,"method":${JSON.stringify(method)}`;
+    if (METHOD_FIELD.size < 1024 && method.length <= 128) METHOD_FIELD.set(method, s);
+  }
+  return s;
+}
+
+/** A JSON number as pino writes it (non-finite numbers are null). */
+function num(n: number): string {
+  return Number.isFinite(n) ? String(n) : 'null';
+}
+
 // ---- the tracer ---------------------------------------------------------------------------
 
 class TraceWriter implements Tracer {
-  private log: Logger;
   private closed = false;
   /** Ids of requests the server sent us, so our answers can name their method. */
   private readonly incoming = new Map<string | number, string>();
-  private readonly line: Record<string, unknown> = {};
+  /** `,"server":…,"transport":…[,"session":…]`: the fields every line repeats after `ts`. */
+  private bindings: string;
+  private readonly baseBindings: string;
 
   constructor(
-    private readonly root: Logger,
     private readonly redactor: Redactor,
     private readonly options: TracerOptions,
     private readonly shared: SharedDestination | undefined,
+    private readonly stream: NodeJS.WritableStream & { write(s: string): boolean },
     private readonly strict: StrictChecker | undefined,
   ) {
-    this.log = root;
+    this.baseBindings = `,"server":${stringify(options.serverId)},"transport":${stringify(options.transport)}`;
+    this.bindings = this.baseBindings;
     if (shared) shared.stream.on('error', this.onStreamError);
     this.event({ type: 'trace-start', format: TRACE_FORMAT_VERSION, pid: process.pid, strict: strict !== undefined });
+  }
+
+  private write(line: string): void {
+    if (this.shared) append(this.shared, line);
+    else this.stream.write(line);
   }
 
   message(direction: Direction, message: unknown, info: MessageInfo): void {
@@ -176,18 +277,15 @@ class TraceWriter implements Tracer {
         this.incoming.delete(id);
       }
     }
-    const msg = this.redactor.redact(message);
-    const rec = this.line;
-    rec.dir = direction;
-    rec.kind = kind;
-    rec.method = method;
-    rec.id = id;
-    rec.bytes = this.redactor.lastBytes;
-    rec.latency_ms = info.latencyMs !== undefined ? Math.round(info.latencyMs * 1000) / 1000 : undefined;
-    rec.msg = msg;
-    this.log.info(rec);
-    rec.msg = undefined;
-    if (this.shared) this.shared.dirty = true;
+    const msg = this.redactor.redactJson(message);
+    // Field order and spelling as in record.ts / README.md; undefined fields are left out.
+    let line = lineHead() + this.bindings + dirKind(direction, kind);
+    if (method !== undefined) line += typeof method === 'string' ? methodField(method) : `,"method":${stringify(method)}`;
+    if (id !== undefined) line += typeof id === 'number' ? `,"id":${num(id)}` : `,"id":${stringify(id)}`;
+    line += `,"bytes":${this.redactor.lastBytes}`;
+    if (info.latencyMs !== undefined) line += `,"latency_ms":${num(Math.round(info.latencyMs * 1000) / 1000)}`;
+    line += msg === undefined ? '}\n' : `,"msg":${msg}}\n`;
+    this.write(line);
     if (this.strict) this.checkStrict(direction, message, info, method);
   }
 
@@ -203,12 +301,14 @@ class TraceWriter implements Tracer {
       delete fields.type;
     }
     for (const key of Object.keys(fields)) rec[RESERVED_KEYS.has(key) ? `${key}_` : key] = fields[key];
-    this.log.info(this.redactor.redact(rec) as Record<string, unknown>);
-    if (this.shared) this.shared.dirty = true;
+    const json = this.redactor.redactJson(rec);
+    // `{"event":…}` → `,"event":…}`: the record's own fields follow the common ones.
+    const own = json !== undefined && json.length > 2 ? `,${json.slice(1)}` : '}';
+    this.write(`${lineHead()}${this.bindings}${own}\n`);
   }
 
   setSessionId(id: string | undefined): void {
-    this.log = id === undefined ? this.root : this.root.child({ session: this.redactor.redactString(id) });
+    this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(this.redactor.redactString(id))}`;
   }
 
   addSecrets(values: string[]): void {
@@ -217,7 +317,7 @@ class TraceWriter implements Tracer {
 
   async flush(): Promise<void> {
     if (this.shared) {
-      this.shared.dirty = false;
+      drain(this.shared);
       await flushStream(this.shared.stream);
     }
   }
@@ -268,19 +368,7 @@ export async function createTracer(options: TracerOptions): Promise<Tracer> {
     strict = new mod.StrictChecker();
   }
   const shared = options.file ? await openFile(pino, options.file) : undefined;
-  const stream = shared ? shared.stream : options.destination!;
-  const root = pino(
-    {
-      level: 'info',
-      base: { server: options.serverId, transport: options.transport },
-      timestamp: nowFields,
-      messageKey: '__mcpwire_unused_msg',
-      errorKey: '__mcpwire_unused_err',
-      formatters: { level: () => ({ v: TRACE_FORMAT_VERSION }) },
-    },
-    stream as NodeJS.WritableStream & { write(s: string): boolean },
-  );
+  const stream = (shared ? shared.stream : options.destination!) as NodeJS.WritableStream & { write(s: string): boolean };
   const redactor = new Redactor({ secrets: options.secrets, maxStringBytes: options.maxStringBytes });
-  const writer = new TraceWriter(root, redactor, options, shared, strict);
-  return writer;
+  return new TraceWriter(redactor, options, shared, stream, strict);
 }

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Micro benchmark of the trace writer (not a test: wall-clock numbers, run by hand).
+//   npm run build && node scripts/trace-bench.mjs [--n 100000] [--reps 5] [--cpu-prof]
+// Feeds the bench's echo exchange (tools/call request out, result in) through a tracer writing
+// to a temp file and reports µs per trace line (including close(), i.e. until the bytes are
+// written), beside redaction alone and a bare SonicBoom write of the same bytes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i === -1 ? def : Number(args[i + 1]);
+};
+const N = arg('n', 100_000);
+const REPS = arg('reps', 5);
+const dist = (p) => pathToFileURL(path.join(root, 'dist', p)).href;
+const { createTracer } = await import(dist('trace/tracer.js'));
+const { Redactor } = await import(dist('trace/redact.js'));
+const { default: pino } = await import('pino');
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-bench-'));
+const text = 'hello from the bench client';
+const reqs = [];
+const ress = [];
+for (let i = 0; i < N; i++) {
+  reqs.push({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'echo', arguments: { text } } });
+  ress.push({ jsonrpc: '2.0', id: i + 1, result: { content: [{ type: 'text', text }] } });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function tracerRun(secrets) {
+  const file = path.join(dir, `t-${Math.random().toString(36).slice(2)}.jsonl`);
+  const t = await createTracer({ file, serverId: 'bench', transport: 'stdio', secrets });
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    t.message('out', reqs[i], { kind: 'request', method: 'tools/call', id: i + 1 });
+    t.message('in', ress[i], { kind: 'result', id: i + 1, latencyMs: 0.123456, requestMethod: 'tools/call' });
+    // let the event loop run now and then, as a client does between messages
+    if (i % 32 === 31) await new Promise((r) => setImmediate(r));
+  }
+  const loop = ((performance.now() - t0) * 1000) / (2 * N);
+  await t.close();
+  const us = ((performance.now() - t0) * 1000) / (2 * N);
+  const c = process.cpuUsage(c0);
+  const cpu = (c.user + c.system) / (2 * N);
+  const bytes = fs.statSync(file).size;
+  fs.rmSync(file);
+  return { us, loop, cpu, bytes };
+}
+
+function redactRun() {
+  const r = new Redactor({ secrets: ['ghp_EnvValueSecret123456', 'zq9'] });
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    if (r.redactJson) {
+      r.redactJson(reqs[i]);
+      r.redactJson(ress[i]);
+    } else {
+      JSON.stringify(r.redact(reqs[i]));
+      JSON.stringify(r.redact(ress[i]));
+    }
+  }
+  return ((performance.now() - t0) * 1000) / (2 * N);
+}
+
+async function sonicRun(lineBytes, perWrite) {
+  const file = path.join(dir, 'sonic.jsonl');
+  const s = pino.destination({ dest: file, sync: false, minLength: perWrite === 1 ? 4096 : 1 });
+  await new Promise((r) => s.once('ready', r));
+  const line = `${'x'.repeat(Math.max(1, lineBytes - 1))}\n`;
+  const chunk = line.repeat(perWrite);
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  for (let i = 0; i < (2 * N) / perWrite; i++) {
+    s.write(perWrite === 1 ? line : chunk);
+    if (i % Math.max(1, Math.floor(64 / perWrite)) === 0) await new Promise((r) => setImmediate(r));
+  }
+  await new Promise((r) => { s.once('close', r); s.end(); });
+  const us = ((performance.now() - t0) * 1000) / (2 * N);
+  const c = process.cpuUsage(c0);
+  fs.rmSync(file);
+  return { us, cpu: (c.user + c.system) / (2 * N) };
+}
+
+const rows = { loop: [], tracer: [], cpu: [], tracerSecrets: [], redact: [], sonic: [], sonicCpu: [], sonicBatch: [], sonicBatchCpu: [] };
+let bytesPerLine = 0;
+await tracerRun(); // warm-up
+for (let rep = 0; rep < REPS; rep++) {
+  const a = await tracerRun();
+  rows.tracer.push(a.us);
+  rows.loop.push(a.loop);
+  rows.cpu.push(a.cpu);
+  bytesPerLine = a.bytes / (2 * N);
+  rows.tracerSecrets.push((await tracerRun(['ghp_EnvValueSecret123456', 'hdr-api-key-987654321', 'zq9'])).cpu);
+  rows.redact.push(redactRun());
+  const s1 = await sonicRun(Math.round(bytesPerLine), 1);
+  rows.sonic.push(s1.us);
+  rows.sonicCpu.push(s1.cpu);
+  const s2 = await sonicRun(Math.round(bytesPerLine), 56);
+  rows.sonicBatch.push(s2.us);
+  rows.sonicBatchCpu.push(s2.cpu);
+}
+fs.rmSync(dir, { recursive: true, force: true });
+const f = (xs) => `${median(xs).toFixed(2)} µs [${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}]`;
+console.log(`trace-bench: ${N} echo exchanges (${2 * N} lines, ~${bytesPerLine.toFixed(0)} B/line), median of ${REPS}, node ${process.version}`);
+console.log(`  tracer, message() calls alone, per line     ${f(rows.loop)}`);
+console.log(`  tracer to file until close(), per line      ${f(rows.tracer)} wall, ${f(rows.cpu)} CPU`);
+console.log(`  same + 3 configured secrets, per line       ${f(rows.tracerSecrets)} CPU`);
+console.log(`  redaction + JSON text alone, per message    ${f(rows.redact)}`);
+console.log(`  SonicBoom, one write per line (minLength 4096) ${f(rows.sonic)} wall, ${f(rows.sonicCpu)} CPU`);
+console.log(`  SonicBoom, 16 KiB writes, per line          ${f(rows.sonicBatch)} wall, ${f(rows.sonicBatchCpu)} CPU`);
