@@ -208,14 +208,14 @@ function stringify(v: unknown): string | undefined {
   }
 }
 
-/** `,"dir":"out","kind":"request"` and the like, built once. */
-const DIR_KIND = new Map<string, string>();
+/** `,"dir":"out","kind":"request"` and the like, built once (keyed without building a key). */
+const DIR_KIND: Record<'in' | 'out', Record<string, string>> = { in: Object.create(null), out: Object.create(null) };
 function dirKind(direction: Direction, kind: string): string {
-  const key = `${direction} ${kind}`;
-  let s = DIR_KIND.get(key);
+  const byKind = direction === 'in' || direction === 'out' ? DIR_KIND[direction] : undefined;
+  let s = byKind?.[kind];
   if (s === undefined) {
     s = (direction === undefined ? '' : `,"dir":${stringify(direction)}`) + (kind === undefined ? '' : `,"kind":${stringify(kind)}`);
-    if (DIR_KIND.size < 64) DIR_KIND.set(key, s);
+    if (byKind !== undefined && typeof kind === 'string' && Object.keys(byKind).length < 16) byKind[kind] = s;
   }
   return s;
 }
@@ -229,11 +229,6 @@ function methodField(method: string): string {
     if (METHOD_FIELD.size < 1024 && method.length <= 128) METHOD_FIELD.set(method, s);
   }
   return s;
-}
-
-/** A JSON number as pino writes it (non-finite numbers are null). */
-function num(n: number): string {
-  return Number.isFinite(n) ? String(n) : 'null';
 }
 
 // ---- the tracer ---------------------------------------------------------------------------
@@ -281,9 +276,10 @@ class TraceWriter implements Tracer {
     // Field order and spelling as in record.ts / README.md; undefined fields are left out.
     let line = lineHead() + this.bindings + dirKind(direction, kind);
     if (method !== undefined) line += typeof method === 'string' ? methodField(method) : `,"method":${stringify(method)}`;
-    if (id !== undefined) line += typeof id === 'number' ? `,"id":${num(id)}` : `,"id":${stringify(id)}`;
+    if (id !== undefined) line += typeof id === 'number' && Number.isFinite(id) ? ',"id":' + id : `,"id":${stringify(id)}`;
     line += `,"bytes":${this.redactor.lastBytes}`;
-    if (info.latencyMs !== undefined) line += `,"latency_ms":${num(Math.round(info.latencyMs * 1000) / 1000)}`;
+    const latency = info.latencyMs;
+    if (latency !== undefined) line += ',"latency_ms":' + (Number.isFinite(latency) ? Math.round(latency * 1000) / 1000 : 'null');
     line += msg === undefined ? '}\n' : `,"msg":${msg}}\n`;
     this.write(line);
     if (this.strict) this.checkStrict(direction, message, info, method);
