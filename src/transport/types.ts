@@ -16,6 +16,12 @@ export interface TransportDiagnostic {
   message: string;
   /** Bounded, escaped excerpt of the offending input, when there is one. */
   excerpt?: string;
+  /**
+   * When the unreadable input was recognisably a response to this request id (e.g. an
+   * oversized line whose start reads `{"jsonrpc":"2.0","id":7,"result":…`), the protocol layer
+   * fails that pending request at once instead of letting it wait for its timeout.
+   */
+  responseToId?: string | number;
 }
 
 export interface SendOptions {
@@ -27,6 +33,14 @@ export interface SendOptions {
   /** Set on the `initialize` request (HTTP: session setup and legacy fallback decisions). */
   isInitialize?: boolean;
   signal?: AbortSignal;
+  /**
+   * Called once when the message has actually been handed to the wire (stdio: written to the
+   * child's stdin queue; HTTP: the POST has been started). A request aborted before this never
+   * reached the server, so no `notifications/cancelled` is sent for it
+   * (basic.utilities.cancellation#1). Transports without `wantsRequestSignal` are treated as
+   * dispatching synchronously inside `send()`.
+   */
+  onDispatched?: () => void;
 }
 
 export interface Transport {
@@ -47,6 +61,13 @@ export interface Transport {
   ondiagnostic?: (diagnostic: TransportDiagnostic) => void;
   /** Transport events for tracing. */
   onevent?: (event: TransportEvent) => void;
+  /**
+   * HTTP only: the server answered 404 to a message that carried our `MCP-Session-Id` outside a
+   * request's own POST (the GET stream, a notification POST, a reply to a server request): the
+   * session is gone (basic.transports#45). The owner (McpClient) renews the session. A request's
+   * own POST still rejects its `send()` with SessionExpiredError instead.
+   */
+  onsessionexpired?: (error: Error) => void;
 
   /**
    * True when the transport wants `SendOptions.signal` on requests, aborted when the request is
