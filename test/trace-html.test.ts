@@ -1,16 +1,18 @@
 /**
- * The `trace html` page in a real headless Chromium (Debian's `chromium`, driven by
- * playwright-core). CI installs chromium; when it is missing this test FAILS with a message
- * saying so — it never skips silently.
+ * The `trace html` page in a real headless Chromium, driven by playwright-core. The browser is a
+ * system Chromium on PATH when there is one, else the one shipped in the `@sparticuz/chromium`
+ * devDependency (`MCPWIRE_CHROMIUM=npm|system|<path>` forces a choice; see
+ * test/support/chromium.ts), so a fresh `npm ci && npm test` needs nothing installed by hand.
+ * It never skips: without a usable browser it fails saying why.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrace, renderHtml } from '../src/trace/index.js';
+import { resolveChromium } from './support/chromium.js';
 
-const CHROMIUM = process.env.MCPWIRE_CHROMIUM ?? '/usr/bin/chromium';
 const FIXTURE = 'test/fixtures/trace/sample.jsonl';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -54,9 +56,7 @@ describe('trace html in headless Chromium', () => {
   const dialogs: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium not found at ${CHROMIUM}: install it (apt-get install -y chromium) or set MCPWIRE_CHROMIUM. This test does not skip.`);
-    }
+    const browser = await resolveChromium();
     let chromium: Chromium;
     try {
       const mod = 'playwright-core';
@@ -65,7 +65,7 @@ describe('trace html in headless Chromium', () => {
       throw new Error(`playwright-core is not installed (devDependency): ${(err as Error).message}`);
     }
     writeFileSync(htmlFile, renderHtml(records, { title: 'sample <b>.jsonl' }));
-    context = await chromium.launchPersistentContext(userData, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    context = await chromium.launchPersistentContext(userData, { executablePath: browser.executablePath, headless: true, args: ARGS });
     page = await context.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
@@ -82,6 +82,13 @@ describe('trace html in headless Chromium', () => {
   afterAll(async () => {
     await context?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs in the Chromium that MCPWIRE_CHROMIUM asks for', async () => {
+    const choice = process.env.MCPWIRE_CHROMIUM;
+    const { source } = await resolveChromium();
+    if (choice === 'npm' || choice === 'system') expect(source).toBe(choice);
+    expect(await page.evaluate<string>('navigator.userAgent')).toMatch(/Chrom(e|ium)\//);
   });
 
   it('loads without console errors or network access', async () => {
