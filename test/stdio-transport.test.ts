@@ -182,3 +182,72 @@ describe('stdio transport (basic/transports stdio)', () => {
     expect(results.every((r: any, i) => r.echo.i === i && r.echo.big.length === big.length)).toBe(true);
   });
 });
+
+/** Settles `p` or reports 'pending' after `ms` (generous: the machine is shared). */
+function settledWithin<T>(p: Promise<T>, ms: number): Promise<{ ok: true; value: T } | { ok: false; error: any } | 'pending'> {
+  return Promise.race([
+    p.then(
+      (value) => ({ ok: true as const, value }),
+      (error) => ({ ok: false as const, error }),
+    ),
+    new Promise<'pending'>((r) => setTimeout(() => r('pending'), ms)),
+  ]);
+}
+
+describe('issue9.6: start()/close() race (basic.lifecycle#15)', () => {
+  it('issue9.6: close() during start + spawn failure: start() rejects with the spawn error, close() resolves, no spurious error', async () => {
+    const t = new StdioTransport({ command: 'definitely-not-a-command-xyz', serverId: 'ghost' });
+    const closes: Array<Error | undefined> = [];
+    t.onclose = (e) => closes.push(e);
+    const started = t.start();
+    const closed = t.close();
+    const s = await settledWithin(started, 10_000);
+    const c = await settledWithin(closed, 10_000);
+    expect(s).not.toBe('pending');
+    expect(c).toEqual({ ok: true, value: undefined });
+    const err = (s as { ok: false; error: any }).error;
+    expect(s).toMatchObject({ ok: false });
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.code).toBe('MCPWIRE_SPAWN_FAILED');
+    expect(err.message).toMatch(/command not found/);
+    expect(closes).toEqual([undefined]);
+  });
+
+  it('issue9.6: close() during start + spawn success: start() rejects "closed during start", close() resolves, no "exited with code 0" error, child reaped', async () => {
+    const t = new StdioTransport({ command: node, args: ['-e', ECHO], serverId: 'quick' });
+    const closes: Array<Error | undefined> = [];
+    t.onclose = (e) => closes.push(e);
+    const started = t.start();
+    const pid = t.pid!;
+    expect(pid).toBeTypeOf('number');
+    const closed = t.close(); // before the 'spawn' event (it comes on a later tick)
+    const s = await settledWithin(started, 15_000);
+    const c = await settledWithin(closed, 15_000);
+    expect(c).toEqual({ ok: true, value: undefined });
+    expect(s).toMatchObject({ ok: false });
+    const err = (s as { ok: false; error: any }).error;
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(err.message).toMatch(/closed during start/);
+    expect(closes).toEqual([undefined]);
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(alive(pid)).toBe(false);
+    await expect(t.send({ jsonrpc: '2.0', method: 'x' })).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it('issue9.6: close() during start of a server that ignores stdin EOF and SIGTERM still ends (ladder) and start() settles', async () => {
+    const t = new StdioTransport({
+      command: node,
+      args: ['-e', `process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`],
+      shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 100 },
+    });
+    const closes: Array<Error | undefined> = [];
+    t.onclose = (e) => closes.push(e);
+    const started = t.start();
+    const pid = t.pid!;
+    const closed = t.close();
+    expect(await settledWithin(started, 15_000)).toMatchObject({ ok: false });
+    expect(await settledWithin(closed, 15_000)).toEqual({ ok: true, value: undefined });
+    expect(closes).toEqual([undefined]);
+    expect(alive(pid)).toBe(false);
+  });
+});

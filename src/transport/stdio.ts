@@ -6,12 +6,18 @@
  * Shutdown follows basic/lifecycle (basic.lifecycle#15): close stdin, wait for exit, SIGTERM,
  * wait, SIGKILL. The server runs in its own process group on POSIX so that a launcher
  * (`npx …`, `sh -c …`) and what it started are signalled together: no orphans, no zombies.
+ * Being its own group, it does not get the terminal's Ctrl-C: `closeOnExit` closes it when this
+ * process gets SIGINT/SIGTERM or exits (exit-hooks.ts).
+ *
+ * start() and close() may interleave: close() during start always lets start() settle (the
+ * spawn error, or "closed during start") and runs the ladder on a child that did spawn.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ConnectionClosedError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { childEnv } from './env.js';
+import { registerExitCloser } from './exit-hooks.js';
 import { StderrRing } from './stderr-ring.js';
 import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -36,6 +42,11 @@ export interface StdioTransportOptions {
     /** Wait after SIGTERM before SIGKILL (default 2000 ms). */
     sigtermWaitMs?: number;
   };
+  /**
+   * Close the server (the ladder above) when this process gets SIGINT/SIGTERM, and SIGKILL its
+   * process group on 'exit' (default false; see exit-hooks.ts).
+   */
+  closeOnExit?: boolean;
 }
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
@@ -63,6 +74,9 @@ export class StdioTransport implements Transport {
   private finished: Promise<void>;
   private finish!: () => void;
   private finishTimer: NodeJS.Timeout | undefined;
+  /** The 'spawn' event came (the child is running). */
+  private spawned = false;
+  private unregisterExit: (() => void) | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.opts = options;
@@ -100,23 +114,35 @@ export class StdioTransport implements Transport {
         });
       } catch (err) {
         this.state = 'closed';
+        this.finish();
         reject(this.spawnError(err as NodeJS.ErrnoException));
         return;
       }
       this.child = child;
+      if (this.opts.closeOnExit) this.unregisterExit = registerExitCloser({ close: () => this.close(), kill: () => this.killGroup() });
       child.once('error', (err: NodeJS.ErrnoException) => {
-        if (this.state === 'starting') {
-          this.state = 'closed';
-          this.finish();
-          reject(this.spawnError(err));
-        } else {
+        if (this.spawned || this.state === 'closed') {
           this.ondiagnostic?.({ code: 'MCPWIRE_CHILD_ERROR', message: `server process error: ${err.message}` });
+          return;
         }
+        // The spawn failed, whether or not close() was called meanwhile.
+        const wasClosing = this.state === 'closing';
+        this.state = 'closed';
+        this.unregisterExit?.();
+        this.finish();
+        reject(this.spawnError(err));
+        if (wasClosing) this.onclose?.();
       });
       child.once('spawn', () => {
-        this.state = 'open';
+        this.spawned = true;
         this.onevent?.({ type: 'spawn', pid: child.pid, command });
-        resolve();
+        if (this.state === 'starting') {
+          this.state = 'open';
+          resolve();
+          return;
+        }
+        // close() came first: start() fails, the ladder close() began goes on and reaps the child.
+        reject(new ConnectionClosedError('stdio transport closed during start', this.where('spawn')));
       });
       child.stdout.on('data', (chunk: Buffer) => this.framer.push(chunk));
       child.stdout.on('end', () => this.framer.end());
@@ -208,6 +234,18 @@ export class StdioTransport implements Transport {
     });
   }
 
+  /** SIGKILL to the whole process group, synchronously (the 'exit' hook). */
+  private killGroup(): void {
+    const pid = this.child?.pid;
+    if (pid === undefined || this.state === 'closed') return;
+    try {
+      if (process.platform !== 'win32') process.kill(-pid, 'SIGKILL');
+      else this.child!.kill('SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+
   private signal(sig: NodeJS.Signals): void {
     const child = this.child!;
     this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
@@ -228,6 +266,7 @@ export class StdioTransport implements Transport {
     if (this.finishTimer !== undefined) clearTimeout(this.finishTimer);
     const wasClosing = this.state === 'closing';
     this.state = 'closed';
+    this.unregisterExit?.();
     const child = this.child!;
     this.framer.end();
     child.stdout.destroy();
