@@ -7,14 +7,23 @@
  */
 import { describe, expect, it } from 'vitest';
 import { NdjsonFramer, type FramerDiagnostic, type FramerOptions } from '../src/jsonrpc/framer.js';
+import { HEAD_BYTES, responseIdFromHead } from '../src/jsonrpc/head.js';
 import { excerpt } from '../src/jsonrpc/types.js';
 
 const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const NL = 0x0a;
 const CR = 0x0d;
 
-// The framer as of commit e57769d (per-line decode), for comparison.
+// The framer as of commit e57769d (per-line decode), for comparison, with the semantics fixed
+// since (issues 9.7a, 16.8): the limit ignores a CRLF's CR however the line is cut (a CR one
+// byte past the limit is held until the next byte tells), a leading BOM is dropped, and an
+// oversized or malformed response names its id (read here from the line's first bytes, kept as
+// they pass, rather than at the moment skipping starts).
 class ReferenceFramer {
+  /** The current line's first HEAD_BYTES bytes, and whether its last byte seen was a CR. */
+  private head: Buffer[] = [];
+  private headBytes = 0;
+  private lastCR = false;
   private readonly max: number;
   private readonly onMessage: (value: unknown) => void;
   private readonly onDiagnostic: (d: FramerDiagnostic) => void;
@@ -46,6 +55,7 @@ class ReferenceFramer {
         return;
       }
       if (this.skipping) {
+        this.see(chunk, start, nl);
         this.endSkip(nl - start);
       } else if (this.partsBytes === 0) {
         this.line(chunk, start, nl);
@@ -78,14 +88,26 @@ class ReferenceFramer {
     }
   }
 
+  private see(chunk: Buffer, from: number, to: number): void {
+    if (to === from) return;
+    if (this.headBytes < HEAD_BYTES) {
+      const piece = chunk.subarray(from, Math.min(to, from + HEAD_BYTES - this.headBytes));
+      this.head.push(piece);
+      this.headBytes += piece.length;
+    }
+    this.lastCR = chunk[to - 1] === CR;
+  }
+
   private hold(chunk: Buffer, from: number, to: number): void {
     const n = to - from;
     if (n === 0) return;
+    this.see(chunk, from, to);
     if (this.skipping) {
       this.skippedBytes += n;
       return;
     }
-    if (this.partsBytes + n > this.max) {
+    const limit = this.lastCR ? this.max + 1 : this.max;
+    if (this.partsBytes + n > limit) {
       this.skipping = true;
       this.skippedBytes = this.partsBytes + n;
       this.parts = [];
@@ -98,36 +120,52 @@ class ReferenceFramer {
   }
 
   private endSkip(extra: number): void {
-    const total = this.skippedBytes + extra;
+    const total = this.skippedBytes + extra - (this.lastCR ? 1 : 0);
+    const id = responseIdFromHead(Buffer.concat(this.head).toString('utf8'));
     this.skipping = false;
     this.skippedBytes = 0;
+    this.forget();
     this.onDiagnostic({
       code: 'MCPWIRE_FRAME_OVERSIZED',
       message: `message of ${total} bytes exceeds the maximum of ${this.max} bytes; skipped`,
+      ...(id !== undefined ? { responseToId: id } : {}),
     });
   }
 
+  private forget(): void {
+    this.head = [];
+    this.headBytes = 0;
+    this.lastCR = false;
+  }
+
   private line(buf: Buffer, from: number, to: number): void {
+    this.forget();
     let end = to;
     if (end > from && buf[end - 1] === CR) end--;
     if (end === from) return; // blank line: tolerated
+    const id = () => responseIdFromHead(buf.toString('utf8', from, Math.min(end, from + HEAD_BYTES)));
     if (end - from > this.max) {
-      this.onDiagnostic({
+      const d: FramerDiagnostic = {
         code: 'MCPWIRE_FRAME_OVERSIZED',
         message: `message of ${end - from} bytes exceeds the maximum of ${this.max} bytes; skipped`,
-      });
+      };
+      if (id() !== undefined) d.responseToId = id();
+      this.onDiagnostic(d);
       return;
     }
-    const text = buf.toString('utf8', from, end);
+    const bom = buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf;
+    const text = buf.toString('utf8', bom ? from + 3 : from, end);
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch (err) {
-      this.onDiagnostic({
+      const d: FramerDiagnostic = {
         code: 'MCPWIRE_FRAME_MALFORMED',
         message: `malformed JSON line skipped: ${(err as Error).message}`,
         excerpt: excerpt(text),
-      });
+      };
+      if (id() !== undefined) d.responseToId = id();
+      this.onDiagnostic(d);
       return;
     }
     this.onMessage(value);
@@ -156,7 +194,13 @@ function stream(rand: () => number, max: number): Buffer {
     if (r < 0.6) parts.push(JSON.stringify({ jsonrpc: '2.0', id: i, result: { text: TEXTS[Math.floor(rand() * TEXTS.length)] } }) + eol);
     else if (r < 0.7) parts.push(eol); // blank line
     else if (r < 0.8) parts.push('{"jsonrpc":"2.0", garbage' + (rand() < 0.5 ? ' é' : '') + eol);
-    else if (r < 0.9) parts.push(JSON.stringify({ big: (rand() < 0.5 ? 'a' : 'é').repeat(max + Math.floor(rand() * 50) - 25) }) + eol);
+    else if (r < 0.85) parts.push(JSON.stringify({ big: (rand() < 0.5 ? 'a' : 'é').repeat(max + Math.floor(rand() * 50) - 25) }) + eol);
+    // responses around the limit (ids readable from the start, or not), malformed responses,
+    // BOM-prefixed lines, and lines of exactly the limit ± 1 byte
+    else if (r < 0.88) parts.push(JSON.stringify({ jsonrpc: '2.0', id: rand() < 0.5 ? i : `s${i}`, result: { t: 'r'.repeat(max + Math.floor(rand() * 50) - 40) } }) + eol);
+    else if (r < 0.89) parts.push(`{"jsonrpc":"2.0","id":${i},"result":{"t": oops}` + eol);
+    else if (r < 0.9) parts.push('\ufeff' + JSON.stringify({ jsonrpc: '2.0', id: i, result: { t: 'é' } }) + eol);
+    else if (r < 0.93) parts.push(JSON.stringify({ jsonrpc: '2.0', method: 'm', params: { s: 'x'.repeat(max - 49 + Math.floor(rand() * 3)) } }) + eol);
     else parts.push(JSON.stringify([1, 2, { a: 'ü' }]) + eol);
   }
   if (rand() < 0.3) parts.push('{"tail":1}'); // unterminated final line

@@ -9,10 +9,15 @@
  *   lines of a chunk are decoded with one call when they are ASCII (the usual case);
  * - a line over `maxMessageBytes` is reported and skipped (bytes up to the next newline are
  *   dropped without being buffered); a malformed line is reported with a bounded excerpt and
- *   skipped. Neither stops the framer.
+ *   skipped. Neither stops the framer. The limit counts the line's bytes without its terminator
+ *   (`\n` or `\r\n`), however the line is cut into chunks;
+ * - when such a line is recognisably a response (its start reads `{"jsonrpc":"2.0","id":7,
+ *   "result":…`), the diagnostic names the id (`responseToId`) so the request fails at once;
+ * - a leading UTF-8 byte order mark on a line is dropped (it still counts toward the limit).
  */
 import { isAscii } from 'node:buffer';
-import { excerpt } from './types.js';
+import { HEAD_BYTES, responseIdFromHead } from './head.js';
+import { excerpt, type RequestId } from './types.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
@@ -20,6 +25,8 @@ export interface FramerDiagnostic {
   code: 'MCPWIRE_FRAME_MALFORMED' | 'MCPWIRE_FRAME_OVERSIZED';
   message: string;
   excerpt?: string;
+  /** The line was recognisably the response to this request id (see `responseIdFromHead`). */
+  responseToId?: RequestId;
 }
 
 export interface FramerOptions {
@@ -41,6 +48,10 @@ export class NdjsonFramer {
   /** True while dropping an oversized line up to its newline. */
   private skipping = false;
   private skippedBytes = 0;
+  /** Whether the last byte skipped was a CR (it is the terminator's if a newline follows). */
+  private skippedCR = false;
+  /** The id read from the start of the line being skipped, if it is a response. */
+  private skippedId: RequestId | undefined;
 
   constructor(options: FramerOptions) {
     this.max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
@@ -64,6 +75,7 @@ export class NdjsonFramer {
         return;
       }
       if (this.skipping) {
+        if (nl > 0) this.skippedCR = chunk[nl - 1] === CR;
         this.endSkip(nl);
       } else {
         this.hold(chunk, 0, nl);
@@ -113,7 +125,7 @@ export class NdjsonFramer {
       let end = e;
       if (end > p && text.charCodeAt(end - 1) === CR) end--;
       if (end > p) {
-        if (end - p > this.max) this.oversized(end - p);
+        if (end - p > this.max) this.oversized(end - p, responseIdFromHead(text.slice(p, p + HEAD_BYTES)));
         else this.parse(p === 0 && end === n ? text : text.slice(p, end));
       }
       p = e + 1;
@@ -139,13 +151,18 @@ export class NdjsonFramer {
     if (n === 0) return;
     if (this.skipping) {
       this.skippedBytes += n;
+      this.skippedCR = chunk[to - 1] === CR;
       return;
     }
     if (this.partsBytes + n > this.max) {
-      this.skipping = true;
-      this.skippedBytes = this.partsBytes + n;
-      this.parts = [];
-      this.partsBytes = 0;
+      // A CR one byte past the limit may be half of the CRLF ending the line, which does not
+      // count (as when the line arrives whole): hold it until the next byte tells.
+      if (this.partsBytes + n === this.max + 1 && chunk[to - 1] === CR) {
+        this.parts.push(chunk.subarray(from, to));
+        this.partsBytes += n;
+        return;
+      }
+      this.startSkip(chunk, from, to);
       return;
     }
     // subarray keeps a view; copy only when the view would pin a much larger chunk.
@@ -153,14 +170,33 @@ export class NdjsonFramer {
     this.partsBytes += n;
   }
 
+  /** Starts dropping the current line; first reads its id from the bytes held and `chunk[from, to)`. */
+  private startSkip(chunk: Buffer, from: number, to: number): void {
+    const pieces: Buffer[] = [];
+    let have = 0;
+    for (let k = 0; k < this.parts.length && have < HEAD_BYTES; k++) {
+      pieces.push(this.parts[k]);
+      have += this.parts[k].length;
+    }
+    if (have < HEAD_BYTES) pieces.push(chunk.subarray(from, Math.min(to, from + HEAD_BYTES - have)));
+    const head = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
+    this.skippedId = responseIdFromHead(head.toString('utf8', 0, Math.min(head.length, HEAD_BYTES)));
+    this.skipping = true;
+    this.skippedBytes = this.partsBytes + (to - from);
+    this.skippedCR = chunk[to - 1] === CR;
+    this.parts = [];
+    this.partsBytes = 0;
+  }
+
   private endSkip(extra: number): void {
-    const total = this.skippedBytes + extra;
+    // (a CR right before the newline is the terminator's, as in `line`)
+    const total = this.skippedBytes + extra - (this.skippedCR ? 1 : 0);
+    const id = this.skippedId;
     this.skipping = false;
     this.skippedBytes = 0;
-    this.onDiagnostic({
-      code: 'MCPWIRE_FRAME_OVERSIZED',
-      message: `message of ${total} bytes exceeds the maximum of ${this.max} bytes; skipped`,
-    });
+    this.skippedCR = false;
+    this.skippedId = undefined;
+    this.oversized(total, id);
   }
 
   private line(buf: Buffer, from: number, to: number): void {
@@ -168,17 +204,21 @@ export class NdjsonFramer {
     if (end > from && buf[end - 1] === CR) end--;
     if (end === from) return; // blank line: tolerated
     if (end - from > this.max) {
-      this.oversized(end - from);
+      this.oversized(end - from, responseIdFromHead(buf.toString('utf8', from, Math.min(end, from + HEAD_BYTES))));
       return;
     }
-    this.parse(buf.toString('utf8', from, end));
+    // A UTF-8 byte order mark (EF BB BF) is not part of the message (ASCII lines cannot have one).
+    const start = buf[from] === 0xef && buf[from + 1] === 0xbb && buf[from + 2] === 0xbf ? from + 3 : from;
+    this.parse(buf.toString('utf8', start, end));
   }
 
-  private oversized(bytes: number): void {
-    this.onDiagnostic({
+  private oversized(bytes: number, responseToId: RequestId | undefined): void {
+    const d: FramerDiagnostic = {
       code: 'MCPWIRE_FRAME_OVERSIZED',
       message: `message of ${bytes} bytes exceeds the maximum of ${this.max} bytes; skipped`,
-    });
+    };
+    if (responseToId !== undefined) d.responseToId = responseToId;
+    this.onDiagnostic(d);
   }
 
   private parse(text: string): void {
@@ -186,11 +226,14 @@ export class NdjsonFramer {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      this.onDiagnostic({
+      const d: FramerDiagnostic = {
         code: 'MCPWIRE_FRAME_MALFORMED',
         message: `malformed JSON line skipped: ${(err as Error).message}`,
         excerpt: excerpt(text),
-      });
+      };
+      const id = responseIdFromHead(text.length > HEAD_BYTES ? text.slice(0, HEAD_BYTES) : text);
+      if (id !== undefined) d.responseToId = id;
+      this.onDiagnostic(d);
       return;
     }
     this.onMessage(value);
