@@ -7,6 +7,7 @@ import traceCommand from '../src/cli/commands/trace.js';
 import { computeStats, createTracer, formatStats, parseTrace, percentile, readTrace, redact, Redactor, renderShow, traceTarget } from '../src/trace/index.js';
 import type { TraceWarning } from '../src/trace/index.js';
 import { jsonStringBytes, REDACTED } from '../src/trace/redact.js';
+import { sessionTag } from '../src/trace/tracer.js';
 import { resultTypeFor, validateMessage } from '../src/trace/strict.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-trace-'));
@@ -44,7 +45,8 @@ describe('trace writer: record format', () => {
     expect(Object.keys(res)).toEqual(['v', 't', 'ts', 'server', 'transport', 'dir', 'kind', 'method', 'id', 'bytes', 'latency_ms', 'msg']);
     expect(res).toMatchObject({ dir: 'in', kind: 'result', method: 'tools/call', latency_ms: 12.346, msg: result });
     expect(res.bytes).toBe(Buffer.byteLength(JSON.stringify(result)));
-    expect(life).toMatchObject({ session: 'sess-1', event: 'lifecycle', from: 'initializing', to: 'ready' });
+    expect(life).toMatchObject({ session: sessionTag('sess-1'), event: 'lifecycle', from: 'initializing', to: 'ready' });
+    expect(life.session).toMatch(/^sha256:[0-9a-f]{8}$/);
     expect(tr).toMatchObject({ event: 'transport', type: 'exit', pid: 12, code: 0, signal: null });
     expect(diag).toMatchObject({ event: 'diagnostic', server: 'alpha', server_: 'clash', event_: 'clash2' });
     const ts = recs.map((r) => r.t as number);
@@ -107,7 +109,8 @@ describe('trace writer: record format', () => {
       log.info({ dir, kind: info.kind, method, id: info.id, bytes: r.lastBytes, latency_ms: info.latencyMs !== undefined ? Math.round(info.latencyMs * 1000) / 1000 : undefined, msg: m });
     }
     t.setSessionId('sess s3cr3t-value-1');
-    log = log.child({ session: r.redactString('sess s3cr3t-value-1') });
+    log = log.child({ session: sessionTag('sess s3cr3t-value-1') });
+    r.addSecrets(['sess s3cr3t-value-1']);
     t.event({ type: 'lifecycle', from: 'a', to: 'b', v: 9 });
     log.info(r.redact({ event: 'lifecycle', from: 'a', to: 'b', v_: 9 }) as object);
     t.event({ type: 'transport', event: { type: 'exit', pid: 1, code: null, when: new Date(0) } });
@@ -420,5 +423,125 @@ describe('reading traces: show, stats, CLI', () => {
       out.mockRestore();
       err.mockRestore();
     }
+  });
+});
+
+describe('issue9.10: secrets leak', () => {
+  it('issue9.10a: the session id is written as a short hash that still correlates the lines of one session', async () => {
+    const file = join(dir, 'session-hash.jsonl');
+    const sid = 'c0ffee00-1234-4abc-8def-0123456789ab';
+    const other = 'deadbeef-9999-4abc-8def-ba9876543210';
+    const t = await createTracer({ file, serverId: 'h', transport: 'streamable-http' });
+    t.setSessionId(sid);
+    t.event({ type: 'lifecycle', from: 'initializing', to: 'ready' });
+    // a server echoing the session id does not leak it either
+    t.message('in', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: `your session is ${sid}` }] } }, { kind: 'result', id: 1, requestMethod: 'tools/call' });
+    t.setSessionId(other);
+    t.event({ type: 'lifecycle', from: 'ready', to: 'ready' });
+    await t.close();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(sid);
+    expect(text).not.toContain(sid.slice(0, 12));
+    expect(text).not.toContain(other);
+    const recs = lines(file);
+    const { createHash } = await import('node:crypto');
+    const tag = (id: string) => `sha256:${createHash('sha256').update(id).digest('hex').slice(0, 8)}`;
+    expect(recs[1].session).toBe(tag(sid));
+    expect(recs[2].session).toBe(tag(sid));
+    expect(recs[3].session).toBe(tag(other));
+    expect(recs[1].session).not.toBe(recs[3].session);
+  });
+
+  it('issue9.10b: the credential part of every auth scheme and the derived forms of every value are redacted', () => {
+    const bearer = 'brr-7d2c9e4f1a';
+    const token = 'tok-5b8e1c7d3f';
+    const user = 'alice';
+    const pass = 'p@ss:w0rd/+"x';
+    const basic = Buffer.from(`${user}:${pass}`).toString('base64');
+    const digestResponse = '6629fae49393a05397450978507c4ef1';
+    const envValue = 'env value with spaces & "quotes"';
+    const r = new Redactor({
+      secrets: [`Bearer ${bearer}`, `Token ${token}`, `Basic ${basic}`, `Digest username="${user}", realm="r", nonce="n0nce-abc123", response="${digestResponse}"`, envValue, 'tiny', 'xy'],
+    });
+    const forms: Record<string, string> = {
+      bearer,
+      token,
+      basic,
+      'basic user:pass': `${user}:${pass}`,
+      'basic password': pass,
+      'basic password url-encoded': encodeURIComponent(pass),
+      'basic password json-escaped': JSON.stringify(pass).slice(1, -1),
+      'basic base64url': Buffer.from(`${user}:${pass}`).toString('base64url'),
+      digestResponse,
+      env: envValue,
+      'env url-encoded': encodeURIComponent(envValue),
+      'env form-encoded': encodeURIComponent(envValue).replace(/%20/g, '+'),
+      'env json-escaped': JSON.stringify(envValue).slice(1, -1),
+      'env base64': Buffer.from(envValue).toString('base64').replace(/=+$/, ''),
+      'bearer url-encoded': encodeURIComponent(bearer),
+    };
+    for (const [name, form] of Object.entries(forms)) {
+      const out = r.redactString(`echo: <${form}> end`);
+      expect(out, name).not.toContain(form);
+      expect(out, name).toContain(REDACTED);
+    }
+    // short values (under 6 characters) only on exact match: documented threshold
+    expect(r.redactString('tiny')).toBe(REDACTED);
+    expect(r.redactString('a tiny thing')).toBe('a tiny thing');
+    expect(r.redactString('xy')).toBe(REDACTED);
+    // the scheme names and ordinary words stay readable
+    expect(r.redactString('the Bearer scheme')).toContain('Bearer');
+  });
+
+  it('issue9.10b: configSecrets takes env and header values and the credentials of the URL', async () => {
+    const { configSecrets } = await import('../src/mcp/client.js');
+    const stdio = configSecrets({ transport: 'stdio', id: 's', command: 'x', env: { A: 'env-secret-1', EMPTY: '' } });
+    expect(stdio).toContain('env-secret-1');
+    expect(stdio).not.toContain('');
+    const http = configSecrets({ transport: 'http', id: 'h', url: 'https://user:url-pass-123@h.example/mcp?key=qk-123456&sig=sg-654321&page=2', headers: { Authorization: 'Bearer hb-123456' } });
+    for (const s of ['Bearer hb-123456', 'url-pass-123', 'qk-123456', 'sg-654321']) expect(http).toContain(s);
+    expect(http).not.toContain('2');
+    expect(http.some((s) => s.includes('h.example'))).toBe(false); // the URL itself stays readable
+  });
+
+  it('issue9.10c: trace files are created 0600 and an existing file keeps its mode', async () => {
+    if (process.platform === 'win32') return;
+    const { statSync, chmodSync } = await import('node:fs');
+    const file = join(dir, 'mode', 'new.jsonl');
+    const t = await createTracer({ file, serverId: 'm', transport: 'stdio' });
+    await t.close();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const existing = join(dir, 'mode', 'existing.jsonl');
+    writeFileSync(existing, '');
+    chmodSync(existing, 0o640);
+    const t2 = await createTracer({ file: existing, serverId: 'm', transport: 'stdio' });
+    await t2.close();
+    expect(statSync(existing).mode & 0o777).toBe(0o640);
+  });
+
+  it('issue9.10d: Authorization: Token, URL user info, *_SECRET_*/_TOKEN assignments and sensitive query values', () => {
+    const r = new Redactor();
+    const cases: Array<[string, string, string]> = [
+      ['Authorization: Token tk-9a8b7c6d5e', 'tk-9a8b7c6d5e', 'Authorization: Token'],
+      ['proxy-authorization: Digest username="bob", response="abcdef0123456789"', 'abcdef0123456789', 'proxy-authorization: Digest'],
+      ['authorization: rawcredential12345', 'rawcredential12345', 'authorization:'],
+      ['connect postgres://admin:pg-pass-4242@db.example:5432/app failed', 'pg-pass-4242', 'postgres://admin:'],
+      ['clone https://ghp_abcdefghijklmnop1234@github.com/x/y', 'ghp_abcdefghijklmnop1234', 'github.com/x/y'],
+      ['MY_SECRET_THING=s3-value-xyz', 's3-value-xyz', 'MY_SECRET_THING='],
+      ['export GITHUB_TOKEN="ghp-tok-value-1"', 'ghp-tok-value-1', 'GITHUB_TOKEN='],
+      ["{ DB_PASSWORD: 'dbpw-value-77', PATH: '/usr/bin' }", 'dbpw-value-77', '/usr/bin'],
+      ['OPENAI_API_KEY=sk-test-abcdef', 'sk-test-abcdef', 'OPENAI_API_KEY='],
+      ['{"AWS_SECRET_ACCESS_KEY":"aws-sk-value-9"}', 'aws-sk-value-9', 'AWS_SECRET_ACCESS_KEY'],
+      ['GET https://h.example/mcp?key=qkey-1111&sig=qsig-2222&api-key=qapi-3333&page=7', 'qkey-1111|qsig-2222|qapi-3333', 'page=7'],
+      ['https://b.example/o?X-Amz-Signature=amzsig-4444&X-Amz-Credential=amzcred-5555&x=1', 'amzsig-4444|amzcred-5555', 'x=1'],
+    ];
+    for (const [input, secrets, kept] of cases) {
+      const out = r.redactString(input);
+      for (const s of secrets.split('|')) expect(out, input).not.toContain(s);
+      expect(out, input).toContain(kept);
+      expect(out, input).toContain(REDACTED);
+    }
+    // protocol fields and counts are not assignments of secrets
+    for (const s of ['progressToken: 7', 'maxTokens=100', 'token_type: Bearer', 'https://h.example/mcp?page=2&cursor=abc']) expect(r.redactString(s)).toBe(s);
   });
 });

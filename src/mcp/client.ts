@@ -577,10 +577,28 @@ export class McpClient extends EventEmitter {
   }
 }
 
-/** Values from a server's config that must never appear in a trace: env and header values. */
-export function configSecrets(config: ServerConfig): string[] {
-  const values = config.transport === 'stdio' ? Object.values(config.env ?? {}) : Object.values(config.headers ?? {});
-  return values.filter((v) => typeof v === 'string' && v.length > 0);
+/**
+ * Values from a server's config that must never appear in a trace or an error: every env and
+ * header value (the redactor adds their derived forms: the credentials of `Bearer X`, `Basic …`
+ * decoded, URL-encoded…) and the credentials in the URL (user info, credential-like query values).
+ */
+export function configSecrets(config: ServerConfig | { env?: Record<string, string>; headers?: Record<string, string>; url?: string }): string[] {
+  const c = config as { env?: Record<string, string>; headers?: Record<string, string>; url?: string };
+  const values: string[] = [...Object.values(c.env ?? {}), ...Object.values(c.headers ?? {})];
+  // The URL's credentials (not the URL: it stays readable): user info and credential-like query
+  // values (the names `src/trace/redact.ts` redacts as query parameters).
+  if (typeof c.url === 'string') {
+    try {
+      const u = new URL(c.url);
+      if (u.password) values.push(u.password, decodeURIComponent(u.password), `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`);
+      else if (u.username) values.push(u.username, decodeURIComponent(u.username));
+      const credentialName = /^(?:code|token|password|passwd|secret|key|apikey|sig|signature|auth|credential|session_?id|[\w.-]*(?:token|secret|password|[-_]key|apikey|[-_]signature|[-_]sig|[-_]credential))$/i;
+      for (const [name, value] of u.searchParams) if (credentialName.test(name)) values.push(value);
+    } catch {
+      // not a URL: nothing more to take
+    }
+  }
+  return [...new Set(values.filter((v) => typeof v === 'string' && v.length > 0))];
 }
 
 /**

@@ -17,7 +17,7 @@ export interface TraceRecordBase {
   server: string;
   /** Transport kind: `stdio`, `streamable-http`, `legacy-sse`, `memory`. */
   transport: string;
-  /** The HTTP session id, once known. */
+  /** `sha256:` + 8 hex digits of the HTTP session id, once known (never the id: it is a credential). */
   session?: string;
 }
 

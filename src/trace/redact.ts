@@ -11,11 +11,19 @@
  *   `api_key`/`apikey`, `secret`, `x-api-key`, and any key ending in `token`, `secret`,
  *   `password` or `apikey`, except the protocol's `progressToken`);
  * - `code` when it sits beside OAuth fields (`state`, `redirect_uri`, `code_verifier`, …);
- * - the same names as query/form parameters inside any string (`?code=…&state=…`,
- *   `grant_type=…&refresh_token=…`), and `Bearer …` / `Basic …` credentials in text;
- * - every occurrence of a configured secret value (env values, header values, tokens), also in
- *   its URL-encoded form. Values shorter than 4 characters are only redacted on exact match,
- *   so an env value like `1` does not blank every digit in the trace.
+ * - inside any string: credential-like query/form parameters (`?code=…&state=…`,
+ *   `grant_type=…&refresh_token=…`, `?key=…&sig=…&api-key=…`, `X-Amz-Signature=…`), `Bearer …` /
+ *   `Basic …` credentials, whatever follows `Authorization:` / `Proxy-Authorization:` (any
+ *   scheme: `Token …`, `Digest …`), the user info of `scheme://user:pass@host` URLs, and
+ *   env-style assignments of names containing SECRET, TOKEN, PASSWORD, PASSWD, PASSPHRASE,
+ *   API_KEY, ACCESS_KEY, PRIVATE_KEY or CREDENTIAL (`GITHUB_TOKEN=…`, `DB_PASSWORD: '…'`);
+ * - every occurrence of a configured secret value (env values, header values, tokens) in the
+ *   forms a server may echo it (`secretForms`): as given, URL- and form-encoded, JSON-escaped,
+ *   base64/base64url; for `Scheme credentials` header values (Bearer, Basic, Token, Digest…) the
+ *   credentials alone, and for Basic the decoded `user:pass` and the password; for a URL its
+ *   user info and credential-like query values. Values shorter than `MIN_SECRET_LENGTH` (6)
+ *   characters are only redacted where a whole string equals them, so an env value like `1` or
+ *   `dev` does not blank every occurrence of it in the trace.
  */
 
 export const REDACTED = '[redacted]';
@@ -31,7 +39,11 @@ export interface RedactOptions {
 
 export const DEFAULT_MAX_STRING_BYTES = 64 * 1024;
 const DEFAULT_MAX_DEPTH = 64;
-const MIN_SUBSTRING_SECRET = 4;
+/**
+ * Configured values shorter than this are redacted only where a whole string equals them (an env
+ * value like `1`, `dev` or `info` would otherwise blank every occurrence of it in the trace).
+ */
+export const MIN_SECRET_LENGTH = 6;
 const SCRUB_CACHE_MAX_LENGTH = 64;
 const SCRUB_CACHE_SIZE = 4096;
 
@@ -43,17 +55,25 @@ const NOT_SENSITIVE = /^(?:progress[-_]?token|next[-_]?token|token[-_]?type|max[
 /** Siblings that make a `code` key an OAuth authorization code. */
 const OAUTH_SIBLINGS = ['state', 'redirect_uri', 'code_verifier', 'grant_type', 'client_id', 'iss', 'session_state'];
 
+/** Names of query/form parameters whose values are credentials (`--token=` too). */
 const QUERY_NAMES =
-  '(?:code|state_token|access_token|refresh_token|id_token|token|client_secret|code_verifier|password|api_key|apikey|x-api-key|secret|assertion|client_assertion|subject_token|actor_token)';
+  '(?:code|state_token|token|password|passwd|secret|assertion|client_assertion|code_verifier|key|apikey|sig|signature|auth|credential|session_?id|[\\w.-]*(?:_token|-token|token|_secret|-secret|secret|password|[-_]key|apikey|[-_]signature|[-_]sig|[-_]credential))';
 /** `name=value` inside URLs and form bodies (`?`, `&`, `#`, `;` or start of string before it). */
-const QUERY_PARAM = new RegExp(`((?:^|[?&#;,\\s-])${QUERY_NAMES}=)([^&#\\s"'<>]*)`, 'gi');
+const QUERY_PARAM = new RegExp(`((?:^|[?&#;,\\s-])${QUERY_NAMES}=)(["']?)([^&#\\s"'<>]+)`, 'gi');
+/** Names of members in JSON text whose values are credentials. */
+const JSON_NAMES = '(?:code|authorization|cookie|set-cookie|code_verifier|api_?key|x-api-key|assertion|client_assertion|[a-z0-9_-]*(?:token|secret|password|passwd|api_?key|access_?key|private_?key|credentials?)[a-z0-9_-]*)';
 /** `"name": "value"` inside text that holds JSON (HTTP bodies, excerpts). */
-const JSON_PAIR = new RegExp(
-  `("(?:code|authorization|cookie|set-cookie|code_verifier|api_?key|x-api-key|assertion|client_assertion|[a-z_-]*(?:token|secret|password))"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`,
-  'gi',
-);
+const JSON_PAIR = new RegExp(`("(${JSON_NAMES})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)`, 'gi');
 /** HTTP credentials written out in text. */
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/-]+=*(?![A-Za-z0-9._~+/="-])/g;
+/** `Authorization: <scheme> <credentials>` header lines, any scheme: the rest of the line goes. */
+const AUTH_HEADER = /\b((?:proxy-)?authorization\s*:\s*['"]?)([^\r\n]*)/gi;
+/** `scheme://userinfo@host`: the password (or a whole user-info token) goes. */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>[\]]+)@/gi;
+/** Env-style names of credentials: `GITHUB_TOKEN`, `MY_SECRET_THING`, `DB_PASSWORD`, `OPENAI_API_KEY`… */
+const CREDENTIAL_WORD = /secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credential/i;
+/** `NAME=value`, `NAME: value`, `NAME: 'value'` (shell, .env, util.inspect, YAML) for such names. */
+const ENV_ASSIGN = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*)(\s*[=:]\s*)(['"]?)([^\s'"&,;}]+)/gi;
 /** Characters whose JSON form is longer than their UTF-8 form, and surrogates. */
 // eslint-disable-next-line no-control-regex
 const NEEDS_EXACT_JSON_LENGTH = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -62,6 +82,83 @@ const encoder = new TextEncoder();
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Query parameter names whose values in a configured URL are credentials. */
+const SENSITIVE_QUERY_NAME = new RegExp(`^${QUERY_NAMES}$`, 'i');
+/** Parameters of a Digest-like credential list that are not secret. */
+const PUBLIC_AUTH_PARAMS = /^(?:realm|uri|algorithm|qop|nc|charset|userhash|domain|stale|opaque)$/i;
+
+/**
+ * The credentials inside a URL: its user info (`user:pass`, the password, or a user-info token)
+ * and the values of credential-like query parameters (`?key=…&sig=…`). The URL itself is not
+ * one: it stays readable in traces and errors.
+ */
+export function urlSecrets(url: string): string[] {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return [];
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const dec = (s: string): string => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  };
+  if (u.password) out.push(u.password, dec(u.password), `${dec(u.username)}:${dec(u.password)}`);
+  else if (u.username) out.push(u.username, dec(u.username));
+  for (const [name, value] of u.searchParams) if (value && SENSITIVE_QUERY_NAME.test(name)) out.push(value);
+  return out;
+}
+
+/** `user:pass` from a Basic credential, when it decodes to printable text with a colon. */
+function decodeBasic(cred: string): string | undefined {
+  if (!/^[A-Za-z0-9+/_-]+=*$/.test(cred)) return undefined;
+  const text = Buffer.from(cred, 'base64').toString('utf8');
+  // eslint-disable-next-line no-control-regex
+  return text.includes(':') && !/[\u0000-\u001f\ufffd]/.test(text) ? text : undefined;
+}
+
+/** The encodings a server may echo a value in: as is, URL/form-encoded, JSON-escaped, base64. */
+function encodings(v: string): string[] {
+  const url = encodeURIComponent(v);
+  const b64 = Buffer.from(v, 'utf8').toString('base64');
+  return [v, url, url.replace(/%20/g, '+'), JSON.stringify(v).slice(1, -1), b64.replace(/=+$/, ''), Buffer.from(v, 'utf8').toString('base64url')];
+}
+
+/**
+ * What to redact for one configured value: the value and, for a `Scheme credentials` value
+ * (`Bearer X`, `Token X`, `Basic B64`, `Digest k="v", …`), the credentials alone; for Basic also
+ * the decoded `user:pass` and the password; for a Digest-like list each non-public parameter
+ * value; for a URL its credentials (`urlSecrets`). Each in every form of `encodings`. The parts
+ * are returned longest first; callers apply `MIN_SECRET_LENGTH`.
+ */
+export function secretForms(value: string): string[] {
+  const parts = new Set<string>([value]);
+  const m = /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s+(\S[\s\S]*?)\s*$/.exec(value);
+  if (m !== null) {
+    const cred = m[2];
+    parts.add(cred);
+    if (/^basic$/i.test(m[1])) {
+      const pair = decodeBasic(cred);
+      if (pair !== undefined) {
+        parts.add(pair);
+        parts.add(pair.slice(pair.indexOf(':') + 1));
+      }
+    }
+    for (const p of cred.matchAll(/([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]+))/g)) {
+      if (!PUBLIC_AUTH_PARAMS.test(p[1])) parts.add(p[2] ?? p[3]);
+    }
+  }
+  for (const u of urlSecrets(value)) parts.add(u);
+  const out = new Set<string>();
+  for (const p of parts) if (p) for (const f of encodings(p)) out.add(f);
+  return [...out].sort((a, b) => b.length - a.length);
 }
 
 /** UTF-8 length of `JSON.stringify(s)` (quotes included), without building it. */
@@ -161,14 +258,22 @@ export class Redactor {
     if (options.secrets) this.addSecrets(options.secrets);
   }
 
-  /** Adds values to redact (e.g. a token obtained at run time). Empty strings are ignored. */
+  /**
+   * Adds values to redact (e.g. a token obtained at run time), each in all its `secretForms`.
+   * Empty strings are ignored; values shorter than `MIN_SECRET_LENGTH` are redacted only where a
+   * whole string equals them (or their URL-encoded form).
+   */
   addSecrets(values: Iterable<string>): void {
     for (const v of values) {
       if (typeof v !== 'string' || v.length === 0) continue;
-      const variants = new Set([v, encodeURIComponent(v)]);
-      for (const s of variants) {
-        if (s.length < MIN_SUBSTRING_SECRET) this.exactSecrets.add(s);
-        else this.substringSecrets.add(s);
+      if (v.length < MIN_SECRET_LENGTH) {
+        this.exactSecrets.add(v);
+        this.exactSecrets.add(encodeURIComponent(v));
+        continue;
+      }
+      for (const f of secretForms(v)) {
+        if (f.length < MIN_SECRET_LENGTH) this.exactSecrets.add(f);
+        else this.substringSecrets.add(f);
       }
     }
     const list = [...this.substringSecrets].sort((a, b) => b.length - a.length);
@@ -176,6 +281,26 @@ export class Redactor {
     this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
     this.scrubCache.clear();
     this.jsonCache.clear();
+  }
+
+  /** Whether any secret value is configured. */
+  get hasSecrets(): boolean {
+    return this.secretRe !== undefined || this.exactSecrets.size > 0;
+  }
+
+  /**
+   * Replaces the configured secret values (in all their forms) in `s`, and nothing else: no
+   * pattern rules, no truncation. For data that must stay intact but for credentials (tool
+   * results handed to an agent).
+   */
+  redactSecrets(s: string): string {
+    if (this.exactSecrets.has(s)) return REDACTED;
+    const re = this.secretRe;
+    if (re === undefined) return s;
+    re.lastIndex = 0;
+    if (!re.test(s)) return s;
+    re.lastIndex = 0;
+    return s.replace(re, REDACTED);
   }
 
   /**
@@ -368,15 +493,31 @@ export class Redactor {
       QUERY_PARAM.lastIndex = 0;
       if (QUERY_PARAM.test(r)) {
         QUERY_PARAM.lastIndex = 0;
-        r = r.replace(QUERY_PARAM, `$1${REDACTED}`);
+        r = r.replace(QUERY_PARAM, `$1$2${REDACTED}`);
       }
     }
     if (r.indexOf('":') !== -1) {
       JSON_PAIR.lastIndex = 0;
       if (JSON_PAIR.test(r)) {
         JSON_PAIR.lastIndex = 0;
-        r = r.replace(JSON_PAIR, (all: string, head: string, value: string) => (/^"progress_?token"/i.test(head) ? all : head + REDACTED));
+        r = r.replace(JSON_PAIR, (all: string, head: string, name: string) => (NOT_SENSITIVE.test(name) ? all : head + REDACTED));
       }
+    }
+    const colon = r.indexOf(':') !== -1;
+    if (colon && r.length > 14) {
+      AUTH_HEADER.lastIndex = 0;
+      if (AUTH_HEADER.test(r)) {
+        AUTH_HEADER.lastIndex = 0;
+        r = r.replace(AUTH_HEADER, authHeader);
+      }
+    }
+    if (colon && r.indexOf('@') !== -1 && r.indexOf('://') !== -1) {
+      URL_USERINFO.lastIndex = 0;
+      r = r.replace(URL_USERINFO, userInfo);
+    }
+    if ((colon || r.indexOf('=') !== -1) && CREDENTIAL_WORD.test(r)) {
+      ENV_ASSIGN.lastIndex = 0;
+      r = r.replace(ENV_ASSIGN, envAssign);
     }
     if (r.length > 6 && (r.indexOf('Bearer') !== -1 || r.indexOf('Basic') !== -1)) {
       AUTH_SCHEME.lastIndex = 0;
@@ -503,6 +644,30 @@ export class Redactor {
     }
     return v;
   }
+}
+
+/** `Authorization: <rest of line>`: a token68 credential (after an optional scheme) goes; an auth-param list (`Digest k="v", …`) goes to the end of the line. */
+function authHeader(all: string, head: string, rest: string): string {
+  if (rest.startsWith(REDACTED) || rest === '') return all;
+  const m = /^([A-Za-z][\w-]*)(\s+)(\S[\s\S]*)$/.exec(rest);
+  if (m === null) return head + rest.replace(/^[^\s"'\\,;]+/, REDACTED);
+  const cred = m[3];
+  if (cred.startsWith(REDACTED)) return all;
+  const token68 = /^[A-Za-z0-9._~+/-]+=*(?=$|[\s"'\\,;)])/.exec(cred);
+  if (token68 !== null && !/^[A-Za-z][\w-]*=[^=]/.test(cred)) return `${head}${m[1]}${m[2]}${REDACTED}${cred.slice(token68[0].length)}`;
+  return `${head}${m[1]}${m[2]}${REDACTED}`;
+}
+
+/** `scheme://user:pass@` → `scheme://user:[redacted]@`; `scheme://token@` → `scheme://[redacted]@`. */
+function userInfo(_all: string, scheme: string, info: string): string {
+  const colon = info.indexOf(':');
+  return colon === -1 ? `${scheme}${REDACTED}@` : `${scheme}${info.slice(0, colon)}:${REDACTED}@`;
+}
+
+/** `NAME=value` for a credential-like name (not a protocol field such as `progressToken`). */
+function envAssign(all: string, name: string, sep: string, quote: string, value: string): string {
+  if (value === REDACTED || NOT_SENSITIVE.test(name)) return all;
+  return `${name}${sep}${quote}${REDACTED}`;
 }
 
 /** A copy of the members of `obj` that come before `stop` (all of them were kept unchanged). */

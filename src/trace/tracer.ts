@@ -10,6 +10,7 @@
  * message (plain data, no credential key, nothing in its text any rule could match) and only
  * walks and copies it when something may have to change. Lines are appended to a per-file batch
  * that goes to SonicBoom in ~64 KiB writes. No closures are created. */
+import { createHash } from 'node:crypto';
 import { writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
@@ -19,7 +20,7 @@ import { Redactor } from './redact.js';
 import type { StrictChecker, Violation } from './strict.js';
 
 export interface TracerOptions {
-  /** Append the trace to this file (created with its directories). */
+  /** Append the trace to this file (created with its directories, mode 0600; an existing file keeps its mode). */
   file?: string;
   /** Or write to this stream (not closed by `close()`). */
   destination?: NodeJS.WritableStream;
@@ -44,7 +45,11 @@ export interface Tracer extends ProtocolObserver {
   flush(): Promise<void>;
   /** Flushes and releases the destination; idempotent. Later messages are ignored. */
   close(): Promise<void>;
-  /** Adds `session` to every later line (HTTP session id). */
+  /**
+   * Adds `session` to every later line: not the HTTP session id (a bearer credential) but
+   * `sessionTag(id)`, a short hash that correlates the lines of one session. The id itself is
+   * redacted from then on wherever it appears.
+   */
   setSessionId(id: string | undefined): void;
   /** Redacts more values from now on (e.g. an access token obtained at run time). */
   addSecrets(values: string[]): void;
@@ -55,6 +60,15 @@ export function traceTarget(env: Record<string, string | undefined>, cliFlag?: s
   if (cliFlag !== undefined && cliFlag !== '') return cliFlag;
   const v = env.MCPWIRE_TRACE;
   return v !== undefined && v !== '' ? v : undefined;
+}
+
+/**
+ * What a trace writes for a session id: `sha256:` and the first 8 hex digits of the SHA-256 of
+ * the id. Enough to tell sessions apart and to match a known id (hash it the same way); useless
+ * to resume the session.
+ */
+export function sessionTag(id: string): string {
+  return `sha256:${createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 8)}`;
 }
 
 // ---- time base: one per process, so traces of several servers share it -------------------
@@ -152,7 +166,9 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
     return existing;
   }
   // minLength 1: every batch is written at once (the batching is ours), and flush(cb) still waits for the writes.
-  const stream = pino.destination({ dest: key, sync: false, mkdir: true, minLength: 1, contentMode: 'buffer' }) as unknown as SonicBoomLike;
+  // mode 0600 applies when the file is created (a trace holds the session's data); an existing
+  // file keeps its mode.
+  const stream = pino.destination({ dest: key, sync: false, mkdir: true, minLength: 1, contentMode: 'buffer', mode: 0o600 }) as unknown as SonicBoomLike;
   await new Promise<void>((resolve, reject) => {
     stream.once('ready', resolve);
     stream.once('error', (err: Error) => reject(new McpWireError('MCPWIRE_TRACE_OPEN', `cannot open trace file ${file}: ${err.message}`, { cause: err })));
@@ -304,7 +320,8 @@ class TraceWriter implements Tracer {
   }
 
   setSessionId(id: string | undefined): void {
-    this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(this.redactor.redactString(id))}`;
+    if (id !== undefined && id !== '') this.redactor.addSecrets([id]);
+    this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(sessionTag(id))}`;
   }
 
   addSecrets(values: string[]): void {
