@@ -3,7 +3,7 @@
  * basic#19), and calling an unknown tool. The only tool the checker ever calls for real is a
  * "slow" one (sleep/delay/long-running…) for the cancellation and progress checks.
  */
-import { compileSchema } from '../mcp/output-schema.js';
+import { compileSchema } from '../schema/index.js';
 import type { CheckContext, Session } from './context.js';
 import { isObject } from './context.js';
 import { declared, listAll, type Listing } from './lists.js';
@@ -71,8 +71,8 @@ async function judgeSchemas(t: { list: Listing }, key: 'inputSchema' | 'outputSc
     let problem: string | undefined;
     if (!isObject(schema)) problem = `${key} is ${schema === null ? 'null' : typeof schema}, not a JSON Schema object`;
     else {
-      const v = await compileSchema(schema);
-      if (v instanceof Error && !/unsupported JSON Schema dialect/.test(v.message)) problem = `${key} does not compile: ${v.message.slice(0, 200)}`;
+      const c = compileSchema(schema);
+      if (!c.ok && c.unsupportedDialect === undefined) problem = `${key} does not compile: ${c.schemaError.slice(0, 200)}`;
     }
     if (problem === undefined) continue;
     bad.push(`${JSON.stringify(tool.name)}: ${problem}`);

@@ -63,6 +63,12 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   transport?: Transport;
   /** What to do when structuredContent does not match the tool's outputSchema. Default 'error'. */
   validateStructuredContent?: 'error' | 'warn' | 'off';
+  /**
+   * Assert `format` (email, uri, date-time…) when validating structuredContent. Default false:
+   * in JSON Schema 2020-12 (the default dialect, basic#15/#16) `format` is an annotation, so a
+   * conforming server may return `"not-an-email"` for `format: "email"`.
+   */
+  assertFormats?: boolean;
   /** Aborts connecting. */
   signal?: AbortSignal;
   /**
@@ -485,7 +491,7 @@ export class McpClient extends EventEmitter {
     if (result.structuredContent === undefined) {
       return this.structuredProblem(name, [{ path: '/', message: 'structuredContent is missing although the tool declares an outputSchema' }]);
     }
-    const check = await validateAgainst(schema, result.structuredContent);
+    const check = await validateAgainst(schema, result.structuredContent, { assertFormats: this.options.assertFormats === true });
     if (check.schemaError !== undefined) {
       // The server's schema is unusable: nothing can be checked. Say so; do not fail the call.
       this.emit('diagnostic', {

@@ -1,83 +1,25 @@
 /**
  * Validation of `structuredContent` against a tool's `outputSchema` (server/tools: "Clients
- * SHOULD validate structured results against this schema", server.tools#15). ajv is loaded and
- * schemas compiled only when a tool with an outputSchema is first called; compiled validators
- * are cached by schema text.
+ * SHOULD validate structured results against this schema", server.tools#15), through the one
+ * JSON Schema module (src/schema/): the schema's declared or default dialect (2020-12 without
+ * `$schema`; basic#15, basic#16), `format` an annotation unless `assertFormats` is set, every
+ * schema isolated from every other (same `$id` from two servers never collide), compiled
+ * validators cached by content hash in a bounded LRU.
  *
- * Dialect: JSON Schema 2020-12 unless the schema names another with `$schema` (servers built on
- * zod-to-json-schema commonly send draft-07); draft-07/06 and 2019-09 are supported too.
+ * The schema module (and ajv) is loaded with `import()` when a tool with an outputSchema is
+ * first called, so `import('mcpwire')` stays light.
  */
-import type { ValidateFunction } from 'ajv';
+import type { SchemaCheck, SchemaOptions, SchemaProblem } from '../schema/index.js';
 
-type AjvLike = { compile(schema: object): ValidateFunction };
-type Dialect = '2020' | '2019' | '07';
-const instances = new Map<Dialect, Promise<AjvLike>>();
-const cache = new Map<string, ValidateFunction | Error>();
+export type { SchemaCheck, SchemaProblem };
 
-function dialectOf(schema: Record<string, unknown>): Dialect | undefined {
-  const s = schema.$schema;
-  if (s === undefined) return '2020';
-  if (typeof s !== 'string') return undefined;
-  if (s.includes('2020-12')) return '2020';
-  if (s.includes('2019-09')) return '2019';
-  if (s.includes('draft-07') || s.includes('draft-06')) return '07';
-  return undefined;
+let loaded: Promise<typeof import('../schema/index.js')> | undefined;
+
+function schemaModule(): Promise<typeof import('../schema/index.js')> {
+  return (loaded ??= import('../schema/index.js'));
 }
 
-function ajvFor(dialect: Dialect): Promise<AjvLike> {
-  let p = instances.get(dialect);
-  if (p === undefined) {
-    p = (async () => {
-      const mod =
-        dialect === '2020' ? await import('ajv/dist/2020.js') : dialect === '2019' ? await import('ajv/dist/2019.js') : await import('ajv');
-      const { default: addFormats } = await import('ajv-formats');
-      const Ctor = (mod as unknown as { default: new (o: object) => AjvLike }).default;
-      const ajv = new Ctor({ strict: false, allErrors: true, validateFormats: true });
-      if (dialect === '07') {
-        const draft6 = (await import('ajv/dist/refs/json-schema-draft-06.json', { with: { type: 'json' } })).default;
-        (ajv as unknown as { addMetaSchema(s: object): void }).addMetaSchema(draft6);
-      }
-      (addFormats as unknown as (a: AjvLike) => void)(ajv);
-      return ajv;
-    })();
-    instances.set(dialect, p);
-  }
-  return p;
-}
-
-export interface SchemaProblem {
-  path: string;
-  message: string;
-}
-
-export interface SchemaCheck {
-  /** The schema itself is unusable (does not compile, unknown dialect): nothing was checked. */
-  schemaError?: string;
-  problems: SchemaProblem[];
-}
-
-/** Compiles (once) and returns a validator, or the reason the schema is unusable. */
-export async function compileSchema(schema: object): Promise<ValidateFunction | Error> {
-  const key = JSON.stringify(schema);
-  let v = cache.get(key);
-  if (v === undefined) {
-    const dialect = dialectOf(schema as Record<string, unknown>);
-    try {
-      if (dialect === undefined) throw new Error(`unsupported JSON Schema dialect ${JSON.stringify((schema as { $schema?: unknown }).$schema)}`);
-      v = (await ajvFor(dialect)).compile(schema);
-    } catch (err) {
-      v = err as Error;
-    }
-    if (cache.size > 512) cache.clear();
-    cache.set(key, v);
-  }
-  return v;
-}
-
-/** Validates `value` against `schema`. */
-export async function validateAgainst(schema: object, value: unknown): Promise<SchemaCheck> {
-  const v = await compileSchema(schema);
-  if (v instanceof Error) return { schemaError: v.message, problems: [] };
-  if (v(value)) return { problems: [] };
-  return { problems: (v.errors ?? []).map((e) => ({ path: e.instancePath || '/', message: `${e.message ?? e.keyword}` })) };
+/** Validates `value` against `schema`; a `schemaError` means the schema is unusable (nothing checked). */
+export async function validateAgainst(schema: object, value: unknown, options: SchemaOptions = {}): Promise<SchemaCheck> {
+  return (await schemaModule()).validateValue(schema, value, options);
 }

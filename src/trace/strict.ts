@@ -12,17 +12,15 @@
  *   request may answer with `CreateTaskResult`); unknown method → `ClientResult`/`ServerResult`;
  * - errors: `JSONRPCErrorResponse`; anything else: `JSONRPCMessage`.
  *
- * The schema is read and compiled once, lazily, on first use; this module is only imported
- * when strict mode is on.
+ * The schema is read and compiled once, lazily, on first use, through the one JSON Schema
+ * module (src/schema/: its own ajv instance, `format` asserted: strict means strict); this
+ * module is only imported when strict mode is on.
  */
 import { readFileSync } from 'node:fs';
-import Ajv2020Import from 'ajv/dist/2020.js';
-import addFormatsImport from 'ajv-formats';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import { openSchemaDocument, type ErrorObject, type SchemaDocument, type ValidateFunction } from '../schema/index.js';
 
 export const SCHEMA_VERSION = '2025-11-25';
 const SCHEMA_URL = new URL(`../../schema/${SCHEMA_VERSION}.schema.json`, import.meta.url);
-const SCHEMA_KEY = 'mcp';
 const MAX_VIOLATIONS_PER_MESSAGE = 20;
 
 export type Direction = 'in' | 'out';
@@ -55,7 +53,7 @@ export interface Violation {
 }
 
 interface Tables {
-  ajv: AjvLike;
+  doc: SchemaDocument;
   defs: Record<string, SchemaDef>;
   requests: { out: Map<string, string>; in: Map<string, string> };
   notifications: { out: Map<string, string>; in: Map<string, string> };
@@ -71,11 +69,6 @@ interface SchemaDef {
   anyOf?: SchemaDef[];
   properties?: Record<string, SchemaDef>;
   const?: unknown;
-}
-
-interface AjvLike {
-  addSchema(schema: object, key: string): unknown;
-  getSchema(ref: string): ValidateFunction | undefined;
 }
 
 let tables: Tables | undefined;
@@ -106,11 +99,7 @@ function acceptsTask(defs: Record<string, SchemaDef>, def: SchemaDef | undefined
 function load(): Tables {
   if (tables) return tables;
   const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, SchemaDef> };
-  const Ctor = ((Ajv2020Import as unknown as { default?: unknown }).default ?? Ajv2020Import) as new (o: object) => AjvLike;
-  const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: AjvLike) => void;
-  const ajv = new Ctor({ strict: false, allErrors: true, validateFormats: true, verbose: true });
-  addFormats(ajv);
-  ajv.addSchema(schema, SCHEMA_KEY);
+  const doc = openSchemaDocument(schema, { assertFormats: true, verbose: true });
   const defs = schema.$defs;
   const resultType = new Map<string, string>();
   const taskAugmented = new Set<string>();
@@ -122,7 +111,7 @@ function load(): Tables {
     if (acceptsTask(defs, def.properties.params)) taskAugmented.add(method);
   }
   tables = {
-    ajv,
+    doc,
     defs,
     requests: { out: methodsOf(defs, 'ClientRequest'), in: methodsOf(defs, 'ServerRequest') },
     notifications: { out: methodsOf(defs, 'ClientNotification'), in: methodsOf(defs, 'ServerNotification') },
@@ -148,7 +137,7 @@ function pointerMap(root: object): WeakMap<object, string> {
 function validator(t: Tables, def: string): ValidateFunction {
   let v = t.compiled.get(def);
   if (!v) {
-    v = t.ajv.getSchema(`${SCHEMA_KEY}#/$defs/${def}`);
+    v = t.doc.validator(`/$defs/${def}`);
     if (!v) throw new Error(`schema has no $defs/${def}`);
     t.compiled.set(def, v);
   }

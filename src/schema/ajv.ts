@@ -1,0 +1,67 @@
+/**
+ * The only place that builds ajv instances. Options are the same for every user:
+ * `strict: false` (servers send schemas with keywords ajv does not know), `allErrors: true`
+ * (flat generated code: with `false` ajv nests one block per property and a schema with a few
+ * thousand properties overflows the stack), no logging, and `format` asserted only on request
+ * (in 2020-12 and 2019-09 `format` is an annotation unless the validator opts in; draft-07
+ * leaves it optional; basic#16).
+ *
+ * Two kinds of instance:
+ * - a *meta* instance per dialect, shared, used only for `validateSchema` (is this a valid
+ *   schema of its dialect?), which registers nothing;
+ * - a *compiler* instance per compiled schema (`meta: false`, `validateSchema: false`), so every
+ *   `$id`, `$anchor` and `$ref` a schema brings lives and dies with its own validator: no shared
+ *   registry, nothing for two schemas with the same `$id` to collide on.
+ */
+import Ajv2019 from 'ajv/dist/2019.js';
+import Ajv2020 from 'ajv/dist/2020.js';
+import AjvDraft07 from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import type { Dialect } from './dialect.js';
+
+export type Ajv = InstanceType<typeof AjvDraft07.default>;
+
+export interface AjvOptions {
+  /** Assert `format` (email, uri, date-time…) instead of treating it as an annotation. */
+  assertFormats?: boolean;
+  /** Keep `schema`/`parentSchema`/`data` on errors (strict mode maps them to schema paths). */
+  verbose?: boolean;
+  /** Load the dialect's meta-schemas and check schemas against them when added. */
+  meta?: boolean;
+}
+
+const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv) => unknown;
+
+/** A new ajv instance for `dialect` with the common options. */
+export function newAjv(dialect: Dialect, o: AjvOptions = {}): Ajv {
+  const meta = o.meta ?? true;
+  const opts = {
+    strict: false,
+    allErrors: true,
+    logger: false as const,
+    validateFormats: o.assertFormats === true,
+    verbose: o.verbose === true,
+    meta,
+    validateSchema: meta,
+  };
+  let ajv: Ajv;
+  if (dialect === '2020-12') ajv = new Ajv2020.default(opts) as unknown as Ajv;
+  else if (dialect === '2019-09') ajv = new Ajv2019.default(opts) as unknown as Ajv;
+  else {
+    ajv = new AjvDraft07.default(opts);
+    if (meta) ajv.addMetaSchema(draft06);
+  }
+  if (o.assertFormats === true) addFormats(ajv);
+  return ajv;
+}
+
+const metaInstances = new Map<Dialect, Ajv>();
+
+/** Why `schema` is not a valid schema of `dialect` (its meta-schema), or undefined when it is. */
+export function metaSchemaProblem(dialect: Dialect, schema: object): string | undefined {
+  let ajv = metaInstances.get(dialect);
+  if (ajv === undefined) metaInstances.set(dialect, (ajv = newAjv(dialect)));
+  if (ajv.validateSchema(schema) === true) return undefined;
+  return ajv.errorsText(ajv.errors, { dataVar: 'schema' });
+}

@@ -1,0 +1,127 @@
+/**
+ * The one JSON Schema module, used by the client's output-schema checks (src/mcp/output-schema.ts),
+ * the host's input-schema checks (src/host/tool-schema.ts), strict mode (src/trace/strict.ts)
+ * and `mcpwire check`. It imports ajv eagerly: callers that must stay light (the client) load it
+ * with `import()` on first use.
+ *
+ * - Dialect from `$schema` (dialect.ts): 2020-12 by default; 2019-09, draft-07 and draft-06
+ *   supported; anything else is an `unsupportedDialect` result (basic#14, #15, #17).
+ * - A schema is valid when its dialect's meta-schema accepts it and ajv compiles it (basic#19);
+ *   otherwise the result is a `schemaError`, never an exception.
+ * - `format` is an annotation unless `assertFormats` is set (basic#16).
+ * - Isolation: every schema is compiled in its own ajv instance (ajv.ts), so `$id`s never meet:
+ *   the same `$id` from two servers, or from two versions of one tool, are two schemas.
+ * - Compiled validators are cached by a hash of (dialect, options, schema text) in a bounded LRU.
+ */
+import { createHash } from 'node:crypto';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { metaSchemaProblem, newAjv, type Ajv } from './ajv.js';
+import { Lru } from './cache.js';
+import { dialectOf, type Dialect } from './dialect.js';
+
+export { dialectOf, SUPPORTED_DIALECTS, type Dialect, type DialectResult } from './dialect.js';
+export type { ErrorObject, ValidateFunction };
+
+export interface SchemaOptions {
+  /** Assert `format` keywords (default false: formats are annotations, as in 2020-12). */
+  assertFormats?: boolean;
+}
+
+export interface SchemaProblem {
+  /** JSON Pointer into the value (`/` for the root). */
+  path: string;
+  message: string;
+}
+
+export type CompiledSchema =
+  | { ok: true; dialect: Dialect; validate(value: unknown): SchemaProblem[] }
+  /** The schema is unusable: nothing can be checked. `unsupportedDialect`: its `$schema`. */
+  | { ok: false; schemaError: string; unsupportedDialect?: string };
+
+export interface SchemaCheck {
+  /** The schema itself is unusable (invalid, unknown dialect): nothing was checked. */
+  schemaError?: string;
+  problems: SchemaProblem[];
+}
+
+const DEFAULT_CACHE_MAX = 1024;
+const MAX_PROBLEMS = 50;
+const cache = new Lru<string, CompiledSchema>(DEFAULT_CACHE_MAX);
+let compiles = 0;
+
+/** Compiles `schema` (or returns the cached result for the same content and options). */
+export function compileSchema(schema: unknown, options: SchemaOptions = {}): CompiledSchema {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    return { ok: false, schemaError: `a schema must be a JSON object, not ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
+  }
+  const d = dialectOf(schema);
+  if ('unsupported' in d) {
+    return { ok: false, schemaError: `unsupported JSON Schema dialect ${JSON.stringify(d.unsupported)} (supported: 2020-12, 2019-09, draft-07, draft-06)`, unsupportedDialect: d.unsupported };
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch (err) {
+    return { ok: false, schemaError: `schema is not serializable: ${(err as Error).message}` };
+  }
+  const assert = options.assertFormats === true;
+  const key = createHash('sha256').update(`${d.dialect}\0${assert ? 'f' : '-'}\0${text}`).digest('base64');
+  let hit = cache.get(key);
+  if (hit === undefined) {
+    hit = build(d.dialect, JSON.parse(text) as object, assert);
+    cache.set(key, hit);
+  }
+  return hit;
+}
+
+function build(dialect: Dialect, schema: object, assertFormats: boolean): CompiledSchema {
+  compiles++;
+  try {
+    const bad = metaSchemaProblem(dialect, schema);
+    if (bad !== undefined) return { ok: false, schemaError: `not a valid ${dialect} schema: ${bad.slice(0, 300)}` };
+    const v = newAjv(dialect, { assertFormats, meta: false }).compile(schema);
+    return { ok: true, dialect, validate: (value) => (v(value) ? [] : toProblems(v.errors)) };
+  } catch (err) {
+    return { ok: false, schemaError: String((err as Error)?.message ?? err).slice(0, 300) };
+  }
+}
+
+function toProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
+  return (errors ?? []).slice(0, MAX_PROBLEMS).map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword }));
+}
+
+/** Validates `value` against `schema`; never throws. */
+export function validateValue(schema: unknown, value: unknown, options: SchemaOptions = {}): SchemaCheck {
+  const c = compileSchema(schema, options);
+  if (!c.ok) return { schemaError: c.schemaError, problems: [] };
+  return { problems: c.validate(value) };
+}
+
+/** The compiled-validator cache: entries, bound, and how many compiles ran (for tests and stats). */
+export function schemaCacheInfo(): { size: number; max: number; compiles: number } {
+  return { size: cache.size, max: cache.max, compiles };
+}
+
+/** Changes the cache bound (default 1024); returns the previous one. */
+export function setSchemaCacheLimit(max: number): number {
+  return cache.resize(max);
+}
+
+/** A whole schema document (e.g. the spec's schema.json) in its own ajv, validated by pointer. */
+export interface SchemaDocument {
+  /** The validator for the subschema at `pointer` (`/$defs/Tool`), compiled on first use. */
+  validator(pointer: string): ValidateFunction | undefined;
+}
+
+/**
+ * Loads a document with many `$defs` into an ajv instance of its own (checked against its
+ * meta-schema). Used by strict mode; the instance is never shared with any other schema.
+ */
+export function openSchemaDocument(schema: object, options: SchemaOptions & { verbose?: boolean } = {}): SchemaDocument {
+  const d = dialectOf(schema);
+  if ('unsupported' in d) throw new Error(`unsupported JSON Schema dialect ${JSON.stringify(d.unsupported)}`);
+  const ajv: Ajv = newAjv(d.dialect, { assertFormats: options.assertFormats === true, verbose: options.verbose === true });
+  const KEY = 'document';
+  ajv.addSchema(schema, KEY);
+  return { validator: (pointer) => ajv.getSchema(`${KEY}#${pointer}`) };
+}
