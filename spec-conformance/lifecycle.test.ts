@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   CapabilityError,
+  ConfigError,
   ConnectionClosedError,
   McpClient,
   ProtocolError,
@@ -62,6 +63,41 @@ describe('basic/lifecycle: initialization', () => {
     await until(() => client.pid === undefined || !isAlive(client.pid), 'the server process to be reaped');
     // It never reached ready, so it never said initialized.
     expect(m.received().map((x) => x.method)).not.toContain('notifications/initialized');
+  });
+
+  it('issue16.7: a protocolVersion option the client does not support is refused locally, before anything is spawned (basic.lifecycle#7)', async () => {
+    const m = mock();
+    let started = 0;
+    const fakeTransport = {
+      kind: 'memory',
+      start: async () => {
+        started++;
+      },
+      send: async () => {
+        started++;
+      },
+      close: async () => {},
+    };
+    for (const options of [{ transport: fakeTransport }, {}]) {
+      const client = track(new McpClient(m.config, { timeoutMs: 10_000, protocolVersion: '1999-01-01', ...options }));
+      const err = await client.connect().catch((e) => e);
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err.field).toBe('protocolVersion');
+      expect(err.message).toMatch(/"1999-01-01"/);
+      for (const v of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05']) expect(err.message).toContain(v);
+      expect(err.phase).toBe('config');
+      expect(client.pid).toBeUndefined();
+    }
+    expect(started).toBe(0);
+    // The stdio server was never spawned: it received nothing.
+    expect(m.received()).toEqual([]);
+  });
+
+  it('issue16.7: a supported older protocolVersion option is sent as asked (basic.lifecycle#7/#8)', async () => {
+    const m = mock();
+    const client = await connectMock(m, { protocolVersion: '2025-06-18' });
+    expect(m.received()[0].params.protocolVersion).toBe('2025-06-18');
+    expect(client.protocolVersion).toBe('2025-06-18');
   });
 
   it('a server that exits at start: the error names the server, the initialize phase, the exit code and stderr', async () => {

@@ -6,18 +6,37 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
-import { connect, SessionExpiredError, type McpClient } from '../src/index.js';
+import { connect, ConnectionClosedError, McpClient, SessionExpiredError, TransportError } from '../src/index.js';
+import { FakeSessionTransport } from './support/fake-session-transport.js';
+import { startPagingServer, type PagingServer } from './support/paging-http.js';
 
-type Mock = { url: string; record: { messages: any[]; requests: any[] }; expireSessions(): void; sessionIds(): string[]; close(): Promise<void> };
+type Mock = {
+  url: string;
+  record: { messages: any[]; requests: any[] };
+  options: { failures: { rpcMethod?: string; httpMethod?: string; status: number; times?: number }[] };
+  expireSessions(): void;
+  sessionIds(): string[];
+  close(): Promise<void>;
+};
 let mock: Mock | undefined;
 let client: McpClient | undefined;
+let pager: PagingServer | undefined;
 
 afterEach(async () => {
   await client?.close();
   await mock?.close();
+  await pager?.close();
   client = undefined;
   mock = undefined;
+  pager = undefined;
 });
+
+/** The chain of causes of an error, outermost first. */
+const causes = (e: unknown): unknown[] => {
+  const out: unknown[] = [];
+  for (let c = e; c !== undefined && out.length < 10; c = (c as { cause?: unknown }).cause) out.push(c);
+  return out;
+};
 
 const methods = () => mock!.record.messages.filter((m) => m.method).map((m) => m.method as string);
 
@@ -76,5 +95,181 @@ describe('Streamable HTTP session expiry', () => {
     expect(err.serverId).toBe('expiring');
     await client.reinitialize();
     expect((await client.callTool('echo', { text: 'y' })).content[0]).toEqual({ type: 'text', text: 'y' });
+  });
+});
+
+describe('issue9.1: a failed session renewal', () => {
+  it('issue9.1: renewal answered with HTTP 500 fails the client with the cause and emits close (basic.transports#45)', async () => {
+    mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
+    client = await connect({ transport: 'http', id: 'renew500', url: mock.url }, { timeoutMs: 10_000 });
+    const closed: unknown[] = [];
+    client.on('close', (e) => closed.push(e));
+    mock.options.failures.push({ rpcMethod: 'initialize', status: 500 });
+    mock.expireSessions();
+
+    const err = await client.callTool('echo', { text: 'x' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(err.serverId).toBe('renew500');
+    expect(err.message).toMatch(/session/);
+    const http500 = causes(err).find((c) => c instanceof TransportError && c.status === 500);
+    expect(http500).toBeDefined();
+    expect(client.state).toBe('failed');
+    expect(closed).toHaveLength(1);
+    expect(causes(closed[0]).some((c) => c instanceof TransportError && (c as TransportError).status === 500)).toBe(true);
+    // Not stuck: later requests fail at once instead of waiting for a renewal that never ends.
+    await expect(client.callTool('echo', { text: 'y' })).rejects.toThrow();
+    await expect(client.ping()).rejects.toThrow();
+    expect(client.pendingCount).toBe(0);
+    expect(methods().filter((m) => m === 'initialize')).toHaveLength(2);
+  });
+
+  it("issue9.1: connect's signal applies to the first initialize only, not to later renewals", async () => {
+    mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
+    const ac = new AbortController();
+    client = await connect({ transport: 'http', id: 'signal', url: mock.url }, { timeoutMs: 10_000, signal: ac.signal });
+    ac.abort(new Error('the connect deadline passed'));
+    mock.expireSessions();
+    const r = await client.callTool('echo', { text: 'renewed' });
+    expect(r.content[0]).toEqual({ type: 'text', text: 'renewed' });
+    expect(client.state).toBe('ready');
+    expect(methods().filter((m) => m === 'initialize')).toHaveLength(2);
+  });
+
+  it('issue9.1: the connect signal still aborts the first initialize', async () => {
+    mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
+    const ac = new AbortController();
+    ac.abort(new Error('gave up'));
+    const c = new McpClient({ transport: 'http', id: 'aborted', url: mock.url }, { timeoutMs: 10_000, signal: ac.signal });
+    await expect(c.connect()).rejects.toThrow();
+    expect(c.state).toBe('failed');
+  });
+});
+
+describe('issue16.1: a listing interrupted by a new session restarts from the first page', () => {
+  const cases = [
+    { method: 'tools/list', list: (c: McpClient) => c.listTools(), names: ['tool1', 'tool2'] },
+    { method: 'resources/list', list: (c: McpClient) => c.listResources(), names: ['r1', 'r2'] },
+    { method: 'resources/templates/list', list: (c: McpClient) => c.listResourceTemplates(), names: ['t1', 't2'] },
+    { method: 'prompts/list', list: (c: McpClient) => c.listPrompts(), names: ['prompt1', 'prompt2'] },
+  ] as const;
+
+  for (const { method, list, names } of cases) {
+    it(`issue16.1: ${method} never replays a cursor of the expired session on the new one (server.utilities.pagination#4)`, async () => {
+      pager = await startPagingServer();
+      client = await connect({ transport: 'http', id: 'pager', url: pager.url }, { timeoutMs: 10_000 });
+      pager.expireAfterFirstPage = true;
+      const items = (await list(client)) as { name: string }[];
+      expect(items.map((i) => i.name)).toEqual(names);
+      const lists = pager.posts.filter((p) => p.method === method);
+      // S1 page 1, S1 page 2 → 404, then on S2: page 1 and page 2 with S2's cursor.
+      expect(lists.map((p) => [p.session, p.params?.cursor ?? null, p.status])).toEqual([
+        ['S1', null, 200],
+        ['S1', 'S1|page2', 404],
+        ['S2', null, 200],
+        ['S2', 'S2|page2', 200],
+      ]);
+      expect(pager.posts.some((p) => p.session === 'S2' && String(p.params?.cursor ?? '').startsWith('S1'))).toBe(false);
+      expect(client.pendingCount).toBe(0);
+    });
+  }
+
+  it('issue16.1: a page request by cursor alone (listToolsPage) surfaces SessionExpiredError instead of replaying the stale cursor (server.utilities.pagination#4)', async () => {
+    pager = await startPagingServer();
+    client = await connect({ transport: 'http', id: 'pager', url: pager.url }, { timeoutMs: 10_000 });
+    pager.expireAfterFirstPage = true;
+    const first = await client.listToolsPage();
+    const err = await client.listToolsPage(first.nextCursor).catch((e) => e);
+    expect(err).toBeInstanceOf(SessionExpiredError);
+    expect(err.message).toMatch(/first page/);
+    // The session was renewed all the same; a fresh listing works.
+    expect(client.sessionId).toBe('S2');
+    expect(pager.posts.filter((p) => p.session === 'S2' && p.params?.cursor !== undefined)).toHaveLength(0);
+    expect((await client.listTools()).map((t) => t.name)).toEqual(['tool1', 'tool2']);
+  });
+
+  it('issue16.1: a session renewed by another request between two pages restarts the listing (server.utilities.pagination#4)', async () => {
+    const transport = new FakeSessionTransport();
+    const pages: string[] = [];
+    let renewDuringPage1 = true;
+    transport.override = (m, session) => {
+      if (m.method !== 'tools/list') return undefined;
+      const cursor = m.params?.cursor as string | undefined;
+      pages.push(`${session}:${cursor ?? 'first'}`);
+      if (cursor !== undefined) return { tools: [{ name: 'b', inputSchema: { type: 'object' } }] };
+      if (renewDuringPage1) {
+        renewDuringPage1 = false;
+        // The GET stream gets its 404 while page 1 is on its way back.
+        setImmediate(() => transport.expireOutsideRequest());
+      }
+      return { tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: `${session}-next` };
+    };
+    client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
+    const tools = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(pages).toEqual(['F1:first', 'F2:first', 'F2:F2-next']);
+  });
+});
+
+describe('issue16.3: a 404 outside a request (onsessionexpired) renews the session', () => {
+  it('issue16.3: renews once, restores log level and subscriptions, and later requests use the new session (basic.transports#45)', async () => {
+    const transport = new FakeSessionTransport();
+    client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
+    expect(transport.onsessionexpired).toBeTypeOf('function');
+    await client.setLoggingLevel('warning');
+    await client.subscribeResource('mem://a');
+    const expired: unknown[] = [];
+    client.on('sessionExpired', (e) => expired.push(e));
+    const renewed = new Promise<void>((resolve) => client!.on('sessionRenewed', () => resolve()));
+    const old = transport.sessionId;
+    transport.expireOutsideRequest(old);
+    transport.expireOutsideRequest(old); // a second 404 for the old session (e.g. another stream) shares the renewal
+    await renewed;
+    expect(expired).toHaveLength(1);
+    expect(client.sessionId).toBe('F2');
+    expect(client.state).toBe('ready');
+    const second = transport.sent.map((m) => m.method).lastIndexOf('initialize');
+    expect(transport.sent.slice(second).map((m) => [m.session ?? null, m.method])).toEqual([
+      [null, 'initialize'],
+      ['F2', 'notifications/initialized'],
+      ['F2', 'logging/setLevel'],
+      ['F2', 'resources/subscribe'],
+    ]);
+    expect(transport.sent.filter((m) => m.method === 'initialize')).toHaveLength(2);
+    const r = await client.callTool('echo', { text: 'on F2' });
+    expect(r.content[0]).toEqual({ type: 'text', text: 'on F2' });
+    expect(transport.sent.at(-1)).toMatchObject({ session: 'F2', method: 'tools/call' });
+  });
+
+  it('issue16.3: a request made during the renewal waits for it and goes out on the new session', async () => {
+    const transport = new FakeSessionTransport();
+    client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
+    transport.expireOutsideRequest();
+    const r = await client.callTool('echo', { text: 'waited' });
+    expect(r.content[0]).toEqual({ type: 'text', text: 'waited' });
+    expect(transport.sent.filter((m) => m.method === 'tools/call').map((m) => m.session)).toEqual(['F2']);
+  });
+
+  it('issue16.3/issue9.1: a renewal after onsessionexpired that fails closes the client with the cause', async () => {
+    const transport = new FakeSessionTransport();
+    client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
+    const closed = new Promise<unknown>((resolve) => client!.on('close', resolve));
+    transport.failNextInitialize = new TransportError('POST initialize got HTTP 500', { status: 500 });
+    transport.expireOutsideRequest();
+    const reason = await closed;
+    expect(reason).toBeInstanceOf(ConnectionClosedError);
+    expect(causes(reason).some((c) => c instanceof TransportError && (c as TransportError).status === 500)).toBe(true);
+    expect(client.state).toBe('failed');
+    await expect(client.callTool('echo', { text: 'x' })).rejects.toThrow();
+  });
+
+  it("issue16.3: sessionRecovery 'off' only reports the expiry", async () => {
+    const transport = new FakeSessionTransport();
+    client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000, sessionRecovery: 'off' });
+    const expired: unknown[] = [];
+    client.on('sessionExpired', (e) => expired.push(e));
+    transport.expireOutsideRequest();
+    expect(expired).toHaveLength(1);
+    expect(transport.sent.filter((m) => m.method === 'initialize')).toHaveLength(1);
+    expect(client.state).toBe('ready');
   });
 });

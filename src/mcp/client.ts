@@ -6,6 +6,7 @@
 import { EventEmitter } from 'node:events';
 import {
   CapabilityError,
+  ConfigError,
   ConnectionClosedError,
   ProtocolError,
   SessionExpiredError,
@@ -24,7 +25,8 @@ import { missingCapability } from './capabilities.js';
 import { installClientFeatures, clientCapabilities, type ClientFeatureOptions } from './client-features.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import { validateAgainst } from './output-schema.js';
-import { paginate } from './pagination.js';
+import { paginate, type Page } from './pagination.js';
+import { checkResult, type ShapeTable } from './result-shapes.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -45,13 +47,23 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types.js';
-import { features, isSupportedVersion, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
+import {
+  features,
+  isSupportedVersion,
+  LATEST_PROTOCOL_VERSION,
+  resultShapes,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  unsupportedRequestedVersion,
+} from './versions.js';
 
 export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
   clientInfo?: Implementation;
   /** Extra capabilities to declare (e.g. `experimental`); handlers add their own. */
   capabilities?: ClientCapabilities;
-  /** The version to request (default: the latest, 2025-11-25; basic.lifecycle#8). */
+  /**
+   * The version to request (default: the latest, 2025-11-25; basic.lifecycle#8). Must be one
+   * mcpwire supports (basic.lifecycle#7): anything else is a ConfigError before connecting.
+   */
   protocolVersion?: string;
   /** Default per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
@@ -69,7 +81,10 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    * conforming server may return `"not-an-email"` for `format: "email"`.
    */
   assertFormats?: boolean;
-  /** Aborts connecting. */
+  /**
+   * Aborts connecting: the transport start and the first `initialize` only. Later session
+   * renewals are not tied to it.
+   */
   signal?: AbortSignal;
   /**
    * HTTP sessions: on SessionExpiredError (404 for our session id) start a new session, restore
@@ -110,6 +125,12 @@ const NO_OPTIONS: CallToolOptions = Object.freeze({});
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpwire', version: '0.1.0' };
 
+/**
+ * The paginated list methods: their cursors belong to the session that issued them
+ * (server.utilities.pagination#4), so a request carrying one is never replayed on a new session.
+ */
+const PAGINATED: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'tasks/list']);
+
 export class McpClient extends EventEmitter {
   readonly serverId: string;
   private readonly config: ServerConfig;
@@ -124,6 +145,12 @@ export class McpClient extends EventEmitter {
   /** What a session holds that a new session must be told again. */
   private readonly sessionState = { logLevel: undefined as LoggingLevel | undefined, subscriptions: new Set<string>() };
   private renewing: Promise<void> | undefined;
+  /** Bumped by every new session after the first: a listing that spans two restarts. */
+  private sessionEpoch = 0;
+  /** Errors that mean "this listing's cursor is stale: start over" (see `staleCursor`). */
+  private readonly staleCursors = new WeakSet<object>();
+  /** Result shapes of the negotiated revision (result-shapes.ts). */
+  private shapes: ShapeTable = resultShapes(undefined);
   private keepalive: NodeJS.Timeout | undefined;
   private pinging = false;
 
@@ -179,9 +206,16 @@ export class McpClient extends EventEmitter {
   async connect(): Promise<this> {
     this.lifecycle.transition('connecting');
     try {
+      // basic.lifecycle#7: only a version we support may be requested; refused before any I/O.
+      const unsupported = unsupportedRequestedVersion(this.options.protocolVersion);
+      if (unsupported !== undefined) {
+        throw new ConfigError(unsupported, { serverId: this.serverId, phase: 'config', field: 'protocolVersion' });
+      }
       this.options.signal?.throwIfAborted();
       const transport = this.options.transport ?? (await createTransport(this.config, this.options));
       this.transport = transport;
+      // basic.transports#45: a 404 outside a request's own POST (GET stream, notification, reply).
+      transport.onsessionexpired = (err) => this.onTransportSessionExpired(err);
       const observer = await this.makeObserver(transport.kind);
       this.connection = new Connection(transport, {
         serverId: this.serverId,
@@ -194,7 +228,7 @@ export class McpClient extends EventEmitter {
       });
       installClientFeatures(this.connection, this.options, (event, payload) => this.emit(event, payload));
       await transport.start();
-      await this.initialize();
+      await this.initialize(this.options.signal);
       this.startKeepalive();
       return this;
     } catch (err) {
@@ -205,9 +239,9 @@ export class McpClient extends EventEmitter {
 
   /**
    * Runs initialize → initialized (basic.lifecycle#1–#4). Also used to start a new HTTP session
-   * after the old one expired (`reinitialize`).
+   * after the old one expired (`reinitialize`). `signal` aborts this initialize only.
    */
-  private async initialize(): Promise<void> {
+  private async initialize(signal: AbortSignal | undefined): Promise<void> {
     this.lifecycle.transition('initializing');
     const requested = this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
     const result = await this.connection!.request<InitializeResult>(
@@ -222,11 +256,12 @@ export class McpClient extends EventEmitter {
         cancellable: false,
         isInitialize: true,
         timeoutMs: this.options.initializeTimeoutMs ?? this.options.timeoutMs,
-        signal: this.options.signal,
+        signal,
       },
     );
     this.checkInitializeResult(result);
     this.init = result;
+    this.shapes = resultShapes(result.protocolVersion);
     this.transport!.setProtocolVersion?.(result.protocolVersion);
     this.tracer?.setSessionId(this.transport!.sessionId);
     await this.connection!.notify('notifications/initialized');
@@ -261,15 +296,18 @@ export class McpClient extends EventEmitter {
 
   /**
    * Starts a new session after `SessionExpiredError` (Streamable HTTP): forgets the session id
-   * and runs the initialization phase again on the same transport.
+   * and runs the initialization phase again on the same transport. `signal` aborts this
+   * initialize only.
    */
-  async reinitialize(): Promise<void> {
+  async reinitialize(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.connection === undefined || this.connection.isClosed) {
       throw new StateError('cannot re-initialize: the connection is closed', { serverId: this.serverId, phase: this.phase });
     }
     this.transport!.resetSession?.();
     this.init = undefined;
-    await this.initialize();
+    // Cursors of the old session are void from here on (server.utilities.pagination#4).
+    this.sessionEpoch++;
+    await this.initialize(options.signal);
   }
 
   /** Closes the connection (stdio: stdin, SIGTERM, SIGKILL). Idempotent; pending requests reject. */
@@ -373,9 +411,12 @@ export class McpClient extends EventEmitter {
 
   // ---- requests ---------------------------------------------------------------------------
 
-  /** Sends any request after the lifecycle and capability checks. */
+  /**
+   * Sends any request after the lifecycle and capability checks. The result is handed on as
+   * received; the typed methods (`listTools`, `callTool`…) also check its shape.
+   */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
-    if (this.renewing !== undefined) return this.renewing.then(() => this.request<T>(method, params, options));
+    if (this.renewing !== undefined) return this.afterRenewal<T>(this.renewing, method, params, options);
     const refused = this.refusal(method);
     if (refused !== undefined) return Promise.reject(refused);
     const p = this.connection!.request<T>(method, params, options);
@@ -398,27 +439,107 @@ export class McpClient extends EventEmitter {
     // it, just replay on the new one.
     if (this.transport?.sessionId === sentOnSession || this.renewing !== undefined) {
       if (this.lifecycle.state !== 'ready' && this.renewing === undefined) throw err;
-      this.renewing ??= this.renewSession(err).finally(() => {
-        this.renewing = undefined;
-      });
-      await this.renewing;
+      await this.renew(err);
     }
+    const stale = this.staleCursor(method, params);
+    if (stale !== undefined) throw stale;
     const refused = this.refusal(method);
     if (refused !== undefined) throw refused;
     return this.connection!.request<T>(method, params, options);
   }
 
-  private async renewSession(cause: SessionExpiredError): Promise<void> {
+  /** A request made while the session is being renewed goes out on the new session. */
+  private async afterRenewal<T>(renewing: Promise<void>, method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    await renewing;
+    const stale = this.staleCursor(method, params);
+    if (stale !== undefined) throw stale;
+    return this.request<T>(method, params, options);
+  }
+
+  /**
+   * server.utilities.pagination#4: a cursor does not outlive its session. A paginated request
+   * carrying one is not replayed on a new session: the caller gets this error (SessionExpired),
+   * and a listing (`listTools`…) starts over from the first page.
+   */
+  private staleCursor(method: string, params: Record<string, unknown> | undefined): SessionExpiredError | undefined {
+    if (params?.cursor === undefined || !PAGINATED.has(method)) return undefined;
+    const err = new SessionExpiredError(
+      `${method}: the cursor belongs to the expired session and is not valid on the new one; list again from the first page`,
+      { serverId: this.serverId, phase: 'request' },
+    );
+    this.staleCursors.add(err);
+    return err;
+  }
+
+  /**
+   * Renews the session once, however many requests or transport reports (onsessionexpired)
+   * ask for it meanwhile. A renewal that fails is fatal: the connection closes with the reason
+   * (state `failed`, `close` event), so a supervisor reconnects instead of the client hanging
+   * half-initialized.
+   */
+  private renew(cause: Error): Promise<void> {
+    this.renewing ??= this.renewSession(cause).then(
+      () => {
+        this.renewing = undefined;
+      },
+      (err: unknown) => {
+        this.renewing = undefined;
+        return this.renewalFailed(err);
+      },
+    );
+    return this.renewing;
+  }
+
+  private async renewSession(cause: Error): Promise<void> {
     this.emit('sessionExpired', cause);
     this.connection?.observer?.event({ type: 'session-expired', message: cause.message });
     await this.reinitialize();
+    await this.restoreSessionState();
+    this.emit('sessionRenewed', { sessionId: this.transport?.sessionId });
+  }
+
+  /** Tells the new session what the old one had. A refusal is reported, not fatal. */
+  private async restoreSessionState(): Promise<void> {
     const { logLevel, subscriptions } = this.sessionState;
-    if (logLevel !== undefined && this.serverCapabilities?.logging) {
-      await this.connection!.request('logging/setLevel', { level: logLevel });
+    try {
+      if (logLevel !== undefined && this.serverCapabilities?.logging) {
+        await this.connection!.request('logging/setLevel', { level: logLevel });
+      }
+      if (this.serverCapabilities?.resources?.subscribe === true) {
+        await Promise.all([...subscriptions].map((uri) => this.connection!.request('resources/subscribe', { uri })));
+      }
+    } catch (err) {
+      this.emit('diagnostic', {
+        code: 'MCPWIRE_SESSION_RESTORE',
+        message: `the new session could not be given the log level / subscriptions of the old one: ${errorMessage(err)}`,
+        serverId: this.serverId,
+      });
     }
-    if (this.serverCapabilities?.resources?.subscribe === true) {
-      await Promise.all([...subscriptions].map((uri) => this.connection!.request('resources/subscribe', { uri })));
+  }
+
+  private async renewalFailed(err: unknown): Promise<never> {
+    // close() during the renewal: nothing to report beyond what close() does.
+    if (this.closePromise !== undefined || this.connection === undefined) throw err;
+    const reason = new ConnectionClosedError(`the session expired and a new one could not be started: ${errorMessage(err)}`, {
+      serverId: this.serverId,
+      phase: 'initialize',
+      cause: err,
+    });
+    // → onConnectionClose: state `failed`, `close` event with the reason; pending requests reject.
+    await this.connection.fail(reason);
+    throw reason;
+  }
+
+  /** The transport saw a 404 for our session outside a request's own POST (basic.transports#45). */
+  private onTransportSessionExpired(err: Error): void {
+    if (this.renewing !== undefined || this.lifecycle.state !== 'ready') return;
+    if (this.options.sessionRecovery === 'off') {
+      this.emit('sessionExpired', err);
+      return;
     }
+    this.renew(err).catch(() => {
+      /* reported: the connection closed with the reason (`close` event) */
+    });
   }
 
   /** Sends a notification (only once ready, except `notifications/initialized`). */
@@ -442,26 +563,47 @@ export class McpClient extends EventEmitter {
     return undefined;
   }
 
+  /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
+  private checked<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<T> {
+    return this.request<unknown>(method, params, options).then((r) => checkResult<T>(this.shapes, method, r, this.serverId));
+  }
+
   ping(options?: RequestOptions): Promise<void> {
-    return this.request('ping', undefined, options).then(() => undefined);
+    return this.checked('ping', undefined, options).then(() => undefined);
   }
 
   /** One page of tools/list. */
   listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
-    return this.request<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
-      for (const t of r.tools ?? []) this.rememberTool(t);
+    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
+      for (const t of r.tools) this.rememberTool(t);
       return r;
     });
   }
 
   /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */
   listTools(options?: RequestOptions): Promise<Tool[]> {
+    return this.listing('tools/list', async (cursor) => {
+      const r = await this.listToolsPage(cursor, options);
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+  }
+
+  /**
+   * Follows `nextCursor` to the end. A listing that a new session interrupts starts over from
+   * the first page: its cursors belonged to the old session (server.utilities.pagination#4).
+   */
+  private listing<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+    let epoch = this.sessionEpoch;
     return paginate(
-      async (cursor) => {
-        const r = await this.listToolsPage(cursor, options);
-        return { items: r.tools ?? [], nextCursor: r.nextCursor };
+      (cursor) => {
+        if (cursor === undefined) epoch = this.sessionEpoch;
+        else if (epoch !== this.sessionEpoch) return Promise.reject(this.staleCursor(method, { cursor }));
+        return fetchPage(cursor);
       },
-      { onProblem: (code, message) => this.emit('diagnostic', { code, message: `tools/list: ${message}`, serverId: this.serverId }) },
+      {
+        onProblem: (code, message) => this.emit('diagnostic', { code, message: `${method}: ${message}`, serverId: this.serverId }),
+        isRestart: (err) => typeof err === 'object' && err !== null && this.staleCursors.has(err),
+      },
     );
   }
 
@@ -479,7 +621,7 @@ export class McpClient extends EventEmitter {
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_OPTIONS): Promise<CallToolResult> {
     const params: Record<string, unknown> = { name, arguments: args };
     if (options._meta !== undefined) params._meta = options._meta;
-    const result = await this.request<CallToolResult>('tools/call', params, options);
+    const result = checkResult<CallToolResult>(this.shapes, 'tools/call', await this.request<unknown>('tools/call', params, options), this.serverId);
     const schema = this.outputSchemas.get(name);
     if (schema !== undefined && !result.isError && (this.options.validateStructuredContent ?? 'error') !== 'off') {
       await this.checkStructured(name, schema, result);
@@ -520,24 +662,24 @@ export class McpClient extends EventEmitter {
     return this.listAll<Resource>('resources/list', 'resources', options);
   }
   listResourcesPage(cursor?: string, options?: RequestOptions): Promise<ListResourcesResult> {
-    return this.request<ListResourcesResult>('resources/list', cursor === undefined ? undefined : { cursor }, options);
+    return this.checked<ListResourcesResult>('resources/list', cursor === undefined ? undefined : { cursor }, options);
   }
   listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
     return this.listAll<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
   }
   listResourceTemplatesPage(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
-    return this.request<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
+    return this.checked<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
   }
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.request<ReadResourceResult>('resources/read', { uri }, options);
+    return this.checked<ReadResourceResult>('resources/read', { uri }, options);
   }
   subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    return this.request('resources/subscribe', { uri }, options).then(() => {
+    return this.checked('resources/subscribe', { uri }, options).then(() => {
       this.sessionState.subscriptions.add(uri);
     });
   }
   unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    return this.request('resources/unsubscribe', { uri }, options).then(() => {
+    return this.checked('resources/unsubscribe', { uri }, options).then(() => {
       this.sessionState.subscriptions.delete(uri);
     });
   }
@@ -545,10 +687,10 @@ export class McpClient extends EventEmitter {
     return this.listAll<Prompt>('prompts/list', 'prompts', options);
   }
   listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
-    return this.request<ListPromptsResult>('prompts/list', cursor === undefined ? undefined : { cursor }, options);
+    return this.checked<ListPromptsResult>('prompts/list', cursor === undefined ? undefined : { cursor }, options);
   }
   getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.request<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
+    return this.checked<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
   /** completion/complete (server/utilities/completion). */
   complete(
@@ -559,28 +701,27 @@ export class McpClient extends EventEmitter {
   ): Promise<CompleteResult> {
     const params: Record<string, unknown> = { ref, argument };
     if (context !== undefined) params.context = context;
-    return this.request<CompleteResult>('completion/complete', params, options);
+    return this.checked<CompleteResult>('completion/complete', params, options);
   }
   /** logging/setLevel (server/utilities/logging). */
   setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    return this.request('logging/setLevel', { level }, options).then(() => {
+    return this.checked('logging/setLevel', { level }, options).then(() => {
       this.sessionState.logLevel = level;
     });
   }
 
   private listAll<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
-    return paginate(
-      async (cursor) => {
-        const r = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
-        const items = r[key];
-        if (!Array.isArray(items)) {
-          throw new ProtocolError(`${method} result has no "${key}" array`, { serverId: this.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
-        }
-        return { items: items as T[], nextCursor: r.nextCursor as string | undefined };
-      },
-      { onProblem: (code, message) => this.emit('diagnostic', { code, message: `${method}: ${message}`, serverId: this.serverId }) },
-    );
+    return this.listing(method, async (cursor) => {
+      const r = await this.checked<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
+      return { items: r[key] as T[], nextCursor: r.nextCursor as string | undefined };
+    });
   }
+}
+
+/** An error's message without the `[server "x" during y]` prefix (for wrapping it in another). */
+function errorMessage(err: unknown): string {
+  const m = err instanceof Error ? err.message : String(err);
+  return m.startsWith('[') ? m.replace(/^\[[^\]]*\] /, '') : m;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Everything that differs between protocol revisions lives in this table, so a later revision
  * (2026-07-28 exists) is an addition, not a rewrite.
  */
+import { RESULT_SHAPES_2025_11_25, type ShapeTable } from './result-shapes.js';
 
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
 
@@ -18,13 +19,15 @@ export interface RevisionFeatures {
   elicitation: boolean;
   /** Tasks (2025-11-25+). */
   tasks: boolean;
+  /** The shape each method's `result` must have (result-shapes.ts). */
+  resultShapes: ShapeTable;
 }
 
 export const REVISIONS: Readonly<Record<string, RevisionFeatures>> = {
-  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true },
-  '2025-06-18': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: false },
-  '2025-03-26': { batching: true, structuredContent: false, protocolVersionHeader: false, streamableHttp: true, elicitation: false, tasks: false },
-  '2024-11-05': { batching: false, structuredContent: false, protocolVersionHeader: false, streamableHttp: false, elicitation: false, tasks: false },
+  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2025-06-18': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2025-03-26': { batching: true, structuredContent: false, protocolVersionHeader: false, streamableHttp: true, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2024-11-05': { batching: false, structuredContent: false, protocolVersionHeader: false, streamableHttp: false, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
 };
 
 /** Newest first. */
@@ -36,4 +39,24 @@ export function isSupportedVersion(v: unknown): v is string {
 
 export function features(version: string | undefined): RevisionFeatures | undefined {
   return version !== undefined && isSupportedVersion(version) ? REVISIONS[version] : undefined;
+}
+
+/**
+ * The result shapes for a negotiated version; before negotiation (a `ping` while initializing)
+ * the latest revision's.
+ */
+export function resultShapes(version: string | undefined): ShapeTable {
+  return (features(version) ?? REVISIONS[LATEST_PROTOCOL_VERSION]!).resultShapes;
+}
+
+/**
+ * basic.lifecycle#7: the client MUST send a protocol version it supports. Returns why `version`
+ * (the `protocolVersion` option) cannot be requested, or undefined when it can.
+ */
+export function unsupportedRequestedVersion(version: unknown): string | undefined {
+  if (version === undefined || isSupportedVersion(version)) return undefined;
+  return (
+    `protocolVersion ${JSON.stringify(version)} is not a version mcpwire supports; ` +
+    `use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (basic.lifecycle#7)`
+  );
 }
