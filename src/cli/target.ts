@@ -39,6 +39,9 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
   const file = traceTarget(process.env, flags.trace);
   return {
     clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
+    // Ctrl-C / SIGTERM close the servers (they are in their own process group and never see the
+    // terminal's signal), then the CLI exits with 130 / 143 (issue 9.8).
+    closeOnExit: true,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     trace: file === undefined ? false : { file, strict: flags.strict === true },
   };

@@ -27,6 +27,8 @@ export interface HostOptions {
   connect?: ConnectFn;
   /** Client options for every server, or per server (e.g. a trace file per id). */
   clientOptions?: ClientOptions | ((server: ResolvedServer) => ClientOptions);
+  /** Close every stdio server when this process gets SIGINT/SIGTERM or exits (ClientOptions.closeOnExit for all). */
+  closeOnExit?: boolean;
   /** Reconnect backoff (default 1 s doubling to 30 s, ±20 % jitter, 8 retries). */
   backoff?: BackoffOptions;
   /** Decides tool calls not settled by `permissions.allow/deny`; `'allow'` trusts all. Default: deny. */
@@ -79,7 +81,7 @@ export class McpHost extends EventEmitter {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
       // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
-      const co = { pingIntervalMs: 30_000, ...given };
+      const co = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
       const slot = new ServerSlot(server, {
         connect: options.connect ?? connectClient,
         clientOptions: co,

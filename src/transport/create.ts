@@ -42,6 +42,12 @@ export interface TransportFactoryOptions {
   };
   /** Supplies auth headers per request (OAuth). */
   authProvider?: { headers(): Promise<Record<string, string>> | Record<string, string> };
+  /**
+   * stdio: close the server (stdin → SIGTERM → SIGKILL) when this process gets SIGINT/SIGTERM,
+   * then exit with 130/143 unless the program has its own listener for the signal; SIGKILL its
+   * process group on 'exit'. Default false. See transport/exit-hooks.ts.
+   */
+  closeOnExit?: boolean;
 }
 
 export async function createTransport(config: ServerConfig, options: TransportFactoryOptions = {}): Promise<Transport> {
@@ -56,6 +62,7 @@ export async function createTransport(config: ServerConfig, options: TransportFa
       maxMessageBytes: options.maxMessageBytes,
       shutdown: options.shutdown,
       onStderr: options.onStderr,
+      closeOnExit: options.closeOnExit,
     });
   }
   const { createHttpTransport } = await import('./http-factory.js');

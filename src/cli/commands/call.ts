@@ -65,6 +65,10 @@ export default async function call(argv: string[]): Promise<number> {
     else printResult(result);
     return result.isError ? 1 : 0;
   } catch (err) {
+    if (interrupted !== undefined) {
+      process.stderr.write(`mcpwire: call ${interrupted}\n`);
+      return 130; // as a shell reports SIGINT; closeOnExit has closed the server
+    }
     if (adHoc) {
       reportError(err);
       return err instanceof UsageError ? 2 : 1;
@@ -75,11 +79,17 @@ export default async function call(argv: string[]): Promise<number> {
 
 type CallOpts = { onProgress: ReturnType<typeof progressPrinter>['onProgress']; signal: AbortSignal };
 
+/** Set when Ctrl-C cancelled the call. */
+let interrupted: string | undefined;
+
 /** Runs `fn` with a progress printer on stderr and Ctrl-C as cancellation. */
 async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
   const progress = progressPrinter();
   const ac = new AbortController();
-  const onSigint = () => ac.abort('interrupted (SIGINT)');
+  const onSigint = () => {
+    interrupted = 'interrupted (SIGINT)';
+    ac.abort(interrupted);
+  };
   process.once('SIGINT', onSigint);
   try {
     return await fn({ onProgress: progress.onProgress, signal: ac.signal });

@@ -15,7 +15,7 @@ export default async function demo(): Promise<number> {
   try {
     const client = await connect(
       { transport: 'stdio', id: 'demo', command: process.execPath, args: [server, scenario] },
-      { clientInfo: { name: 'mcpwire-demo', version: '0.1.0' }, timeoutMs: 10_000 },
+      { clientInfo: { name: 'mcpwire-demo', version: '0.1.0' }, timeoutMs: 10_000, closeOnExit: true },
     );
     try {
       out(`connected to ${safeText(client.serverInfo?.name)} ${safeText(client.serverInfo?.version)} over ${client.transportKind}, protocol ${client.protocolVersion} (${Math.round(performance.now() - t0)} ms)`);
