@@ -4,14 +4,17 @@
  * configured servers, `--config <file>`, `--imports`, and no secret in any output.
  *
  * Every run gets its own temp HOME, XDG_CONFIG_HOME, MCPWIRE_CONFIG_PATH and project dir (cwd).
+ * Project servers start only in a trusted project (issue9.9): a sandbox trusts its project (as it
+ * is at each run) unless made with `sandbox({ autoTrust: false })`.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { trustProject } from '../src/host/config/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'dist/cli/main.js');
@@ -32,6 +35,7 @@ interface Sandbox {
   globalFile: string;
   projectFile: string;
   env: Record<string, string>;
+  autoTrust: boolean;
 }
 
 const sandboxes: string[] = [];
@@ -39,7 +43,7 @@ afterAll(() => {
   for (const d of sandboxes) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function sandbox(): Sandbox {
+function sandbox({ autoTrust = true } = {}): Sandbox {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-host-'));
   sandboxes.push(dir);
   const proj = path.join(dir, 'proj');
@@ -54,6 +58,7 @@ function sandbox(): Sandbox {
     globalFile,
     projectFile: path.join(proj, '.mcpwire', 'config.json'),
     env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: globalFile, MCPWIRE_TRACE: '' },
+    autoTrust,
   };
 }
 
@@ -66,7 +71,8 @@ interface Run {
 
 const outputs: { args: string[]; text: string }[] = [];
 
-function run(sb: Sandbox, args: string[]): Promise<Run> {
+async function run(sb: Sandbox, args: string[]): Promise<Run> {
+  if (sb.autoTrust) await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
   return new Promise((resolve) => {
     const t0 = performance.now();
     execFile(node, [cli, ...args], { cwd: sb.proj, timeout: 60_000, env: { ...process.env, ...sb.env } }, (err, stdout, stderr) => {
@@ -490,6 +496,97 @@ describe('--config <file> and --imports', { timeout: 120_000 }, () => {
     const s = await run(sb, ['status', '--json']);
     expect(JSON.parse(s.stdout)[0]).toMatchObject({ id: 'bad', state: 'error', last_error: expect.stringContaining('invalid configuration') });
     expect(r.stdout + r.stderr + s.stdout + s.stderr).not.toContain(ENV_SECRET);
+  });
+});
+
+describe('issue9.9: a cloned repository runs nothing before `mcpwire trust`', { timeout: 120_000 }, () => {
+  /** A stdio entry that creates `marker` when spawned, then is the mock server. */
+  const marking = (marker: string, extra: Record<string, unknown> = {}) => ({
+    transport: 'stdio',
+    command: node,
+    args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'spawned'); import(${JSON.stringify(pathToFileURL(mock).href)})`],
+    ...extra,
+  });
+
+  it('issue9.9: status/tools/call/mcp test never spawn an untrusted project server; state untrusted with the hint; trust spawns it; a change asks again', async () => {
+    const sb = sandbox({ autoTrust: false });
+    const marker = path.join(sb.dir, 'spawned-native');
+    const importMarker = path.join(sb.dir, 'spawned-import');
+    writeJson(sb.projectFile, nativeConfig({ repo: marking(marker) }));
+    writeJson(path.join(sb.proj, '.mcp.json'), { mcpServers: { imp: { command: node, args: marking(importMarker).args } } });
+    writeJson(sb.globalFile, nativeConfig({ mine: mockEntry() }));
+    const real = fs.realpathSync(sb.proj);
+    const hint = `run \`mcpwire trust ${real}\` to allow project servers to start`;
+
+    let r = await run(sb, ['status', '--json', '--imports']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { id: string; state: string; last_error: string | null }[];
+    expect(rows.map((x) => [x.id, x.state])).toEqual([['imp', 'untrusted'], ['mine', 'ready'], ['repo', 'untrusted']]);
+    expect(rows[2].last_error).toContain(hint);
+    expect(r.stderr).toContain(hint);
+    r = await run(sb, ['status']);
+    expect(r.stdout).toMatch(/^repo\s+stdio\s+project\s+true\s+untrusted\s+0\s+project server not trusted: run `mcpwire trust /m);
+    r = await run(sb, ['status', 'repo', '--json']);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id: 'repo', state: 'untrusted' });
+    r = await run(sb, ['mcp', 'list', '--json']);
+    expect((JSON.parse(r.stdout) as { id: string; state: string }[]).map((x) => [x.id, x.state])).toEqual([['mine', 'enabled'], ['repo', 'untrusted']]);
+    expect(r.stderr).toContain(hint);
+    r = await run(sb, ['mcp', 'list', '--scope', 'project', '--json']);
+    expect(JSON.parse(r.stdout)[0].state).toBe('untrusted');
+    r = await run(sb, ['tools', '--imports']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('server "repo" is untrusted');
+    r = await run(sb, ['call', 'repo', 'echo', '--args', '{"text":"x"}']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(hint);
+    r = await run(sb, ['mcp', 'test', 'repo']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not trusted');
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(fs.existsSync(importMarker)).toBe(false);
+
+    r = await run(sb, ['trust']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`trusted ${real}`);
+    expect(r.stdout).toMatch(/^repo\s+stdio\s+\.mcpwire\/config\.json/m);
+    expect(r.stdout).toMatch(/^imp\s+stdio\s+\.mcp\.json/m);
+    const store = path.join(path.dirname(sb.globalFile), 'trusted-projects.json');
+    expect(fs.statSync(store).mode & 0o777).toBe(0o600);
+    expect(Object.keys(JSON.parse(fs.readFileSync(store, 'utf8')).projects)).toEqual([real]);
+
+    r = await run(sb, ['status', '--json', '--imports']);
+    expect((JSON.parse(r.stdout) as { id: string; state: string }[]).map((x) => [x.id, x.state])).toEqual([['imp', 'ready'], ['mine', 'ready'], ['repo', 'ready']]);
+    expect(r.stderr).toBe('');
+    expect(fs.readFileSync(marker, 'utf8')).toBe('spawned');
+    expect(fs.existsSync(importMarker)).toBe(true);
+
+    // The repository changes the command line: asked again, nothing spawned.
+    fs.rmSync(marker);
+    writeJson(sb.projectFile, nativeConfig({ repo: marking(marker, { env: { EXTRA: '1' } }) }));
+    r = await run(sb, ['status', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'repo', state: 'untrusted', last_error: expect.stringContaining('changed since the project was trusted') })]));
+    expect(fs.existsSync(marker)).toBe(false);
+
+    r = await run(sb, ['trust', '--list', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual([{ project: real, trusted_at: expect.any(String), servers: [{ id: 'repo', file: '.mcpwire/config.json' }, { id: 'imp', file: '.mcp.json' }] }]);
+    r = await run(sb, ['trust', sb.proj]);
+    expect(r.code).toBe(0);
+    r = await run(sb, ['untrust', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ project: real, revoked: true });
+    r = await run(sb, ['trust', '--revoke']);
+    expect(r.stdout).toContain('was not trusted');
+    r = await run(sb, ['status', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining([expect.objectContaining({ id: 'repo', state: 'untrusted' })]));
+    expect(fs.existsSync(marker)).toBe(false);
+    expect((await run(sb, ['trust', '--list'])).stdout).toBe('no trusted projects\n');
+  });
+
+  it('issue9.9: a --config file named on the command line is trusted (the user chose it)', async () => {
+    const sb = sandbox({ autoTrust: false });
+    const file = path.join(sb.proj, 'ci-mcp.json');
+    writeJson(file, nativeConfig({ ci: mockEntry() }));
+    const r = await run(sb, ['status', '--config', file, '--json']);
+    expect((JSON.parse(r.stdout) as { id: string; state: string }[]).map((x) => [x.id, x.state])).toEqual([['ci', 'ready']]);
   });
 });
 

@@ -36,7 +36,9 @@ beforeEach(() => {
   cwd = path.join(dir, 'project');
   fs.mkdirSync(home);
   fs.mkdirSync(cwd);
-  opts = { cwd, homedir: home, env: {}, platform: 'linux' };
+  // Import files are opt-in and project servers need trust (issue9.9, test/trust.test.ts); these
+  // tests are about parsing and merging, so they read the imports and trust every project.
+  opts = { cwd, homedir: home, env: {}, platform: 'linux', imports: true, trust: 'all' };
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 

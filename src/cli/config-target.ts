@@ -5,7 +5,9 @@
  * secret scrubbing every config-based command applies to what it prints about a server.
  *
  * Import files (`.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`, Claude Desktop) can launch
- * arbitrary commands from a cloned repository, so they are read only when asked for.
+ * arbitrary commands from a cloned repository, so they are read only when asked for; and a
+ * project's servers (native or imported) start only once the user has run `mcpwire trust`
+ * (the library's `trust: 'ask'`). A `--config <file>` named on the command line is trusted.
  */
 import { readFile } from 'node:fs/promises';
 import { isMcpWireError, Redactor, REDACTED } from '../index.js';
@@ -13,9 +15,14 @@ import {
   configPathForScope,
   defaultImportFiles,
   loadConfig,
+  projectRealPath,
+  readTrustStore,
   resolveConfig,
+  trustStorePath,
+  untrustedHint,
   type ConfigDiagnostic,
   type ConfigLoadResult,
+  type ResolveConfigOptions,
   type ResolvedServer,
   type Scope,
 } from '../host-api.js';
@@ -58,9 +65,9 @@ export function parseScope<T extends string>(flags: ConfigFlags, allowed: readon
 export async function loadView(flags: ConfigFlags, view: ConfigView = 'effective'): Promise<ConfigLoadResult> {
   let result: ConfigLoadResult;
   if (flags.config !== undefined) {
-    result = await loadSingleFile(flags.config, 'project');
+    result = await loadSingleFile(flags.config, 'project', true);
   } else if (view === 'effective') {
-    result = await loadConfig({ ...pathOptions(), imports: flags.imports === true ? undefined : false });
+    result = await loadConfig({ ...pathOptions(), imports: flags.imports === true });
   } else {
     result = await loadSingleFile(configPathForScope(view, pathOptions()), view);
   }
@@ -68,8 +75,11 @@ export async function loadView(flags: ConfigFlags, view: ConfigView = 'effective
   return result;
 }
 
-/** One native file as a layer of its own (a missing file is an empty config). */
-async function loadSingleFile(file: string, scope: Scope): Promise<ConfigLoadResult> {
+/**
+ * One native file as a layer of its own (a missing file is an empty config). `named`: the user
+ * named it (`--config`), so it is trusted; the project file itself goes through the trust store.
+ */
+async function loadSingleFile(file: string, scope: Scope, named = false): Promise<ConfigLoadResult> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -79,7 +89,17 @@ async function loadSingleFile(file: string, scope: Scope): Promise<ConfigLoadRes
     const label = scope === 'project' ? 'project config' : 'global config';
     return { servers: [], diagnostics: [{ severity: 'error', source: scope, file, message: `${label} ${file}: cannot be read (${code ?? 'error'})` }] };
   }
-  const result = resolveConfig([{ kind: 'native', scope, file, text }], pathOptions());
+  const trust: ResolveConfigOptions = {};
+  const extra: ConfigDiagnostic[] = [];
+  if (scope === 'project' && !named) {
+    const store = trustStorePath(pathOptions());
+    const { data, error } = await readTrustStore(store);
+    if (error !== undefined) extra.push({ severity: 'error', source: 'global', file: store, message: error });
+    trust.trustStore = data;
+    trust.projectDir = await projectRealPath(process.cwd());
+  }
+  const result = resolveConfig([{ kind: 'native', scope, file, text, project: scope === 'project' && !named }], { ...pathOptions(), ...trust });
+  result.diagnostics.unshift(...extra);
   // A `{ "enabled": false }` stub is an override of a lower layer; seen alone it is not a problem.
   return { servers: result.servers, diagnostics: result.diagnostics.filter((d) => !/disables a server that no lower layer defines$/.test(d.message)) };
 }
@@ -169,6 +189,7 @@ export function redactedValues(record: Record<string, string>): Record<string, s
 export function usableServer(server: ResolvedServer): void {
   if (server.error !== undefined) throw new CliFailure(`server "${server.id}" has an invalid configuration: ${server.error}`);
   if (!server.enabled) throw new CliFailure(`server "${server.id}" is disabled (enable it with "mcpwire mcp enable ${server.id}")`);
+  if (server.untrusted !== undefined) throw new CliFailure(`server "${server.id}": ${untrustedHint(server)}`);
 }
 
 /** `k=v` pairs from repeated options; unlike `keyValues`, an error never echoes the text (it may be a secret). */

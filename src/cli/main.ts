@@ -11,6 +11,8 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult: call <id> <tool>' },
   read: { file: './commands/read.js', summary: 'read a resource: read <id> <uri>' },
   prompt: { file: './commands/prompt.js', summary: 'get a prompt: prompt <id> <name> [--args <json>]' },
+  trust: { file: './commands/trust.js', summary: "allow a project's servers to start: trust [<dir>] | --list | --revoke [<dir>]" },
+  untrust: { file: './commands/untrust.js', summary: 'forget a trusted project: untrust [<dir>]' },
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
   trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },

@@ -13,6 +13,9 @@ import { ConfigError } from '../errors.js';
 import { connect as connectClient, type ClientOptions } from '../mcp/client.js';
 import type { BackoffOptions } from './backoff.js';
 import { executeToolCall, type AgentCallOptions } from './calls.js';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { TrustOption } from './config/trust.js';
 import type { ConfigLoadResult, ConfigSource, ResolvedServer, TransportKind } from './config/types.js';
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
 import type { PermissionHook } from './permissions.js';
@@ -39,6 +42,12 @@ export interface HostOptions {
   bound?: BoundOptions;
   /** Offer the resources/prompts host tools when a ready server supports them (default true). */
   hostTools?: boolean;
+  /**
+   * Which `untrusted` project servers (marked by `loadConfig`) may start anyway: `'ask'` (default)
+   * — none, the config's decision stands; `'all'` — every one; a list of project directories.
+   * An untrusted server is never spawned: it stays in state `untrusted`.
+   */
+  trust?: TrustOption;
   random?: () => number;
   now?: () => number;
 }
@@ -77,7 +86,7 @@ export class McpHost extends EventEmitter {
     private readonly options: HostOptions = {},
   ) {
     super();
-    for (const server of servers) {
+    for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
       // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
@@ -192,6 +201,24 @@ export class McpHost extends EventEmitter {
     if (s.client?.instructions) out.instructions = sanitizeText(s.client.instructions, 2000);
     return out;
   }
+}
+
+/** The servers with the `untrusted` mark removed where `trust` allows them. */
+function trusted(servers: readonly ResolvedServer[], trust: TrustOption = 'ask'): readonly ResolvedServer[] {
+  if (trust === 'ask') return servers;
+  const real = (d: string): string => {
+    try {
+      return realpathSync(path.resolve(d));
+    } catch {
+      return path.resolve(d);
+    }
+  };
+  const dirs = trust === 'all' ? undefined : new Set(trust.map(real));
+  return servers.map((s) => {
+    if (s.untrusted === undefined || (dirs !== undefined && !dirs.has(s.untrusted.project))) return s;
+    const { untrusted: _, ...rest } = s;
+    return rest;
+  });
 }
 
 /** Builds a host from a loaded config (or a list of resolved servers). Call `start()` next. */

@@ -2,7 +2,8 @@
  * `mcpwire mcp list [--scope effective|project|global] [--imports]`: the configured servers (the
  * static config, not their runtime state: that is `mcpwire status`). `effective` (the default)
  * merges the layers and shows where each entry came from. Header and env values and OAuth
- * client secrets are never shown: only their names, with `[redacted]` for the value.
+ * client secrets are never shown: only their names, with `[redacted]` for the value. A project
+ * server the user has not trusted (`mcpwire trust`) is listed with state `untrusted`.
  */
 import { REDACTED } from '../../index.js';
 import type { ResolvedServer } from '../../host-api.js';
@@ -16,6 +17,8 @@ export interface ListedServer {
   source: string;
   file: string;
   enabled: boolean;
+  /** What a host does with it: starts it, skips it (disabled, invalid), or waits for `mcpwire trust`. */
+  state: 'enabled' | 'disabled' | 'invalid' | 'untrusted';
   transport: string;
   request_timeout_ms: number;
   permissions: { allow: string[]; deny: string[] };
@@ -37,6 +40,7 @@ export function listedServer(s: ResolvedServer, scrub: (s: string) => string): L
     source: s.source,
     file: s.file,
     enabled: s.enabled,
+    state: s.error !== undefined ? 'invalid' : !s.enabled ? 'disabled' : s.untrusted !== undefined ? 'untrusted' : 'enabled',
     transport: s.transport,
     request_timeout_ms: c.requestTimeoutMs,
     permissions: { allow: [...c.permissions.allow], deny: [...c.permissions.deny] },
@@ -67,14 +71,15 @@ export function listedServer(s: ResolvedServer, scrub: (s: string) => string): L
   return out;
 }
 
-function target(l: ListedServer): string {
+/** The command line or URL of a listed server, shortened for a table. */
+export function target(l: ListedServer): string {
   if (l.transport === 'stdio') return safeText([l.command, ...(l.args ?? [])].map((a) => (/[\s"'\\]/.test(a ?? '') ? JSON.stringify(a) : a)).join(' '), 70);
   if (l.transport === 'http') return safeText(l.url, 70);
   return l.error === null ? '(override: disables a lower layer)' : '';
 }
 
 function details(l: ListedServer): string {
-  const parts: string[] = [];
+  const parts: string[] = l.state === 'untrusted' ? ['untrusted'] : [];
   const names = (r: Record<string, string> | undefined) => Object.keys(r ?? {}).map((k) => `${safeText(k, 40)}=${REDACTED}`).join(', ');
   if (l.env && Object.keys(l.env).length) parts.push(`env: ${names(l.env)}`);
   if (l.headers && Object.keys(l.headers).length) parts.push(`headers: ${names(l.headers)}`);

@@ -20,6 +20,11 @@ export type ImportFormat = 'mcpServers' | 'vscode';
 export interface ImportFile {
   path: string;
   format: ImportFormat;
+  /**
+   * Whether the file belongs to the project (its servers need trust). Default: true when the
+   * file is inside the project directory (`cwd`).
+   */
+  project?: boolean;
 }
 
 /** One converted entry: native-shaped, plus what went wrong. */

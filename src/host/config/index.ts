@@ -1,6 +1,7 @@
 /**
  * Host configuration: native layers (global, project), import formats (Claude Desktop,
- * Claude Code, Cursor, VS Code), merging, editing, and the mapping to `connect()` configs.
+ * Claude Code, Cursor, VS Code), merging, editing, trusting projects, and the mapping to
+ * `connect()` configs.
  */
 export type {
   ConfigDiagnostic,
@@ -20,6 +21,18 @@ export { expandString, type ExpandContext, type VariableSyntax } from './expand.
 export type { ImportFile, ImportFormat } from './imports.js';
 export { parseNativeLayer, parseImportLayer } from './layer.js';
 export { configPathForScope, defaultImportFiles, globalConfigPath, projectConfigPath, userConfigDir, type PathOptions } from './paths.js';
-export { loadConfig, resolveConfig, type LoadConfigOptions, type LayerText } from './load.js';
+export { loadConfig, resolveConfig, type LoadConfigOptions, type LayerText, type ResolveConfigOptions } from './load.js';
+export {
+  projectRealPath,
+  readTrustStore,
+  serverFingerprint,
+  trustStorePath,
+  untrustedHint,
+  type TrustedProject,
+  type TrustedServer,
+  type TrustOption,
+  type TrustStoreData,
+} from './trust.js';
+export { listTrustedProjects, trustProject, untrustProject, type TrustEditOptions, type TrustResult } from './trust-edit.js';
 export { addServer, removeServer, setServerEnabled, type AddServerOptions, type SetEnabledOutcome } from './write.js';
 export { toConnectConfig } from './connect.js';

@@ -11,13 +11,20 @@
  * exactly `{ "enabled": false }` is an override stub: it disables the id and shows the config
  * of the next layer that defines it. A missing file is fine; an unreadable or non-JSON file is
  * a diagnostic for that layer only.
+ *
+ * Import files are opt-in (`imports: true` or a list): a `.mcp.json` in a cloned repository
+ * names commands to run. Project-level entries (the project file, and import files inside the
+ * project) are marked `project` and, unless the `trust` decision allows them, `untrusted`:
+ * the host never starts those (see `trust.ts`).
  */
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 import { diagnostic } from './diagnostics.js';
 import type { ImportFile } from './imports.js';
 import { parseImportLayer, parseNativeLayer, type LayerEntry, type ParsedLayer } from './layer.js';
 import { defaultImportFiles, globalConfigPath, projectConfigPath, type PathOptions } from './paths.js';
+import { projectRealPath, readTrustStore, serverFingerprint, storeAllows, trustStorePath, untrustedDiagnostic, type TrustOption, type TrustStoreData } from './trust.js';
 import type { ConfigDiagnostic, ConfigLoadResult, ConfigSource, ResolvedServer } from './types.js';
 
 /** Options of `loadConfig`; paths default from `PathOptions`. */
@@ -26,14 +33,37 @@ export interface LoadConfigOptions extends PathOptions {
   globalPath?: string;
   /** Overrides the project file path. */
   projectPath?: string;
-  /** Import files, highest precedence first; `false` reads none. Default `defaultImportFiles`. */
-  imports?: ImportFile[] | false;
+  /**
+   * Import files, highest precedence first: `true` reads `defaultImportFiles`; `false` or absent
+   * (the default) reads none — as in the CLI, where they need `--imports`.
+   */
+  imports?: ImportFile[] | boolean;
+  /**
+   * Which project-level servers may start (default `'ask'`: those the trust store allows;
+   * `'all'`: every one; a list of project directories: those projects only). The others are
+   * marked `untrusted`. Global-config servers are always trusted.
+   */
+  trust?: TrustOption;
+  /** Overrides the trust store file (default `trustStorePath`: beside the global config). */
+  trustStorePath?: string;
 }
 
-/** The text of one layer, already read. */
+/**
+ * The text of one layer, already read. `project`: whether its entries are project-level (need
+ * trust); default true for the native project layer and for import files inside the project.
+ */
 export type LayerText =
-  | { kind: 'native'; scope: 'project' | 'global'; file: string; text: string }
-  | { kind: 'import'; file: string; format: ImportFile['format']; text: string };
+  | { kind: 'native'; scope: 'project' | 'global'; file: string; text: string; project?: boolean }
+  | { kind: 'import'; file: string; format: ImportFile['format']; text: string; project?: boolean };
+
+/** Options of `resolveConfig`: the paths, and the trust decision (see `LoadConfigOptions.trust`). */
+export interface ResolveConfigOptions extends PathOptions {
+  /** Default `'ask'`; with no `trustStore`, `'ask'` trusts no project server. */
+  trust?: TrustOption;
+  trustStore?: TrustStoreData;
+  /** The project's real path (default: `cwd` resolved). `trust` lists are compared with it. */
+  projectDir?: string;
+}
 
 /** Reads every layer, then merges them (see the module comment for the rules). */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<ConfigLoadResult> {
@@ -56,18 +86,43 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
   const projectText = await read(project, 'project');
   if (projectText !== undefined) layers.push({ kind: 'native', scope: 'project', file: project, text: projectText });
   const globalText = await read(global, 'global');
-  if (globalText !== undefined) layers.push({ kind: 'native', scope: 'global', file: global, text: globalText });
-  const imports = options.imports === false ? [] : (options.imports ?? defaultImportFiles(options));
+  if (globalText !== undefined) layers.push({ kind: 'native', scope: 'global', file: global, text: globalText, project: false });
+  const imports = options.imports === true ? defaultImportFiles(options) : options.imports || [];
   for (const imp of imports) {
     const text = await read(imp.path, `import:${imp.path}`);
-    if (text !== undefined) layers.push({ kind: 'import', file: imp.path, format: imp.format, text });
+    if (text !== undefined) layers.push({ kind: 'import', file: imp.path, format: imp.format, text, ...(imp.project !== undefined ? { project: imp.project } : {}) });
   }
-  const result = resolveConfig(layers, options);
+  const trust = await trustInputs(options, diagnostics);
+  const result = resolveConfig(layers, { ...options, ...trust });
   return { servers: result.servers, diagnostics: [...diagnostics, ...result.diagnostics] };
 }
 
-/** Pure core of `loadConfig`: parses `layers` (highest precedence first) and merges them. */
-export function resolveConfig(layers: readonly LayerText[], options: PathOptions = {}): ConfigLoadResult {
+/** The project's real path, the trust list made real, and the store when the decision is `'ask'`. */
+async function trustInputs(options: LoadConfigOptions, diagnostics: ConfigDiagnostic[]): Promise<Pick<ResolveConfigOptions, 'trust' | 'trustStore' | 'projectDir'>> {
+  const projectDir = await projectRealPath(projectBase(options));
+  const trust = options.trust ?? 'ask';
+  if (trust === 'all') return { trust, projectDir };
+  if (trust !== 'ask') return { trust: await Promise.all(trust.map((d) => projectRealPath(d, options.cwd))), projectDir };
+  const file = options.trustStorePath ?? trustStorePath(options);
+  const { data, error } = await readTrustStore(file);
+  if (error !== undefined) diagnostics.push({ severity: 'error', source: 'global', file, message: error });
+  return { trust, trustStore: data, projectDir };
+}
+
+/** The project directory the paths were built from: `cwd`, or the owner of `projectPath`. */
+function projectBase(options: PathOptions & { projectPath?: string }): string {
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  if (options.projectPath === undefined) return cwd;
+  const dir = path.dirname(path.resolve(cwd, options.projectPath));
+  return path.basename(dir) === '.mcpwire' ? path.dirname(dir) : dir;
+}
+
+/**
+ * Pure core of `loadConfig`: parses `layers` (highest precedence first), marks the project-level
+ * entries (and the untrusted ones: see `ResolveConfigOptions`), and merges them.
+ */
+export function resolveConfig(layers: readonly LayerText[], options: ResolveConfigOptions = {}): ConfigLoadResult {
+  const base = path.resolve(options.cwd ?? process.cwd());
   const ctx = {
     env: options.env ?? process.env,
     workspaceFolder: options.cwd ?? process.cwd(),
@@ -76,10 +131,37 @@ export function resolveConfig(layers: readonly LayerText[], options: PathOptions
   const parsed: ParsedLayer[] = layers.map((l) =>
     l.kind === 'native' ? parseNativeLayer(l.text, l.scope, l.file) : parseImportLayer(l.text, l.format, l.file, ctx),
   );
+  layers.forEach((l, i) => {
+    if (isProjectLayer(l, base)) markProjectEntries(parsed[i].entries, base, options);
+  });
   const diagnostics = parsed.flatMap((p) => p.diagnostics);
   const ids = [...new Set(parsed.flatMap((p) => p.entries.map((e) => e.server.id)))].sort();
   const servers = ids.map((id) => mergeOne(id, parsed, diagnostics));
-  return { servers, diagnostics };
+  return { servers, diagnostics: [...diagnostics, ...untrustedDiagnostic(servers)] };
+}
+
+function isProjectLayer(l: LayerText, base: string): boolean {
+  if (l.project !== undefined) return l.project;
+  if (l.kind === 'native') return l.scope === 'project';
+  const rel = path.relative(base, path.resolve(base, l.file));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/** Sets `project` on every usable entry of a project layer, and `untrusted` where trust says no. */
+function markProjectEntries(entries: LayerEntry[], base: string, options: ResolveConfigOptions): void {
+  const project = options.projectDir ?? base;
+  const trust = options.trust ?? 'ask';
+  for (const { server, disableOnly } of entries) {
+    if (disableOnly || server.error !== undefined) continue;
+    server.project = project;
+    if (trust === 'all') continue;
+    if (trust !== 'ask') {
+      if (!trust.map((d) => path.resolve(base, d)).includes(project)) server.untrusted = { project, changed: false };
+      continue;
+    }
+    const { ok, known } = storeAllows(options.trustStore, project, serverFingerprint(server, base));
+    if (!ok) server.untrusted = { project, changed: known };
+  }
 }
 
 function mergeOne(id: string, parsed: ParsedLayer[], diagnostics: ConfigDiagnostic[]): ResolvedServer {

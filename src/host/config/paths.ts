@@ -69,16 +69,17 @@ export function configPathForScope(scope: Scope, o: PathOptions = {}): string {
 /**
  * The import files read by default, highest precedence first: the project's `.mcp.json`
  * (Claude Code), `.cursor/mcp.json`, `.vscode/mcp.json`, then the user's `~/.cursor/mcp.json`
- * and Claude Desktop's `claude_desktop_config.json`.
+ * and Claude Desktop's `claude_desktop_config.json`. The first three are the project's (their
+ * servers need trust); the last two are the user's own.
  */
 export function defaultImportFiles(o: PathOptions = {}): ImportFile[] {
   const r = resolve(o);
   const claudeDir = r.p.join(userConfigDir(o), 'Claude');
   return [
-    { path: r.p.join(r.cwd, '.mcp.json'), format: 'mcpServers' },
-    { path: r.p.join(r.cwd, '.cursor', 'mcp.json'), format: 'mcpServers' },
-    { path: r.p.join(r.cwd, '.vscode', 'mcp.json'), format: 'vscode' },
-    { path: r.p.join(r.home, '.cursor', 'mcp.json'), format: 'mcpServers' },
-    { path: r.p.join(claudeDir, 'claude_desktop_config.json'), format: 'mcpServers' },
+    { path: r.p.join(r.cwd, '.mcp.json'), format: 'mcpServers', project: true },
+    { path: r.p.join(r.cwd, '.cursor', 'mcp.json'), format: 'mcpServers', project: true },
+    { path: r.p.join(r.cwd, '.vscode', 'mcp.json'), format: 'vscode', project: true },
+    { path: r.p.join(r.home, '.cursor', 'mcp.json'), format: 'mcpServers', project: false },
+    { path: r.p.join(claudeDir, 'claude_desktop_config.json'), format: 'mcpServers', project: false },
   ];
 }

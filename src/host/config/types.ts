@@ -56,6 +56,18 @@ export interface ResolvedServer {
   config: NormalizedServerConfig;
   /** Why the entry is unusable (names the field, never a value). Absent when valid. */
   error?: string;
+  /**
+   * The project's real path when the entry comes from a project-level file (the project's
+   * `.mcpwire/config.json`, `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`); absent for the
+   * user's own files (global config, `~/.cursor/mcp.json`, Claude Desktop) and `--config` files.
+   */
+  project?: string;
+  /**
+   * Set when the entry is project-level and the trust decision (`loadConfig`'s `trust` option)
+   * did not allow it: the host never starts it (state `untrusted`) and `toConnectConfig`
+   * refuses it. `changed`: the project was trusted, but not with this entry as it is now.
+   */
+  untrusted?: { project: string; changed: boolean };
 }
 
 /** Something the loader noticed. Messages name layer, file, server id and field, never values. */

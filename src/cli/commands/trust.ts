@@ -1,0 +1,76 @@
+/**
+ * `mcpwire trust [<dir>]`: allows the servers of a project (its `.mcpwire/config.json` and its
+ * `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) to start, as they are configured now;
+ * prints what it trusted. A later change to any of those entries (command, args, env, cwd, url,
+ * headers…) or a new entry is untrusted again until the next `mcpwire trust`.
+ *
+ * `mcpwire trust --list`: the trusted projects. `mcpwire trust --revoke [<dir>]` (or
+ * `mcpwire untrust [<dir>]`): forgets a project. The store is `trusted-projects.json` beside the
+ * global config file (mode 0600). `<dir>` defaults to the current directory.
+ */
+import path from 'node:path';
+import { listTrustedProjects, trustProject, untrustProject } from '../../host-api.js';
+import { parse, UsageError } from '../args.js';
+import { pathOptions, printDiagnostics, reportFailure, scrubber } from '../config-target.js';
+import { printJson, safeText, table } from '../output.js';
+import { listedServer, target } from './mcp-list.js';
+
+const USAGE = 'usage: mcpwire trust [<dir>] | trust --list | trust --revoke [<dir>] (= untrust [<dir>])   [--json]';
+
+export default async function trust(argv: string[]): Promise<number> {
+  try {
+    const { values, positionals } = parse(argv, { list: { type: 'boolean' }, revoke: { type: 'boolean' } });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    if (positionals.length > 1 || (values.list && (positionals.length > 0 || values.revoke))) throw new UsageError(USAGE);
+    const dir = positionals[0] ?? '.';
+    const json = values.json === true;
+    if (values.list) return await list(json);
+    if (values.revoke) return await revoke(dir, json);
+    return await grant(dir, json);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+async function grant(dir: string, json: boolean): Promise<number> {
+  const r = await trustProject(dir, pathOptions());
+  printDiagnostics(r.diagnostics);
+  const scrub = scrubber(r.servers);
+  const rows = r.servers.map((s) => ({ id: s.id, transport: s.transport, file: path.relative(r.project, s.file).split(path.sep).join('/'), target: target(listedServer(s, scrub)) }));
+  if (json) {
+    printJson({ project: r.project, file: r.file, servers: rows.map(({ id, transport, file }) => ({ id, transport, file })) });
+    return 0;
+  }
+  if (rows.length === 0) {
+    process.stdout.write(`trusted ${safeText(r.project, 500)}: it defines no servers now (a server added later asks again)\n`);
+    return 0;
+  }
+  process.stdout.write(`trusted ${safeText(r.project, 500)}; these project servers may start (a change to them asks again):\n`);
+  process.stdout.write(`${table(['id', 'transport', 'file', 'target'], rows.map((x) => [safeText(x.id, 64), x.transport, safeText(x.file, 200), x.target]))}\n`);
+  return 0;
+}
+
+async function revoke(dir: string, json: boolean): Promise<number> {
+  const r = await untrustProject(dir, pathOptions());
+  if (json) printJson({ project: r.project, revoked: r.removed });
+  else process.stdout.write(r.removed ? `revoked the trust in ${safeText(r.project, 500)}: its servers will not start\n` : `${safeText(r.project, 500)} was not trusted\n`);
+  return 0;
+}
+
+async function list(json: boolean): Promise<number> {
+  const projects = await listTrustedProjects(pathOptions());
+  if (json) {
+    printJson(projects.map((p) => ({ project: p.project, trusted_at: p.trustedAt, servers: p.servers.map((s) => ({ id: s.id, file: s.file })) })));
+    return 0;
+  }
+  if (projects.length === 0) {
+    process.stdout.write('no trusted projects\n');
+    return 0;
+  }
+  const rows = projects.map((p) => [safeText(p.project, 200), safeText(p.trustedAt, 40), p.servers.map((s) => safeText(s.id, 64)).join(', ') || '(none)']);
+  process.stdout.write(`${table(['project', 'trusted_at', 'servers'], rows)}\n`);
+  return 0;
+}
