@@ -63,7 +63,7 @@ interface Interrupted {
  * Runs the CLI with `args(pidFile)`, waits until the server wrote its pid (the CLI is then
  * mid-command), sends `sig` to the CLI's process group, waits for the CLI to exit.
  */
-async function interrupt(args: (pidFile: string, dir: string) => string[], sig: NodeJS.Signals): Promise<Interrupted> {
+async function interrupt(args: (pidFile: string, dir: string) => string[], sig: NodeJS.Signals, again = false): Promise<Interrupted & { serverSignals: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-signals-'));
   dirs.push(dir);
   const pidFile = path.join(dir, 'server.pid');
@@ -88,10 +88,15 @@ async function interrupt(args: (pidFile: string, dir: string) => string[], sig: 
     serverPids.push(serverPid);
     expect(alive(serverPid)).toBe(true);
     process.kill(-child.pid!, sig);
+    if (again) {
+      await sleep(200);
+      process.kill(-child.pid!, sig);
+    }
     const exit = await Promise.race([exited, sleep(30_000).then(() => undefined)]);
     expect(exit, `the CLI did not exit after ${sig}; stderr: ${stderr}`).toBeDefined();
     const serverGone = await until(() => !alive(serverPid), 15_000);
-    return { ...exit!, serverPid, serverGone, stderr };
+    const signalsFile = `${pidFile}.signals`;
+    return { ...exit!, serverPid, serverGone, stderr, serverSignals: fs.existsSync(signalsFile) ? fs.readFileSync(signalsFile, 'utf8') : '' };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       try {
@@ -117,6 +122,14 @@ describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM (basic.li
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+    expect(r.serverSignals).toContain('SIGTERM'); // the ladder: stdin EOF ignored, then SIGTERM, then SIGKILL
+  });
+
+  it('issue9.8: a second Ctrl-C while closing kills the server at once (no SIGTERM stage); exit 130', async () => {
+    const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT', true);
+    expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+    expect(r.serverSignals).toBe('');
   });
 
   it('issue9.8: SIGTERM on `mcpwire tools` from the config (the host) leaves no server; exit 143', async () => {
