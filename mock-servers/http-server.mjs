@@ -27,6 +27,8 @@
 //   failures: [{ httpMethod?, rpcMethod?, status, body?, headers?, times? }]
 //                              answer matching requests with this status (times: how often)
 //   serverInfo: {name, version}
+//   endPostStreams: true       false → a POST's SSE stream is never ended after its response
+//                              (the client must close it; see sockets())
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -58,6 +60,7 @@ export async function startHttpMock(options = {}) {
     legacy: false,
     legacyPostStatus: 405,
     failures: [],
+    endPostStreams: true,
     ...options,
   };
   const record = { requests: [], messages: [] };
@@ -246,7 +249,7 @@ export async function startHttpMock(options = {}) {
     });
     const response = await answer(msg, ctx);
     emit(st, response);
-    finish(st);
+    if (o.endPostStreams) finish(st);
   }
 
   function onGet(req, res) {
@@ -363,6 +366,12 @@ export async function startHttpMock(options = {}) {
       reply(res, 405, 'Method Not Allowed');
     });
   });
+  const sockets = { open: 0, total: 0 };
+  server.on('connection', (socket) => {
+    sockets.open++;
+    sockets.total++;
+    socket.once('close', () => sockets.open--);
+  });
   server.keepAliveTimeout = 60_000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -409,6 +418,8 @@ export async function startHttpMock(options = {}) {
       for (const res of legacySessions.values()) res.end();
     },
     sessionIds: () => [...sessions.keys()],
+    /** TCP connections seen by the server: currently open, and accepted in total. */
+    sockets: () => ({ ...sockets }),
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(() => resolve()));

@@ -24,11 +24,21 @@ export interface HttpTransportOptions {
    * `dispatcher` brings its own. Legacy SSE also uses it as the wait for the `endpoint` event.
    */
   connectTimeoutMs?: number;
-  /** An SSE stream with no bytes for this long is treated as dropped (default 300 000 ms; 0 = never). */
+  /**
+   * An SSE stream with no bytes for this long is treated as dropped (default 300 000 ms; 0 = never).
+   * Legacy HTTP+SSE closes the transport then (that revision cannot resume).
+   */
   idleStreamTimeoutMs?: number;
-  /** Upper bound of the reconnect backoff when the server gave no `retry:` (default 30 000 ms). */
+  /**
+   * Upper bound of the SSE reconnect backoff (default 30 000 ms); a larger server `retry:` is still
+   * honoured. Every reconnect waits at least 250 ms. Also the least time before a given-up GET
+   * stream is reopened (after the next successful POST).
+   */
   maxReconnectDelayMs?: number;
-  /** Consecutive failed reconnects before a stream is given up (default 5). */
+  /**
+   * Consecutive reconnects without progress (no message delivered) before a stream is given up
+   * with an `MCPWIRE_SSE_GAVE_UP` diagnostic (default 5).
+   */
   maxReconnectAttempts?: number;
   /** Streamable HTTP only: fall back to legacy HTTP+SSE when initialize gets 400/404/405 (default true). */
   fallbackToLegacySse?: boolean;
@@ -202,10 +212,25 @@ export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-/** Bounded exponential backoff with ±20 % jitter: 1 s, 2 s, 4 s… capped at `max`. */
-export function backoffMs(attempt: number, max: number): number {
-  const base = Math.min(max, 1000 * 2 ** Math.min(attempt, 16));
-  return Math.max(0, Math.round(base * (0.8 + Math.random() * 0.4)));
+/** The shortest wait before any SSE reconnect, whatever `retry:` the server sent (a `retry: 0` storm). */
+export const MIN_RECONNECT_DELAY_MS = 250;
+
+/**
+ * Delay before SSE reconnect number `attempt` (0 = the first after a drop): the server's `retry:`
+ * (basic.transports#23; 1 s when it sent none) raised to the 250 ms floor, doubled per consecutive
+ * failed attempt up to `max` (a larger server `retry:` is still honoured), plus up to 25 % jitter
+ * that never goes below the base nor above the cap.
+ */
+export function reconnectDelayMs(attempt: number, retryMs: number | undefined, max: number): number {
+  const base = Math.max(MIN_RECONNECT_DELAY_MS, retryMs ?? 1000);
+  const cap = Math.max(base, max);
+  const grown = Math.min(cap, base * 2 ** Math.min(attempt, 20));
+  return Math.round(Math.min(cap, grown * (1 + Math.random() * 0.25)));
+}
+
+/** Drops one leading UTF-8 byte order mark (U+FEFF), as the stdio framer does. */
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** MCP-Session-Id must be visible ASCII only (basic.transports#40). */

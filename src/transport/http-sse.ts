@@ -50,10 +50,18 @@ export function readSse(body: BodyReadable, maxEventChars: number, cb: SseCallba
     });
     // undici's body ignores setEncoding: decode here, keeping split multibyte characters whole.
     const decoder = new StringDecoder('utf8');
+    let first = true;
     body.on('data', (chunk: Buffer) => {
       if (ended !== undefined) return;
       try {
-        parser.feed(decoder.write(chunk));
+        let text = decoder.write(chunk);
+        if (first && text.length > 0) {
+          // WHATWG SSE: one leading U+FEFF of the stream is ignored (the parser would read it
+          // as part of the first field name).
+          first = false;
+          if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        }
+        parser.feed(text);
       } catch (error) {
         finish({ kind: 'error', error: error as Error });
         body.destroy();

@@ -4,14 +4,19 @@
  * event (the URI to POST to), POST every message there; every server message, responses
  * included, arrives as a `message` event on the one SSE stream.
  *
- * That revision has no resumption: when the stream ends the transport is closed
+ * That revision has no resumption: when the stream ends — or stays silent for
+ * `idleStreamTimeoutMs` (default 300 000 ms, 0 = never) — the transport is closed
  * (`onclose(ConnectionClosedError)`), and a supervisor reconnects from scratch.
+ * `SendOptions.onDispatched` is called right before each POST is handed to undici (after the
+ * auth headers resolved), never when the signal was aborted by then. A leading UTF-8 BOM in an
+ * event's data is skipped.
  */
 import type { Dispatcher, Pool } from 'undici';
-import { ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { AbortError, ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
 import { excerpt, type JSONRPCMessage } from '../jsonrpc/types.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_IDLE_STREAM_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   createPool,
   discard,
@@ -21,6 +26,7 @@ import {
   mediaType,
   networkError,
   parseTarget,
+  stripBom,
   type ErrWhere,
   type HttpTransportOptions,
   type Target,
@@ -101,7 +107,8 @@ export class LegacySseTransport implements Transport {
       headers: await this.headers({ accept: 'text/event-stream' }),
       signal: this.lifetime.signal,
       headersTimeout: 0,
-      bodyTimeout: this.opts.idleStreamTimeoutMs ?? 0,
+      // A silent stream is dropped after the documented idle timeout (0 = never).
+      bodyTimeout: this.opts.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT_MS,
     });
     if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status: res.statusCode });
     if (res.statusCode !== 200) {
@@ -136,7 +143,7 @@ export class LegacySseTransport implements Transport {
           if (/^\s*$/.test(ev.data)) return;
           let msg: unknown;
           try {
-            msg = JSON.parse(ev.data);
+            msg = JSON.parse(stripBom(ev.data));
           } catch {
             this.ondiagnostic?.({ code: 'MCPWIRE_SSE_BAD_JSON', message: 'an SSE event is not valid JSON', excerpt: excerpt(ev.data) });
             return;
@@ -190,15 +197,21 @@ export class LegacySseTransport implements Transport {
     const phase: Phase = options?.isInitialize ? 'initialize' : m.method !== undefined && m.id !== undefined ? 'request' : 'transport';
     const extra: Record<string, string> = { 'content-type': 'application/json' };
     if (this.protocolVersion !== undefined) extra['mcp-protocol-version'] = this.protocolVersion;
+    const headers = await this.headers(extra);
+    const signal = options?.signal;
+    // basic.utilities.cancellation#1: not dispatched when given up before the POST started.
+    if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
+    if (this.state !== 'open') throw this.closedError(phase);
+    options?.onDispatched?.();
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
         origin: this.endpoint.origin,
         path: this.endpoint.path,
         method: 'POST',
-        headers: await this.headers(extra),
+        headers,
         body: JSON.stringify(message),
-        signal: options?.signal !== undefined ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal,
+        signal: signal !== undefined ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal,
       });
     } catch (err) {
       if (this.state !== 'open') throw this.closedError(phase);

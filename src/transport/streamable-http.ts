@@ -13,19 +13,40 @@
  *   first message that follows a successful initialize has been accepted (in MCP that is the
  *   client's `notifications/initialized`); 405 means the server offers none (#30).
  * - Resumability (#20–#23, #37): SSE event ids are remembered per stream; when a stream drops
- *   before its response, the transport waits the server's `retry:` (else bounded exponential
- *   backoff) and resumes with GET + `Last-Event-ID`; event ids already seen on that stream are
- *   dropped, so nothing is delivered twice.
+ *   before its response, the transport waits the server's `retry:` and resumes with GET +
+ *   `Last-Event-ID`; event ids already seen on that stream are dropped, so nothing is delivered
+ *   twice. Every reconnect (POST resumption or GET stream) waits at least 250 ms, doubling (with
+ *   jitter) per consecutive attempt without progress, up to `maxReconnectDelayMs`; progress is a
+ *   connection that delivered a JSON-RPC message (or stayed open 10 s, a polling server) — a 200
+ *   that ends empty does not count. After `maxReconnectAttempts` attempts without progress the
+ *   stream is given up with an `MCPWIRE_SSE_GAVE_UP` diagnostic.
+ * - A POST's stream belongs to its request: when the request is given up (its
+ *   `SendOptions.signal` aborts: timeout, cancel, close) the stream and any resumption stop at
+ *   once; once the response arrived (on any stream) the POST stream is closed by us if the server
+ *   has not ended it within a short linger (#26 says it should), so sockets do not pile up.
+ * - The server-message GET stream, once given up (too many failed reconnects, 401/403, 404),
+ *   is reopened after the next successful POST exchange, but not before `maxReconnectDelayMs`
+ *   has passed; after 405 it is never asked for again in this session.
  * - `send()` for a request settles when its HTTP exchange is over: it resolves once the
- *   response was delivered to `onmessage` (or the server acknowledged with 202) and rejects with
- *   a typed error when the POST failed, the response is too large, or the stream could not be
- *   resumed — the protocol layer settles the request with that error.
+ *   response was delivered to `onmessage` and rejects with a typed error when the POST failed,
+ *   the server answered 202 with no body (a request needs a response, #18), the response is too
+ *   large, or the stream could not be resumed — the protocol layer settles the request with that
+ *   error. `SendOptions.onDispatched` is called right before the POST is handed to undici (after
+ *   the auth headers resolved), never when the signal was aborted by then.
+ * - Session expiry (#45): a 404 to a message that carried our `MCP-Session-Id` means the session
+ *   is gone. On a request's own POST (or its resumption GET) `send()` rejects with
+ *   SessionExpiredError. On the GET stream, a notification POST or the POST of a reply to a server
+ *   request, the transport calls `onsessionexpired` — once per session, whichever 404 comes first
+ *   (a request's 404 counts too) — and the notification/reply `send()` then RESOLVES when an owner
+ *   listens to `onsessionexpired` (the message is lost with the session; the owner renews it), and
+ *   rejects with SessionExpiredError only when nobody listens. Never a raw error.
+ * - A leading UTF-8 BOM (U+FEFF) on a JSON body or an SSE event's data is skipped, as stdio does.
  * - Backwards compatibility: if the initialize POST fails with 400/404/405, the transport
  *   switches to the 2024-11-05 HTTP+SSE transport against the same URL (`kind` becomes
  *   `legacy-sse`) and re-sends the initialize there.
  */
 import type { Dispatcher, Pool } from 'undici';
-import { ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { AbortError, ConnectionClosedError, SessionExpiredError, TransportError, isMcpWireError, type Phase } from '../errors.js';
 import { excerpt, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
 import {
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
@@ -33,7 +54,6 @@ import {
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_MAX_RECONNECT_DELAY_MS,
   answers,
-  backoffMs,
   createPool,
   discard,
   header,
@@ -44,7 +64,9 @@ import {
   networkError,
   parseTarget,
   readTextCapped,
+  reconnectDelayMs,
   sleep,
+  stripBom,
   tooLarge,
   type BodyReadable,
   type ErrWhere,
@@ -61,6 +83,10 @@ const ACCEPT_BOTH = 'application/json, text/event-stream';
 /** Event ids remembered per stream for de-duplication (oldest forgotten first). */
 const SEEN_IDS_CAP = 4096;
 const DELETE_TIMEOUT_MS = 2000;
+/** How long a POST stream may stay open after its response before we close it (#26: servers should). */
+const POST_STREAM_LINGER_MS = 10;
+/** A stream connection open this long counts as progress even without a message (polling servers). */
+const STABLE_STREAM_MS = 10_000;
 
 /** One logical SSE stream: a POST's response stream (possibly resumed by GETs) or the GET stream. */
 interface SseStream {
@@ -76,8 +102,18 @@ interface SseStream {
   /** Set when the stream was stopped on purpose (answered on a resumed GET, session reset). */
   stopped: boolean;
   tooLarge: boolean;
-  /** A GET (re)connected this stream: it is closed by us once the response arrived. */
+  /** A GET (re)connected this stream. */
   resumed: boolean;
+  /** JSON-RPC messages delivered from this stream (reconnect progress). */
+  delivered: number;
+  /** The request's own signal (origin `post`): aborted when the request is given up. */
+  requestSignal: AbortSignal | undefined;
+  /** The session the stream was opened on (GET-origin: a 404 reports its expiry). */
+  session: string | undefined;
+  /** Closes a POST stream the server leaves open after its response. */
+  linger: ReturnType<typeof setTimeout> | undefined;
+  /** The give-up diagnostic was reported already. */
+  gaveUp: boolean;
 }
 
 export class StreamableHttpTransport implements Transport {
@@ -87,6 +123,7 @@ export class StreamableHttpTransport implements Transport {
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
+  onsessionexpired?: (error: Error) => void;
 
   private readonly opts: StreamableHttpTransportOptions;
   private readonly target: Target;
@@ -98,12 +135,20 @@ export class StreamableHttpTransport implements Transport {
   private readonly idleMs: number;
   private readonly staticHeaders: Record<string, string>;
   private readonly streams = new Set<SseStream>();
+  /** POST streams by the id of the request they carry (to close one answered elsewhere). */
+  private readonly postStreams = new Map<RequestId, SseStream>();
 
   private state: 'open' | 'closing' | 'closed' = 'open';
   private session: string | undefined;
   private protocolVersion: string | undefined;
   private initialized = false;
   private getStream: SseStream | undefined;
+  /** The server answered 405 to GET: no server-message stream in this session (#30). */
+  private getUnsupported = false;
+  /** After the GET stream was given up: not reopened before this time (ms, performance.now()). */
+  private getReopenAt = 0;
+  /** The session whose expiry was reported (once per session, basic.transports#45). */
+  private expiredReported: string | undefined;
   private postHeaders!: Record<string, string>;
   private initHeaders!: Record<string, string>;
   private getHeaders!: Record<string, string>;
@@ -152,6 +197,8 @@ export class StreamableHttpTransport implements Transport {
     this.initialized = false;
     if (this.getStream !== undefined) this.stopStream(this.getStream);
     this.getStream = undefined;
+    this.getUnsupported = false;
+    this.getReopenAt = 0;
     this.rebuildHeaders();
   }
 
@@ -173,8 +220,14 @@ export class StreamableHttpTransport implements Transport {
     const m = message as { id?: RequestId; method?: string };
     const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
     const phase: Phase = isInit ? 'initialize' : requestId !== undefined ? 'request' : 'transport';
-    const hadSession = !isInit && this.session !== undefined;
+    const sentOn = isInit ? undefined : this.session;
     const headers = await this.withAuth(isInit ? this.initHeaders : this.postHeaders);
+    const signal = options?.signal;
+    // basic.utilities.cancellation#1: a request aborted before its POST started never reached
+    // the server: it is not dispatched (and the protocol layer sends no cancellation for it).
+    if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
+    if (this.state !== 'open') throw this.closedError(phase);
+    options?.onDispatched?.();
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
@@ -183,7 +236,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: options?.signal !== undefined ? AbortSignal.any([this.lifetime.signal, options.signal]) : this.lifetime.signal,
+        signal: signal !== undefined ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal,
         headersTimeout: 0,
         bodyTimeout: this.idleMs,
       });
@@ -197,21 +250,55 @@ export class StreamableHttpTransport implements Transport {
         const original = await httpError('POST initialize', status, res.headers, res.body, { ...this.where, phase }, false);
         return this.fallBack(message, options, original, status);
       }
-      throw await httpError(`POST ${requestId !== undefined ? 'request' : 'message'}`, status, res.headers, res.body, { ...this.where, phase }, hadSession);
+      const what = `POST ${requestId !== undefined ? 'request' : 'message'}`;
+      const error = await httpError(what, status, res.headers, res.body, { ...this.where, phase }, sentOn !== undefined);
+      if (error instanceof SessionExpiredError) {
+        // A request's own 404 goes to its caller; anything else is reported to the owner.
+        if (requestId !== undefined) this.markExpired(sentOn);
+        else if (this.sessionLost(sentOn, error)) return;
+      }
+      throw error;
     }
     if (isInit) this.acceptSession(res.headers, res.body);
-    await this.readPostBody(res, requestId, phase);
+    await this.readPostBody(res, requestId, phase, signal);
     if (isInit) this.initialized = true;
-    else if (this.initialized && this.getStream === undefined && this.state === 'open') this.openGetStream();
+    else this.maybeOpenGetStream();
   }
 
-  private async readPostBody(res: Dispatcher.ResponseData, requestId: RequestId | undefined, phase: Phase): Promise<void> {
+  /**
+   * basic.transports#45 outside a request: reports the expiry of `sentOn` once to the owner.
+   * True when an owner listens (the failed send then resolves: the owner renews the session).
+   */
+  private sessionLost(sentOn: string | undefined, error: SessionExpiredError): boolean {
+    const owner = this.onsessionexpired;
+    if (owner === undefined) return false;
+    if (sentOn !== undefined && sentOn === this.session && this.expiredReported !== sentOn && this.state === 'open') {
+      this.expiredReported = sentOn;
+      owner(error);
+    }
+    return true;
+  }
+
+  /** A request's own 404 told its caller: later 404s on that session are not reported again. */
+  private markExpired(sentOn: string | undefined): void {
+    if (sentOn !== undefined && sentOn === this.session) this.expiredReported = sentOn;
+  }
+
+  private async readPostBody(res: Dispatcher.ResponseData, requestId: RequestId | undefined, phase: Phase, signal: AbortSignal | undefined): Promise<void> {
     const type = mediaType(header(res.headers, 'content-type'));
     if (type === 'text/event-stream') {
       const st = this.newStream('post', requestId);
+      st.requestSignal = signal;
+      // The stream belongs to its request: a request given up on stops it (and its resumption).
+      const onAbort = (): void => this.stopStream(st);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (requestId !== undefined) this.postStreams.set(requestId, st);
       try {
         await this.consumePostStream(st, res.body, phase);
       } finally {
+        signal?.removeEventListener('abort', onAbort);
+        if (requestId !== undefined && this.postStreams.get(requestId) === st) this.postStreams.delete(requestId);
+        clearTimeout(st.linger);
         this.streams.delete(st);
       }
       return;
@@ -229,8 +316,12 @@ export class StreamableHttpTransport implements Transport {
       throw isMcpWireError(err) ? err : this.requestFailure('reading the POST response', err, phase);
     }
     if (text.length === 0 || /^\s*$/.test(text)) {
-      if (requestId !== undefined && res.statusCode !== 202) {
-        throw new TransportError(`the server answered HTTP ${res.statusCode} with no JSON-RPC response`, {
+      if (requestId !== undefined) {
+        const why =
+          res.statusCode === 202
+            ? '202 Accepted with no body for a request: no response can follow (basic.transports#18)'
+            : `HTTP ${res.statusCode} with no JSON-RPC response`;
+        throw new TransportError(`the server answered request id ${JSON.stringify(requestId)} with ${why}`, {
           ...where,
           status: res.statusCode,
           code: 'MCPWIRE_BAD_RESPONSE',
@@ -240,7 +331,7 @@ export class StreamableHttpTransport implements Transport {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(stripBom(text));
     } catch {
       throw new TransportError(`the response body is not valid JSON: ${excerpt(text)}`, {
         ...where,
@@ -264,6 +355,10 @@ export class StreamableHttpTransport implements Transport {
     if (this.state !== 'open') throw this.closedError(phase);
     if (st.tooLarge || end.kind === 'too-large') throw tooLarge('an SSE event', this.maxBytes, { ...this.where, phase });
     if (st.requestId === undefined || st.answered) return;
+    if (st.stopped) {
+      this.stoppedOrClosed(st, phase);
+      return;
+    }
     if (st.lastEventId === undefined) {
       const why = end.kind === 'error' ? `: ${end.error.message}` : '';
       throw new TransportError(`the SSE stream ended before the response arrived and cannot be resumed (no event id)${why}`, {
@@ -290,6 +385,11 @@ export class StreamableHttpTransport implements Transport {
       stopped: false,
       tooLarge: false,
       resumed: false,
+      delivered: 0,
+      requestSignal: undefined,
+      session: this.session,
+      linger: undefined,
+      gaveUp: false,
     };
     this.streams.add(st);
     return st;
@@ -298,6 +398,15 @@ export class StreamableHttpTransport implements Transport {
   private stopStream(st: SseStream): void {
     st.stopped = true;
     st.ctrl.abort();
+  }
+
+  /** The POST stream's request is answered: close the stream unless the server ends it soon. */
+  private markAnswered(st: SseStream): void {
+    if (st.answered) return;
+    st.answered = true;
+    if (st.stopped || st.linger !== undefined) return;
+    st.linger = setTimeout(() => this.stopStream(st), POST_STREAM_LINGER_MS);
+    st.linger.unref?.();
   }
 
   private consume(st: SseStream, body: BodyReadable): Promise<SseEnd> {
@@ -318,17 +427,15 @@ export class StreamableHttpTransport implements Transport {
         if (ev.data.length === 0 || /^\s*$/.test(ev.data)) return; // priming event (basic.transports#20)
         let msg: unknown;
         try {
-          msg = JSON.parse(ev.data);
+          msg = JSON.parse(stripBom(ev.data));
         } catch {
           this.diag('MCPWIRE_SSE_BAD_JSON', 'an SSE event is not valid JSON', ev.data);
           return;
         }
-        if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) st.answered = true;
+        st.delivered++;
         this.onmessage?.(msg);
-        if (st.answered && st.resumed && st.origin === 'post' && !st.stopped) {
-          // A resumed stream may stay open after the response: we are done with it.
-          this.stopStream(st);
-        }
+        if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) this.markAnswered(st);
+        else if (this.postStreams.size > 0) this.answeredElsewhere(msg, st);
       },
       onRetry: (ms) => {
         st.retryMs = ms;
@@ -341,6 +448,18 @@ export class StreamableHttpTransport implements Transport {
     });
   }
 
+  /** A response that arrived on another stream than its POST's settles that POST stream too. */
+  private answeredElsewhere(msg: unknown, from: SseStream): void {
+    for (const one of Array.isArray(msg) ? msg : [msg]) {
+      const r = one as { id?: unknown; method?: unknown } | null;
+      if (r === null || typeof r !== 'object' || r.method !== undefined) continue;
+      if (typeof r.id !== 'string' && typeof r.id !== 'number') continue;
+      const st = this.postStreams.get(r.id);
+      // Its POST stream (or a resumption waiting to reconnect) has nothing left to fetch.
+      if (st !== undefined && st !== from && answers(one, r.id)) this.markAnswered(st);
+    }
+  }
+
   private remember(st: SseStream, id: string): void {
     // An empty id resets the last event id (WHATWG SSE): nothing to resume from.
     st.lastEventId = id === '' ? undefined : id;
@@ -349,42 +468,63 @@ export class StreamableHttpTransport implements Transport {
     if (st.seen.size > SEEN_IDS_CAP) st.seen.delete(st.seen.values().next().value as string);
   }
 
+  /** Opens the GET stream after a successful exchange, unless refused (405) or lately given up. */
+  private maybeOpenGetStream(): void {
+    if (!this.initialized || this.getStream !== undefined || this.getUnsupported || this.state !== 'open') return;
+    if (this.getReopenAt !== 0 && performance.now() < this.getReopenAt) return;
+    this.openGetStream();
+  }
+
   private openGetStream(): void {
     const st = this.newStream('get', undefined);
     this.getStream = st;
+    const maxDelay = this.opts.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
     this.getLoop(st, false, 'transport').then(
-      () => this.streams.delete(st),
+      (outcome) => {
+        this.streams.delete(st);
+        if (this.getStream === st) this.getStream = undefined;
+        if (outcome === 'unsupported') this.getUnsupported = true;
+      },
       (err: unknown) => {
         this.streams.delete(st);
-        if (this.state === 'open' && !st.stopped) {
-          const e = err as { code?: string; message?: string };
-          this.diag(e.code ?? 'MCPWIRE_GET_STREAM', `the server-message GET stream stopped: ${e.message ?? String(err)}`);
+        if (this.getStream === st) this.getStream = undefined;
+        if (this.state !== 'open' || st.stopped) return;
+        if (err instanceof SessionExpiredError) {
+          this.sessionLost(st.session, err);
+          return;
         }
+        // Given up: reopened after a later successful POST, not sooner than the longest backoff.
+        this.getReopenAt = performance.now() + maxDelay;
+        if (st.gaveUp) return;
+        const e = err as { code?: string; message?: string };
+        this.diag(e.code ?? 'MCPWIRE_GET_STREAM', `the server-message GET stream stopped: ${e.message ?? String(err)}`);
       },
     );
   }
 
   /**
    * GETs `st` (with Last-Event-ID once it has one) until it is finished: answered (POST-origin),
-   * refused with 405 (GET-origin), stopped or closed. `delayFirst` waits before the first GET
-   * (a resumption honours the server's `retry:`, basic.transports#23).
+   * refused with 405 (GET-origin, resolves `unsupported`), stopped or closed. `delayFirst` waits
+   * before the first GET (a resumption honours the server's `retry:`, basic.transports#23).
+   * `failures` counts consecutive attempts without progress (see the file comment).
    */
-  private async getLoop(st: SseStream, delayFirst: boolean, phase: Phase): Promise<void> {
+  private async getLoop(st: SseStream, delayFirst: boolean, phase: Phase): Promise<'done' | 'unsupported'> {
     const maxAttempts = this.opts.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
     const maxDelay = this.opts.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
     let failures = 0;
     let wait = delayFirst;
     for (;;) {
       if (wait) {
-        const delayMs = st.retryMs ?? backoffMs(failures, maxDelay);
-        if (this.onevent !== undefined) this.onevent({ type: 'sse-reconnect', lastEventId: st.lastEventId ?? null, delayMs });
+        const delayMs = reconnectDelayMs(Math.max(0, failures - 1), st.retryMs, maxDelay);
+        if (this.onevent !== undefined) this.onevent({ type: 'sse-reconnect', lastEventId: st.lastEventId ?? null, delayMs, attempt: failures + 1 });
         if (!(await sleep(delayMs, st.ctrl.signal))) return this.stoppedOrClosed(st, phase);
       }
       wait = true;
-      if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
+      if (this.state !== 'open' || st.stopped || (st.origin === 'post' && st.answered)) return this.stoppedOrClosed(st, phase);
       let res: Dispatcher.ResponseData;
       try {
         const base = await this.withAuth(this.getHeaders);
+        if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
         const headers = st.lastEventId !== undefined ? { ...base, 'last-event-id': st.lastEventId } : base;
         res = await this.dispatcher.request({
           origin: this.target.origin,
@@ -397,39 +537,60 @@ export class StreamableHttpTransport implements Transport {
         });
       } catch (err) {
         if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
-        if (++failures > maxAttempts) throw this.requestFailure('GET (SSE stream)', err, phase);
+        if (++failures > maxAttempts) throw this.gaveUp(st, phase, failures, this.requestFailure('GET (SSE stream)', err, phase));
         continue;
       }
       const status = res.statusCode;
       if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status, resume: st.lastEventId !== undefined });
       const type = mediaType(header(res.headers, 'content-type'));
       if (status === 200 && type === 'text/event-stream') {
-        failures = 0;
         st.resumed = true;
+        const before = st.delivered;
+        const openedAt = performance.now();
         await this.consume(st, res.body);
         if (st.tooLarge) throw tooLarge('an SSE event', this.maxBytes, { ...this.where, phase });
-        if (st.origin === 'post' && st.answered) return;
+        if (st.origin === 'post' && st.answered) return 'done';
         if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
+        // A 200 that ends without a message is no progress (a `retry: 0` + instant close storm).
+        if (st.delivered > before || performance.now() - openedAt >= STABLE_STREAM_MS) failures = 0;
+        else if (++failures > maxAttempts) {
+          throw this.gaveUp(st, phase, failures, new TransportError('every reconnect ended without a message', { ...this.where, phase, code: 'MCPWIRE_SSE_GAVE_UP' }));
+        }
         continue;
       }
       if (status === 405) {
         discard(res.body);
         if (st.origin === 'get') {
           if (this.onevent !== undefined) this.onevent({ type: 'sse-unsupported', method: 'GET', status });
-          return;
+          return 'unsupported';
         }
       }
       const hadSession = this.session !== undefined;
       const error = await httpError('GET (SSE stream)', status, res.headers, res.body, { ...this.where, phase }, hadSession);
-      if (status === 405 || status === 404 || status === 401 || status === 403 || ++failures > maxAttempts) throw error;
+      if (error instanceof SessionExpiredError && st.origin === 'post') this.markExpired(st.session);
+      if (status === 405 || status === 404 || status === 401 || status === 403) throw error;
+      if (++failures > maxAttempts) throw this.gaveUp(st, phase, failures, error);
     }
   }
 
-  private stoppedOrClosed(st: SseStream, phase: Phase): void {
+  /** The reconnect cap was reached: one diagnostic, and the error (it keeps its HTTP status). */
+  private gaveUp(st: SseStream, phase: Phase, attempts: number, error: Error): Error {
+    if (this.state !== 'open') return this.closedError(phase);
+    st.gaveUp = true;
+    const which = st.origin === 'get' ? 'the server-message GET stream' : `the resumption of request ${JSON.stringify(st.requestId)}`;
+    this.diag('MCPWIRE_SSE_GAVE_UP', `${which} was given up after ${attempts} reconnects without progress: ${error.message}`);
+    return error;
+  }
+
+  private stoppedOrClosed(st: SseStream, phase: Phase): 'done' {
     if (this.state !== 'open') throw this.closedError(phase);
     if (st.origin === 'post' && !st.answered) {
+      if (st.requestSignal?.aborted === true) {
+        throw new AbortError('the request was given up; its SSE stream and any resumption were stopped', { ...this.where, phase });
+      }
       throw new TransportError('the SSE stream was stopped before the response arrived', { ...this.where, phase, code: 'MCPWIRE_STREAM_ENDED' });
     }
+    return 'done';
   }
 
   // ---- session, headers -----------------------------------------------------------------
@@ -499,7 +660,9 @@ export class StreamableHttpTransport implements Transport {
     this.legacy = legacy;
     if (this.protocolVersion !== undefined) legacy.setProtocolVersion(this.protocolVersion);
     if (this.onevent !== undefined) this.onevent({ type: 'fallback', to: 'legacy-sse', status });
-    return legacy.send(message, options);
+    // The POST that met the fallback was the dispatch: the legacy re-send does not report again.
+    const { onDispatched: _dispatched, ...rest } = options ?? {};
+    return legacy.send(message, rest);
   }
 
   // ---- close ----------------------------------------------------------------------------
