@@ -152,6 +152,8 @@ export class McpClient extends EventEmitter {
   /** Result shapes of the negotiated revision (result-shapes.ts). */
   private shapes: ShapeTable = resultShapes(undefined);
   private keepalive: NodeJS.Timeout | undefined;
+  /** Why the connection closed, when it failed: the `cause` of later refusals. */
+  private closeReason: Error | undefined;
   private pinging = false;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
@@ -402,6 +404,7 @@ export class McpClient extends EventEmitter {
 
   private onConnectionClose(err: Error | undefined): void {
     this.stopKeepalive();
+    this.closeReason = err;
     const s = this.lifecycle.state;
     if (s !== 'closing' && s !== 'closed' && s !== 'failed' && this.lifecycle.canTransition('failed')) {
       this.lifecycle.transition('failed');
@@ -554,8 +557,9 @@ export class McpClient extends EventEmitter {
     if (this.connection === undefined || !this.lifecycle.permitsRequest(method)) {
       return new StateError(
         `cannot send "${method}" while the connection is ${this.lifecycle.state}` +
-          (this.lifecycle.state === 'initializing' ? ' (only ping is allowed before initialization completes)' : ''),
-        { serverId: this.serverId, phase: this.phase },
+          (this.lifecycle.state === 'initializing' ? ' (only ping is allowed before initialization completes)' : '') +
+          (this.closeReason !== undefined ? `: ${errorMessage(this.closeReason)}` : ''),
+        { serverId: this.serverId, phase: this.phase, cause: this.closeReason },
       );
     }
     const missing = missingCapability(method, this.init?.capabilities);
