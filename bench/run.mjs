@@ -72,13 +72,13 @@ const httpLanded = fs.existsSync(path.join(root, 'dist', 'transport', 'streamabl
 const tracerLanded = await hasTracer();
 
 // ------------------------------------------------------------------------------------ variants
-// server: which server process answers (sdk = harness server.mjs on the official SDK, raw =
-// raw-baseline.mjs's bare server). The SDK/raw pair per server makes "same server" comparisons.
 // server: which server process answers: sdk = the harness's server.mjs on the official SDK
 // (what the yardstick's SDK figures use), raw = raw-baseline.mjs's bare server (what its raw
-// figures use). Each client runs against both, so every ratio can also be read on one server.
+// figures use). Every client runs against both servers, and every ratio compares clients on
+// the SAME server: on the raw server the client is what limits; on the SDK server the server is
+// (there, throughput mostly measures the server, so client CPU per call is printed beside it).
 // once: true = run only in the first round (slow, informative variants) unless --all.
-const VARIANTS = [
+const ALL_VARIANTS = [
   { label: 'sdk-stdio', impl: 'sdk', transport: 'stdio', server: 'sdk' },
   { label: 'mcpwire-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk' },
   { label: 'raw-stdio-sdksrv', impl: 'raw', transport: 'stdio', server: 'sdk' },
@@ -91,50 +91,91 @@ const VARIANTS = [
     { label: 'mcpwire-http-sse', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'sse', once: true, needs: httpLanded },
     { label: 'sdk-http-json', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'json', once: true },
     { label: 'mcpwire-http-json', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'json', once: true, needs: httpLanded },
-    { label: 'sdk-http-rawsrv', impl: 'sdk', transport: 'http', server: 'raw', once: true },
+    { label: 'sdk-http-rawsrv', impl: 'sdk', transport: 'http', server: 'raw' },
     { label: 'mcpwire-http-rawsrv', impl: 'mcpwire', transport: 'http', server: 'raw', needs: httpLanded },
     { label: 'raw-http', impl: 'raw', transport: 'http', server: 'raw' },
   ]),
-]
+];
+const VARIANTS_ALL_SERVERS = new Map(ALL_VARIANTS.map((v) => [v.label, v.server]));
+const VARIANTS = ALL_VARIANTS
   .filter((v) => v.needs !== false)
   .filter((v) => !only || only.has(v.label))
   .filter((v) => !(quick && v.once && opt.all !== true));
 
-// Targets (issue 6). "yardstick pairing" = the pairing the harness's published figures use:
-// SDK client on the SDK server vs raw client on the raw server; mcpwire is taken on the raw
-// server (the fastest server, so the client is what limits). "same server" rows hold the
-// server fixed and vary only the client.
-const Y = 'yardstick pairing';
+// Ratios (issue 6 targets; issue 9: same server only). Each row holds the server fixed and
+// varies only the client. The throughput targets against the SDK client are checked on the raw
+// server, where the clients are the bottleneck; on the SDK server both clients wait on the same
+// slow server, so those rows are informative (throughput and client CPU per call side by side,
+// plus the server's CPU per call under each client).
+const RAW = 'raw server';
+const SDK = 'SDK server';
+const pairs = (group, pair, name, num, den, metrics) =>
+  metrics.map(([key, what, op, target]) => ({ group, pair, name: `${what}  ${name}`, num, den, key, ...(op ? { op, target } : {}) }));
 const RATIOS = [
-  { group: 'stdio', pair: Y, name: 'seq calls/s  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'seq_cps', op: '>=', target: 0.9 },
-  { group: 'stdio', pair: Y, name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio', key: 'seq_cps', op: '>=', target: 1.8 },
-  { group: 'stdio', pair: Y, name: 'c64 calls/s  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'conc_cps', op: '>=', target: 0.7 },
-  { group: 'stdio', pair: Y, name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio', key: 'conc_cps', op: '>=', target: 3 },
-  { group: 'stdio', pair: Y, name: 'client CPU/call seq  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'seq_client_cpu_us', op: '<=', target: 1.3 },
-  { group: 'stdio', pair: Y, name: 'client CPU/call c64  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'conc_client_cpu_us', op: '<=', target: 1.3 },
-  { group: 'stdio', pair: Y, name: '10 MiB result ms  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'blob_ms', op: '<=', target: 1.2 },
-  { group: 'stdio', pair: Y, name: 'RSS end MB  mcpwire/raw', num: 'mcpwire-stdio-rawsrv', den: 'raw-stdio', key: 'rss_mb', op: '<=', target: 1.2 },
-  { group: 'stdio', pair: 'same server (raw)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'seq_cps' },
-  { group: 'stdio', pair: 'same server (raw)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'conc_cps' },
-  { group: 'stdio', pair: 'same server (raw)', name: 'client CPU/call c64  mcpwire/SDK', num: 'mcpwire-stdio-rawsrv', den: 'sdk-stdio-rawsrv', key: 'conc_client_cpu_us' },
-  { group: 'stdio', pair: 'same server (SDK)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'seq_cps' },
-  { group: 'stdio', pair: 'same server (SDK)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'conc_cps' },
-  { group: 'stdio', pair: 'same server (SDK)', name: 'seq calls/s  mcpwire/raw', num: 'mcpwire-stdio', den: 'raw-stdio-sdksrv', key: 'seq_cps' },
-  { group: 'stdio', pair: 'same server (SDK)', name: '10 MiB result ms  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'blob_ms' },
-  { group: 'stdio', pair: 'same server (SDK)', name: 'RSS end MB  mcpwire/SDK', num: 'mcpwire-stdio', den: 'sdk-stdio', key: 'rss_mb' },
-  { group: 'tracing', pair: 'same server (raw)', name: 'client CPU/call seq  traced/untraced', num: 'mcpwire-traced-stdio-rawsrv', den: 'mcpwire-stdio-rawsrv', key: 'seq_client_cpu_us' },
-  { group: 'tracing', pair: 'same server (raw)', name: 'client CPU/call c64  traced/untraced', num: 'mcpwire-traced-stdio-rawsrv', den: 'mcpwire-stdio-rawsrv', key: 'conc_client_cpu_us' },
-  { group: 'http', pair: Y, name: 'seq calls/s  mcpwire/SDK (SSE)', num: 'mcpwire-http-rawsrv', den: 'sdk-http-sse', key: 'seq_cps', op: '>=', target: 3 },
-  { group: 'http', pair: Y, name: 'client CPU/call seq  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'seq_client_cpu_us', op: '<=', target: 1.5 },
-  { group: 'http', pair: Y, name: 'client CPU/call c64  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'conc_client_cpu_us', op: '<=', target: 1.5 },
-  { group: 'http', pair: Y, name: 'seq calls/s  mcpwire/raw node:http', num: 'mcpwire-http-rawsrv', den: 'raw-http', key: 'seq_cps' },
-  { group: 'http', pair: 'same server (raw)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-rawsrv', den: 'sdk-http-rawsrv', key: 'seq_cps' },
-  { group: 'http', pair: 'same server (raw)', name: 'c64 calls/s  mcpwire/SDK', num: 'mcpwire-http-rawsrv', den: 'sdk-http-rawsrv', key: 'conc_cps' },
-  { group: 'http', pair: 'same server (SDK, SSE)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-sse', den: 'sdk-http-sse', key: 'seq_cps' },
-  { group: 'http', pair: 'same server (SDK, SSE)', name: 'client CPU/call seq  mcpwire/SDK', num: 'mcpwire-http-sse', den: 'sdk-http-sse', key: 'seq_client_cpu_us' },
-  { group: 'http', pair: 'same server (SDK, JSON)', name: 'seq calls/s  mcpwire/SDK', num: 'mcpwire-http-json', den: 'sdk-http-json', key: 'seq_cps' },
-  { group: 'http', pair: 'same server (SDK, JSON)', name: 'client CPU/call seq  mcpwire/SDK', num: 'mcpwire-http-json', den: 'sdk-http-json', key: 'seq_client_cpu_us' },
+  ...pairs('stdio', RAW, 'mcpwire/raw', 'mcpwire-stdio-rawsrv', 'raw-stdio', [
+    ['seq_cps', 'seq calls/s', '>=', 0.9],
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.3],
+    ['conc_cps', 'c64 calls/s', '>=', 0.7],
+    ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.3],
+    ['blob_ms', '10 MiB result ms', '<=', 1.2],
+    ['rss_mb', 'RSS end MB', '<=', 1.2],
+  ]),
+  ...pairs('stdio', RAW, 'mcpwire/SDK', 'mcpwire-stdio-rawsrv', 'sdk-stdio-rawsrv', [
+    ['seq_cps', 'seq calls/s', '>=', 1.8],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['conc_cps', 'c64 calls/s', '>=', 3],
+    ['conc_client_cpu_us', 'client CPU/call c64'],
+    ['blob_ms', '10 MiB result ms'],
+    ['rss_mb', 'RSS end MB'],
+  ]),
+  ...pairs('stdio', SDK, 'mcpwire/SDK', 'mcpwire-stdio', 'sdk-stdio', [
+    ['seq_cps', 'seq calls/s'],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['seq_server_cpu_us', 'server CPU/call seq'],
+    ['conc_cps', 'c64 calls/s'],
+    ['conc_client_cpu_us', 'client CPU/call c64'],
+    ['conc_server_cpu_us', 'server CPU/call c64'],
+    ['blob_ms', '10 MiB result ms'],
+    ['rss_mb', 'RSS end MB'],
+  ]),
+  ...pairs('stdio', SDK, 'mcpwire/raw', 'mcpwire-stdio', 'raw-stdio-sdksrv', [
+    ['seq_cps', 'seq calls/s'],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['seq_server_cpu_us', 'server CPU/call seq'],
+  ]),
+  ...pairs('tracing', RAW, 'traced/untraced', 'mcpwire-traced-stdio-rawsrv', 'mcpwire-stdio-rawsrv', [
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['conc_client_cpu_us', 'client CPU/call c64'],
+  ]),
+  ...pairs('http', RAW, 'mcpwire/raw node:http', 'mcpwire-http-rawsrv', 'raw-http', [
+    ['seq_cps', 'seq calls/s'],
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.5],
+    ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.5],
+  ]),
+  ...pairs('http', RAW, 'mcpwire/SDK', 'mcpwire-http-rawsrv', 'sdk-http-rawsrv', [
+    ['seq_cps', 'seq calls/s', '>=', 3],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['conc_cps', 'c64 calls/s'],
+    ['conc_client_cpu_us', 'client CPU/call c64'],
+  ]),
+  ...pairs('http', `${SDK} (SSE)`, 'mcpwire/SDK', 'mcpwire-http-sse', 'sdk-http-sse', [
+    ['seq_cps', 'seq calls/s'],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['seq_server_cpu_us', 'server CPU/call seq'],
+  ]),
+  ...pairs('http', `${SDK} (JSON)`, 'mcpwire/SDK', 'mcpwire-http-json', 'sdk-http-json', [
+    ['seq_cps', 'seq calls/s'],
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['seq_server_cpu_us', 'server CPU/call seq'],
+  ]),
 ];
+// A mcpwire/SDK ratio across different servers would measure the servers: refuse to print one.
+for (const r of RATIOS) {
+  const server = (label) => VARIANTS_ALL_SERVERS.get(label);
+  if (server(r.num) !== undefined && server(r.den) !== undefined && server(r.num) !== server(r.den)) {
+    throw new Error(`ratio ${r.name} pairs ${r.num} (${server(r.num)} server) with ${r.den} (${server(r.den)} server)`);
+  }
+}
 
 // ------------------------------------------------------------------------------------ helpers
 function warnIfStale() {
@@ -325,7 +366,7 @@ for (const row of rows) {
 const COLS = [
   ['connect ms', 'connect_ms'], ['seq calls/s', 'seq_cps'], ['seq p50 ms', 'seq_p50_ms'], ['c64 calls/s', 'conc_cps'],
   ['c64 p99 ms', 'conc_p99_ms'], ['cli µs/call seq', 'seq_client_cpu_us'], ['cli µs/call c64', 'conc_client_cpu_us'],
-  ['srv µs/call seq', 'seq_server_cpu_us'], ['10MiB ms', 'blob_ms'], ['RSS MB end', 'rss_mb'], ['import ms', 'import_ms'],
+  ['srv µs/call seq', 'seq_server_cpu_us'], ['srv µs/call c64', 'conc_server_cpu_us'], ['10MiB ms', 'blob_ms'], ['RSS MB end', 'rss_mb'], ['import ms', 'import_ms'],
 ];
 const mainTable = table(
   ['label (runs)', 'server', ...COLS.map((c) => c[0])],
@@ -344,7 +385,7 @@ out.push(`machine: ${machine.cpus} cores ${machine.cpu_model}, ${machine.platfor
   `loadavg ${machine.loadavg_start} -> ${machine.loadavg_end}; ${runs} interleaved run(s)${quick ? ' (quick loads)' : ''}, ${machine.elapsed_s} s`);
 out.push('\nEnd-to-end (median [min-max] over runs; same harness loads: seq 5,000 after 2,000 warm-up, 20,000 at 64 in flight, 10 MiB blob)');
 out.push(mainTable);
-out.push('\nRatios (median/median; "per run" = pairs from the same interleaved run)');
+out.push('\nRatios, each between two clients on the same server (median/median; "per run" = pairs from the same interleaved run)');
 out.push(ratioTable);
 const warnings = rows.filter((r) => r.max_listener_warnings > 0).map((r) => `${r.label} run ${r.run}: ${r.max_listener_warnings} MaxListenersExceededWarning`);
 const blobErrors = rows.filter((r) => r.blob_error).map((r) => `${r.label} run ${r.run}: blob error ${r.blob_error}`);
