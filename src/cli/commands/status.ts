@@ -1,9 +1,11 @@
 /**
  * `mcpwire status [<id>]`: the runtime view of seed §5.4 — connects every enabled configured
  * server concurrently (a short per-server initialize timeout, default 5000 ms, `--timeout-ms`
- * overrides), reports id, transport, source, enabled, state (`disabled | connecting |
+ * overrides), reports id, transport, source, enabled, state (`disabled | untrusted | connecting |
  * auth_required | ready | error`) and tool count, then closes everything. With an id: that
- * server only, plus `last_error` and `last_connected_at`. `--json`: see docs/cli.md.
+ * server only, plus `last_error` and `last_connected_at`. `--json`: see docs/cli.md. A project
+ * server of a project the user has not trusted (`mcpwire trust`) is never spawned: it shows
+ * `untrusted`, with the hint as its error.
  */
 import type { ServerStatus } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
