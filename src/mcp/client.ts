@@ -90,7 +90,12 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    * HTTP sessions: on SessionExpiredError (404 for our session id) start a new session, restore
    * what the old one had (log level, resource subscriptions) and replay the failed request once
    * — safe, since a request refused for an unknown session was never processed
-   * (basic.transports#45). 'off' surfaces the error. Default 'auto'.
+   * (basic.transports#45). A 404 outside a request (GET stream, notification) renews the same
+   * way. A request carrying a list cursor is not replayed (the cursor died with the session;
+   * `listTools()` and the other listings start over). A renewal that fails closes the client
+   * (`failed`, `close` event with the cause). Events: `sessionExpired`, `sessionRenewed`.
+   * 'off' surfaces the error (and only emits `sessionExpired` for a 404 outside a request).
+   * Default 'auto'.
    */
   sessionRecovery?: 'auto' | 'off';
   /**
