@@ -121,10 +121,10 @@ describe('request deadlines (one timer per connection)', () => {
       .request('work', undefined, { timeoutMs: 100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 250, onProgress: () => {} })
       .catch((e: TimeoutError) => e);
     await flush();
-    const id = received[0].id!;
+    const token = (received[0].params as { _meta: { progressToken: string } })._meta.progressToken;
     for (let i = 1; i <= 3; i++) {
       vi.advanceTimersByTime(80);
-      await server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: id, progress: i } });
+      await server.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: i } });
       await flush();
     }
     expect(conn.pendingCount).toBe(1); // 240 ms in: kept alive by progress

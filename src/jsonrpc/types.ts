@@ -33,8 +33,11 @@ export interface JSONRPCErrorObject {
 
 export interface JSONRPCErrorResponse {
   jsonrpc: '2.0';
-  /** Null only when the request id could not be read (parse error / invalid request). */
-  id: RequestId | null;
+  /**
+   * Absent when the request id could not be read (parse error / invalid request): the MCP schema
+   * has no `"id": null` (basic#8), so we never send one; JSON-RPC 2.0 peers may, and we read it.
+   */
+  id?: RequestId | null;
   error: JSONRPCErrorObject;
 }
 

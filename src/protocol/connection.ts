@@ -18,6 +18,7 @@ import {
   ErrorCode,
   excerpt,
   invalidReason,
+  isRequestId,
   type JSONRPCErrorObject,
   type JSONRPCMessage,
   type MessageKind,
@@ -25,16 +26,34 @@ import {
 } from '../jsonrpc/types.js';
 import type { SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ProtocolObserver } from './observer.js';
-import { RequestRegistry, type PendingRequest, type ProgressCallback, type ProgressParams } from './registry.js';
+import {
+  RequestRegistry,
+  type PendingRequest,
+  type ProgressCallback,
+  type ProgressParams,
+  type ProgressToken,
+} from './registry.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** basic.utilities.progress#10: at most one onProgress callback per this many ms, by default. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 50;
 
 export interface RequestOptions {
   signal?: AbortSignal;
   /** Per-request timeout (ms). Default: the connection's default (60 s). */
   timeoutMs?: number;
-  /** Called for each `notifications/progress` about this request; asks the server for progress. */
+  /**
+   * Called with `notifications/progress` about this request; asks the server for progress (with a
+   * token of ours, unless `params._meta.progressToken` is set: then that one is used as it is).
+   * Floods are coalesced (basic.utilities.progress#10): see `progressIntervalMs`.
+   */
   onProgress?: ProgressCallback;
+  /**
+   * At most one `onProgress` call per this many ms (default 50; 0 = every notification). The
+   * first notification is delivered at once, later ones within the interval are coalesced to
+   * the latest, and one still waiting is delivered before the request settles.
+   */
+  progressIntervalMs?: number;
   /** Restart the timeout whenever progress arrives (still bounded by `maxTotalTimeoutMs`). */
   resetTimeoutOnProgress?: boolean;
   /** Hard ceiling for the whole request, progress or not. Default: 10 × timeoutMs. */
@@ -77,10 +96,7 @@ const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string
 
 export class Connection {
   private readonly transport: Transport;
-  private readonly registry = new RequestRegistry((e) =>
-    // a deadline set as the total ceiling always cancels (as the per-request timers did)
-    this.onTimeout(e.id, e.deadlineIsTotal || e.cancellable, e.deadlineIsTotal),
-  );
+  private readonly registry = new RequestRegistry((e) => this.onTimeout(e));
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly incoming = new Map<RequestId, AbortController>();
@@ -92,6 +108,15 @@ export class Connection {
   private failReason: Error | undefined;
   /** The last send() promise seen fulfilled (see request()). */
   private fulfilledSend: Promise<void> | undefined;
+  /**
+   * Our progress tokens: strings with a per-connection prefix, so they can equal neither a
+   * request id (integers) nor, in practice, a caller's token (basic.utilities.progress#2).
+   */
+  private readonly tokenPrefix = `mcpwire-${Math.random().toString(36).slice(2, 8)}-`;
+  /** Requests whose latest progress waits for its interval (basic.utilities.progress#10). */
+  private readonly progressWaiting = new Set<PendingRequest>();
+  private progressTimer: NodeJS.Timeout | undefined;
+  private progressTimerAt = Infinity;
   observer: ProtocolObserver | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
@@ -101,7 +126,7 @@ export class Connection {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     transport.onmessage = (m) => this.receive(m);
     transport.onclose = (err) => this.handleClose(err);
-    transport.ondiagnostic = (d) => this.diagnostic(d);
+    transport.ondiagnostic = (d) => this.transportDiagnostic(d);
     transport.onevent = (e) => this.observer?.event({ type: 'transport', event: e });
   }
 
@@ -130,13 +155,23 @@ export class Connection {
     if (this.closed) return Promise.reject(this.closedFor(method));
     const signal = options.signal;
     if (signal?.aborted) return Promise.reject(this.abortError(method, signal.reason));
+    // basic.utilities.progress#1/#2: a caller's token is sent as it is, but only if no active
+    // request carries it; otherwise, when progress is wanted, a token of ours.
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    const callerToken = meta?.progressToken;
+    let token: ProgressToken | undefined;
+    if (callerToken !== undefined && (typeof callerToken === 'string' || typeof callerToken === 'number')) {
+      if (this.registry.byToken(callerToken) !== undefined) return Promise.reject(this.tokenInUse(method, callerToken));
+      token = callerToken;
+    }
     const id = ++this.nextId;
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const onProgress = options.onProgress;
     let sendParams = params;
-    if (options.onProgress !== undefined) {
-      // basic.utilities.progress#1/#2: the token is the request id, unique among active requests.
-      const meta = (params?._meta as Record<string, unknown> | undefined) ?? {};
-      sendParams = { ...params, _meta: { ...meta, progressToken: id } };
+    if (onProgress !== undefined && callerToken === undefined) {
+      token = this.tokenPrefix + id;
+      while (this.registry.byToken(token) !== undefined) token += '+';
+      sendParams = { ...params, _meta: { ...meta, progressToken: token } };
     }
     const message: JSONRPCMessage =
       sendParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sendParams };
@@ -151,6 +186,7 @@ export class Connection {
         dueMs: 0,
         deadlineIsTotal: false,
         cancellable: options.cancellable !== false,
+        dispatched: true,
         dueList: undefined,
         duePrev: undefined,
         dueNext: undefined,
@@ -159,21 +195,39 @@ export class Connection {
         resetOnProgress: options.resetTimeoutOnProgress === true,
         signal,
         onAbort: undefined,
-        onProgress: options.onProgress,
-        lastProgress: -Infinity,
+        progressToken: token,
+        progress:
+          onProgress === undefined
+            ? undefined
+            : { onProgress, intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, nextAt: -Infinity, pending: undefined, last: -Infinity },
       };
-      const cancellable = entry.cancellable;
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
-      if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason, cancellable);
+      if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
       this.registry.add(entry, timeoutMs);
       if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
       let sendOptions: SendOptions | undefined = options.isInitialize ? { isInitialize: true } : undefined;
       if (this.transport.wantsRequestSignal === true) {
-        // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too.
+        // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too, and
+        // a request given up on before its POST started is not cancelled (never dispatched).
+        entry.dispatched = false;
         entry.sendAbort = new AbortController();
-        sendOptions = { ...sendOptions, signal: entry.sendAbort.signal };
+        sendOptions = {
+          isInitialize: options.isInitialize,
+          signal: entry.sendAbort.signal,
+          onDispatched: () => {
+            entry.dispatched = true;
+          },
+        };
       }
-      const sent = this.transport.send(message, sendOptions);
+      let sent: Promise<void>;
+      try {
+        sent = this.transport.send(message, sendOptions);
+      } catch (err) {
+        // e.g. params JSON cannot serialise: the request never left, nothing to cancel.
+        this.registry.take(id, 'send-failed');
+        reject(this.wrapSendError(err, method));
+        return;
+      }
       // A fulfilled promise never rejects: when the transport hands back the very promise it
       // returned before and that one is known fulfilled (stdio's shared resolved promise), there
       // is nothing to watch, which saves a closure, a derived promise and a job per request.
@@ -181,6 +235,7 @@ export class Connection {
         sent.then(
           () => {
             this.fulfilledSend = sent;
+            entry.dispatched = true;
           },
           (err) => {
             const e = this.registry.take(id, 'send-failed');
@@ -270,10 +325,15 @@ export class Connection {
       message: `invalid JSON-RPC message ignored: ${invalidReason(value)}`,
       excerpt: excerpt(JSON.stringify(value) ?? String(value)),
     });
-    // If it looks like a request we cannot answer properly, say so (JSON-RPC 2.0 §5.1).
+    // A malformed request still expects an answer, or the server waits forever (basic#2, JSON-RPC
+    // 2.0 §5): -32600 with its id, or without an id when that cannot be read (basic#8; the MCP
+    // schema has no `"id": null`). Notifications and responses are never answered (basic#11).
     const m = value as Record<string, unknown> | null;
-    if (m !== null && typeof m === 'object' && typeof m.method === 'string' && 'id' in m && m.id === null) {
-      this.reply(null, undefined, { code: ErrorCode.InvalidRequest, message: 'request id must not be null' });
+    if (m !== null && typeof m === 'object' && !Array.isArray(m) && 'method' in m && 'id' in m) {
+      this.reply(isRequestId(m.id) ? m.id : undefined, undefined, {
+        code: ErrorCode.InvalidRequest,
+        message: `Invalid Request: ${invalidReason(value)}`,
+      });
     }
   }
 
@@ -292,6 +352,7 @@ export class Connection {
       this.unmatchedResponse(id, msg);
       return;
     }
+    if (entry.progress !== undefined) this.flushProgressOf(entry);
     if (kind === 'result') {
       entry.resolve(msg.result);
     } else {
@@ -372,24 +433,48 @@ export class Connection {
     this.reply(id, result, error);
   }
 
-  private reply(id: RequestId | null, result: Record<string, unknown> | undefined, error: JSONRPCErrorObject | undefined): void {
+  /** Answers a server request (`id` undefined: its id could not be read, basic#8). */
+  private reply(
+    id: RequestId | undefined,
+    result: Record<string, unknown> | undefined,
+    error: JSONRPCErrorObject | undefined,
+    fallback = true,
+  ): void {
     const message = (error
-      ? { jsonrpc: '2.0', id, error }
+      ? id === undefined
+        ? { jsonrpc: '2.0', error }
+        : { jsonrpc: '2.0', id, error }
       : { jsonrpc: '2.0', id, result }) as JSONRPCMessage;
     if (this.observer !== undefined) {
       this.observer.message('out', message, { kind: error ? 'error' : 'result', id });
     }
-    this.transport.send(message, id === null ? undefined : { relatedRequestId: id }).catch((err: unknown) => {
-      this.diagnostic({ code: 'MCPWIRE_REPLY_FAILED', message: `could not send the response to request ${JSON.stringify(id)}: ${(err as Error).message}` });
-    });
+    // A result (or error data) JSON cannot serialise is answered with -32603 instead (once).
+    const retry = fallback && (error === undefined || error.data !== undefined);
+    let sent: Promise<void>;
+    try {
+      sent = this.transport.send(message, id === undefined ? undefined : { relatedRequestId: id });
+    } catch (err) {
+      this.replyFailed(id, err, retry);
+      return;
+    }
+    sent.catch((err: unknown) => this.replyFailed(id, err, retry));
+  }
+
+  private replyFailed(id: RequestId | undefined, err: unknown, retry: boolean): void {
+    // Transports fail with typed errors; anything else came from serialising the message.
+    if (retry && !(err instanceof McpWireError) && !this.closed) {
+      this.reply(id, undefined, { code: ErrorCode.InternalError, message: `the response could not be serialised: ${(err as Error)?.message ?? String(err)}` }, false);
+      return;
+    }
+    this.diagnostic({ code: 'MCPWIRE_REPLY_FAILED', message: `could not send the response to request ${JSON.stringify(id)}: ${(err as Error)?.message ?? String(err)}` });
   }
 
   // ---- progress, cancellation, timeouts ---------------------------------------------------
 
   private onProgressNotification(params: Record<string, unknown> | undefined): void {
     const token = params?.progressToken;
-    const entry = typeof token === 'number' || typeof token === 'string' ? this.registry.get(token) : undefined;
-    if (entry === undefined || entry.onProgress === undefined) {
+    const entry = typeof token === 'number' || typeof token === 'string' ? this.registry.byToken(token) : undefined;
+    if (entry === undefined) {
       // basic.utilities.progress#5: tokens must reference active requests; ignore others.
       this.diagnostic({ code: 'MCPWIRE_UNKNOWN_PROGRESS', message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` });
       return;
@@ -399,18 +484,81 @@ export class Connection {
       this.diagnostic({ code: 'MCPWIRE_BAD_PROGRESS', message: 'progress notification without a numeric "progress" ignored' });
       return;
     }
-    if (p.progress <= entry.lastProgress) {
-      // basic.utilities.progress#3: progress MUST increase; report but still deliver.
-      this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${entry.lastProgress} → ${p.progress})` });
-    }
-    entry.lastProgress = p.progress;
+    // Every notification restarts the countdown, whether its callback is coalesced or not.
     if (entry.resetOnProgress && entry.dueList !== undefined) this.resetTimer(entry);
+    const st = entry.progress;
+    if (st === undefined) return; // the caller's own token, without a callback
+    if (p.progress <= st.last) {
+      // basic.utilities.progress#3: progress MUST increase; report but still deliver.
+      this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${st.last} → ${p.progress})` });
+    }
+    st.last = p.progress;
+    // basic.utilities.progress#10: at most one callback per interval, the latest value.
+    const now = st.intervalMs > 0 ? performance.now() : 0;
+    if (now < st.nextAt) {
+      st.pending = p;
+      this.progressWaiting.add(entry);
+      if (st.nextAt < this.progressTimerAt) this.armProgress(st.nextAt, now);
+      return;
+    }
+    if (st.pending !== undefined) {
+      st.pending = undefined;
+      this.progressWaiting.delete(entry);
+    }
+    st.nextAt = now + st.intervalMs;
+    this.deliverProgress(entry, p);
+  }
+
+  private deliverProgress(entry: PendingRequest, p: ProgressParams): void {
     try {
-      entry.onProgress(p);
+      entry.progress!.onProgress(p);
     } catch (err) {
       this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onProgress callback threw: ${(err as Error).message}` });
     }
   }
+
+  /** Delivers the progress still waiting for its interval: the request is settling. */
+  private flushProgressOf(entry: PendingRequest): void {
+    const st = entry.progress!;
+    const p = st.pending;
+    if (p === undefined) return;
+    st.pending = undefined;
+    this.progressWaiting.delete(entry);
+    if (this.progressWaiting.size === 0 && this.progressTimer !== undefined) {
+      clearTimeout(this.progressTimer);
+      this.progressTimer = undefined;
+      this.progressTimerAt = Infinity;
+    }
+    this.deliverProgress(entry, p);
+  }
+
+  private armProgress(at: number, now: number): void {
+    if (this.progressTimer !== undefined) clearTimeout(this.progressTimer);
+    this.progressTimerAt = at;
+    this.progressTimer = setTimeout(this.progressDue, Math.max(1, Math.ceil(at - now)));
+    this.progressTimer.unref?.();
+  }
+
+  /** One timer per connection delivers every waiting progress whose interval is over. */
+  private readonly progressDue = (): void => {
+    this.progressTimer = undefined;
+    this.progressTimerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const entry of this.progressWaiting) {
+      const st = entry.progress!;
+      if (st.nextAt - now < 1) {
+        this.progressWaiting.delete(entry);
+        const p = st.pending!;
+        st.pending = undefined;
+        st.nextAt = now + st.intervalMs;
+        this.deliverProgress(entry, p);
+      } else if (st.nextAt < next) {
+        next = st.nextAt;
+      }
+    }
+    if (next < this.progressTimerAt) this.armProgress(next, now);
+  };
 
   private resetTimer(entry: PendingRequest): void {
     const elapsed = performance.now() - entry.sentAt;
@@ -430,27 +578,52 @@ export class Connection {
     controller.abort(new AbortError(`server cancelled request ${String(id)}: ${String(params?.reason ?? '')}`));
   }
 
-  private onTimeout(id: RequestId, cancellable: boolean, total = false): void {
-    const entry = this.registry.get(id);
-    if (entry === undefined) return;
+  private onTimeout(entry: PendingRequest): void {
+    const id = entry.id;
     const elapsed = performance.now() - entry.sentAt;
-    const isTotal = total || elapsed >= entry.maxTotalMs;
+    const isTotal = entry.deadlineIsTotal || elapsed >= entry.maxTotalMs;
     this.registry.take(id, 'timeout');
+    if (entry.progress !== undefined) this.flushProgressOf(entry);
     const limit = isTotal ? entry.maxTotalMs : entry.timeoutMs;
     const err = new TimeoutError(entry.method, limit, { ...this.where(), total: isTotal });
     this.observer?.event({ type: 'timeout', id, method: entry.method, timeoutMs: limit });
-    // basic.lifecycle#17: on timeout, issue a cancellation notification and stop waiting.
+    // basic.lifecycle#17: on timeout, issue a cancellation notification and stop waiting —
+    // except for initialize (basic.utilities.cancellation#2, the total ceiling included) and a
+    // request that never reached the wire (basic.utilities.cancellation#1).
     entry.reject(err);
-    if (cancellable) this.sendCancelled(id, err.message);
+    if (entry.cancellable && entry.dispatched) this.sendCancelled(id, err.message);
   }
 
-  private cancel(id: RequestId, reason: unknown, cancellable: boolean): void {
+  private cancel(id: RequestId, reason: unknown): void {
     const entry = this.registry.take(id, 'abort');
     if (entry === undefined) return;
+    if (entry.progress !== undefined) this.flushProgressOf(entry);
     const err = this.abortError(entry.method, reason);
     this.observer?.event({ type: 'cancel', id, method: entry.method, reason: err.message });
     entry.reject(err);
-    if (cancellable) this.sendCancelled(id, reasonText(reason));
+    if (entry.cancellable && entry.dispatched) this.sendCancelled(id, reasonText(reason));
+  }
+
+  /**
+   * The transport dropped an unreadable message that was the response to `d.responseToId` (e.g.
+   * a line over the size limit): fail that request now rather than at its timeout, and send no
+   * cancel — the server did answer (basic.utilities.cancellation#1).
+   */
+  private transportDiagnostic(d: TransportDiagnostic): void {
+    this.diagnostic(d);
+    const id = d.responseToId;
+    if (id === undefined) return;
+    const entry = this.registry.take(id, 'error');
+    if (entry === undefined) return;
+    if (entry.progress !== undefined) this.flushProgressOf(entry);
+    this.observer?.event({ type: 'response-unreadable', id, method: entry.method });
+    const hint = d.code === 'MCPWIRE_FRAME_OVERSIZED' ? ' (raise maxMessageBytes to accept it)' : '';
+    entry.reject(
+      new ProtocolError(`the response to "${entry.method}" (request ${JSON.stringify(id)}) could not be read: ${d.message}${hint}`, {
+        ...this.where(),
+        code: 'MCPWIRE_RESPONSE_UNREADABLE',
+      }),
+    );
   }
 
   /** Fire-and-forget `notifications/cancelled` (go-sdk: cancel drops the call at once, then notifies). */
@@ -471,7 +644,10 @@ export class Connection {
     for (const c of this.incoming.values()) c.abort(new AbortError('connection closed'));
     this.incoming.clear();
     const pending = this.registry.drain();
-    for (const entry of pending) entry.reject(this.closedFor(entry.method));
+    for (const entry of pending) {
+      if (entry.progress !== undefined) this.flushProgressOf(entry);
+      entry.reject(this.closedFor(entry.method));
+    }
     this.opts.onClose?.(error);
   }
 
@@ -498,6 +674,13 @@ export class Connection {
       ...this.where(),
       cause: reason,
     });
+  }
+
+  private tokenInUse(method: string, token: ProgressToken): ProtocolError {
+    return new ProtocolError(
+      `request "${method}" not sent: progress token ${JSON.stringify(token)} is already used by an active request (basic.utilities.progress#2)`,
+      { ...this.where(), code: 'MCPWIRE_PROGRESS_TOKEN_IN_USE' },
+    );
   }
 
   private wrapSendError(err: unknown, method: string): Error {

@@ -18,7 +18,9 @@
  *
  * basic.lifecycle#16/#18: every request has a timeout, configurable per request.
  * basic.lifecycle#19: a hard maximum total timeout applies even when progress resets the timer.
- * basic.utilities.progress#2: progress tokens are unique across active requests (we use the id).
+ * basic.utilities.progress#2: progress tokens are unique across active requests: the registry
+ * indexes every active request's token (ours or the caller's), so the connection can refuse a
+ * token already in use and route each progress notification to the request that owns it.
  */
 import type { RequestId } from '../jsonrpc/types.js';
 
@@ -31,6 +33,25 @@ export interface ProgressParams {
 }
 
 export type ProgressCallback = (progress: ProgressParams) => void;
+
+/** basic.utilities.progress#1: a string or an integer. */
+export type ProgressToken = string | number;
+
+/**
+ * Progress delivery of one request that has an `onProgress` callback (allocated only for those).
+ * basic.utilities.progress#10: at most one callback per `intervalMs`; the latest notification
+ * waits in `pending` and is delivered when the interval is over, or before the request settles.
+ */
+export interface ProgressState {
+  readonly onProgress: ProgressCallback;
+  readonly intervalMs: number;
+  /** performance.now() before which the next callback waits. */
+  nextAt: number;
+  /** The latest notification not yet delivered. */
+  pending: ProgressParams | undefined;
+  /** The last `progress` value seen (basic.utilities.progress#3). */
+  last: number;
+}
 
 export type SettleReason = 'response' | 'error' | 'timeout' | 'abort' | 'close' | 'send-failed';
 
@@ -51,6 +72,12 @@ export interface PendingRequest {
   deadlineIsTotal: boolean;
   /** Whether running out of time sends notifications/cancelled. */
   cancellable: boolean;
+  /**
+   * Whether the transport handed the request to the wire (always, for transports without
+   * `wantsRequestSignal`). One never dispatched gets no notifications/cancelled
+   * (basic.utilities.cancellation#1).
+   */
+  dispatched: boolean;
   /** Registry-private links of the deadline list. */
   dueList: DueList | undefined;
   duePrev: PendingRequest | undefined;
@@ -61,8 +88,10 @@ export interface PendingRequest {
   signal: AbortSignal | undefined;
   /** Called when `signal` aborts; set before `add` (the registry attaches the listener). */
   onAbort: (() => void) | undefined;
-  onProgress: ProgressCallback | undefined;
-  lastProgress: number;
+  /** The `_meta.progressToken` the request carries (ours or the caller's), indexed while active. */
+  progressToken: ProgressToken | undefined;
+  /** Set when the caller wants progress callbacks. */
+  progress: ProgressState | undefined;
 }
 
 /** Remembers the ids we gave up on (timeout/abort) so a late response is told from a bogus one. */
@@ -89,6 +118,7 @@ interface SignalWatch {
 
 export class RequestRegistry {
   private readonly entries = new Map<RequestId, PendingRequest>();
+  private readonly tokens = new Map<ProgressToken, PendingRequest>();
   private readonly abandoned = new Set<RequestId>();
   private readonly watches = new Map<AbortSignal, SignalWatch>();
   private readonly due = new Map<number, DueList>();
@@ -109,9 +139,15 @@ export class RequestRegistry {
     return this.entries.get(id);
   }
 
+  /** The active request that carries progress token `token`. */
+  byToken(token: ProgressToken): PendingRequest | undefined {
+    return this.tokens.get(token);
+  }
+
   /** Registers the entry; with `timeoutMs` > 0 (finite) it times out `timeoutMs` after `sentAt`. */
   add(entry: PendingRequest, timeoutMs = 0): void {
     this.entries.set(entry.id, entry);
+    if (entry.progressToken !== undefined) this.tokens.set(entry.progressToken, entry);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.watch(entry.signal, entry);
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.link(entry, timeoutMs, entry.sentAt + timeoutMs);
   }
@@ -131,6 +167,7 @@ export class RequestRegistry {
     const entry = this.entries.get(id);
     if (entry === undefined) return undefined;
     this.entries.delete(id);
+    if (entry.progressToken !== undefined && this.tokens.get(entry.progressToken) === entry) this.tokens.delete(entry.progressToken);
     if (entry.dueList !== undefined) this.unlink(entry);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
     if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id);
