@@ -150,6 +150,12 @@ describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM (basic.li
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
+  it('issue9.8: SIGHUP (the terminal closed) on `mcpwire --stdio … prompt` leaves no server; exit 129', async () => {
+    const r = await interrupt((pid) => [...adHoc(pid, 'prompts/get', 'prompts/get'), 'prompt', 'p'], 'SIGHUP');
+    expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 129, signal: null });
+  });
+
   it('issue9.8: SIGTERM on `mcpwire status` while a server hangs in initialize leaves no server; exit 143', async () => {
     const r = await interrupt((pid, dir) => ['status', '--timeout-ms', '60000', ...configure(dir, pid, 'initialize', 'initialize')], 'SIGTERM');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);

@@ -155,7 +155,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
   it('issue9.8: without closeOnExit nothing is installed, and after close() the program ends by itself (no hook keeps it alive)', async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};
-       const counts = () => ['SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
+       const counts = () => ['SIGHUP', 'SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
        const base = counts();
        const plain = await connect(SERVER, { shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 100 } });
        const before = counts().map((n, i) => n - base[i]);
@@ -169,13 +169,13 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.serverGone, r.stderr).toBe(true);
     expect(r.code).toBe(0);
     const m = JSON.parse(r.stdout.slice(r.stdout.indexOf('{')));
-    expect(m).toEqual({ before: [0, 0, 0], during: [1, 1, 1], after: [0, 0, 0] });
+    expect(m).toEqual({ before: [0, 0, 0, 0], during: [1, 1, 1, 1], after: [0, 0, 0, 0] });
   });
 });
 
 describe('issue9.8: exit hooks are registered once per process', () => {
   it('issue9.8: 15 stdio transports with closeOnExit add one listener per event, no MaxListeners warning, and none after they close', async () => {
-    const counts = () => ['SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
+    const counts = () => ['SIGHUP', 'SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
     const base = counts();
     const warnings: Error[] = [];
     const onWarning = (w: Error) => warnings.push(w);

@@ -43,8 +43,8 @@ export interface TransportFactoryOptions {
   /** Supplies auth headers per request (OAuth). */
   authProvider?: { headers(): Promise<Record<string, string>> | Record<string, string> };
   /**
-   * stdio: close the server (stdin → SIGTERM → SIGKILL) when this process gets SIGINT/SIGTERM,
-   * then exit with 130/143 unless the program has its own listener for the signal; SIGKILL its
+   * stdio: close the server (stdin → SIGTERM → SIGKILL) when this process gets SIGINT/SIGTERM/SIGHUP,
+   * then exit with 130/143/129 unless the program has its own listener for the signal; SIGKILL its
    * process group on 'exit'. Default false. See transport/exit-hooks.ts.
    */
   closeOnExit?: boolean;

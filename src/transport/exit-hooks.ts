@@ -8,9 +8,9 @@
  * empty and removed when it empties, so a program whose servers are all closed has Node's
  * default signal behaviour back. Signal and 'exit' listeners never keep the event loop alive.
  *
- * - SIGINT / SIGTERM: every live server is closed with its graceful ladder (stdin → SIGTERM →
+ * - SIGINT / SIGTERM / SIGHUP: every live server is closed with its graceful ladder (stdin → SIGTERM →
  *   SIGKILL, basic.lifecycle#15). Then, if no other listener for that signal is left, the
- *   process exits with 128 + the signal number (130, 143), as a shell reports a signal death;
+ *   process exits with 128 + the signal number (130, 143, 129), as a shell reports a signal death;
  *   if the program listens too, exiting is its call. A second signal while closing kills
  *   the process groups at once and exits.
  * - 'exit' (synchronous, also process.exit() and a crash): SIGKILL to every live process group.
@@ -24,7 +24,8 @@ export interface ExitCloser {
   kill(): void;
 }
 
-const SIGNALS = { SIGINT: 2, SIGTERM: 15 } as const;
+// SIGHUP: the terminal went away (the servers, in their own sessions, get no SIGHUP of their own).
+const SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 type HandledSignal = keyof typeof SIGNALS;
 /** Closing rounds on a signal (servers registered meanwhile, e.g. a reconnect, get a new round). */
 const MAX_ROUNDS = 3;
@@ -53,16 +54,14 @@ export function liveExitClosers(): number {
 function install(): void {
   if (installed) return;
   installed = true;
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const sig of Object.keys(SIGNALS)) process.on(sig, onSignal);
   process.on('exit', onExit);
 }
 
 function uninstall(): void {
   if (!installed) return;
   installed = false;
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
+  for (const sig of Object.keys(SIGNALS)) process.off(sig, onSignal);
   process.off('exit', onExit);
 }
 

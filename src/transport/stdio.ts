@@ -7,7 +7,7 @@
  * wait, SIGKILL. The server runs in its own process group on POSIX so that a launcher
  * (`npx …`, `sh -c …`) and what it started are signalled together: no orphans, no zombies.
  * Being its own group, it does not get the terminal's Ctrl-C: `closeOnExit` closes it when this
- * process gets SIGINT/SIGTERM or exits (exit-hooks.ts).
+ * process gets SIGINT/SIGTERM/SIGHUP or exits (exit-hooks.ts).
  *
  * start() and close() may interleave: close() during start always lets start() settle (the
  * spawn error, or "closed during start") and runs the ladder on a child that did spawn.
@@ -43,7 +43,7 @@ export interface StdioTransportOptions {
     sigtermWaitMs?: number;
   };
   /**
-   * Close the server (the ladder above) when this process gets SIGINT/SIGTERM, and SIGKILL its
+   * Close the server (the ladder above) when this process gets SIGINT/SIGTERM/SIGHUP, and SIGKILL its
    * process group on 'exit' (default false; see exit-hooks.ts).
    */
   closeOnExit?: boolean;
