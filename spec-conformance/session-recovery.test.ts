@@ -275,3 +275,27 @@ describe('issue16.3: a 404 outside a request (onsessionexpired) renews the sessi
     expect(client.state).toBe('ready');
   });
 });
+
+describe('issue16.3: over real sockets', () => {
+  it('issue16.3: a 404 on the GET stream renews the session without any request failing (basic.transports#45)', async () => {
+    mock = (await startHttpMock({ mode: 'sse' })) as Mock;
+    client = await connect({ transport: 'http', id: 'get404', url: mock.url }, { timeoutMs: 10_000 });
+    await client.setLoggingLevel('error');
+    const first = client.sessionId;
+    // The GET stream opens after the first request; wait until the server holds it.
+    const getOpen = () => mock!.record.requests.some((q) => q.method === 'GET');
+    for (let i = 0; i < 500 && !getOpen(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(getOpen()).toBe(true);
+    const renewed = new Promise<void>((resolve) => client!.once('sessionRenewed', () => resolve()));
+    mock.expireSessions(); // ends the GET stream; its reconnect gets 404
+    await renewed;
+    expect(client.state).toBe('ready');
+    expect(client.sessionId).not.toBe(first);
+    const seq = methods();
+    expect(seq.slice(seq.lastIndexOf('initialize'))).toEqual(['initialize', 'notifications/initialized', 'logging/setLevel']);
+    const r = await client.callTool('echo', { text: 'on the new session' });
+    expect(r.content[0]).toEqual({ type: 'text', text: 'on the new session' });
+    // Nothing was refused: the only requests on the old session were the ones before the expiry.
+    expect(mock.record.requests.filter((q) => q.method === 'POST' && String(q.body).includes('"tools/call"'))).toHaveLength(1);
+  });
+});
