@@ -74,47 +74,18 @@ import {
   type Target,
 } from './http-common.js';
 import { readSse, type SseEnd } from './http-sse.js';
+import { createSseStream, decodeEvent, type SseStream } from './sse-stream.js';
 import { LegacySseTransport } from './legacy-sse.js';
 import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export type StreamableHttpTransportOptions = HttpTransportOptions;
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
-/** Event ids remembered per stream for de-duplication (oldest forgotten first). */
-const SEEN_IDS_CAP = 4096;
 const DELETE_TIMEOUT_MS = 2000;
 /** How long a POST stream may stay open after its response before we close it (#26: servers should). */
 const POST_STREAM_LINGER_MS = 10;
 /** A stream connection open this long counts as progress even without a message (polling servers). */
 const STABLE_STREAM_MS = 10_000;
-
-/** One logical SSE stream: a POST's response stream (possibly resumed by GETs) or the GET stream. */
-interface SseStream {
-  origin: 'post' | 'get';
-  /** The POST request this stream answers (origin `post` and a request only). */
-  requestId: RequestId | undefined;
-  lastEventId: string | undefined;
-  retryMs: number | undefined;
-  seen: Set<string>;
-  answered: boolean;
-  /** Aborts this stream's GETs and waits (close, reset, answered after resumption). */
-  ctrl: AbortController;
-  /** Set when the stream was stopped on purpose (answered on a resumed GET, session reset). */
-  stopped: boolean;
-  tooLarge: boolean;
-  /** A GET (re)connected this stream. */
-  resumed: boolean;
-  /** JSON-RPC messages delivered from this stream (reconnect progress). */
-  delivered: number;
-  /** The request's own signal (origin `post`): aborted when the request is given up. */
-  requestSignal: AbortSignal | undefined;
-  /** The session the stream was opened on (GET-origin: a 404 reports its expiry). */
-  session: string | undefined;
-  /** Closes a POST stream the server leaves open after its response. */
-  linger: ReturnType<typeof setTimeout> | undefined;
-  /** The give-up diagnostic was reported already. */
-  gaveUp: boolean;
-}
 
 export class StreamableHttpTransport implements Transport {
   /** Requests get an AbortSignal from the protocol layer: a request given up on aborts its POST. */
@@ -374,23 +345,7 @@ export class StreamableHttpTransport implements Transport {
   // ---- SSE streams ----------------------------------------------------------------------
 
   private newStream(origin: 'post' | 'get', requestId: RequestId | undefined): SseStream {
-    const st: SseStream = {
-      origin,
-      requestId,
-      lastEventId: undefined,
-      retryMs: undefined,
-      seen: new Set(),
-      answered: false,
-      ctrl: new AbortController(),
-      stopped: false,
-      tooLarge: false,
-      resumed: false,
-      delivered: 0,
-      requestSignal: undefined,
-      session: this.session,
-      linger: undefined,
-      gaveUp: false,
-    };
+    const st = createSseStream(origin, requestId, this.session);
     this.streams.add(st);
     return st;
   }
@@ -416,22 +371,11 @@ export class StreamableHttpTransport implements Transport {
     st.ctrl.signal.addEventListener('abort', onAbort, { once: true });
     return readSse(body, this.maxBytes, {
       onEvent: (ev) => {
-        if (ev.id !== undefined) {
-          if (ev.id !== '' && st.seen.has(ev.id)) {
-            this.diag('MCPWIRE_SSE_DUPLICATE', `dropped a redelivered SSE event (id ${excerpt(ev.id, 80)})`);
-            return;
-          }
-          this.remember(st, ev.id);
-        }
-        if (ev.event !== undefined && ev.event !== 'message') return;
-        if (ev.data.length === 0 || /^\s*$/.test(ev.data)) return; // priming event (basic.transports#20)
-        let msg: unknown;
-        try {
-          msg = JSON.parse(stripBom(ev.data));
-        } catch {
-          this.diag('MCPWIRE_SSE_BAD_JSON', 'an SSE event is not valid JSON', ev.data);
-          return;
-        }
+        const d = decodeEvent(st, ev);
+        if (d.kind === 'duplicate') this.diag('MCPWIRE_SSE_DUPLICATE', `dropped a redelivered SSE event (id ${excerpt(d.id, 80)})`);
+        else if (d.kind === 'bad-json') this.diag('MCPWIRE_SSE_BAD_JSON', 'an SSE event is not valid JSON', d.data);
+        if (d.kind !== 'message') return;
+        const msg = d.message;
         st.delivered++;
         this.onmessage?.(msg);
         if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) this.markAnswered(st);
@@ -458,14 +402,6 @@ export class StreamableHttpTransport implements Transport {
       // Its POST stream (or a resumption waiting to reconnect) has nothing left to fetch.
       if (st !== undefined && st !== from && answers(one, r.id)) this.markAnswered(st);
     }
-  }
-
-  private remember(st: SseStream, id: string): void {
-    // An empty id resets the last event id (WHATWG SSE): nothing to resume from.
-    st.lastEventId = id === '' ? undefined : id;
-    if (id === '') return;
-    st.seen.add(id);
-    if (st.seen.size > SEEN_IDS_CAP) st.seen.delete(st.seen.values().next().value as string);
   }
 
   /** Opens the GET stream after a successful exchange, unless refused (405) or lately given up. */
