@@ -491,6 +491,11 @@ describe('issue9.10: secrets leak', () => {
     expect(r.redactString('xy')).toBe(REDACTED);
     // the scheme names and ordinary words stay readable
     expect(r.redactString('the Bearer scheme')).toContain('Bearer');
+    // a text cut short (an excerpt, a capped message) right inside a secret keeps none of its head
+    const cut = r.redactString(`body: token ${token.slice(0, 9)}… (300 chars)`);
+    expect(cut).not.toContain(token.slice(0, 9));
+    expect(cut).toBe(`body: token ${REDACTED}… (300 chars)`);
+    expect(r.redactString('nothing secret here… really')).toBe('nothing secret here… really');
   });
 
   it('issue9.10b: configSecrets takes env and header values and the credentials of the URL', async () => {
@@ -534,6 +539,8 @@ describe('issue9.10: secrets leak', () => {
       ['{"AWS_SECRET_ACCESS_KEY":"aws-sk-value-9"}', 'aws-sk-value-9', 'AWS_SECRET_ACCESS_KEY'],
       ['GET https://h.example/mcp?key=qkey-1111&sig=qsig-2222&api-key=qapi-3333&page=7', 'qkey-1111|qsig-2222|qapi-3333', 'page=7'],
       ['https://b.example/o?X-Amz-Signature=amzsig-4444&X-Amz-Credential=amzcred-5555&x=1', 'amzsig-4444|amzcred-5555', 'x=1'],
+      // an HTTP body excerpt writes newlines as \u000a
+      ['HTTP 500: FATAL\\u000aSERVICE_TOKEN=svc-tok-1234\\u000aNEXT=1', 'svc-tok-1234', '\\u000aNEXT=1'],
     ];
     for (const [input, secrets, kept] of cases) {
       const out = r.redactString(input);

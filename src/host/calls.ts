@@ -3,7 +3,8 @@
  * ask permission (`permissions.ts`), send `tools/call` with the server's timeout, bound the
  * result. Every failure — unknown tool, server down, denied, timeout, disconnect mid-call — is
  * a tool error result, never a throw: the agent loop carries on (seed §6). Also runs the four
- * host tools for resources and prompts.
+ * host tools for resources and prompts. Nothing a server's config holds secret reaches the agent:
+ * results and error texts go through the server's redaction (`redaction.ts`).
  */
 import type { CallToolOptions } from '../mcp/client.js';
 import type { ServerCapabilities } from '../mcp/types.js';
@@ -12,7 +13,7 @@ import { hostToolError, promptGetResult, promptsListResult, resourceReadResult, 
 import { isHostToolName, parseHostToolArgs, type HostToolCall } from './host-tools.js';
 import { errorText, type ServerSlot } from './server-slot.js';
 import { sanitizeText } from './text.js';
-import { boundToolResult, type BoundOptions, type ToolResultForAgent } from './tool-result.js';
+import { boundToolResult, redactData, redactToolResult, type BoundOptions, type ToolResultForAgent } from './tool-result.js';
 import type { ToolCatalog } from './tools.js';
 
 /** What a call needs from the host. */
@@ -42,15 +43,17 @@ export async function executeToolCall(ctx: CallContext, publicName: string, args
     ctx.permission,
   );
   if (!decision.allowed) return hostToolError(`permission denied for MCP tool ${origin} (${decision.reason})`);
+  // The HTTP session id is a bearer credential of this server: never the agent's to see.
+  slot.redaction.addSecrets([(client as { sessionId?: string }).sessionId]);
   try {
     const result = await client.callTool(entry.tool.name, args as Record<string, unknown>, {
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? slot.server.config.requestTimeoutMs,
       onProgress: options.onProgress,
     });
-    return boundToolResult(result, ctx.bound);
+    return boundToolResult(redactToolResult(result, slot.redaction), ctx.bound);
   } catch (err) {
-    return hostToolError(`MCP tool ${origin} failed: ${errorText(err)}`);
+    return hostToolError(`MCP tool ${origin} failed: ${errorText(err, slot.redaction.text)}`);
   }
 }
 
@@ -61,7 +64,8 @@ async function executeHostTool(ctx: CallContext, name: string, args: unknown, op
   try {
     return await runHostTool(ctx, call, options);
   } catch (err) {
-    return hostToolError(`${call.tool} failed: ${errorText(err)}`);
+    // Which server failed is not known here: every server's secrets are taken out.
+    return hostToolError(`${call.tool} failed: ${errorText(err, (s) => [...ctx.slots.values()].reduce((t, slot) => slot.redaction.text(t), s))}`);
   }
 }
 
@@ -69,24 +73,25 @@ async function runHostTool(ctx: CallContext, call: HostToolCall, options: AgentC
   const feature = call.tool === 'mcp_resources_list' || call.tool === 'mcp_resource_read' ? 'resources' : 'prompts';
   const targets = pickServers(ctx, call.server, feature);
   if (typeof targets === 'string') return hostToolError(targets);
+  for (const s of targets) s.redaction.addSecrets([(s.client as { sessionId?: string } | undefined)?.sessionId]);
   const req = (slot: ServerSlot) => ({ signal: options.signal, timeoutMs: options.timeoutMs ?? slot.server.config.requestTimeoutMs });
   switch (call.tool) {
     case 'mcp_resources_list': {
       const { ok, failed } = await eachServer(targets, async (s) => ({
         server: s.server.id,
-        resources: await s.client!.listResources(req(s)),
-        templates: s.client!.listResourceTemplates ? await s.client!.listResourceTemplates(req(s)).catch(() => []) : [],
+        resources: redactData(await s.client!.listResources(req(s)), s.redaction),
+        templates: redactData(s.client!.listResourceTemplates ? await s.client!.listResourceTemplates(req(s)).catch(() => []) : [], s.redaction),
       }));
       return withFailures(resourcesListResult(ok, { ...ctx.bound, cursor: call.cursor }), failed, targets.length);
     }
     case 'mcp_prompts_list': {
-      const { ok, failed } = await eachServer(targets, async (s) => ({ server: s.server.id, prompts: await s.client!.listPrompts(req(s)) }));
+      const { ok, failed } = await eachServer(targets, async (s) => ({ server: s.server.id, prompts: redactData(await s.client!.listPrompts(req(s)), s.redaction) }));
       return withFailures(promptsListResult(ok, { ...ctx.bound, cursor: call.cursor }), failed, targets.length);
     }
     case 'mcp_resource_read':
-      return resourceReadResult(call.server, call.uri, await targets[0].client!.readResource(call.uri, req(targets[0])), ctx.bound);
+      return resourceReadResult(call.server, call.uri, redactData(await targets[0].client!.readResource(call.uri, req(targets[0])), targets[0].redaction), ctx.bound);
     case 'mcp_prompt_get':
-      return promptGetResult(call.server, call.name, await targets[0].client!.getPrompt(call.name, call.arguments, req(targets[0])), ctx.bound);
+      return promptGetResult(call.server, call.name, redactData(await targets[0].client!.getPrompt(call.name, call.arguments, req(targets[0])), targets[0].redaction), ctx.bound);
   }
 }
 
@@ -95,7 +100,7 @@ async function eachServer<T>(slots: ServerSlot[], fn: (s: ServerSlot) => Promise
   const settled = await Promise.allSettled(slots.map(fn));
   const ok: T[] = [];
   const failed: string[] = [];
-  settled.forEach((r, i) => (r.status === 'fulfilled' ? ok.push(r.value) : failed.push(`${slots[i].server.id}: ${errorText(r.reason)}`)));
+  settled.forEach((r, i) => (r.status === 'fulfilled' ? ok.push(r.value) : failed.push(`${slots[i].server.id}: ${errorText(r.reason, slots[i].redaction.text)}`)));
   return { ok, failed };
 }
 

@@ -13,6 +13,7 @@ import type { ServerConfig } from '../transport/create.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { toConnectConfig } from './config/connect.js';
 import type { ResolvedServer } from './config/types.js';
+import { serverRedaction, type ServerRedaction } from './redaction.js';
 import { sanitizeText } from './text.js';
 
 /** The part of `McpClient` the host uses (so tests can supply a fake). */
@@ -166,7 +167,7 @@ export class ServerSlot {
           this.tools = tools;
           this.deps.onChange(this);
         } catch (err) {
-          this.deps.onDiagnostic(this, `tools/list after list_changed failed: ${errorText(err)}; keeping the previous tools`);
+          this.deps.onDiagnostic(this, `tools/list after list_changed failed: ${errorText(err, this.redaction.text)}; keeping the previous tools`);
         }
       } while (this.refreshAgain);
     })().finally(() => {
@@ -175,8 +176,14 @@ export class ServerSlot {
     return this.refreshing;
   }
 
+  /** How this server's secrets are taken out of what the host hands out (`redaction.ts`). */
+  get redaction(): ServerRedaction {
+    return (this.redactionCache ??= serverRedaction(this.server));
+  }
+  private redactionCache: ServerRedaction | undefined;
+
   private failed(err: unknown): void {
-    this.lastError = errorText(err);
+    this.lastError = errorText(err, this.redaction.text);
     if (isAuthRequiredError(err)) {
       // Retrying cannot help until someone authorizes: wait for restart().
       this.setState('auth_required');
@@ -226,9 +233,12 @@ export class ServerSlot {
   }
 }
 
-/** An error as one safe line: message (control characters stripped, capped) and code. */
-export function errorText(err: unknown): string {
+/**
+ * An error as one safe line: message (secrets taken out by `redact` before anything is cut,
+ * control characters stripped, capped) and code.
+ */
+export function errorText(err: unknown, redact: (s: string) => string = (s) => s): string {
   const e = err as Partial<McpWireError> | undefined;
-  const message = sanitizeText(e?.message ?? String(err), 500, true) || 'unknown error';
+  const message = sanitizeText(redact(String(e?.message ?? err)), 500, true) || 'unknown error';
   return typeof e?.code === 'string' ? `${message} (${e.code})` : message;
 }

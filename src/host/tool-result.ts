@@ -84,6 +84,72 @@ export function boundToolResult(result: CallToolResult, options: BoundOptions = 
   return out;
 }
 
+/**
+ * A tool result with the server's secrets taken out (see `redaction.ts`): every string through
+ * `data` (the server's credentials only), and the text blocks of an `isError` result — error text
+ * — through `text` (all configured secrets and the credential patterns). Image and audio data are
+ * left alone. Returns the same object when nothing changed.
+ */
+export function redactToolResult<T extends { content?: unknown; structuredContent?: unknown; isError?: unknown }>(
+  result: T,
+  redaction: { text(s: string): string; data(s: string): string },
+): T {
+  if (result === null || typeof result !== 'object') return result;
+  const asError = result.isError === true;
+  const content = Array.isArray(result.content)
+    ? mapList(result.content, (block) => {
+        if (block === null || typeof block !== 'object') return block;
+        const b = block as { type?: unknown; text?: unknown };
+        if (b.type === 'image' || b.type === 'audio') return block;
+        if (asError && b.type === 'text' && typeof b.text === 'string') {
+          const text = redaction.text(redaction.data(b.text));
+          return text === b.text ? block : { ...b, text };
+        }
+        return mapStrings(block, redaction.data, 0);
+      })
+    : result.content;
+  const structured = result.structuredContent === undefined ? undefined : mapStrings(result.structuredContent, redaction.data, 0);
+  if (content === result.content && structured === result.structuredContent) return result;
+  const out = { ...result, content };
+  if (structured !== undefined) out.structuredContent = structured;
+  return out;
+}
+
+/** Every string of a JSON value (keys too) through `redaction.data`; copies only what changes. */
+export function redactData<T>(value: T, redaction: { data(s: string): string }): T {
+  return mapStrings(value, redaction.data, 0) as T;
+}
+
+function mapList(list: unknown[], fn: (v: unknown) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  list.forEach((v, i) => {
+    const w = fn(v);
+    if (w !== v) out ??= list.slice(0, i);
+    if (out !== undefined) out.push(w);
+  });
+  return out ?? list;
+}
+
+/** Every string of a JSON value (keys too) through `fn`; copies only what changes. */
+function mapStrings(v: unknown, fn: (s: string) => string, depth: number): unknown {
+  if (typeof v === 'string') return fn(v);
+  if (v === null || typeof v !== 'object' || depth > 64) return v;
+  if (Array.isArray(v)) return mapList(v, (x) => mapStrings(x, fn, depth + 1));
+  let out: Record<string, unknown> | undefined;
+  const obj = v as Record<string, unknown>;
+  const keys = Object.keys(obj);
+  keys.forEach((k, i) => {
+    const nk = fn(k);
+    const nv = mapStrings(obj[k], fn, depth + 1);
+    if ((nk !== k || nv !== obj[k]) && out === undefined) {
+      out = {};
+      for (const prev of keys.slice(0, i)) out[prev] = obj[prev];
+    }
+    if (out !== undefined) out[nk] = nv;
+  });
+  return out ?? v;
+}
+
 function marker(bytes: number, blocks: number, cap: number, note: string): string {
   return `[mcpwire: result truncated to the ${cap}-byte limit: ${bytes} bytes omitted, ${blocks} content block(s) omitted${note}]`;
 }

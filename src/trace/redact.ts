@@ -72,8 +72,8 @@ const AUTH_HEADER = /\b((?:proxy-)?authorization\s*:\s*['"]?)([^\r\n]*)/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>[\]]+)@/gi;
 /** Env-style names of credentials: `GITHUB_TOKEN`, `MY_SECRET_THING`, `DB_PASSWORD`, `OPENAI_API_KEY`… */
 const CREDENTIAL_WORD = /secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credential/i;
-/** `NAME=value`, `NAME: value`, `NAME: 'value'` (shell, .env, util.inspect, YAML) for such names. */
-const ENV_ASSIGN = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*)(\s*[=:]\s*)(['"]?)([^\s'"&,;}]+)/gi;
+/** `NAME=value`, `NAME: value`, `NAME: 'value'` (shell, .env, util.inspect, YAML) for such names; also after an escaped newline (`\u000a`, as `excerpt()` writes one). */
+const ENV_ASSIGN = /(?<=^|[^A-Za-z0-9_.-]|\\u00[0-9a-f]{2})([A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*)(\s*[=:]\s*)(['"]?)([^\s'"&,;}\\]+)/gi;
 /** Characters whose JSON form is longer than their UTF-8 form, and surrogates. */
 // eslint-disable-next-line no-control-regex
 const NEEDS_EXACT_JSON_LENGTH = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -488,6 +488,7 @@ export class Redactor {
         re.lastIndex = 0;
         r = r.replace(re, REDACTED);
       }
+      if (r.indexOf('…') !== -1) r = this.redactCutSecrets(r);
     }
     if (r.indexOf('=') !== -1) {
       QUERY_PARAM.lastIndex = 0;
@@ -527,6 +528,33 @@ export class Redactor {
       }
     }
     return r;
+  }
+
+  /**
+   * A text cut short with `…` (an excerpt of an HTTP body, a capped message) may end in the first
+   * part of a secret: a head of at least `MIN_SECRET_LENGTH` characters of a configured secret
+   * right before a `…` is redacted too.
+   */
+  private redactCutSecrets(r: string): string {
+    let out = '';
+    let last = 0;
+    for (let i = r.indexOf('…'); i !== -1; i = r.indexOf('…', i + 1)) {
+      let best = 0;
+      for (const secret of this.substringSecrets) {
+        const first = secret.charCodeAt(0);
+        for (let j = Math.max(last, i - secret.length + 1); j <= i - MIN_SECRET_LENGTH && i - j > best; j++) {
+          if (r.charCodeAt(j) === first && secret.startsWith(r.slice(j, i))) {
+            best = i - j;
+            break;
+          }
+        }
+      }
+      if (best > 0) {
+        out += r.slice(last, i - best) + REDACTED;
+        last = i;
+      }
+    }
+    return last === 0 ? r : out + r.slice(last);
   }
 
   /** Keeps a redacted head of at most `maxStringBytes` bytes (never splitting a character). */
