@@ -137,6 +137,20 @@ describe('issue9.1: a failed session renewal', () => {
     expect(methods().filter((m) => m === 'initialize')).toHaveLength(2);
   });
 
+  it("issue9.1: a hand-made reinitialize() (sessionRecovery 'off') that fails also closes the client with the cause", async () => {
+    mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
+    client = await connect({ transport: 'http', id: 'manual', url: mock.url }, { timeoutMs: 10_000, sessionRecovery: 'off' });
+    const closed = new Promise<unknown>((resolve) => client!.once('close', resolve));
+    mock.expireSessions();
+    await expect(client.callTool('echo', { text: 'x' })).rejects.toBeInstanceOf(SessionExpiredError);
+    mock.options.failures.push({ rpcMethod: 'initialize', status: 500, times: 1 });
+    const err = await client.reinitialize().catch((e) => e);
+    expect(err).toBeInstanceOf(ConnectionClosedError);
+    expect(causes(err).some((c) => c instanceof TransportError && c.status === 500)).toBe(true);
+    expect(await closed).toBe(err);
+    expect(client.state).toBe('failed');
+  });
+
   it('issue9.1: the connect signal still aborts the first initialize', async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     const ac = new AbortController();

@@ -304,17 +304,22 @@ export class McpClient extends EventEmitter {
   /**
    * Starts a new session after `SessionExpiredError` (Streamable HTTP): forgets the session id
    * and runs the initialization phase again on the same transport. `signal` aborts this
-   * initialize only.
+   * initialize only. If it fails, the client is of no more use (its session is gone): it closes
+   * with a ConnectionClosedError whose `cause` says why (state `failed`, `close` event).
    */
   async reinitialize(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.connection === undefined || this.connection.isClosed) {
       throw new StateError('cannot re-initialize: the connection is closed', { serverId: this.serverId, phase: this.phase });
     }
+    await this.startNewSession(options.signal).catch((err: unknown) => this.renewalFailed(err));
+  }
+
+  private async startNewSession(signal: AbortSignal | undefined): Promise<void> {
     this.transport!.resetSession?.();
     this.init = undefined;
     // Cursors of the old session are void from here on (server.utilities.pagination#4).
     this.sessionEpoch++;
-    await this.initialize(options.signal);
+    await this.initialize(signal);
   }
 
   /** Closes the connection (stdio: stdin, SIGTERM, SIGKILL). Idempotent; pending requests reject. */
@@ -501,7 +506,7 @@ export class McpClient extends EventEmitter {
   private async renewSession(cause: Error): Promise<void> {
     this.emit('sessionExpired', cause);
     this.connection?.observer?.event({ type: 'session-expired', message: cause.message });
-    await this.reinitialize();
+    await this.startNewSession(undefined);
     await this.restoreSessionState();
     this.emit('sessionRenewed', { sessionId: this.transport?.sessionId });
   }
