@@ -133,6 +133,18 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.code).toBe(3);
   });
 
+  it("issue9.8: a crash (uncaught exception) while connected: 'exit' still SIGKILLs the server's process group", async () => {
+    const r = await program(
+      `import { connect } from ${JSON.stringify(dist)};
+       await connect(SERVER, { closeOnExit: true });
+       console.log('ready');
+       setTimeout(() => { throw new Error('boom'); }, 200);`,
+    );
+    expect(r.serverGone, r.stderr).toBe(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('boom');
+  });
+
   it('issue9.8: a program with its own SIGTERM listener decides: servers are closed, the program is not exited for it', async () => {
     const r = await program(
       `import fs from 'node:fs';
