@@ -11,7 +11,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { Pool, type Dispatcher } from 'undici';
-import { SessionExpiredError, TransportError } from '../src/errors.js';
+import { SessionExpiredError, TimeoutError, TransportError } from '../src/errors.js';
+import { Connection } from '../src/protocol/connection.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import { DEFAULT_IDLE_STREAM_TIMEOUT_MS, reconnectDelayMs, type HttpTransportOptions } from '../src/transport/http-common.js';
 import { LegacySseTransport, StreamableHttpTransport } from '../src/transport/http-factory.js';
@@ -172,16 +173,35 @@ const isResume = (r: RawRequest) => r.method === 'GET' && r.headers['last-event-
 describe('issue9.2: SSE resumption belongs to its request and is bounded', () => {
   test('issue9.2: a request given up on (its signal aborted) is not resumed: no GET + Last-Event-ID after the abort (basic.transports#37)', async () => {
     const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
-    const { t } = httpT(m.url);
+    const { t, messages } = httpT(m.url);
     await handshake(t);
     const ac = new AbortController();
-    const msg = call('slow', { ms: 4000 });
+    const msg = { ...call('progress', { steps: 3, ms: 2000 }), params: { name: 'progress', arguments: { steps: 3, ms: 2000 }, _meta: { progressToken: 'p' } } };
     const sent = t.send(msg, { signal: ac.signal }).catch((e: unknown) => e);
-    await waitFor(() => m.record.messages.some((x) => x.id === msg.id), 'the slow call');
-    await pause(100); // the priming event (with an id) has arrived
+    // A progress event (with an event id) arrived: the stream is resumable from here.
+    await waitFor(() => messages.some((x) => x.method === 'notifications/progress'), 'the first progress event');
     ac.abort();
     expect(await sent).toBeInstanceOf(Error);
     await pause(1000); // retry is 50 ms, the floor 250 ms: a resumption would have happened
+    expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
+  });
+
+  test('issue9.2: end to end: after the caller got TimeoutError no resumption starts (Connection over HTTP, basic.transports#37)', async () => {
+    const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
+    const t = new StreamableHttpTransport({ url: m.url, serverId: 'mock' });
+    const conn = new Connection(t, { serverId: 'mock' });
+    cleanups.push(() => conn.close());
+    await t.start();
+    await conn.request('initialize', (INIT as { params: Record<string, unknown> }).params, { isInitialize: true });
+    t.setProtocolVersion('2025-11-25');
+    await conn.notify('notifications/initialized');
+    let progressed = 0;
+    const err = await conn
+      .request('tools/call', { name: 'progress', arguments: { steps: 3, ms: 2000 } }, { timeoutMs: 800, onProgress: () => progressed++ })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(progressed).toBeGreaterThan(0); // the stream had an event id to resume from
+    await pause(1000);
     expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
   });
 

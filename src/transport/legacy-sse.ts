@@ -38,6 +38,8 @@ export type LegacySseTransportOptions = HttpTransportOptions;
 
 export class LegacySseTransport implements Transport {
   readonly kind = 'legacy-sse';
+  /** A request given up on aborts its POST (if not yet sent: never sent, never dispatched). */
+  readonly wantsRequestSignal = true;
   onmessage?: (message: unknown) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
