@@ -2,7 +2,8 @@
  * One configured server under supervision: connect, list tools, watch for the connection to
  * drop, reconnect with backoff and jitter (`backoff.ts`), refresh tools on `list_changed`.
  * States follow the status view of seed §5.4: `disabled`, `connecting`, `auth_required`,
- * `ready`, `error` — plus `closed` once the host is closed. A connection that fails or drops
+ * `ready`, `error` — plus `untrusted` (a project server the user has not trusted: never
+ * started) and `closed` once the host is closed. A connection that fails or drops
  * affects only this server (seed §6).
  */
 import { isAuthRequiredError, type McpWireError } from '../errors.js';
@@ -12,6 +13,7 @@ import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResou
 import type { ServerConfig } from '../transport/create.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { toConnectConfig } from './config/connect.js';
+import { untrustedHint } from './config/trust.js';
 import type { ResolvedServer } from './config/types.js';
 import { serverRedaction, type ServerRedaction } from './redaction.js';
 import { sanitizeText } from './text.js';
@@ -38,7 +40,7 @@ export interface HostClient {
 export type ConnectFn = (config: ServerConfig, options: ClientOptions) => Promise<HostClient>;
 
 /** A server's state in the status view. */
-export type ServerState = 'disabled' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'closed';
+export type ServerState = 'disabled' | 'untrusted' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'closed';
 
 /** What the slot needs from the host. */
 export interface SlotDeps {
@@ -74,13 +76,13 @@ export class ServerSlot {
     readonly server: ResolvedServer,
     private readonly deps: SlotDeps,
   ) {
-    this.state = server.error !== undefined ? 'error' : server.enabled ? 'connecting' : 'disabled';
-    this.lastError = server.error !== undefined ? `invalid configuration: ${server.error}` : undefined;
+    this.state = server.error !== undefined ? 'error' : !server.enabled ? 'disabled' : server.untrusted ? 'untrusted' : 'connecting';
+    this.lastError = server.error !== undefined ? `invalid configuration: ${server.error}` : this.state === 'untrusted' ? untrustedHint(server) : undefined;
   }
 
   /** Connects (once); resolves when the attempt settled, whatever its outcome. */
   async start(): Promise<void> {
-    if (this.server.error !== undefined || !this.server.enabled) return;
+    if (this.server.error !== undefined || !this.server.enabled || this.server.untrusted) return;
     await this.attempt();
   }
 
@@ -89,7 +91,7 @@ export class ServerSlot {
     if (this.state === 'closed') return;
     await this.disconnect();
     this.retries = 0;
-    if (this.server.error === undefined) await this.attempt();
+    if (this.server.error === undefined && !this.server.untrusted) await this.attempt();
   }
 
   /** Stops retrying and closes the client. Idempotent. */
