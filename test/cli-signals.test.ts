@@ -117,7 +117,7 @@ function configure(dir: string, pidFile: string, readyMethod: string, hangMethod
 
 const adHoc = (pidFile: string, readyMethod: string, hangMethod: string) => ['--stdio', `${node} ${stubborn} ${pidFile} ${readyMethod} ${hangMethod}`];
 
-describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM (basic.lifecycle#15)', { timeout: 120_000 }, () => {
+describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (basic.lifecycle#15)', { timeout: 120_000 }, () => {
   it('issue9.8: Ctrl-C on `mcpwire --stdio … tools` (busy in tools/list) leaves no server; exit 130', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
@@ -154,6 +154,18 @@ describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM (basic.li
     const r = await interrupt((pid) => [...adHoc(pid, 'prompts/get', 'prompts/get'), 'prompt', 'p'], 'SIGHUP');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 129, signal: null });
+  });
+
+  it('issue9.8: Ctrl-C on `mcpwire read <id> <uri>` (a configured server busy in resources/read) leaves no server; exit 130', async () => {
+    const r = await interrupt((pid, dir) => ['read', 'stubborn', 'file:///x', ...configure(dir, pid, 'resources/read', 'resources/read')], 'SIGINT');
+    expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+  });
+
+  it('issue9.8: Ctrl-C on `mcpwire mcp test <id>` (busy in tools/list) leaves no server; exit 130', async () => {
+    const r = await interrupt((pid, dir) => ['mcp', 'test', 'stubborn', ...configure(dir, pid, 'tools/list', 'tools/list')], 'SIGINT');
+    expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
   it('issue9.8: SIGTERM on `mcpwire status` while a server hangs in initialize leaves no server; exit 143', async () => {
