@@ -406,6 +406,27 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     expect(seen).toEqual([1, 5]); // the pending one was delivered before the request settled
   });
 
+  it('issue16.9: a request whose send fails later (HTTP POST) delivers its pending progress before rejecting', async () => {
+    let fail!: (e: Error) => void;
+    const t: Transport = {
+      kind: 'fake-http',
+      wantsRequestSignal: true,
+      start: async () => {},
+      close: async () => t.onclose?.(),
+      send: () => new Promise<void>((_, reject) => (fail = reject)),
+    };
+    const c = new Connection(t, { serverId: 'http' });
+    const log: (number | string)[] = [];
+    const p = c.request('work', undefined, { onProgress: (pr) => log.push(pr.progress) }).catch(() => log.push('rejected'));
+    const token = ((c as unknown as { registry: { get(id: number): { progressToken: string } } }).registry.get(1)).progressToken;
+    t.onmessage!({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+    t.onmessage!({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: 2 } });
+    fail(new Error('socket hang up'));
+    await p;
+    expect(log).toEqual([1, 2, 'rejected']);
+    await c.close();
+  });
+
   it('issue16.9: a request that is aborted or closed with progress pending delivers it first, then nothing more', async () => {
     const seen: number[] = [];
     const ac = new AbortController();

@@ -239,7 +239,9 @@ export class Connection {
           },
           (err) => {
             const e = this.registry.take(id, 'send-failed');
-            if (e !== undefined) e.reject(this.wrapSendError(err, method));
+            if (e === undefined) return;
+            if (e.progress !== undefined) this.flushProgressOf(e);
+            e.reject(this.wrapSendError(err, method));
           },
         );
       }
