@@ -7,11 +7,11 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrace, renderHtml } from '../src/trace/index.js';
-import { resolveChromium } from './support/chromium.js';
+import { resolveChromium, type ChromiumSource } from './support/chromium.js';
 
 const FIXTURE = 'test/fixtures/trace/sample.jsonl';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -51,13 +51,15 @@ describe('trace html in headless Chromium', () => {
   const records = parseTrace(readFileSync(FIXTURE, 'utf8')).records;
   let context: Context | undefined;
   let page: Page;
+  let chromium: Chromium;
+  let source: ChromiumSource;
   const consoleErrors: string[] = [];
   const requests: string[] = [];
   const dialogs: string[] = [];
 
   beforeAll(async () => {
     const browser = await resolveChromium();
-    let chromium: Chromium;
+    source = browser.source;
     try {
       const mod = 'playwright-core';
       chromium = ((await import(mod)) as { chromium: Chromium }).chromium;
@@ -86,10 +88,23 @@ describe('trace html in headless Chromium', () => {
 
   it('runs in the Chromium that MCPWIRE_CHROMIUM asks for', async () => {
     const choice = process.env.MCPWIRE_CHROMIUM;
-    const { source } = await resolveChromium();
     if (choice === 'npm' || choice === 'system') expect(source).toBe(choice);
     expect(await page.evaluate<string>('navigator.userAgent')).toMatch(/Chrom(e|ium)\//);
   });
+
+  it('a fresh machine (no Chromium on PATH) gets the npm-shipped one, and it renders the page', async () => {
+    const fallback = await resolveChromium('auto', dirname(process.execPath));
+    expect(fallback.source).toBe('npm');
+    if (source === 'npm') return; // the whole file already ran in it
+    const other = await chromium.launchPersistentContext(join(dir, 'profile-npm'), { executablePath: fallback.executablePath, headless: true, args: ARGS });
+    try {
+      const p = await other.newPage();
+      await p.goto(pathToFileURL(htmlFile).href);
+      expect(await p.locator('#rows .row').count()).toBe(records.length);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 
   it('loads without console errors or network access', async () => {
     expect(await page.locator('#rows .row').count()).toBe(records.length);

@@ -99,10 +99,10 @@ export async function npmChromium(): Promise<string> {
 }
 
 /** Resolves the Chromium to launch, honouring `MCPWIRE_CHROMIUM` (see the file comment). */
-export async function resolveChromium(choice = process.env.MCPWIRE_CHROMIUM ?? 'auto'): Promise<ResolvedChromium> {
+export async function resolveChromium(choice = process.env.MCPWIRE_CHROMIUM ?? 'auto', path = process.env.PATH ?? ''): Promise<ResolvedChromium> {
   if (choice === 'npm') return { executablePath: await npmChromium(), source: 'npm' };
   if (choice === 'system' || choice === 'auto' || choice === '') {
-    const system = findSystemChromium();
+    const system = findSystemChromium(path);
     if (system) return { executablePath: system, source: 'system' };
     if (choice === 'system') throw new Error(`MCPWIRE_CHROMIUM=system but none of ${SYSTEM_NAMES.join(', ')} is on PATH`);
     return { executablePath: await npmChromium(), source: 'npm' };
