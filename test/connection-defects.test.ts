@@ -406,6 +406,28 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     expect(seen).toEqual([1, 5]); // the pending one was delivered before the request settled
   });
 
+  it('issue16.9: an onProgress callback that throws is reported and later callbacks still run, immediate or coalesced', async () => {
+    const seen: number[] = [];
+    const p = conn.request('work', undefined, {
+      onProgress: (pr) => {
+        seen.push(pr.progress);
+        throw new Error(`cb ${pr.progress}`);
+      },
+    });
+    await flush();
+    const token = received[0].params._meta.progressToken;
+    progressNow(token, 1);
+    progressNow(token, 2);
+    vi.advanceTimersByTime(50);
+    expect(seen).toEqual([1, 2]);
+    expect(diagnostics.filter((d) => d.code === 'MCPWIRE_HANDLER_FAILED').map((d) => d.message)).toEqual([
+      'onProgress callback threw: cb 1',
+      'onProgress callback threw: cb 2',
+    ]);
+    await reply(received[0].id!);
+    await p;
+  });
+
   it('issue16.9: a request whose send fails later (HTTP POST) delivers its pending progress before rejecting', async () => {
     let fail!: (e: Error) => void;
     const t: Transport = {

@@ -26,6 +26,7 @@ import {
 } from '../jsonrpc/types.js';
 import type { SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ProtocolObserver } from './observer.js';
+import { ProgressGate } from './progress.js';
 import {
   RequestRegistry,
   type PendingRequest,
@@ -113,10 +114,10 @@ export class Connection {
    * request id (integers) nor, in practice, a caller's token (basic.utilities.progress#2).
    */
   private readonly tokenPrefix = `mcpwire-${Math.random().toString(36).slice(2, 8)}-`;
-  /** Requests whose latest progress waits for its interval (basic.utilities.progress#10). */
-  private readonly progressWaiting = new Set<PendingRequest>();
-  private progressTimer: NodeJS.Timeout | undefined;
-  private progressTimerAt = Infinity;
+  /** Delivers progress callbacks, coalesced (basic.utilities.progress#10). */
+  private readonly progressGate = new ProgressGate((err) =>
+    this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onProgress callback threw: ${(err as Error)?.message ?? String(err)}` }),
+  );
   observer: ProtocolObserver | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
@@ -240,7 +241,7 @@ export class Connection {
           (err) => {
             const e = this.registry.take(id, 'send-failed');
             if (e === undefined) return;
-            if (e.progress !== undefined) this.flushProgressOf(e);
+            if (e.progress !== undefined) this.progressGate.flush(e);
             e.reject(this.wrapSendError(err, method));
           },
         );
@@ -354,7 +355,7 @@ export class Connection {
       this.unmatchedResponse(id, msg);
       return;
     }
-    if (entry.progress !== undefined) this.flushProgressOf(entry);
+    if (entry.progress !== undefined) this.progressGate.flush(entry);
     if (kind === 'result') {
       entry.resolve(msg.result);
     } else {
@@ -495,72 +496,8 @@ export class Connection {
       this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${st.last} → ${p.progress})` });
     }
     st.last = p.progress;
-    // basic.utilities.progress#10: at most one callback per interval, the latest value.
-    const now = st.intervalMs > 0 ? performance.now() : 0;
-    if (now < st.nextAt) {
-      st.pending = p;
-      this.progressWaiting.add(entry);
-      if (st.nextAt < this.progressTimerAt) this.armProgress(st.nextAt, now);
-      return;
-    }
-    if (st.pending !== undefined) {
-      st.pending = undefined;
-      this.progressWaiting.delete(entry);
-    }
-    st.nextAt = now + st.intervalMs;
-    this.deliverProgress(entry, p);
+    this.progressGate.offer(entry, p);
   }
-
-  private deliverProgress(entry: PendingRequest, p: ProgressParams): void {
-    try {
-      entry.progress!.onProgress(p);
-    } catch (err) {
-      this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onProgress callback threw: ${(err as Error).message}` });
-    }
-  }
-
-  /** Delivers the progress still waiting for its interval: the request is settling. */
-  private flushProgressOf(entry: PendingRequest): void {
-    const st = entry.progress!;
-    const p = st.pending;
-    if (p === undefined) return;
-    st.pending = undefined;
-    this.progressWaiting.delete(entry);
-    if (this.progressWaiting.size === 0 && this.progressTimer !== undefined) {
-      clearTimeout(this.progressTimer);
-      this.progressTimer = undefined;
-      this.progressTimerAt = Infinity;
-    }
-    this.deliverProgress(entry, p);
-  }
-
-  private armProgress(at: number, now: number): void {
-    if (this.progressTimer !== undefined) clearTimeout(this.progressTimer);
-    this.progressTimerAt = at;
-    this.progressTimer = setTimeout(this.progressDue, Math.max(1, Math.ceil(at - now)));
-    this.progressTimer.unref?.();
-  }
-
-  /** One timer per connection delivers every waiting progress whose interval is over. */
-  private readonly progressDue = (): void => {
-    this.progressTimer = undefined;
-    this.progressTimerAt = Infinity;
-    const now = performance.now();
-    let next = Infinity;
-    for (const entry of this.progressWaiting) {
-      const st = entry.progress!;
-      if (st.nextAt - now < 1) {
-        this.progressWaiting.delete(entry);
-        const p = st.pending!;
-        st.pending = undefined;
-        st.nextAt = now + st.intervalMs;
-        this.deliverProgress(entry, p);
-      } else if (st.nextAt < next) {
-        next = st.nextAt;
-      }
-    }
-    if (next < this.progressTimerAt) this.armProgress(next, now);
-  };
 
   private resetTimer(entry: PendingRequest): void {
     const elapsed = performance.now() - entry.sentAt;
@@ -585,7 +522,7 @@ export class Connection {
     const elapsed = performance.now() - entry.sentAt;
     const isTotal = entry.deadlineIsTotal || elapsed >= entry.maxTotalMs;
     this.registry.take(id, 'timeout');
-    if (entry.progress !== undefined) this.flushProgressOf(entry);
+    if (entry.progress !== undefined) this.progressGate.flush(entry);
     const limit = isTotal ? entry.maxTotalMs : entry.timeoutMs;
     const err = new TimeoutError(entry.method, limit, { ...this.where(), total: isTotal });
     this.observer?.event({ type: 'timeout', id, method: entry.method, timeoutMs: limit });
@@ -599,7 +536,7 @@ export class Connection {
   private cancel(id: RequestId, reason: unknown): void {
     const entry = this.registry.take(id, 'abort');
     if (entry === undefined) return;
-    if (entry.progress !== undefined) this.flushProgressOf(entry);
+    if (entry.progress !== undefined) this.progressGate.flush(entry);
     const err = this.abortError(entry.method, reason);
     this.observer?.event({ type: 'cancel', id, method: entry.method, reason: err.message });
     entry.reject(err);
@@ -617,7 +554,7 @@ export class Connection {
     if (id === undefined) return;
     const entry = this.registry.take(id, 'error');
     if (entry === undefined) return;
-    if (entry.progress !== undefined) this.flushProgressOf(entry);
+    if (entry.progress !== undefined) this.progressGate.flush(entry);
     this.observer?.event({ type: 'response-unreadable', id, method: entry.method });
     const hint = d.code === 'MCPWIRE_FRAME_OVERSIZED' ? ' (raise maxMessageBytes to accept it)' : '';
     entry.reject(
@@ -647,7 +584,7 @@ export class Connection {
     this.incoming.clear();
     const pending = this.registry.drain();
     for (const entry of pending) {
-      if (entry.progress !== undefined) this.flushProgressOf(entry);
+      if (entry.progress !== undefined) this.progressGate.flush(entry);
       entry.reject(this.closedFor(entry.method));
     }
     this.opts.onClose?.(error);
