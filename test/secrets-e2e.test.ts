@@ -12,7 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { reportError } from '../src/cli/output.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { createHost, publicToolName, type ResolvedServer } from '../src/host/index.js';
 import { sessionTag } from '../src/trace/tracer.js';
@@ -193,5 +194,25 @@ describe('issue9.10: the CLI prints no configured secret and its traces hold non
     expect(leaks(text, ALL, httpServer.sessions)).toEqual([]);
     expect(text).toContain('"session":"sha256:');
     if (process.platform !== 'win32') expect(fs.statSync(trace).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('issue9.10d: errors the CLI prints for ad-hoc targets', () => {
+  it('issue9.10d: reportError hides credential query values, URL user info, Authorization and env-style assignments', () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      reportError(new Error(`--url is not a valid URL: ht!tp://u:url-pw-4242@x/mcp?key=${QUERY.key}&sig=${QUERY.sig}&page=1`));
+      reportError(new Error('server said: Authorization: Token tok-abcdef123456; API_TOKEN=envtok-987654'));
+    } finally {
+      spy.mockRestore();
+    }
+    const text = written.join('');
+    for (const s of [QUERY.key, QUERY.sig, 'url-pw-4242', 'tok-abcdef123456', 'envtok-987654']) expect(text).not.toContain(s);
+    expect(text).toContain('page=1');
+    expect(text).toContain('[redacted]');
   });
 });

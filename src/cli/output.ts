@@ -1,5 +1,5 @@
 /** Output helpers: plain tables for people, stable JSON for machines, errors on stderr. */
-import { isMcpWireError } from '../index.js';
+import { isMcpWireError, Redactor } from '../index.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -18,11 +18,18 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
-/** Prints an error for a person: message, code, and the stderr tail when a server died. */
+/** The credential patterns of the trace redactor (no configured secrets: `reportFailure` has those). */
+let patterns: Redactor | undefined;
+
+/**
+ * Prints an error for a person: message and code. Error text may quote a URL or a server's
+ * output: credential-like query values (`?key=…&sig=…`), URL user info, `Authorization: …` and
+ * `NAME_TOKEN=…` assignments are redacted (commands on configured servers use `reportFailure`,
+ * which also knows the configured secrets).
+ */
 export function reportError(err: unknown): void {
-  if (isMcpWireError(err)) {
-    process.stderr.write(`mcpwire: ${err.message} (${err.code})\n`);
-    return;
-  }
-  process.stderr.write(`mcpwire: ${err instanceof Error ? err.message : String(err)}\n`);
+  patterns ??= new Redactor();
+  const message = err instanceof Error ? err.message : String(err);
+  const code = isMcpWireError(err) ? ` (${err.code})` : '';
+  process.stderr.write(`mcpwire: ${patterns.redactString(message)}${code}\n`);
 }

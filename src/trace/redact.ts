@@ -58,8 +58,6 @@ const OAUTH_SIBLINGS = ['state', 'redirect_uri', 'code_verifier', 'grant_type', 
 /** Names of query/form parameters whose values are credentials (`--token=` too). */
 const QUERY_NAMES =
   '(?:code|state_token|token|password|passwd|secret|assertion|client_assertion|code_verifier|key|apikey|sig|signature|auth|credential|session_?id|[\\w.-]*(?:_token|-token|token|_secret|-secret|secret|password|[-_]key|apikey|[-_]signature|[-_]sig|[-_]credential))';
-/** `name=value` inside URLs and form bodies (`?`, `&`, `#`, `;` or start of string before it). */
-const QUERY_PARAM = new RegExp(`((?:^|[?&#;,\\s-])${QUERY_NAMES}=)(["']?)([^&#\\s"'<>]+)`, 'gi');
 /** Names of members in JSON text whose values are credentials. */
 const JSON_NAMES = '(?:code|authorization|cookie|set-cookie|code_verifier|api_?key|x-api-key|assertion|client_assertion|[a-z0-9_-]*(?:token|secret|password|passwd|api_?key|access_?key|private_?key|credentials?)[a-z0-9_-]*)';
 /** `"name": "value"` inside text that holds JSON (HTTP bodies, excerpts). */
@@ -68,12 +66,10 @@ const JSON_PAIR = new RegExp(`("(${JSON_NAMES})"\\s*:\\s*")((?:[^"\\\\]|\\\\.)*)
 const AUTH_SCHEME = /\b(Bearer|Basic)(\s+)[A-Za-z0-9._~+/-]+=*(?![A-Za-z0-9._~+/="-])/g;
 /** `Authorization: <scheme> <credentials>` header lines, any scheme: the rest of the line goes. */
 const AUTH_HEADER = /\b((?:proxy-)?authorization\s*:\s*['"]?)([^\r\n]*)/gi;
-/** `scheme://userinfo@host`: the password (or a whole user-info token) goes. */
-const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@"'<>[\]]+)@/gi;
+/** After `scheme://`: user info up to its `@` (sticky). */
+const USERINFO_AT = /[^\s/?#@"'<>[\]]+@/y;
 /** Env-style names of credentials: `GITHUB_TOKEN`, `MY_SECRET_THING`, `DB_PASSWORD`, `OPENAI_API_KEY`… */
 const CREDENTIAL_WORD = /secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credential/i;
-/** `NAME=value`, `NAME: value`, `NAME: 'value'` (shell, .env, util.inspect, YAML) for such names; also after an escaped newline (`\u000a`, as `excerpt()` writes one). */
-const ENV_ASSIGN = /(?<=^|[^A-Za-z0-9_.-]|\\u00[0-9a-f]{2})([A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*)(\s*[=:]\s*)(['"]?)([^\s'"&,;}\\]+)/gi;
 /** Characters whose JSON form is longer than their UTF-8 form, and surrogates. */
 // eslint-disable-next-line no-control-regex
 const NEEDS_EXACT_JSON_LENGTH = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -276,8 +272,13 @@ export class Redactor {
         else this.substringSecrets.add(f);
       }
     }
-    const list = [...this.substringSecrets].sort((a, b) => b.length - a.length);
-    this.maxSecretLength = list.length ? list[0].length : 0;
+    // A form holding another (`Bearer X` holds `X`) is redacted through it: the regex needs only
+    // the shortest ones, which keeps the alternation small.
+    const list: string[] = [];
+    for (const f of [...this.substringSecrets].sort((a, b) => a.length - b.length)) if (!list.some((k) => f.includes(k))) list.push(f);
+    list.reverse();
+    this.maxSecretLength = 0;
+    for (const f of this.substringSecrets) this.maxSecretLength = Math.max(this.maxSecretLength, f.length);
     this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
     this.scrubCache.clear();
     this.jsonCache.clear();
@@ -490,13 +491,7 @@ export class Redactor {
       }
       if (r.indexOf('…') !== -1) r = this.redactCutSecrets(r);
     }
-    if (r.indexOf('=') !== -1) {
-      QUERY_PARAM.lastIndex = 0;
-      if (QUERY_PARAM.test(r)) {
-        QUERY_PARAM.lastIndex = 0;
-        r = r.replace(QUERY_PARAM, `$1$2${REDACTED}`);
-      }
-    }
+    if (r.indexOf('=') !== -1 || r.indexOf(':') !== -1) r = redactAssignments(r);
     if (r.indexOf('":') !== -1) {
       JSON_PAIR.lastIndex = 0;
       if (JSON_PAIR.test(r)) {
@@ -505,21 +500,14 @@ export class Redactor {
       }
     }
     const colon = r.indexOf(':') !== -1;
-    if (colon && r.length > 14) {
+    if (colon && r.length > 14 && (r.indexOf('uthorization') !== -1 || r.indexOf('UTHORIZATION') !== -1)) {
       AUTH_HEADER.lastIndex = 0;
       if (AUTH_HEADER.test(r)) {
         AUTH_HEADER.lastIndex = 0;
         r = r.replace(AUTH_HEADER, authHeader);
       }
     }
-    if (colon && r.indexOf('@') !== -1 && r.indexOf('://') !== -1) {
-      URL_USERINFO.lastIndex = 0;
-      r = r.replace(URL_USERINFO, userInfo);
-    }
-    if ((colon || r.indexOf('=') !== -1) && CREDENTIAL_WORD.test(r)) {
-      ENV_ASSIGN.lastIndex = 0;
-      r = r.replace(ENV_ASSIGN, envAssign);
-    }
+    if (colon && r.indexOf('@') !== -1 && r.indexOf('://') !== -1) r = redactUserInfo(r);
     if (r.length > 6 && (r.indexOf('Bearer') !== -1 || r.indexOf('Basic') !== -1)) {
       AUTH_SCHEME.lastIndex = 0;
       if (AUTH_SCHEME.test(r)) {
@@ -686,16 +674,118 @@ function authHeader(all: string, head: string, rest: string): string {
   return `${head}${m[1]}${m[2]}${REDACTED}`;
 }
 
-/** `scheme://user:pass@` → `scheme://user:[redacted]@`; `scheme://token@` → `scheme://[redacted]@`. */
-function userInfo(_all: string, scheme: string, info: string): string {
-  const colon = info.indexOf(':');
-  return colon === -1 ? `${scheme}${REDACTED}@` : `${scheme}${info.slice(0, colon)}:${REDACTED}@`;
+/** `[A-Za-z0-9_.-]`: the characters of a parameter or variable name. */
+function isNameChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46 || c === 45;
 }
 
-/** `NAME=value` for a credential-like name (not a protocol field such as `progressToken`). */
-function envAssign(all: string, name: string, sep: string, quote: string, value: string): string {
-  if (value === REDACTED || NOT_SENSITIVE.test(name)) return all;
-  return `${name}${sep}${quote}${REDACTED}`;
+/** What may come before a query/form parameter name: start, `?`, `&`, `#`, `;`, `,`, whitespace. */
+function isParamStart(c: number): boolean {
+  return c === 63 || c === 38 || c === 35 || c === 59 || c === 44 || c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** The end of the run of characters from `from` that `ok` accepts. */
+function runEnd(r: string, from: number, ok: (c: number) => boolean): number {
+  let i = from;
+  while (i < r.length && ok(r.charCodeAt(i))) i++;
+  return i;
+}
+const queryValueChar = (c: number): boolean => !(c === 38 || c === 35 || c === 34 || c === 39 || c === 60 || c === 62 || c <= 32);
+const envValueChar = (c: number): boolean => !(c <= 32 || c === 39 || c === 34 || c === 38 || c === 44 || c === 59 || c === 125 || c === 92);
+
+/** Names repeat (`https`, `page`, `id`…): their verdicts, boundedly. 1: a credential-like parameter name; 2: an env-style credential name. */
+const nameVerdicts = new Map<string, number>();
+
+function nameVerdict(name: string): number {
+  let v = nameVerdicts.get(name);
+  if (v === undefined) {
+    v = 0;
+    if (name !== '' && !NOT_SENSITIVE.test(name)) {
+      const dash = name.lastIndexOf('-');
+      if (SENSITIVE_QUERY_NAME.test(name) || (dash > 0 && SENSITIVE_QUERY_NAME.test(name.slice(dash + 1)))) v |= 1;
+      if (CREDENTIAL_WORD.test(name)) v |= 2;
+    }
+    if (name.length <= 64) {
+      if (nameVerdicts.size >= MAX_KEY_VERDICTS) nameVerdicts.clear();
+      nameVerdicts.set(name, v);
+    }
+  }
+  return v;
+}
+
+/**
+ * One pass over the `=` and `:` of `r`, for two rules on the name before it (the run of name
+ * characters, spaces allowed before the separator):
+ * - `name=value` with a credential-like parameter name (`QUERY_NAMES`) after the start, `?`,
+ *   `&`, `#`, `;`, `,` or whitespace: URLs, form bodies, `--token=…`;
+ * - `NAME=value` / `NAME: value` / `NAME: 'value'` with a credential word in the name
+ *   (`CREDENTIAL_WORD`: `GITHUB_TOKEN`, `MY_SECRET_X`, `DB_PASSWORD`, also after an escaped newline
+ *   `\u000a` as `excerpt()` writes one): shell, .env, util.inspect, YAML.
+ * Protocol names (`progressToken`, `maxTokens`, `token_type`…) are left alone. The value goes.
+ */
+function redactAssignments(r: string): string {
+  let out = '';
+  let last = 0;
+  // The separators in order, found with indexOf (far faster than a loop over every character).
+  let eq = r.indexOf('=');
+  let colon = r.indexOf(':');
+  for (let i = 0; eq !== -1 || colon !== -1; ) {
+    if (eq !== -1 && eq < i) eq = r.indexOf('=', i);
+    if (colon !== -1 && colon < i) colon = r.indexOf(':', i);
+    if (eq === -1 && colon === -1) break;
+    i = eq === -1 ? colon : colon === -1 ? eq : Math.min(eq, colon);
+    const sep = r.charCodeAt(i);
+    i++;
+    const at = i - 1;
+    if (sep === 58 && r.charCodeAt(i) === 47) continue; // `scheme:/`: a URL, not an assignment
+    let e = at;
+    while (e > last && r.charCodeAt(e - 1) === 32) e--;
+    let b = e;
+    while (b > last && isNameChar(r.charCodeAt(b - 1))) b--;
+    if (b === e) continue;
+    let name = r.slice(b, e);
+    if (b > 0 && r.charCodeAt(b - 1) === 92 && /^u00[0-9a-f]{2}/i.test(name)) name = name.slice(5); // `\u000aNAME`
+    const verdict = nameVerdict(name);
+    if (verdict === 0) continue;
+    let v = at + 1;
+    let end: number;
+    if ((verdict & 1) !== 0 && sep === 61 && e === at && (b === 0 || isParamStart(r.charCodeAt(b - 1)))) {
+      if (r.charCodeAt(v) === 34 || r.charCodeAt(v) === 39) v++;
+      end = runEnd(r, v, queryValueChar);
+    } else if ((verdict & 2) !== 0) {
+      while (r.charCodeAt(v) === 32) v++;
+      if (r.charCodeAt(v) === 34 || r.charCodeAt(v) === 39) v++;
+      end = runEnd(r, v, envValueChar);
+    } else {
+      continue;
+    }
+    if (end === v || r.startsWith(REDACTED, v)) continue;
+    out += r.slice(last, v) + REDACTED;
+    last = end;
+    i = end;
+  }
+  return last === 0 ? r : out + r.slice(last);
+}
+
+/** `scheme://user:pass@` → `scheme://user:[redacted]@`; `scheme://token@` → `scheme://[redacted]@`. */
+function redactUserInfo(r: string): string {
+  let out = '';
+  let last = 0;
+  for (let i = r.indexOf('://'); i !== -1; i = r.indexOf('://', i + 3)) {
+    if (i === 0 || i < last || !isNameChar(r.charCodeAt(i - 1))) continue;
+    const at = r.indexOf('@', i + 3);
+    if (at === -1) break;
+    const slash = r.indexOf('/', i + 3);
+    if (slash !== -1 && slash < at) continue; // a path before any `@`: no user info
+    USERINFO_AT.lastIndex = i + 3;
+    const m = USERINFO_AT.exec(r);
+    if (m === null) continue;
+    const info = m[0].slice(0, -1);
+    const colon = info.indexOf(':');
+    out += r.slice(last, i + 3) + (colon === -1 ? REDACTED : `${info.slice(0, colon + 1)}${REDACTED}`) + '@';
+    last = i + 3 + m[0].length;
+  }
+  return last === 0 ? r : out + r.slice(last);
 }
 
 /** A copy of the members of `obj` that come before `stop` (all of them were kept unchanged). */
