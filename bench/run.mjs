@@ -59,6 +59,13 @@ warnIfStale();
 const harnessSrc = findHarness(root);
 const staged = stageHarness(root, harnessSrc);
 const H = (f) => path.join(staged.dir, f);
+// A snapshot of dist/ (and schema/, which dist/ reads relative to itself) for this run: other
+// work may rebuild dist/ while the bench runs (a half-rebuilt dist/ once failed a whole round),
+// and every round must measure the same code.
+const snapshot = path.join(staged.dir, 'mcpwire');
+fs.cpSync(path.join(root, 'dist'), path.join(snapshot, 'dist'), { recursive: true });
+if (fs.existsSync(path.join(root, 'schema'))) fs.cpSync(path.join(root, 'schema'), path.join(snapshot, 'schema'), { recursive: true });
+const engine = path.join(snapshot, 'dist', 'index.js');
 const resultsDir = path.join(root, 'bench', 'results');
 fs.mkdirSync(resultsDir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -68,7 +75,7 @@ fs.mkdirSync(logDir, { recursive: true });
 const node = process.execPath;
 const cliPrefix = pin ? ['taskset', '-c', '0'] : [];
 const srvPrefix = pin ? ['taskset', '-c', '1'] : [];
-const httpLanded = fs.existsSync(path.join(root, 'dist', 'transport', 'streamable-http.js'));
+const httpLanded = fs.existsSync(path.join(snapshot, 'dist', 'transport', 'streamable-http.js'));
 const tracerLanded = await hasTracer();
 
 // ------------------------------------------------------------------------------------ variants
@@ -193,8 +200,8 @@ function warnIfStale() {
 }
 
 async function hasTracer() {
-  const candidates = ['trace/index.js', 'trace/tracer.js'].map((f) => path.join(root, 'dist', f));
-  for (const f of [dist, ...candidates]) {
+  const candidates = ['trace/index.js', 'trace/tracer.js'].map((f) => path.join(snapshot, 'dist', f));
+  for (const f of [engine, ...candidates]) {
     if (!fs.existsSync(f)) continue;
     try {
       const m = await import(f);
@@ -222,9 +229,9 @@ function clientArgs(v, url, serverPid) {
     case 'raw':
       return [H('raw-baseline.mjs'), ...target, ...(stdio ? [] : ['--client', 'node-http'])];
     case 'mcpwire':
-      return [H('engine-client-bench.mjs'), dist, ...target, ...mode, '--impl', 'mcpwire'];
+      return [H('engine-client-bench.mjs'), engine, ...target, ...mode, '--impl', 'mcpwire'];
     case 'mcpwire-traced':
-      return [H('traced-client-bench.mjs'), dist, ...target, ...mode];
+      return [H('traced-client-bench.mjs'), engine, ...target, ...mode];
     default:
       throw new Error(v.impl);
   }
@@ -307,6 +314,7 @@ async function runVariant(v, run) {
 
 function runNodeJson(args) {
   const r = spawnSync(cliPrefix[0] ?? node, [...cliPrefix.slice(1), ...(cliPrefix.length ? [node] : []), ...args], {
+    env: { ...process.env, MCPWIRE_DIST: path.join(snapshot, 'dist') },
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
     timeout: 180_000,
