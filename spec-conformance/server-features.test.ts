@@ -119,12 +119,28 @@ describe('basic/utilities: cancellation, progress, ping', () => {
     const m = mock();
     const client = await connectMock(m);
     const seen: { progress: number; total?: number; message?: string }[] = [];
-    const r = await client.callTool('progress', { steps: 4, intervalMs: 5 }, { onProgress: (p) => seen.push(p) });
+    // progressIntervalMs: 0 — every notification, not coalesced (see basic.utilities.progress#10)
+    const r = await client.callTool('progress', { steps: 4, intervalMs: 5 }, { onProgress: (p) => seen.push(p), progressIntervalMs: 0 });
     expect(r.content[0]).toEqual({ type: 'text', text: 'done 4 steps' });
     expect(seen.map((s) => s.progress)).toEqual([1, 2, 3, 4]);
     expect(seen[3]).toMatchObject({ total: 4, message: 'step 4 of 4' });
-    const call = m.received().find((x) => x.method === 'tools/call')!;
-    expect(call.params._meta.progressToken).toBe(call.id);
+    const calls = m.received().filter((x) => x.method === 'tools/call');
+    const token = calls[0]!.params._meta.progressToken;
+    // basic.utilities.progress#1/#2: a string or integer token, unique across active requests —
+    // ours live in their own string space, so they can never equal a request id.
+    expect(typeof token).toBe('string');
+    expect(token).not.toBe(String(calls[0]!.id));
+  });
+
+  it('basic.utilities.progress#10: a fast progress stream is coalesced by default; the first and the last value always arrive', async () => {
+    const client = await connectMock(mock());
+    const seen: number[] = [];
+    const r = await client.callTool('progress', { steps: 40, intervalMs: 0 }, { onProgress: (p) => seen.push(p.progress) });
+    expect(r.content[0]).toEqual({ type: 'text', text: 'done 40 steps' });
+    expect(seen[0]).toBe(1);
+    expect(seen.at(-1)).toBe(40);
+    expect(seen.length).toBeLessThanOrEqual(40);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
   });
 
   it('basic.lifecycle#19: resetTimeoutOnProgress keeps a long but progressing call alive', async () => {
