@@ -116,6 +116,11 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: ProgressCallback;
+  /**
+   * At most one `onProgress` call per this many ms (default 50; 0 = every notification). The
+   * first and the last notification are always delivered (basic.utilities.progress#10).
+   */
+  progressIntervalMs?: number;
   resetTimeoutOnProgress?: boolean;
   maxTotalTimeoutMs?: number;
   _meta?: Record<string, unknown>;
