@@ -57,7 +57,7 @@ const CREDENTIALS = new Map([...ALL].filter(([name]) => !name.startsWith('ROOT_D
 function leaks(text: string, forms: Map<string, string>, sessions: Iterable<string> = []): string[] {
   const found = [...forms].filter(([, f]) => text.includes(f)).map(([name, f]) => `${name} (${f})`);
   // the whole id, or a head of it long enough to matter (an excerpt cut inside it)
-  for (const s of sessions) if (text.includes(s.slice(0, 12))) found.push(`session id ${s}`);
+  for (const s of sessions) if (text.includes(s.slice(0, 8))) found.push(`session id ${s}`);
   return found;
 }
 

@@ -308,6 +308,11 @@ class TraceWriter implements Tracer {
     if (event.type === 'transport' && event.event !== null && typeof event.event === 'object') {
       // Flatten `{type:'transport', event:{type:'spawn', …}}` to `event:'transport', type:'spawn', …`.
       fields = event.event as Record<string, unknown>;
+      if (fields.type === 'session' && 'sessionId' in fields) {
+        // Not even a head of the session id (a credential): the lines that follow carry its hash.
+        fields = { ...fields };
+        delete fields.sessionId;
+      }
     } else {
       fields = { ...event };
       delete fields.type;
