@@ -168,6 +168,12 @@ describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (b
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
+  it('issue9.8: Ctrl-C on `mcpwire check --stdio …` (the server under test hangs in initialize) leaves no server; exit 130', async () => {
+    const r = await interrupt((pid) => ['check', ...adHoc(pid, 'initialize', 'initialize'), '--timeout-ms', '60000'], 'SIGINT');
+    expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+  });
+
   it('issue9.8: SIGTERM on `mcpwire status` while a server hangs in initialize leaves no server; exit 143', async () => {
     const r = await interrupt((pid, dir) => ['status', '--timeout-ms', '60000', ...configure(dir, pid, 'initialize', 'initialize')], 'SIGTERM');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);

@@ -32,6 +32,11 @@ export interface CheckOptions {
   cancelRunMs?: number;
   /** Tool used by the cancellation/progress checks instead of the heuristic pick. */
   slowTool?: { name: string; args: Record<string, unknown> };
+  /**
+   * Close the stdio servers under test on SIGINT/SIGTERM/SIGHUP and at exit (stdin → SIGTERM →
+   * SIGKILL; see src/transport/exit-hooks.ts). The CLI sets it; library callers opt in.
+   */
+  closeOnExit?: boolean;
 }
 
 export class CheckContext {
@@ -60,7 +65,7 @@ export class CheckContext {
 
   /** A fresh connection (spawned anew for stdio), closed when the current check ends. */
   async open(): Promise<Probe> {
-    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs });
+    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true });
     this.own.push(p);
     return p;
   }
@@ -88,7 +93,7 @@ export class CheckContext {
   private async setUp(): Promise<Session> {
     let probe: Probe;
     try {
-      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs });
+      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true });
     } catch (err) {
       throw this.fail({ stage: 'spawn', detail: `could not start the server: ${(err as Error).message}` });
     }

@@ -62,6 +62,7 @@ export type Outcome =
 
 export interface ProbeOptions {
   timeoutMs: number;
+  closeOnExit?: boolean;
 }
 
 let probeCounter = 0;
@@ -83,7 +84,10 @@ export class Probe {
   ) {}
 
   static async open(config: ServerConfig, traffic: Traffic, opts: ProbeOptions): Promise<Probe> {
-    const transport = await createTransport(config, { shutdown: { stdinCloseWaitMs: 1500, sigtermWaitMs: 1500 } });
+    const transport = await createTransport(config, {
+      shutdown: { stdinCloseWaitMs: 1500, sigtermWaitMs: 1500 },
+      ...(opts.closeOnExit === true ? { closeOnExit: true } : {}),
+    });
     let probe!: Probe;
     const conn = new Connection(transport, {
       serverId: config.id ?? 'check',

@@ -61,6 +61,7 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     timeoutMs: options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
     ...(options.slowTool ? { slowTool: options.slowTool } : {}),
     ...(options.cancelRunMs !== undefined ? { cancelRunMs: options.cancelRunMs } : {}),
+    ...(options.closeOnExit === true ? { closeOnExit: true } : {}),
   });
   const kind = target.transport === 'stdio' ? 'stdio' : 'http';
   const results: CheckResult[] = [];

@@ -45,6 +45,8 @@ export default async function check(argv: string[]): Promise<number> {
     const slowName = values['slow-tool'];
     const report = await runChecks(target, {
       timeoutMs: parseTimeout(values['timeout-ms']) ?? DEFAULT_CHECK_TIMEOUT_MS,
+      // Ctrl-C closes the servers under test too (issue 9.8), then exits 130.
+      closeOnExit: true,
       ...(only !== undefined ? { only } : {}),
       ...(slowName !== undefined ? { slowTool: { name: slowName, args: parseJsonObject(values['slow-tool-args'], '--slow-tool-args') } } : {}),
       onResult: (r) => {
