@@ -43,6 +43,8 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
     // terminal's signal), then the CLI exits with 130 / 143 (issue 9.8).
     closeOnExit: true,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    // --strict: formats in output schemas are asserted too (an annotation by default, basic#16).
+    ...(flags.strict === true ? { assertFormats: true } : {}),
     trace: file === undefined ? false : { file, strict: flags.strict === true },
   };
 }
