@@ -9,7 +9,7 @@
  * await client.close();
  * ```
  */
-export { connect, McpClient } from './mcp/client.js';
+export { connect, McpClient, configSecrets } from './mcp/client.js';
 export type { ClientOptions, CallToolOptions, McpClientDiagnostic } from './mcp/client.js';
 export type { ClientFeatureOptions, HandlerContext } from './mcp/client-features.js';
 export type { LifecycleState } from './mcp/lifecycle.js';

@@ -182,12 +182,8 @@ describe('issue9.10: the CLI prints no configured secret and its traces hold non
     expect(leak.code).toBe(0);
     outputs.push({ cmd: 'mcpwire call remote leak (stderr)', text: leak.stderr });
 
-    // Known gap, outside this item's files: the CLI's scrubber (`secretsOf` in
-    // src/cli/config-target.ts) registers env and header values but not the credentials of the
-    // URL, so an HTTP error body echoing the URL's query values gets through (the URL itself is
-    // shown redacted by the pattern rules: checked above). Nor does it know the session id.
-    const cliForms = new Map([...ALL].filter(([name]) => !name.startsWith('query ')));
-    for (const o of outputs) expect(leaks(o.text, cliForms), o.cmd).toEqual([]);
+    // Every form, the URL's query credentials included (the CLI's scrubber takes configSecrets).
+    for (const o of outputs) expect(leaks(o.text, ALL), o.cmd).toEqual([]);
     expect(list.stdout).not.toContain(QUERY.key);
     expect(list.stdout).not.toContain(QUERY.sig);
     const text = fs.readFileSync(trace, 'utf8');

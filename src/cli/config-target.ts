@@ -10,7 +10,7 @@
  * (the library's `trust: 'ask'`). A `--config <file>` named on the command line is trusted.
  */
 import { readFile } from 'node:fs/promises';
-import { isMcpWireError, Redactor, REDACTED } from '../index.js';
+import { configSecrets, isMcpWireError, Redactor, REDACTED } from '../index.js';
 import {
   configPathForScope,
   defaultImportFiles,
@@ -143,8 +143,8 @@ export function findServer(result: ConfigLoadResult, id: string): ResolvedServer
 export function secretsOf(servers: readonly ResolvedServer[]): string[] {
   const out = new Set<string>();
   for (const s of servers) {
-    for (const v of Object.values(s.config.env)) if (v) out.add(v);
-    for (const v of Object.values(s.config.headers)) if (v) out.add(v);
+    // env and header values, and the URL's credentials (user info, credential-like query values)
+    for (const v of configSecrets({ env: s.config.env, headers: s.config.headers, url: s.config.url })) out.add(v);
     if (s.config.oauth?.clientSecret) out.add(s.config.oauth.clientSecret);
   }
   return [...out];
