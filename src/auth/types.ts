@@ -89,8 +89,8 @@ export interface UnauthorizedInfo {
 
 /** Key material for `private_key_jwt` (RFC 7523) client authentication. */
 export interface PrivateKeyJwtConfig {
-  /** A PKCS#8 PEM, a JWK (private) or a WebCrypto CryptoKey. */
-  privateKey: string | JsonWebKey | CryptoKey;
+  /** A PKCS#8 PEM, a private JWK (object) or a WebCrypto CryptoKey. */
+  privateKey: string | Record<string, unknown> | import('node:crypto').webcrypto.CryptoKey;
   /** JWS algorithm, default `RS256` (or `ES256` for EC keys). */
   alg?: string;
   kid?: string;
