@@ -7,6 +7,7 @@
 
 import { buildCatalog, deriveCapabilities, paginate, readResource, getPrompt, complete } from './catalog.mjs';
 import { BUILTIN_TOOLS } from './builtin-tools.mjs';
+import { createTaskStore, taskCapabilities } from './tasks.mjs';
 import {
   RpcError, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
   isObject, isId, kindOf, sleep, forever,
@@ -28,6 +29,7 @@ export function createScenarioServer(scenario, io) {
   const gb = sc.behavior ?? {};
   const catalog = buildCatalog(sc);
   const capabilities = deriveCapabilities(sc, catalog);
+  if (sc.tasks && !sc.capabilities) capabilities.tasks = taskCapabilities(sc.tasks);
   const versions = sc.protocolVersions ?? DEFAULT_VERSIONS;
   const state = {
     phase: 'new', // new → initializing (initialize answered) → ready (notifications/initialized)
@@ -266,6 +268,8 @@ export function createScenarioServer(scenario, io) {
 
   // ---- dispatch -----------------------------------------------------------------------------
 
+  const taskStore = createTaskStore(sc.tasks, { capabilities, notify, request, runTool: callTool });
+
   const served = {
     tools: () => capabilities.tools || catalog.tools.length,
     resources: () => capabilities.resources || catalog.resources.length || catalog.templates.length,
@@ -284,7 +288,7 @@ export function createScenarioServer(scenario, io) {
     initialize: (p) => initialize(p),
     ping: () => ({}),
     'tools/list': (p) => served.tools() && list('tools', catalog.tools, p),
-    'tools/call': (p, signal, ctx) => served.tools() && callTool(p, signal, ctx),
+    'tools/call': (p, signal, ctx) => served.tools() && (taskStore.maybeCreate(p, catalog.tools.find((t) => t.def.name === p.name), ctx) ?? callTool(p, signal, ctx)),
     'resources/list': (p) => served.resources() && list('resources', catalog.resources, p),
     'resources/templates/list': (p) => served.resources() && list('templates', catalog.templates, p),
     'resources/read': (p) => served.resources() && ({ contents: readResource(catalog, needString(p, 'uri')).contents }),
@@ -294,6 +298,7 @@ export function createScenarioServer(scenario, io) {
     'prompts/get': (p) => served.prompts() && (needString(p, 'name'), getPrompt(catalog, p)),
     'completion/complete': (p) => served.completions() && complete(catalog, p),
     'logging/setLevel': (p) => served.logging() && setLevel(p),
+    ...taskStore.handlers,
   };
 
   /** The handler's result (or a Promise of it, for tools/call); throws RpcError. */
@@ -326,7 +331,8 @@ export function createScenarioServer(scenario, io) {
     return {};
   }
 
-  async function callTool(p, signal, ctx) {
+  /** `taskRequest`: how a tool running as a task asks the client (tasks.mjs holds it for tasks/result). */
+  async function callTool(p, signal, ctx, taskRequest) {
     const name = needString(p, 'name');
     if (p.arguments !== undefined && !isObject(p.arguments)) throw new RpcError(INVALID_PARAMS, 'arguments must be an object');
     const tool = catalog.tools.find((t) => t.def.name === name);
@@ -346,7 +352,7 @@ export function createScenarioServer(scenario, io) {
         notify('notifications/progress', { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) }, ctx);
       },
       notify: (method, params) => notify(method, params, ctx),
-      request: (method, params) => request(method, params, { signal, ctx }),
+      request: (method, params) => (taskRequest ? taskRequest(method, params) : request(method, params, { signal, ctx })),
       log: (level, data, logger) => log(level, data, logger, ctx),
       crash: (code, text) => {
         if (text) io.stderr(String(text));

@@ -27,6 +27,7 @@ import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import { validateAgainst } from './output-schema.js';
 import { paginate, type Page } from './pagination.js';
 import { checkResult, type ShapeTable } from './result-shapes.js';
+import { TaskRequester, toolCallMode, type TaskPollOptions } from './tasks.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -45,6 +46,10 @@ import type {
   Resource,
   ResourceTemplate,
   ServerCapabilities,
+  CancelTaskResult,
+  ListTasksResult,
+  Task,
+  TaskSupport,
   Tool,
 } from './types.js';
 import {
@@ -110,6 +115,8 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
    */
   trace?: string | { file: string; strict?: boolean; secrets?: string[] } | false;
+  /** Polling of `tasks/get` while a task-augmented call runs (tasks.ts). */
+  taskPolling?: TaskPollOptions;
 }
 
 export interface CallToolOptions {
@@ -122,8 +129,20 @@ export interface CallToolOptions {
    */
   progressIntervalMs?: number;
   resetTimeoutOnProgress?: boolean;
+  /** Hard ceiling of the call; for a task-augmented call, of the whole task (default 10 × timeoutMs). */
   maxTotalTimeoutMs?: number;
   _meta?: Record<string, unknown>;
+  /**
+   * Task augmentation (basic/utilities/tasks): `'auto'` (default) runs the call as a task exactly
+   * when the tool's `execution.taskSupport` is `"required"`; `true` also for `"optional"` tools;
+   * `false` never (a task-required tool is then refused). A task-augmented call is still one
+   * awaited result; aborting it (or its `maxTotalTimeoutMs` passing) sends `tasks/cancel`.
+   */
+  task?: boolean | 'auto';
+  /** Requested task lifetime in ms (`task.ttl`). */
+  taskTtlMs?: number;
+  /** Called on every status change of the call's task. */
+  onTaskStatus?: (task: Task) => void;
 }
 
 export interface McpClientDiagnostic extends TransportDiagnostic {
@@ -150,6 +169,11 @@ export class McpClient extends EventEmitter {
   private connection: Connection | undefined;
   private init: InitializeResult | undefined;
   private outputSchemas = new Map<string, object>();
+  /** Each listed tool's `execution.taskSupport`; `toolsListed` once a listing has been seen. */
+  private taskSupport = new Map<string, TaskSupport | undefined>();
+  private toolsListed = false;
+  /** The client as task requestor (tasks.ts). */
+  private readonly tasks: TaskRequester;
   private closePromise: Promise<void> | undefined;
   private tracer: { close(): Promise<void>; setSessionId(id: string | undefined): void } | undefined;
   /** What a session holds that a new session must be told again. */
@@ -174,6 +198,16 @@ export class McpClient extends EventEmitter {
     this.lifecycle = new Lifecycle(this.serverId, (from, to) => {
       this.connection?.observer?.event({ type: 'lifecycle', from, to });
       this.emit('stateChange', { from, to });
+    });
+    this.tasks = new TaskRequester({
+      serverId: this.serverId,
+      request: (method, params, options) => this.request(method, params, options),
+      check: (method, result) => checkResult(this.shapes, method, result, this.serverId),
+      capabilities: () => this.serverCapabilities,
+      negotiated: () => features(this.protocolVersion)?.tasks === true,
+      emit: (event, payload) => this.emit(event, payload),
+      defaultTimeoutMs: options.timeoutMs ?? 60_000,
+      poll: options.taskPolling,
     });
   }
 
@@ -239,6 +273,8 @@ export class McpClient extends EventEmitter {
         onClose: (err) => this.onConnectionClose(err),
       });
       installClientFeatures(this.connection, this.options, (event, payload) => this.emit(event, payload));
+      // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
+      this.connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
       await transport.start();
       await this.initialize(this.options.signal);
       this.startKeepalive();
@@ -595,6 +631,7 @@ export class McpClient extends EventEmitter {
   listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
     return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
       for (const t of r.tools) this.rememberTool(t);
+      if (r.nextCursor === undefined) this.toolsListed = true;
       return r;
     });
   }
@@ -628,6 +665,8 @@ export class McpClient extends EventEmitter {
 
   private rememberTool(t: Tool): void {
     if (t && typeof t.name === 'string') {
+      const support = t.execution?.taskSupport;
+      this.taskSupport.set(t.name, support === 'required' || support === 'optional' || support === 'forbidden' ? support : undefined);
       if (t.outputSchema && typeof t.outputSchema === 'object') this.outputSchemas.set(t.name, t.outputSchema);
       else this.outputSchemas.delete(t.name);
     }
@@ -638,14 +677,70 @@ export class McpClient extends EventEmitter {
    * failed), distinct from a JSON-RPC error (the request failed), which rejects.
    */
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_OPTIONS): Promise<CallToolResult> {
-    const params: Record<string, unknown> = { name, arguments: args };
-    if (options._meta !== undefined) params._meta = options._meta;
-    const result = checkResult<CallToolResult>(this.shapes, 'tools/call', await this.request<unknown>('tools/call', params, options), this.serverId);
+    let raw: unknown;
+    if ((await this.toolCallMode(name, options)) === 'task') {
+      raw = await this.tasks.callTool(name, args, options);
+    } else {
+      const params: Record<string, unknown> = { name, arguments: args };
+      if (options._meta !== undefined) params._meta = options._meta;
+      raw = await this.request<unknown>('tools/call', params, options);
+    }
+    const result = checkResult<CallToolResult>(this.shapes, 'tools/call', raw, this.serverId);
     const schema = this.outputSchemas.get(name);
     if (schema !== undefined && !result.isError && (this.options.validateStructuredContent ?? 'error') !== 'off') {
       await this.checkStructured(name, schema, result);
     }
     return result;
+  }
+
+  /**
+   * Plain or task-augmented (tasks.ts `toolCallMode`). A server taking task-augmented calls gets
+   * its tools listed once when the tool is unknown, so a task-required tool is never called as a
+   * plain request (basic.utilities.tasks#7); other servers pay nothing.
+   */
+  private async toolCallMode(name: string, options: CallToolOptions): Promise<'task' | 'plain'> {
+    const wanted = options.task ?? 'auto';
+    const problem = this.tasks.toolsCallProblem();
+    if (wanted === 'auto' && problem !== undefined && !this.taskSupport.has(name)) return 'plain';
+    if (!this.taskSupport.has(name) && !this.toolsListed && this.refusal('tools/list') === undefined) {
+      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
+    }
+    const decided = toolCallMode(name, this.taskSupport.get(name), problem, wanted);
+    if ('refuse' in decided) throw new CapabilityError(decided.refuse, { serverId: this.serverId, phase: 'request' });
+    return decided.mode;
+  }
+
+  // ---- tasks (basic/utilities/tasks; the client as requestor) -------------------------------
+
+  /**
+   * `tools/call` with `task` (lower level than `callTool`, which follows the task to its
+   * result): resolves with the created task. Needs the server's `tasks.requests.tools.call`.
+   */
+  createTask(name: string, args: Record<string, unknown> = {}, options: { ttlMs?: number; signal?: AbortSignal; timeoutMs?: number; _meta?: Record<string, unknown> } = {}): Promise<Task> {
+    return this.tasks.createToolTask(name, args, { ...options, taskTtlMs: options.ttlMs });
+  }
+  /** `tasks/get`: the task's current state. */
+  getTask(taskId: string, options?: RequestOptions): Promise<Task> {
+    return this.tasks.getTask(taskId, options);
+  }
+  /** `tasks/result`: blocks until the task is terminal; the underlying request's result or error. */
+  getTaskResult(taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.tasks.getTaskResult(taskId, options);
+  }
+  /** One page of `tasks/list` (needs `tasks.list`). */
+  listTasksPage(cursor?: string, options?: RequestOptions): Promise<ListTasksResult> {
+    return this.tasks.listTasksPage(cursor, options);
+  }
+  /** Every task, following `nextCursor` to the end (needs `tasks.list`). */
+  listTasks(options?: RequestOptions): Promise<Task[]> {
+    return this.listing('tasks/list', async (cursor) => {
+      const r = await this.tasks.listTasksPage(cursor, options);
+      return { items: r.tasks, nextCursor: r.nextCursor };
+    });
+  }
+  /** `tasks/cancel` (needs `tasks.cancel`). */
+  cancelTask(taskId: string, options?: RequestOptions): Promise<CancelTaskResult> {
+    return this.tasks.cancelTask(taskId, options);
   }
 
   private async checkStructured(name: string, schema: object, result: CallToolResult): Promise<void> {

@@ -187,3 +187,33 @@ export interface ElicitResult {
   content?: Record<string, unknown>;
   [key: string]: unknown;
 }
+
+// ---- tasks (basic/utilities/tasks) ----------------------------------------------------------
+
+/** A task's state (basic/utilities/tasks: "Task Status"); the last three are terminal. */
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+/** A tool's `execution.taskSupport` (server/tools); absent means 'forbidden'. */
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+/** schema.json `Task`: the execution state of a task-augmented request. */
+export interface Task {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** ms from creation before the receiver may delete the task; null = unlimited. */
+  ttl: number | null;
+  /** Suggested ms between `tasks/get` polls. */
+  pollInterval?: number;
+  [key: string]: unknown;
+}
+/** The `task` field of a task-augmented request's params (schema.json `TaskMetadata`). */
+export interface TaskMetadata { ttl?: number }
+/** The value of `_meta["io.modelcontextprotocol/related-task"]`. */
+export interface RelatedTaskMetadata { taskId: string }
+/** The answer to a task-augmented request (schema.json `CreateTaskResult`). */
+export interface CreateTaskResult { task: Task; _meta?: Meta; [key: string]: unknown }
+export type GetTaskResult = Task & { _meta?: Meta };
+export type CancelTaskResult = Task & { _meta?: Meta };
+export interface ListTasksResult { tasks: Task[]; nextCursor?: string; _meta?: Meta }

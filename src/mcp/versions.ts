@@ -3,6 +3,7 @@
  * (2026-07-28 exists) is an addition, not a rewrite.
  */
 import { RESULT_SHAPES_2025_11_25, type ShapeTable } from './result-shapes.js';
+import { TASK_RESULT_SHAPES } from './tasks.js';
 
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
 
@@ -17,14 +18,17 @@ export interface RevisionFeatures {
   streamableHttp: boolean;
   /** Elicitation (2025-06-18+), URL mode (2025-11-25+). */
   elicitation: boolean;
-  /** Tasks (2025-11-25+). */
+  /** Tasks (2025-11-25+): the client may task-augment `tools/call` and send `tasks/*` (tasks.ts). */
   tasks: boolean;
   /** The shape each method's `result` must have (result-shapes.ts). */
   resultShapes: ShapeTable;
 }
 
+/** 2025-11-25 adds the task methods' result shapes (tasks/get, tasks/list, tasks/cancel). */
+const SHAPES_WITH_TASKS: ShapeTable = Object.freeze({ ...RESULT_SHAPES_2025_11_25, ...TASK_RESULT_SHAPES });
+
 export const REVISIONS: Readonly<Record<string, RevisionFeatures>> = {
-  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true, resultShapes: SHAPES_WITH_TASKS },
   '2025-06-18': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
   '2025-03-26': { batching: true, structuredContent: false, protocolVersionHeader: false, streamableHttp: true, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
   '2024-11-05': { batching: false, structuredContent: false, protocolVersionHeader: false, streamableHttp: false, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },

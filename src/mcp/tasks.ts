@@ -1,0 +1,416 @@
+/**
+ * Tasks, the client as requestor (basic/utilities/tasks): which tool calls are task-augmented
+ * (`toolCallMode`: the server's `tasks.requests.tools.call` capability and the tool's
+ * `execution.taskSupport`), the typed task requests (`tools/call` with `task`, `tasks/get`,
+ * `tasks/result`, `tasks/list`, `tasks/cancel`), and `callTool`, which turns a task back into
+ * one awaited result: create it, follow `notifications/tasks/status` while polling `tasks/get`
+ * (the server's `pollInterval`, a backoff while nothing changes, a ceiling), call `tasks/result`
+ * once the task is terminal or needs input (the server's requests carrying related-task metadata
+ * are answered meanwhile by the client's ordinary handlers), and send `tasks/cancel` when the
+ * caller aborts or the call's total deadline passes.
+ *
+ * The client as task receiver (server-initiated task-augmented sampling/elicitation) lives in
+ * task-receiver.ts.
+ */
+import { AbortError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError } from '../errors.js';
+import type { RequestOptions } from '../protocol/connection.js';
+import type { ProgressCallback } from '../protocol/registry.js';
+import { missingCapability, missingTaskCapability } from './capabilities.js';
+import type { ShapeTable } from './result-shapes.js';
+import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
+
+/** The `_meta` key associating a message with its task (basic.utilities.tasks#39). */
+export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+
+const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+/** basic.utilities.tasks#22: completed, failed and cancelled are terminal. */
+export function isTerminalStatus(status: TaskStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** What is wrong with a value that should be a `Task`, or undefined. */
+export function taskProblem(t: unknown): string | undefined {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) return 'the task is not an object';
+  const r = t as Record<string, unknown>;
+  // basic.utilities.tasks#17: task ids are strings.
+  if (typeof r.taskId !== 'string' || r.taskId === '') return '"taskId" is not a non-empty string';
+  if (typeof r.status !== 'string' || !STATUSES.has(r.status)) return `"status" ${JSON.stringify(r.status)?.slice(0, 40)} is not a task status`;
+  if (r.pollInterval !== undefined && (typeof r.pollInterval !== 'number' || !(r.pollInterval >= 0))) return '"pollInterval" is not a non-negative number';
+  return undefined;
+}
+
+/** Result shapes of the task methods (2025-11-25; versions.ts puts them in that revision's table). */
+export const TASK_RESULT_SHAPES: ShapeTable = Object.freeze({
+  'tasks/get': taskProblem,
+  'tasks/cancel': taskProblem,
+  'tasks/list': (r: Record<string, unknown>) => {
+    if (!Array.isArray(r.tasks)) return '"tasks" is not an array';
+    for (const t of r.tasks) {
+      const p = taskProblem(t);
+      if (p !== undefined) return `a listed task is malformed: ${p}`;
+    }
+    return undefined;
+  },
+});
+
+/** How a tool call goes out, or why it cannot. */
+export type ToolCallMode = { mode: 'task' | 'plain' } | { refuse: string };
+
+/**
+ * basic.utilities.tasks#4/#5/#7: the mode of a `tools/call` of `tool`, given its
+ * `execution.taskSupport`, why the server cannot take task-augmented calls (undefined when it
+ * can), and what the caller asked (`'auto'`: a task exactly when the tool requires one).
+ */
+export function toolCallMode(tool: string, support: TaskSupport | undefined, capabilityProblem: string | undefined, wanted: boolean | 'auto'): ToolCallMode {
+  const s = support ?? 'forbidden'; // absent means forbidden (basic.utilities.tasks#5)
+  const name = JSON.stringify(tool).slice(0, 130);
+  if (s === 'required') {
+    if (wanted === false) return { refuse: `tool ${name} requires task execution (execution.taskSupport "required"); it cannot be called with task: false` };
+    if (capabilityProblem !== undefined) return { refuse: `tool ${name} requires task execution, but ${capabilityProblem}; it is not called as a plain request` };
+    return { mode: 'task' };
+  }
+  if (wanted !== true) return { mode: 'plain' };
+  if (capabilityProblem !== undefined) return { refuse: `task execution was asked for tool ${name}, but ${capabilityProblem}` };
+  if (s === 'forbidden') return { refuse: `tool ${name} does not support task execution (execution.taskSupport ${support === undefined ? 'absent' : '"forbidden"'})` };
+  return { mode: 'task' };
+}
+
+/** Polling of `tasks/get` while a task is followed. */
+export interface TaskPollOptions {
+  /** When the server suggests no `pollInterval` (default 1000 ms). */
+  defaultPollIntervalMs?: number;
+  /** Floor for any interval, the server's included: a server cannot make us spin (default 100 ms). */
+  minPollIntervalMs?: number;
+  /** Ceiling of the backoff and of the server's `pollInterval` (untrusted; default 30 000 ms). */
+  maxPollIntervalMs?: number;
+  /** The interval grows by this factor while the status stays the same (default 1.5). */
+  backoffFactor?: number;
+}
+
+/** Options of a task-augmented tool call. */
+export interface TaskCallOptions {
+  signal?: AbortSignal;
+  /** Timeout of each request of the exchange (default: the client's). */
+  timeoutMs?: number;
+  /** The whole call, task included (default 10 × timeoutMs); past it: `tasks/cancel`, TimeoutError. */
+  maxTotalTimeoutMs?: number;
+  /** Requested task lifetime (`task.ttl`, ms); the server may choose another. */
+  taskTtlMs?: number;
+  /** Every status change of the task (from notifications or polls). */
+  onTaskStatus?: (task: Task) => void;
+  /** Progress of the creating request. */
+  onProgress?: ProgressCallback;
+  progressIntervalMs?: number;
+  _meta?: Record<string, unknown>;
+}
+
+/** What the requester needs from the client. */
+export interface TaskDeps {
+  serverId: string;
+  request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<T>;
+  /** The negotiated revision's result-shape check. */
+  check<T>(method: string, result: unknown): T;
+  capabilities(): ServerCapabilities | undefined;
+  /** Whether the negotiated revision has tasks (versions.ts). */
+  negotiated(): boolean;
+  emit(event: 'taskStatus' | 'diagnostic', payload: unknown): void;
+  defaultTimeoutMs: number;
+  poll?: TaskPollOptions;
+}
+
+/** A followed task: its latest known state and whoever waits for a change. */
+interface Follower {
+  last: Task;
+  key: string;
+  notified: boolean;
+  wake: (() => void) | undefined;
+  onTaskStatus: ((task: Task) => void) | undefined;
+}
+
+/** Timeout of the `tasks/cancel` sent after an abort: it must not keep anything alive for long. */
+const CANCEL_TIMEOUT_MS = 5_000;
+
+export class TaskRequester {
+  private readonly followers = new Map<string, Follower>();
+  private readonly poll: Required<TaskPollOptions>;
+
+  constructor(private readonly deps: TaskDeps) {
+    const p = deps.poll ?? {};
+    const min = Math.max(1, p.minPollIntervalMs ?? 100);
+    const max = Math.max(min, p.maxPollIntervalMs ?? 30_000);
+    this.poll = { minPollIntervalMs: min, maxPollIntervalMs: max, defaultPollIntervalMs: p.defaultPollIntervalMs ?? 1000, backoffFactor: Math.max(1, p.backoffFactor ?? 1.5) };
+  }
+
+  /** Why `tools/call` cannot be task-augmented on this server now, or undefined (tasks#2/#3/#4). */
+  toolsCallProblem(): string | undefined {
+    if (!this.deps.negotiated()) return 'the negotiated protocol version has no tasks';
+    return missingTaskCapability('tools/call', this.deps.capabilities());
+  }
+
+  // ---- the typed requests -------------------------------------------------------------------
+
+  /** `tools/call` with `task`: the CreateTaskResult's task (basic.utilities.tasks#34). */
+  async createToolTask(name: string, args: Record<string, unknown>, options: TaskCallOptions = {}): Promise<Task> {
+    const task = await this.create(name, args, options);
+    if ('direct' in task) throw this.protocolError('tools/call with "task" was answered with a plain result, not a CreateTaskResult');
+    return task;
+  }
+
+  /** `tasks/get`. */
+  async getTask(taskId: string, options?: RequestOptions): Promise<Task> {
+    const r = this.deps.check<Task>('tasks/get', await this.deps.request<unknown>('tasks/get', { taskId }, options));
+    if (r.taskId !== taskId) throw this.protocolError(`tasks/get for ${JSON.stringify(taskId)} answered with task ${JSON.stringify(r.taskId).slice(0, 80)}`);
+    this.observe(r);
+    return r;
+  }
+
+  /**
+   * `tasks/result`: blocks until the task is terminal, then resolves with what the underlying
+   * request returned, or rejects with its JSON-RPC error (basic.utilities.tasks#36–#38).
+   */
+  async getTaskResult(taskId: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    const r = await this.deps.request<unknown>('tasks/result', { taskId }, options);
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) throw this.protocolError('tasks/result returned a result that is not an object');
+    // basic.utilities.tasks#56: the response MUST carry the related-task metadata.
+    const related = ((r as { _meta?: Record<string, unknown> })._meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
+    if (related !== taskId) {
+      this.diagnostic('MCPWIRE_TASK_META', `tasks/result for task ${JSON.stringify(taskId)} lacks "_meta.${RELATED_TASK_META_KEY}.taskId" naming it (basic.utilities.tasks#56)`);
+    }
+    return r as Record<string, unknown>;
+  }
+
+  /** One page of `tasks/list` (the cursor is passed on as it came: basic.utilities.tasks#48). */
+  listTasksPage(cursor?: string, options?: RequestOptions): Promise<ListTasksResult> {
+    return this.deps.request<unknown>('tasks/list', cursor === undefined ? undefined : { cursor }, options).then((r) => this.deps.check<ListTasksResult>('tasks/list', r));
+  }
+
+  /** `tasks/cancel`: the task as the server left it (`cancelled`: basic.utilities.tasks#51). */
+  async cancelTask(taskId: string, options?: RequestOptions): Promise<CancelTaskResult> {
+    const r = this.deps.check<CancelTaskResult>('tasks/cancel', await this.deps.request<unknown>('tasks/cancel', { taskId }, options));
+    this.observe(r);
+    return r;
+  }
+
+  // ---- one awaited result -------------------------------------------------------------------
+
+  /**
+   * A task-augmented `tools/call` as one awaited result (see the module comment). Resolves with
+   * the `tasks/result` payload (a CallToolResult), or the plain result of a server that ignored
+   * the task (basic.utilities.tasks#16).
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: TaskCallOptions = {}): Promise<unknown> {
+    const timeoutMs = options.timeoutMs ?? this.deps.defaultTimeoutMs;
+    const deadline = new Deadline(options.signal, options.maxTotalTimeoutMs ?? timeoutMs * 10, name, this.deps.serverId);
+    let taskId: string | undefined;
+    try {
+      const created = await this.create(name, args, { ...options, timeoutMs, signal: deadline.signal });
+      if ('direct' in created) return created.direct;
+      taskId = created.taskId;
+      return await this.follow(created, options.onTaskStatus, timeoutMs, deadline);
+    } catch (err) {
+      if (!deadline.signal.aborted) throw err;
+      if (taskId !== undefined) this.cancelAfterAbort(taskId);
+      throw deadline.error(err);
+    } finally {
+      deadline.dispose();
+      if (taskId !== undefined) this.followers.delete(taskId);
+    }
+  }
+
+  /** `notifications/tasks/status` (basic.utilities.tasks#14: a hint, never relied on). */
+  onStatusNotification(params: Record<string, unknown> | undefined): void {
+    const problem = taskProblem(params);
+    if (problem !== undefined) {
+      this.diagnostic('MCPWIRE_BAD_TASK_STATUS', `notifications/tasks/status ignored: ${problem}`);
+      return;
+    }
+    const task = params as Task;
+    const f = this.followers.get(task.taskId);
+    if (f === undefined) {
+      this.deps.emit('taskStatus', task);
+      return;
+    }
+    f.notified = true;
+    this.report(f, task);
+    f.wake?.();
+  }
+
+  private async create(name: string, args: Record<string, unknown>, options: TaskCallOptions): Promise<Task | { direct: unknown }> {
+    const problem = this.toolsCallProblem();
+    if (problem !== undefined) throw new CapabilityError(problem, { serverId: this.deps.serverId, phase: 'request' });
+    const params: Record<string, unknown> = { name, arguments: args, task: options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs } };
+    if (options._meta !== undefined) params._meta = options._meta;
+    const { signal, timeoutMs, onProgress, progressIntervalMs } = options;
+    const r = await this.deps.request<unknown>('tools/call', params, { signal, timeoutMs, onProgress, progressIntervalMs });
+    const obj = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : undefined;
+    if (obj !== undefined && obj.task === undefined && Array.isArray(obj.content)) {
+      // basic.utilities.tasks#16: a receiver that does not take tasks for this request processes
+      // it normally; the answer is then the result itself.
+      this.diagnostic('MCPWIRE_TASK_IGNORED', `tools/call ${JSON.stringify(name).slice(0, 130)} was asked to run as a task but answered directly`);
+      return { direct: r };
+    }
+    const problemOfTask = obj === undefined ? 'the result is not an object' : taskProblem(obj.task);
+    if (problemOfTask !== undefined) throw this.protocolError(`tools/call with "task" returned a malformed CreateTaskResult: ${problemOfTask}`);
+    return obj!.task as Task;
+  }
+
+  /** Polls (woken early by notifications) until the task is terminal or needs input. */
+  private async follow(created: Task, onTaskStatus: TaskCallOptions['onTaskStatus'], timeoutMs: number, deadline: Deadline): Promise<unknown> {
+    const f: Follower = { last: created, key: '', notified: false, wake: undefined, onTaskStatus };
+    this.followers.set(created.taskId, f);
+    this.report(f, created);
+    let key = f.key;
+    let interval = this.baseInterval(f.last);
+    for (;;) {
+      // basic.utilities.tasks#11/#28: poll until terminal; on input_required call tasks/result,
+      // whose stream carries the server's requests (answered by the client's handlers).
+      if (isTerminalStatus(f.last.status) || f.last.status === 'input_required') return this.finish(f, timeoutMs, deadline);
+      f.notified = false;
+      await this.sleep(f, interval, deadline.signal);
+      // basic.utilities.tasks#14/#15: a notification only shortens the wait; polls go on.
+      if (!f.notified) await this.getTask(f.last.taskId, { signal: deadline.signal, timeoutMs });
+      // basic.utilities.tasks#10: the server's pollInterval, then a backoff while nothing changes.
+      interval = f.key === key ? Math.min(this.poll.maxPollIntervalMs, interval * this.poll.backoffFactor) : this.baseInterval(f.last);
+      key = f.key;
+    }
+  }
+
+  private async finish(f: Follower, timeoutMs: number, deadline: Deadline): Promise<unknown> {
+    const remaining = deadline.remainingMs();
+    const result = await this.getTaskResult(f.last.taskId, { signal: deadline.signal, timeoutMs: remaining, maxTotalTimeoutMs: remaining }).catch((err: unknown) => {
+      if (err instanceof JsonRpcError) f.last = { ...f.last, status: 'failed' }; // the task's own error (tasks#60): nothing left to cancel
+      throw err;
+    });
+    if (!isTerminalStatus(f.last.status)) {
+      // tasks/result answers only once the task is terminal (tasks#37); learn its final state.
+      await this.getTask(f.last.taskId, { signal: deadline.signal, timeoutMs }).catch(() => undefined);
+    }
+    return result;
+  }
+
+  /** Records a state learned from a response (a followed task's only). */
+  private observe(task: Task): void {
+    const f = this.followers.get(task.taskId);
+    if (f !== undefined) this.report(f, task);
+  }
+
+  /** A newer state of a followed task: reported when status or message changed. */
+  private report(f: Follower, task: Task): void {
+    // basic.utilities.tasks#22: a terminal task never changes again; a late answer cannot undo it.
+    if (isTerminalStatus(f.last.status) && f.key !== '' && !isTerminalStatus(task.status)) return;
+    f.last = task;
+    const key = `${task.status}\0${task.statusMessage ?? ''}`;
+    if (key === f.key) return;
+    f.key = key;
+    this.deps.emit('taskStatus', task);
+    try {
+      f.onTaskStatus?.(task);
+    } catch (err) {
+      this.diagnostic('MCPWIRE_HANDLER_FAILED', `onTaskStatus callback threw: ${(err as Error)?.message ?? String(err)}`);
+    }
+  }
+
+  private baseInterval(task: Task): number {
+    const suggested = typeof task.pollInterval === 'number' ? task.pollInterval : this.poll.defaultPollIntervalMs;
+    return Math.min(this.poll.maxPollIntervalMs, Math.max(this.poll.minPollIntervalMs, suggested));
+  }
+
+  /** Waits `ms`, or less when a status notification arrives; rejects when `signal` aborts. */
+  private sleep(f: Follower, ms: number, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+        f.wake = undefined;
+      };
+      const onAbort = () => {
+        done();
+        reject(signal.reason);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve();
+      }, ms);
+      f.wake = () => {
+        done();
+        resolve();
+      };
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** The caller gave up: ask the server to stop the task too, without waiting for the answer. */
+  private cancelAfterAbort(taskId: string): void {
+    const f = this.followers.get(taskId);
+    if (f !== undefined && isTerminalStatus(f.last.status)) return;
+    const missing = missingCapability('tasks/cancel', this.deps.capabilities());
+    if (missing !== undefined) {
+      this.diagnostic('MCPWIRE_TASK_NOT_CANCELLED', `task ${JSON.stringify(taskId)} keeps running on the server: ${missing}`);
+      return;
+    }
+    this.deps.request('tasks/cancel', { taskId }, { timeoutMs: CANCEL_TIMEOUT_MS }).catch((err: unknown) => {
+      this.diagnostic('MCPWIRE_TASK_NOT_CANCELLED', `tasks/cancel for task ${JSON.stringify(taskId)} failed: ${(err as Error)?.message ?? String(err)}`);
+    });
+  }
+
+  private diagnostic(code: string, message: string): void {
+    this.deps.emit('diagnostic', { code, message, serverId: this.deps.serverId });
+  }
+
+  private protocolError(message: string): ProtocolError {
+    return new ProtocolError(message, { serverId: this.deps.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
+  }
+}
+
+/**
+ * A task call's own signal: the caller's abort or the total deadline (a timer, so fake timers
+ * drive it). `error()` turns the abort into what the caller sees.
+ */
+class Deadline {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly endsAt: number;
+  private timedOut = false;
+  private readonly onCallerAbort: () => void;
+
+  constructor(
+    private readonly caller: AbortSignal | undefined,
+    private readonly totalMs: number,
+    private readonly tool: string,
+    private readonly serverId: string,
+  ) {
+    this.endsAt = Date.now() + totalMs;
+    this.onCallerAbort = () => this.controller.abort(caller!.reason);
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort(new TimeoutError(`tools/call ${tool} (task)`, totalMs, { serverId, phase: 'request', total: true }));
+    }, totalMs);
+    if (caller?.aborted) this.onCallerAbort();
+    else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  remainingMs(): number {
+    return Math.max(1, this.endsAt - Date.now());
+  }
+
+  error(err: unknown): Error {
+    if (this.timedOut) return this.controller.signal.reason as TimeoutError;
+    if (err instanceof AbortError) return err;
+    return new AbortError(`tools/call ${JSON.stringify(this.tool).slice(0, 130)} (task) aborted: ${String((this.caller?.reason as Error)?.message ?? this.caller?.reason ?? 'aborted')}`, {
+      serverId: this.serverId,
+      phase: 'request',
+      cause: this.caller?.reason,
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.caller?.removeEventListener('abort', this.onCallerAbort);
+  }
+}
