@@ -62,3 +62,19 @@ export type {
 } from './trace/index.js';
 
 export * from './errors.js';
+
+/** OAuth 2.1 for protected HTTP servers (basic/authorization): pass the provider as `authProvider`. */
+export { createOAuthProvider, MemoryTokenStore, AuthError, isAuthError, parseBearerChallenge, canonicalResource } from './auth/index.js';
+export type {
+  AuthCallOptions,
+  AuthorizationInteraction,
+  AuthStatus,
+  BearerChallenge,
+  CreateOAuthProvider,
+  OAuthClientProvider,
+  OAuthProviderOptions,
+  PrivateKeyJwtConfig,
+  StoredGrant,
+  TokenStore,
+  UnauthorizedInfo,
+} from './auth/index.js';

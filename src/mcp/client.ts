@@ -407,6 +407,12 @@ export class McpClient extends EventEmitter {
       onWarning: (w) => this.emit('diagnostic', { code: 'MCPWIRE_TRACE_WARNING', message: String((w as { message?: unknown }).message ?? 'trace warning'), serverId: this.serverId }),
     });
     this.tracer = tracer;
+    // OAuth secrets (tokens, client secrets, codes, verifiers, state) are redacted from the trace.
+    const auth = this.options.authProvider as { secrets?: () => string[]; onSecrets?: (l: (v: string[]) => void) => () => void } | undefined;
+    if (typeof auth?.secrets === 'function' && typeof auth.onSecrets === 'function') {
+      tracer.addSecrets(auth.secrets());
+      auth.onSecrets((v) => tracer.addSecrets(v));
+    }
     if (given === undefined) return tracer;
     return {
       message: (d, m, i) => {

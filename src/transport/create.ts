@@ -4,6 +4,7 @@
  */
 import { StdioTransport } from './stdio.js';
 import type { Transport } from './types.js';
+import type { HttpAuthProvider } from './http-common.js';
 
 export interface StdioServerConfig {
   transport: 'stdio';
@@ -41,7 +42,7 @@ export interface TransportFactoryOptions {
     fallbackToLegacySse?: boolean;
   };
   /** Supplies auth headers per request (OAuth). */
-  authProvider?: { headers(): Promise<Record<string, string>> | Record<string, string> };
+  authProvider?: HttpAuthProvider;
   /**
    * stdio: close the server (stdin → SIGTERM → SIGKILL) when this process gets SIGINT/SIGTERM/SIGHUP,
    * then exit with 130/143/129 unless the program has its own listener for the signal; SIGKILL its

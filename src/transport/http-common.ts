@@ -11,7 +11,16 @@ import { excerpt } from '../jsonrpc/types.js';
 /** Supplies per-request headers (the OAuth layer plugs in here; values are never traced). */
 export interface HttpAuthProvider {
   headers(): Promise<Record<string, string>> | Record<string, string>;
+  /**
+   * Optional: a request was refused with 401/403. The provider (re)authorizes as the challenge
+   * asks and resolves `true` when the request should be replayed; `attempt` counts the replays of
+   * this request so far. The transport replays at most MAX_AUTH_REPLAYS times per request.
+   */
+  onUnauthorized?(info: { status: 401 | 403; wwwAuthenticate?: string }, attempt: number): Promise<boolean>;
 }
+
+/** Hard cap on replays of one request after 401/403 (the provider decides below it). */
+export const MAX_AUTH_REPLAYS = 3;
 
 export interface HttpTransportOptions {
   /** The MCP endpoint (Streamable HTTP) or the SSE endpoint (legacy HTTP+SSE). */

@@ -46,7 +46,7 @@
  *   `legacy-sse`) and re-sends the initialize there.
  */
 import type { Dispatcher, Pool } from 'undici';
-import { AbortError, ConnectionClosedError, SessionExpiredError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { AbortError, AuthRequiredError, ConnectionClosedError, SessionExpiredError, TransportError, isMcpWireError, type Phase } from '../errors.js';
 import { excerpt, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
 import {
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
@@ -58,6 +58,7 @@ import {
   discard,
   header,
   httpError,
+  MAX_AUTH_REPLAYS,
   isValidSessionId,
   lifetimeController,
   mediaType,
@@ -186,7 +187,7 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- POST -----------------------------------------------------------------------------
 
-  private async post(message: JSONRPCMessage, options: SendOptions | undefined): Promise<void> {
+  private async post(message: JSONRPCMessage, options: SendOptions | undefined, authAttempt = 0): Promise<void> {
     const isInit = options?.isInitialize === true;
     const m = message as { id?: RequestId; method?: string };
     const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
@@ -223,6 +224,10 @@ export class StreamableHttpTransport implements Transport {
       }
       const what = `POST ${requestId !== undefined ? 'request' : 'message'}`;
       const error = await httpError(what, status, res.headers, res.body, { ...this.where, phase }, sentOn !== undefined);
+      // basic.authorization#18: the auth layer (re)authorizes, then the request is replayed (capped).
+      if (error instanceof AuthRequiredError && (await this.authorizeAgain(status, error, authAttempt))) {
+        return this.post(message, options, authAttempt + 1);
+      }
       if (error instanceof SessionExpiredError) {
         // A request's own 404 goes to its caller; anything else is reported to the owner.
         if (requestId !== undefined) this.markExpired(sentOn);
@@ -557,6 +562,14 @@ export class StreamableHttpTransport implements Transport {
     if (this.protocolVersion !== undefined) common['mcp-protocol-version'] = this.protocolVersion;
     this.postHeaders = { ...common, accept: ACCEPT_BOTH, 'content-type': 'application/json' };
     this.getHeaders = { ...common, accept: 'text/event-stream' };
+  }
+
+  /** Asks the auth provider whether a 401/403 is worth a replay (never more than MAX_AUTH_REPLAYS). */
+  private async authorizeAgain(status: number, error: AuthRequiredError, attempt: number): Promise<boolean> {
+    const provider = this.opts.authProvider;
+    if (provider?.onUnauthorized === undefined || attempt >= MAX_AUTH_REPLAYS || this.state !== 'open') return false;
+    const info = { status: status as 401 | 403, ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: error.wwwAuthenticate } : {}) };
+    return provider.onUnauthorized(info, attempt);
   }
 
   private async withAuth(base: Record<string, string>): Promise<Record<string, string>> {

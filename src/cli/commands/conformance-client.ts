@@ -5,9 +5,15 @@
  * `MCP_CONFORMANCE_SCENARIO`, then judges what went over the wire. Exit 0 = the client did
  * its part without error.
  */
-import { connect, type ClientOptions, type McpClient } from '../../index.js';
+import { connect, createOAuthProvider, type ClientOptions, type McpClient, type OAuthProviderOptions } from '../../index.js';
 
 type Scenario = (client: McpClient) => Promise<void>;
+
+/** The well-behaved OAuth client of the suite's auth/* scenarios: connect, list tools, call one. */
+const authClient: Scenario = async (client) => {
+  await client.listTools();
+  await client.callTool('test-tool', {});
+};
 
 const SCENARIOS: Record<string, Scenario> = {
   // The scenario server declares no capabilities: connect (initialize + initialized) and close.
@@ -28,6 +34,46 @@ const SCENARIOS: Record<string, Scenario> = {
   },
 };
 
+/** The suite's fixed Client ID Metadata Document URL (used when the AS supports CIMD). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+/** Nothing listens here: the suite's AS auto-approves and we read the code off its redirect. */
+const REDIRECT_URI = 'http://localhost:3000/callback';
+
+/**
+ * The headless "browser": GET the authorization URL without following the redirect and hand the
+ * `Location` (our redirect URI with code/state/iss) back to the provider.
+ */
+async function headlessInteraction(authorizationUrl: URL, signal: AbortSignal): Promise<URL> {
+  const res = await fetch(authorizationUrl, { redirect: 'manual', signal });
+  await res.body?.cancel().catch(() => {});
+  const location = res.headers.get('location');
+  if (location === null) throw new Error(`the authorization endpoint answered HTTP ${res.status} without a redirect`);
+  return new URL(location, authorizationUrl);
+}
+
+/** OAuth options from the scenario's MCP_CONFORMANCE_CONTEXT (pre-registered or client credentials). */
+function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
+  const base: OAuthProviderOptions = {
+    serverUrl: url,
+    serverKey: 'conformance',
+    redirectUri: REDIRECT_URI,
+    interaction: headlessInteraction,
+    clientMetadataUrl: CIMD_URL,
+    clientMetadata: { client_name: 'mcpwire-conformance-client' },
+  };
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (raw === undefined || raw === '') return base;
+  const ctx = JSON.parse(raw) as Record<string, string | undefined>;
+  if (scenario === 'auth/client-credentials-jwt') {
+    return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, tokenEndpointAuthMethod: 'private_key_jwt', privateKeyJwt: { privateKey: ctx.private_key_pem ?? '', alg: ctx.signing_algorithm ?? 'ES256' } };
+  }
+  if (scenario === 'auth/client-credentials-basic') {
+    return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, clientSecret: ctx.client_secret };
+  }
+  if (ctx.client_id !== undefined) return { ...base, clientId: ctx.client_id, ...(ctx.client_secret !== undefined ? { clientSecret: ctx.client_secret } : {}) };
+  return base;
+}
+
 /** Accepts every form elicitation with the schema's defaults (SEP-1034). */
 const acceptWithDefaults: NonNullable<ClientOptions['onElicitation']> = async (params) => {
   const schema = (params as { requestedSchema?: { properties?: Record<string, { default?: unknown }> } }).requestedSchema;
@@ -45,8 +91,10 @@ export default async function conformanceClient(argv: string[]): Promise<number>
     return 2;
   }
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize';
+  const isAuth = scenario.startsWith('auth/');
   const run: Scenario =
     SCENARIOS[scenario] ??
+    (isAuth ? authClient : undefined) ??
     (async (client) => {
       if (client.serverCapabilities?.tools !== undefined) await client.listTools();
     });
@@ -58,6 +106,7 @@ export default async function conformanceClient(argv: string[]): Promise<number>
         clientInfo: { name: 'mcpwire-conformance-client', version: '0.1.0' },
         onElicitation: acceptWithDefaults,
         timeoutMs: 20_000,
+        ...(isAuth ? { authProvider: createOAuthProvider(oauthOptions(url, scenario)) } : {}),
       },
     );
     await run(client);

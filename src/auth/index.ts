@@ -1,0 +1,19 @@
+/** The OAuth layer (basic/authorization): the provider the HTTP transport plugs in, and its parts. */
+export type {
+  AuthCallOptions,
+  AuthorizationInteraction,
+  AuthStatus,
+  BearerChallenge,
+  CreateOAuthProvider,
+  OAuthClientProvider,
+  OAuthProviderOptions,
+  PrivateKeyJwtConfig,
+  StoredGrant,
+  TokenStore,
+  UnauthorizedInfo,
+} from './types.js';
+export { createOAuthProvider } from './provider.js';
+export { MemoryTokenStore } from './memory-store.js';
+export { AuthError, isAuthError } from './errors.js';
+export { parseBearerChallenge } from './challenge.js';
+export { canonicalResource, protectedResourceMetadataUrls, authorizationServerMetadataUrls } from './discovery.js';

@@ -1,0 +1,323 @@
+/**
+ * `createOAuthProvider()`: the OAuthClientProvider the HTTP transport plugs in as `authProvider`.
+ * It answers "a token for this resource" (`headers()`, refreshing shortly before expiry) and
+ * reacts to refusals (`onUnauthorized`): a 401 refreshes or (re)authorizes and the request is
+ * replayed once; a 403 `insufficient_scope` re-authorizes with the union of the scopes held and
+ * challenged, at most `maxStepUpAttempts` times per request (basic.authorization#60-#66).
+ *
+ * Single-flight: one refresh/authorization at a time per provider (and across processes when the
+ * store has `withLock`). Rotation: a refresh token the AS replaced is never sent again; a failed
+ * refresh keeps the stored grant unless the AS said `invalid_grant`.
+ */
+import { parseBearerChallenge } from './challenge.js';
+import { canonicalResource, discover, type Discovery } from './discovery.js';
+import { AuthError } from './errors.js';
+import {
+  authorizationCodeRequest,
+  buildAuthorizationRequest,
+  chooseAuthMethod,
+  clientCredentialsRequest,
+  processRegistrationResponse,
+  processTokenResponse,
+  refreshRequest,
+  registrationRequest,
+  registrationRequestBody,
+  validateRedirect,
+  type ClientIdentity,
+  type FlowContext,
+} from './flow.js';
+import type { AuthHttp } from './http.js';
+import { MemoryTokenStore } from './memory-store.js';
+import { selectScope, unionScopes } from './scope.js';
+import type { AuthCallOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
+
+const DEFAULT_SKEW_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientProvider {
+  return new Provider(options);
+}
+
+class Provider implements OAuthClientProvider {
+  private readonly o: OAuthProviderOptions;
+  private readonly serverUrl: string;
+  private readonly key: string;
+  private readonly store;
+  private readonly http: AuthHttp;
+  private readonly known = new Set<string>();
+  private readonly listeners = new Set<(values: string[]) => void>();
+  private grant: StoredGrant | undefined;
+  private loaded = false;
+  private discovery: Discovery | undefined;
+  private client: ClientIdentity | undefined;
+  private flight: Promise<unknown> | undefined;
+  /** The scope last asked for (step-up unions with it). */
+  private requestedScope: string | undefined;
+
+  constructor(options: OAuthProviderOptions) {
+    this.o = options;
+    this.serverUrl = new URL(options.serverUrl).href;
+    this.key = options.serverKey ?? canonicalResource(options.serverUrl);
+    this.store = options.store ?? new MemoryTokenStore();
+    this.http = { fetch: options.fetch ?? fetch, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+    this.secret([options.clientSecret]);
+  }
+
+  // ---- secrets ------------------------------------------------------------------------
+
+  private secret(values: (string | undefined)[]): void {
+    const fresh = values.filter((v): v is string => typeof v === 'string' && v !== '' && !this.known.has(v));
+    if (fresh.length === 0) return;
+    for (const v of fresh) this.known.add(v);
+    this.o.onSecret?.(fresh);
+    for (const l of this.listeners) l(fresh);
+  }
+
+  secrets(): string[] {
+    return [...this.known];
+  }
+
+  onSecrets(listener: (values: string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- the transport's hooks -------------------------------------------------------------
+
+  async headers(options?: AuthCallOptions): Promise<Record<string, string>> {
+    let g = await this.current(options);
+    if (g !== undefined && this.expiring(g) && g.refresh_token !== undefined) {
+      g = await this.single(() => this.refreshLocked(g!, options)).catch(() => this.grant);
+    }
+    // basic.authorization#49: the token goes in the Authorization header, as Bearer.
+    return g !== undefined ? { authorization: `Bearer ${g.access_token}` } : {};
+  }
+
+  async onUnauthorized(info: UnauthorizedInfo, attempt: number, options?: AuthCallOptions): Promise<boolean> {
+    const ch = parseBearerChallenge(info.wwwAuthenticate);
+    if (info.status === 403) {
+      // basic.authorization#60/#64: insufficient_scope → step-up with the union of scopes.
+      if (ch?.error !== 'insufficient_scope') return false;
+      if (attempt >= (this.o.maxStepUpAttempts ?? 3)) return false;
+      const held = this.grant?.scope ?? this.requestedScope;
+      await this.single(() => this.authorizeLocked({ challengeScope: unionScopes(held, ch.scope), resourceMetadata: ch.resource_metadata }, options));
+      return true;
+    }
+    // 401: replay once (never loop).
+    if (attempt > 0) return false;
+    const sent = this.grant;
+    await this.single(async () => {
+      // Someone else already replaced the token we sent: just replay with theirs.
+      if (this.grant !== undefined && this.grant !== sent) return;
+      if (sent?.refresh_token !== undefined && ch?.scope === undefined) {
+        const refreshed = await this.refreshLocked(sent, options).then(
+          () => true,
+          () => false,
+        );
+        if (refreshed) return;
+      }
+      await this.authorizeLocked({ challengeScope: ch?.scope, resourceMetadata: ch?.resource_metadata }, options);
+    });
+    return true;
+  }
+
+  // ---- CLI / host entry points -------------------------------------------------------------
+
+  async authorize(options?: AuthCallOptions & { scope?: string }): Promise<StoredGrant> {
+    return this.single(() => this.authorizeLocked({ challengeScope: options?.scope }, options));
+  }
+
+  async logout(options?: AuthCallOptions): Promise<void> {
+    this.grant = undefined;
+    this.client = undefined;
+    this.loaded = true;
+    await this.store.delete(this.key, options);
+  }
+
+  async status(options?: AuthCallOptions): Promise<AuthStatus> {
+    const g = await this.current(options);
+    return {
+      serverKey: this.key,
+      authorized: g !== undefined,
+      hasRefreshToken: g?.refresh_token !== undefined,
+      ...(g?.expires_at !== undefined ? { expiresAt: g.expires_at } : {}),
+      ...(g?.scope !== undefined ? { scope: g.scope } : {}),
+      ...(g?.issuer !== undefined ? { issuer: g.issuer } : {}),
+      ...(g?.client_id !== undefined ? { clientId: g.client_id } : {}),
+    };
+  }
+
+  // ---- internals ---------------------------------------------------------------------------
+
+  private now(): number {
+    return this.o.now?.() ?? Date.now();
+  }
+
+  private expiring(g: StoredGrant): boolean {
+    return g.expires_at !== undefined && g.expires_at - (this.o.refreshSkewMs ?? DEFAULT_SKEW_MS) <= this.now();
+  }
+
+  private async current(options?: AuthCallOptions): Promise<StoredGrant | undefined> {
+    if (!this.loaded) {
+      const g = await this.store.get(this.key, options);
+      this.loaded = true;
+      // A grant for another resource (the config's URL changed) is not sent (basic.authorization#56).
+      if (g !== undefined && (g.resource === undefined || this.resourceOk(g.resource))) {
+        this.grant = g;
+        this.secret([g.access_token, g.refresh_token, g.client_secret]);
+      }
+    }
+    return this.grant;
+  }
+
+  private resourceOk(resource: string): boolean {
+    const mine = canonicalResource(this.serverUrl);
+    return resource === mine || mine.startsWith(`${resource}/`) || new URL(resource).origin === new URL(mine).origin;
+  }
+
+  /** One refresh/authorization at a time; later callers wait for it, then run theirs. */
+  private single<T>(fn: () => Promise<T>): Promise<T> {
+    const prev = this.flight ?? Promise.resolve();
+    const run = prev.then(fn, fn);
+    const tail = run.catch(() => {});
+    this.flight = tail;
+    void tail.then(() => {
+      if (this.flight === tail) this.flight = undefined;
+    });
+    return this.store.withLock !== undefined ? run : run;
+  }
+
+  private async locked<T>(fn: () => Promise<T>, options?: AuthCallOptions): Promise<T> {
+    if (this.store.withLock === undefined) return fn();
+    return this.store.withLock(this.key, fn, options);
+  }
+
+  private async save(g: StoredGrant, options?: AuthCallOptions): Promise<StoredGrant> {
+    this.grant = g;
+    this.loaded = true;
+    this.secret([g.access_token, g.refresh_token, g.client_secret]);
+    await this.store.set(this.key, g, options);
+    return g;
+  }
+
+  private async discoverOnce(resourceMetadata: string | undefined, options?: AuthCallOptions): Promise<Discovery> {
+    if (this.discovery === undefined || resourceMetadata !== undefined) {
+      this.discovery = await discover(this.http, this.serverUrl, resourceMetadata, options?.signal);
+    }
+    return this.discovery;
+  }
+
+  private ctx(d: Discovery): FlowContext {
+    return {
+      http: this.http,
+      as: d.as,
+      onSecret: (v) => this.secret(v),
+      ...(this.o.privateKeyJwt !== undefined ? { privateKeyJwt: this.o.privateKeyJwt } : {}),
+    };
+  }
+
+  /** Refreshes `sent` (inside the store lock, re-reading first: another process may have done it). */
+  private async refreshLocked(sent: StoredGrant, options?: AuthCallOptions): Promise<StoredGrant> {
+    return this.locked(async () => {
+      const fresh = this.store.withLock !== undefined ? await this.store.get(this.key, options) : this.grant;
+      if (fresh !== undefined && fresh.access_token !== sent.access_token && !this.expiring(fresh)) return this.save(fresh, options);
+      const g = fresh ?? sent;
+      if (g.refresh_token === undefined) throw new AuthError('no refresh token', 'MCPWIRE_AUTH_NO_REFRESH');
+      const d = await this.discoverOnce(undefined, options);
+      const ctx = this.ctx(d);
+      const client = this.clientFromGrant(g, d);
+      const res = await refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
+      try {
+        const next = await processTokenResponse(ctx, client, 'refresh_token', res, { now: this.now(), requestedScope: g.scope, previousRefreshToken: g.refresh_token, resource: d.resource });
+        return await this.save({ ...g, ...next, ...(next.refresh_token === undefined ? {} : {}) }, options);
+      } catch (err) {
+        // The AS said the refresh token is dead: forget it (it is never sent again).
+        if (err instanceof AuthError && err.oauthError === 'invalid_grant') {
+          const { refresh_token: _dead, ...rest } = g;
+          await this.save(rest, options);
+        }
+        throw err;
+      }
+    }, options);
+  }
+
+  private clientFromGrant(g: StoredGrant, d: Discovery): ClientIdentity {
+    if (this.client !== undefined) return this.client;
+    const id = this.o.clientId ?? g.client_id;
+    if (id === undefined) throw new AuthError('the stored grant names no client', 'MCPWIRE_AUTH_NO_CLIENT');
+    const secret = this.o.clientSecret ?? g.client_secret;
+    return {
+      client_id: id,
+      ...(secret !== undefined ? { client_secret: secret } : {}),
+      token_endpoint_auth_method:
+        (this.o.tokenEndpointAuthMethod ?? (g.token_endpoint_auth_method as ClientIdentity['token_endpoint_auth_method'] | undefined)) ??
+        chooseAuthMethod(d.as, secret !== undefined, this.o.privateKeyJwt !== undefined),
+      source: 'stored',
+    };
+  }
+
+  /**
+   * basic.authorization#23: pre-registered → stored registration → CIMD (when the AS supports
+   * it) → Dynamic Client Registration.
+   */
+  private async clientFor(d: Discovery, options?: AuthCallOptions): Promise<ClientIdentity> {
+    const hasKey = this.o.privateKeyJwt !== undefined;
+    if (this.o.clientId !== undefined) {
+      const c: ClientIdentity = {
+        client_id: this.o.clientId,
+        ...(this.o.clientSecret !== undefined ? { client_secret: this.o.clientSecret } : {}),
+        token_endpoint_auth_method: this.o.tokenEndpointAuthMethod ?? chooseAuthMethod(d.as, this.o.clientSecret !== undefined, hasKey),
+        source: 'pre-registered',
+      };
+      return (this.client = c);
+    }
+    if (this.client !== undefined) return this.client;
+    const g = this.grant ?? (await this.store.get(this.key, options));
+    const secretAlive = g?.client_secret_expires_at === undefined || g.client_secret_expires_at > this.now();
+    if (g?.client_id !== undefined && g.issuer === d.as.issuer && (g.redirect_uri === undefined || g.redirect_uri === this.o.redirectUri) && secretAlive) {
+      return (this.client = this.clientFromGrant(g, d));
+    }
+    if (this.o.clientMetadataUrl !== undefined && d.as.client_id_metadata_document_supported === true && this.o.grantType !== 'client_credentials') {
+      return (this.client = { client_id: this.o.clientMetadataUrl, token_endpoint_auth_method: 'none', source: 'cimd' });
+    }
+    if (d.as.registration_endpoint === undefined) {
+      throw new AuthError('no client identity: not pre-registered, no Client ID Metadata Document support, and the authorization server offers no registration', 'MCPWIRE_AUTH_NO_CLIENT');
+    }
+    const method = this.o.tokenEndpointAuthMethod ?? registrationMethod(d);
+    const grantTypes = this.o.grantType === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'];
+    const ctx = this.ctx(d);
+    const res = await registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, this.o.grantType === 'client_credentials' ? undefined : this.o.redirectUri, method, grantTypes), options?.signal);
+    return (this.client = await processRegistrationResponse(ctx, res, method));
+  }
+
+  private async authorizeLocked(o: { challengeScope?: string; resourceMetadata?: string }, options?: AuthCallOptions): Promise<StoredGrant> {
+    const d = await this.discoverOnce(o.resourceMetadata, options);
+    const client = await this.clientFor(d, options);
+    const ctx = this.ctx(d);
+    const scope = selectScope({ challenge: o.challengeScope, prm: d.prm?.scopes_supported, as: d.as, configured: this.o.scope, wantRefresh: this.o.grantType !== 'client_credentials' });
+    this.requestedScope = scope;
+    if (this.o.grantType === 'client_credentials') {
+      const res = await clientCredentialsRequest(ctx, client, d.resource, scope, options?.signal);
+      const g = await processTokenResponse(ctx, client, 'client_credentials', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      return this.locked(() => this.save(g, options), options);
+    }
+    const { redirectUri, interaction } = this.o;
+    if (redirectUri === undefined || interaction === undefined) {
+      throw new AuthError('authorization is required but no redirect URI / interaction is configured (run `mcpwire login`)', 'MCPWIRE_AUTH_INTERACTION_REQUIRED');
+    }
+    const pending = await buildAuthorizationRequest(ctx, client, { redirectUri, resource: d.resource, ...(scope !== undefined ? { scope } : {}) });
+    const signal = options?.signal ?? new AbortController().signal;
+    const redirect = await interaction(pending.url, signal);
+    const params = validateRedirect(ctx, client, pending, redirect);
+    const res = await authorizationCodeRequest(ctx, client, params, pending, d.resource, options?.signal);
+    const g = await processTokenResponse(ctx, client, 'authorization_code', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+    return this.locked(() => this.save({ ...g, redirect_uri: redirectUri }, options), options);
+  }
+}
+
+/** What to ask DCR for: a public client when the AS allows it, else the best secret-based method. */
+function registrationMethod(d: Discovery): ClientIdentity['token_endpoint_auth_method'] {
+  const supported = d.as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+  if (supported.includes('none')) return 'none';
+  return chooseAuthMethod(d.as, true, false);
+}
