@@ -103,6 +103,11 @@ export const BUILTIN_TOOLS = {
       return text(JSON.stringify(answer.result));
     },
   },
+  roots: {
+    description: 'Answers {listChanged, roots}: how many notifications/roots/list_changed arrived and the last roots/list answer (asked again on each one when behavior.refetchRoots)',
+    inputSchema: obj({}),
+    run: ({ state }) => text(JSON.stringify({ listChanged: state.rootsListChanged, roots: state.roots ?? null })),
+  },
   crash: {
     description: 'Writes `stderr` then exits the server with `code` mid-call',
     inputSchema: obj({ code: { type: 'number' }, stderr: { type: 'string' } }),

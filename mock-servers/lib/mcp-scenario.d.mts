@@ -36,6 +36,10 @@ export interface ScenarioServer {
     logLevel: string;
     subscriptions: Set<string>;
     violations: string[];
+    /** notifications/roots/list_changed received. */
+    rootsListChanged: number;
+    /** The last roots/list answer fetched because of behavior.refetchRoots. */
+    roots: unknown;
   };
   readonly capabilities: Record<string, unknown>;
 }

@@ -39,6 +39,8 @@ export function createScenarioServer(scenario, io) {
     logLevel: sc.logLevel ?? 'debug',
     subscriptions: new Set(),
     violations: [],
+    rootsListChanged: 0, // notifications/roots/list_changed received
+    roots: undefined, // the last roots/list answer asked for by behavior.refetchRoots
   };
   const inflight = new Map(); // idKey → { id, method, controller, cancelled, ignoreCancel }
   const seenIds = new Set();
@@ -179,8 +181,17 @@ export function createScenarioServer(scenario, io) {
         entry.controller.abort(CANCELLED);
         return undefined;
       }
+      case 'notifications/roots/list_changed':
+        // client/roots message flow: the server asks for the new list (behavior.refetchRoots).
+        state.rootsListChanged += 1;
+        if (gb.refetchRoots) {
+          request('roots/list', undefined, { ctx }).then((a) => {
+            state.roots = a.result?.roots ?? { error: a.error };
+          }, () => {});
+        }
+        return undefined;
       default:
-        return undefined; // progress, roots/list_changed, …: nothing to do
+        return undefined; // progress, …: nothing to do
     }
   }
 
@@ -359,6 +370,7 @@ export function createScenarioServer(scenario, io) {
         io.exit(code);
       },
       resourceUpdated: (uri) => resourceUpdated(uri, ctx),
+      state,
       sleep: (ms) => sleep(ms, signal),
       forever: () => forever(signal),
     });

@@ -2,6 +2,7 @@
  * Which server a command talks to: `--stdio "<command line>"` or `--url <url>` (with
  * `--header k=v`), and the client options every command shares (timeout, trace, strict).
  */
+import { cliElicitation } from './elicit.js';
 import { connect, traceTarget, type ClientOptions, type McpClient, type ServerConfig } from '../index.js';
 import { keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
 
@@ -46,6 +47,9 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
     // --strict: formats in output schemas are asserted too (an annotation by default, basic#16).
     ...(flags.strict === true ? { assertFormats: true } : {}),
     trace: file === undefined ? false : { file, strict: flags.strict === true },
+    // client/elicitation: asked on a terminal, declined otherwise (elicit.ts).
+    onElicitation: cliElicitation(),
+    elicitationModes: ['form', 'url'],
   };
 }
 

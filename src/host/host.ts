@@ -11,6 +11,7 @@
 import { EventEmitter } from 'node:events';
 import { ConfigError } from '../errors.js';
 import { connect as connectClient, type ClientOptions } from '../mcp/client.js';
+import { authorizedDirectoryRoots } from '../mcp/roots.js';
 import type { BackoffOptions } from './backoff.js';
 import { executeToolCall, type AgentCallOptions } from './calls.js';
 import { realpathSync } from 'node:fs';
@@ -90,7 +91,9 @@ export class McpHost extends EventEmitter {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
       // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
-      const co = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
+      const co: ClientOptions = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
+      // client/roots: the directories the config authorizes for this server (unless the embedder gives roots).
+      if (co.roots === undefined && server.config.roots !== undefined) co.roots = authorizedDirectoryRoots(server.config.roots);
       const slot = new ServerSlot(server, {
         connect: options.connect ?? connectClient,
         clientOptions: co,

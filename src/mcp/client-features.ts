@@ -5,9 +5,12 @@
  * Capabilities are declared only for what is really handled (basic/lifecycle: capability
  * negotiation).
  */
-import { JsonRpcError } from '../errors.js';
+import { ConfigError, JsonRpcError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/types.js';
 import type { Connection } from '../protocol/connection.js';
+import { checkElicitRequest, finishElicitResult, UrlElicitationTracker } from './elicitation.js';
+import { RootsState } from './roots.js';
+import { checkCreateMessageRequest, checkCreateMessageResult, type SamplingSupport } from './sampling.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -19,6 +22,8 @@ import type {
 
 export interface HandlerContext {
   signal: AbortSignal;
+  /** The server asking (client.elicitation#32: show the user which server requests information). */
+  serverId?: string;
 }
 
 export interface ClientFeatureOptions {
@@ -28,21 +33,99 @@ export interface ClientFeatureOptions {
   onSampling?: (params: CreateMessageRequestParams, ctx: HandlerContext) => Promise<CreateMessageResult>;
   /** Answers `elicitation/create` (client/elicitation). */
   onElicitation?: (params: ElicitRequestParams, ctx: HandlerContext) => Promise<ElicitResult>;
-  /** Elicitation modes supported (default: form only). */
+  /**
+   * Elicitation modes supported (default: form only); declared as `elicitation.form` /
+   * `elicitation.url`. An empty list is a ConfigError (client.elicitation#5).
+   */
   elicitationModes?: ('form' | 'url')[];
+  /**
+   * Fill an accepted form answer's missing fields with the schema's defaults before it is
+   * validated and sent; declared as `elicitation.form.applyDefaults`.
+   */
+  elicitationApplyDefaults?: boolean;
+  /**
+   * What `onSampling` supports: `tools` declares `sampling.tools` (tool-enabled requests,
+   * tool_use/tool_result content), `context` declares `sampling.context` (`includeContext`).
+   */
+  samplingSupport?: SamplingSupport;
   /** Capabilities to declare in addition (e.g. `experimental`). */
   capabilities?: ClientCapabilities;
 }
 
 export function clientCapabilities(o: ClientFeatureOptions): ClientCapabilities {
   const caps: ClientCapabilities = { ...(o.capabilities ?? {}) };
+  // client.roots#1: declared when roots are offered; setRoots() notifies (client.roots#2).
   if (o.roots !== undefined) caps.roots = { listChanged: true };
-  if (o.onSampling !== undefined) caps.sampling = {};
+  // client.sampling#5 (sampling), #3 (sampling.tools only when the handler runs tools).
+  if (o.onSampling !== undefined) {
+    const s: { tools?: object; context?: object } = {};
+    if (o.samplingSupport?.tools === true) s.tools = {};
+    if (o.samplingSupport?.context === true) s.context = {};
+    caps.sampling = s;
+  }
+  // client.elicitation#4/#5: declared with the modes really handled, at least one.
   if (o.onElicitation !== undefined) {
-    const modes = o.elicitationModes ?? ['form'];
-    caps.elicitation = Object.fromEntries(modes.map((m) => [m, {}]));
+    const modes = elicitationModes(o);
+    caps.elicitation = Object.fromEntries(
+      [...modes].map((m) => [m, m === 'form' && o.elicitationApplyDefaults === true ? { applyDefaults: true } : {}]),
+    );
   }
   return caps;
+}
+
+function elicitationModes(o: ClientFeatureOptions): Set<'form' | 'url'> {
+  const modes = new Set<'form' | 'url'>(o.elicitationModes ?? ['form']);
+  for (const m of modes) if (m !== 'form' && m !== 'url') throw new ConfigError(`unknown elicitation mode "${String(m)}"`);
+  if (modes.size === 0) throw new ConfigError('elicitationModes is empty: a client declaring elicitation must support form or url mode');
+  return modes;
+}
+
+/** What the client features keep across connections: the roots, URL elicitations in flight. */
+export interface ClientFeatureState {
+  serverId?: string;
+  roots?: RootsState;
+  urlElicitations: UrlElicitationTracker;
+}
+
+export function createClientFeatureState(o: ClientFeatureOptions, serverId?: string): ClientFeatureState {
+  return {
+    ...(serverId !== undefined ? { serverId } : {}),
+    ...(o.roots !== undefined ? { roots: new RootsState(o.roots) } : {}),
+    urlElicitations: new UrlElicitationTracker(),
+  };
+}
+
+/**
+ * Answers one `sampling/createMessage`: checks the request (-32602), runs the handler, checks
+ * its result (-32603). Also for task-augmented requests (the task receiver calls it).
+ */
+export async function answerCreateMessage(
+  o: ClientFeatureOptions,
+  params: unknown,
+  ctx: HandlerContext,
+): Promise<CreateMessageResult> {
+  if (o.onSampling === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, 'this client does not support sampling');
+  const support = o.samplingSupport ?? {};
+  const req = checkCreateMessageRequest(params, support);
+  return checkCreateMessageResult(req, await o.onSampling(req, ctx), support);
+}
+
+/**
+ * Answers one `elicitation/create`: checks mode and request (-32602), runs the handler, applies
+ * defaults and validates the answer (-32603 rather than an invalid answer). URL mode ids the user
+ * accepted are remembered for `notifications/elicitation/complete`.
+ */
+export async function answerElicit(
+  o: ClientFeatureOptions,
+  state: ClientFeatureState,
+  params: unknown,
+  ctx: HandlerContext,
+): Promise<ElicitResult> {
+  if (o.onElicitation === undefined) throw new JsonRpcError(ErrorCode.MethodNotFound, 'this client does not support elicitation');
+  const req = checkElicitRequest(params, elicitationModes(o));
+  const result = finishElicitResult(req, await o.onElicitation(req, ctx), o.elicitationApplyDefaults === true);
+  if (req.mode === 'url' && result.action === 'accept') state.urlElicitations.add(req.elicitationId as string);
+  return result;
 }
 
 /** Events the client emits for server notifications. */
@@ -54,49 +137,45 @@ const NOTIFICATION_EVENTS: Readonly<Record<string, string>> = {
   'notifications/resources/updated': 'resourceUpdated',
   'notifications/progress': 'progress',
   'notifications/tasks/status': 'taskStatus',
-  'notifications/elicitation/complete': 'elicitationComplete',
 };
 
 export function installClientFeatures(
   connection: Connection,
   o: ClientFeatureOptions,
   emit: (event: string, payload: unknown) => void,
+  state: ClientFeatureState = createClientFeatureState(o),
 ): void {
   // basic.utilities.ping#1: the receiver MUST respond promptly with an empty response.
   connection.setRequestHandler('ping', () => ({}));
+  const context = (signal: AbortSignal): HandlerContext => ({ signal, ...(state.serverId !== undefined ? { serverId: state.serverId } : {}) });
 
-  if (o.roots !== undefined) {
-    const roots = o.roots;
-    connection.setRequestHandler('roots/list', async () => ({
-      roots: typeof roots === 'function' ? await roots() : roots,
-    }));
+  const roots = state.roots;
+  if (roots !== undefined) {
+    connection.setRequestHandler('roots/list', async () => {
+      try {
+        return { roots: await roots.list() };
+      } catch (err) {
+        // client.roots#4: an internal failure is -32603, never a list with a bad root.
+        throw new JsonRpcError(ErrorCode.InternalError, `cannot list roots: ${(err as Error).message}`);
+      }
+    });
   }
   if (o.onSampling !== undefined) {
-    const handler = o.onSampling;
-    connection.setRequestHandler('sampling/createMessage', (params, ctx) => {
-      const p = params as CreateMessageRequestParams | undefined;
-      if (!p || !Array.isArray(p.messages) || typeof p.maxTokens !== 'number') {
-        throw new JsonRpcError(ErrorCode.InvalidParams, 'sampling/createMessage needs "messages" and "maxTokens"');
-      }
-      return handler(p, { signal: ctx.signal }) as Promise<Record<string, unknown>>;
-    });
+    connection.setRequestHandler('sampling/createMessage', (params, ctx) =>
+      answerCreateMessage(o, params, context(ctx.signal)) as Promise<Record<string, unknown>>,
+    );
   }
   if (o.onElicitation !== undefined) {
-    const handler = o.onElicitation;
-    const modes = new Set(o.elicitationModes ?? ['form']);
-    connection.setRequestHandler('elicitation/create', (params, ctx) => {
-      const p = params as ElicitRequestParams | undefined;
-      const mode = p?.mode ?? 'form';
-      if (!p || typeof p.message !== 'string') {
-        throw new JsonRpcError(ErrorCode.InvalidParams, 'elicitation/create needs a "message"');
-      }
-      if (!modes.has(mode)) {
-        throw new JsonRpcError(ErrorCode.InvalidParams, `elicitation mode "${mode}" is not supported by this client`);
-      }
-      return handler(p, { signal: ctx.signal }) as Promise<Record<string, unknown>>;
-    });
+    connection.setRequestHandler('elicitation/create', (params, ctx) =>
+      answerElicit(o, state, params, context(ctx.signal)) as Promise<Record<string, unknown>>,
+    );
   }
   for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
     connection.setNotificationHandler(method, (params) => emit(event, params ?? {}));
   }
+  // client.elicitation#15: only ids this client knows and has not seen complete.
+  connection.setNotificationHandler('notifications/elicitation/complete', (params) => {
+    const id = (params as { elicitationId?: unknown } | undefined)?.elicitationId;
+    if (state.urlElicitations.complete(id)) emit('elicitationComplete', params);
+  });
 }

@@ -4,6 +4,7 @@
  * so every entry passes the same checks. Issues name the field, never the value: values may
  * be secrets (env, headers, client_secret).
  */
+import path from 'node:path';
 import { z } from 'zod';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -52,6 +53,8 @@ export const serverEntrySchema = z.object({
   request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
   oauth: oauthSchema.optional(),
   permissions: permissionsSchema.optional(),
+  /** client/roots: the directories this server may see (absolute paths), offered as file:// roots. */
+  roots: z.array(nonEmpty.refine((p) => path.isAbsolute(p), 'must be an absolute directory path').refine(noNul, 'must not contain NUL')).optional(),
 });
 
 /** The raw (snake_case) native entry type. */
@@ -127,6 +130,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.cwd !== undefined) config.cwd = e.cwd;
   if (e.url !== undefined) config.url = e.url;
   if (e.oauth !== undefined) config.oauth = normalizeOAuth(e.oauth);
+  if (e.roots !== undefined) config.roots = e.roots.map((r) => path.resolve(r));
   return { transport: e.transport, enabled: e.enabled !== false, config };
 }
 

@@ -41,6 +41,8 @@ export interface NormalizedServerConfig {
   /** The 2024-11-05 HTTP+SSE transport (imported `type: "sse"`). */
   legacySse: boolean;
   permissions: PermissionSettings;
+  /** client/roots: absolute directories the user authorized this server to see. */
+  roots?: string[];
 }
 
 /** One server as the host sees it after all layers are merged. */
