@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+/**
+ * A mock OAuth 2.1 authorization server plus a protected MCP endpoint (one HTTP server on
+ * 127.0.0.1), for tests of src/auth/. It auto-approves every authorization request (302 to the
+ * redirect URI with code + state) and can misbehave the ways a compliant server never does:
+ *
+ *   prmResource        the PRM names another resource (the client must refuse)
+ *   pkceMethods        code_challenge_methods_supported (null = omitted; ['plain'] = no S256)
+ *   redirectIss        the `iss` put on the redirect (an issuer mix-up)
+ *   stepUpForever      every tools/call is refused with 403 insufficient_scope
+ *   callScope          the scope tools/call needs (403 insufficient_scope with it otherwise)
+ *   rotate             each refresh issues a new refresh token; a rotated-out one gets invalid_grant
+ *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
+ *   expiresIn          access token lifetime in seconds (default 3600)
+ *   authMethods        token_endpoint_auth_methods_supported (default ['client_secret_basic','none'])
+ *   cimd               advertise client_id_metadata_document_supported
+ *   noRegistration     no registration_endpoint
+ *   scopesSupported    PRM scopes_supported
+ *   challengeScope     scope="…" in the 401 challenge
+ *
+ * `log` records every request as {path, method, params, authorization} (form bodies parsed) so
+ * tests can check what the client sent. Run directly, it prints the MCP URL and serves forever.
+ */
+import http from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+
+const b64url = (buf) => Buffer.from(buf).toString('base64url');
+
+export async function startOAuthMock(options = {}) {
+  const o = { expiresIn: 3600, authMethods: ['client_secret_basic', 'none'], ...options };
+  const log = [];
+  const codes = new Map(); // code → {challenge, clientId, redirectUri, scope, resource}
+  const tokens = new Map(); // access → {scope, resource, expiresAt}
+  const refreshes = new Map(); // refresh → {scope, resource, live}
+  const clients = new Map(); // client_id → {secret, method}
+  const counters = { authorize: 0, token: 0, refresh: 0, register: 0, mcp: 0 };
+  let base = '';
+
+  const issue = (scope, resource, withRefresh = true) => {
+    const access = `at-${b64url(randomBytes(18))}`;
+    tokens.set(access, { scope, resource, expiresAt: Date.now() + o.expiresIn * 1000 });
+    const out = { access_token: access, token_type: 'Bearer', expires_in: o.expiresIn, ...(scope ? { scope } : {}) };
+    if (withRefresh) {
+      const refresh = `rt-${b64url(randomBytes(18))}`;
+      refreshes.set(refresh, { scope, resource, live: true });
+      out.refresh_token = refresh;
+    }
+    return out;
+  };
+
+  const json = (res, status, body, headers = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+  const asMetadata = () => ({
+    issuer: base,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    ...(o.noRegistration ? {} : { registration_endpoint: `${base}/register` }),
+    response_types_supported: ['code'],
+    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    token_endpoint_auth_methods_supported: o.authMethods,
+    ...(o.pkceMethods === null ? {} : { code_challenge_methods_supported: o.pkceMethods ?? ['S256'] }),
+    ...(o.cimd ? { client_id_metadata_document_supported: true } : {}),
+    ...(o.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
+  });
+
+  const challenge = (extra = '') =>
+    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}${extra}`;
+
+  const clientAuthOk = (req, params) => {
+    const h = req.headers.authorization;
+    let id = params.client_id;
+    let secret = params.client_secret;
+    if (h?.startsWith('Basic ')) {
+      const [u, p] = Buffer.from(h.slice(6), 'base64').toString().split(':');
+      id = decodeURIComponent(u.replace(/\+/g, ' '));
+      secret = decodeURIComponent((p ?? '').replace(/\+/g, ' '));
+    }
+    const c = clients.get(id);
+    if (c === undefined) return id !== undefined && id.startsWith('https://'); // CIMD client ids
+    return c.secret === undefined || c.secret === secret;
+  };
+
+  const token = (req, res, params) => {
+    counters.token++;
+    if (!clientAuthOk(req, params)) return json(res, 401, { error: 'invalid_client' });
+    if (params.grant_type === 'authorization_code') {
+      const c = codes.get(params.code);
+      codes.delete(params.code);
+      if (c === undefined) return json(res, 400, { error: 'invalid_grant' });
+      if (b64url(createHash('sha256').update(params.code_verifier ?? '').digest()) !== c.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
+      return json(res, 200, issue(c.scope, params.resource));
+    }
+    if (params.grant_type === 'refresh_token') {
+      counters.refresh++;
+      if (o.refreshError) return json(res, 400, { error: o.refreshError });
+      const r = refreshes.get(params.refresh_token);
+      if (r === undefined || !r.live) return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token unknown or rotated out' });
+      if (o.rotate) r.live = false;
+      const out = issue(r.scope, params.resource ?? r.resource, o.rotate === true);
+      return json(res, 200, out);
+    }
+    if (params.grant_type === 'client_credentials') return json(res, 200, issue(params.scope, params.resource, false));
+    return json(res, 400, { error: 'unsupported_grant_type' });
+  };
+
+  const mcp = (req, res, body) => {
+    counters.mcp++;
+    const auth = req.headers.authorization;
+    const t = auth?.startsWith('Bearer ') ? tokens.get(auth.slice(7)) : undefined;
+    if (t === undefined || t.expiresAt < Date.now()) {
+      return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': challenge(t ? ', error="invalid_token"' : '') });
+    }
+    let msg;
+    try {
+      msg = JSON.parse(body);
+    } catch {
+      return json(res, 400, { error: 'bad json' });
+    }
+    if (msg.id === undefined) {
+      res.writeHead(202).end();
+      return;
+    }
+    const scopes = (t.scope ?? '').split(' ');
+    if (msg.method === 'tools/call' && (o.stepUpForever || (o.callScope && !o.callScope.split(' ').every((s) => scopes.includes(s))))) {
+      const need = o.callScope ?? 'mcp:admin';
+      return json(res, 403, { error: 'insufficient_scope' }, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${need}", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+    }
+    const result =
+      msg.method === 'initialize'
+        ? { protocolVersion: msg.params?.protocolVersion ?? '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'oauth-mock', version: '1.0.0' } }
+        : msg.method === 'tools/list'
+          ? { tools: [{ name: 'whoami', inputSchema: { type: 'object' } }] }
+          : msg.method === 'tools/call'
+            ? { content: [{ type: 'text', text: `scope=${t.scope ?? ''}` }] }
+            : {};
+    json(res, 200, { jsonrpc: '2.0', id: msg.id, result });
+  };
+
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString();
+      const url = new URL(req.url, base);
+      const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+      const params = isForm ? Object.fromEntries(new URLSearchParams(body)) : Object.fromEntries(url.searchParams);
+      log.push({ method: req.method, path: url.pathname, params, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(req.headers['content-type']?.startsWith('application/json') && req.method === 'POST' && url.pathname !== '/mcp' ? { json: JSON.parse(body || '{}') } : {}) });
+      if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
+        return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
+      }
+      if (url.pathname === '/.well-known/oauth-authorization-server') return json(res, 200, asMetadata());
+      if (url.pathname === '/authorize') {
+        counters.authorize++;
+        const p = url.searchParams;
+        const code = `code-${b64url(randomBytes(12))}`;
+        codes.set(code, { challenge: p.get('code_challenge'), scope: p.get('scope') ?? undefined, resource: p.get('resource') });
+        const to = new URL(p.get('redirect_uri'));
+        to.searchParams.set('code', code);
+        if (p.get('state') !== null) to.searchParams.set('state', o.wrongState ?? p.get('state'));
+        if (o.redirectIss !== undefined) to.searchParams.set('iss', o.redirectIss);
+        res.writeHead(302, { location: to.href }).end();
+        return;
+      }
+      if (url.pathname === '/register' && req.method === 'POST') {
+        counters.register++;
+        const meta = JSON.parse(body || '{}');
+        const id = `client-${counters.register}`;
+        const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
+        const secret = method === 'none' ? undefined : `secret-${b64url(randomBytes(12))}`;
+        clients.set(id, { secret, method });
+        return json(res, 201, { client_id: id, ...(secret ? { client_secret: secret } : {}), token_endpoint_auth_method: method, redirect_uris: meta.redirect_uris ?? [] });
+      }
+      if (url.pathname === '/token' && req.method === 'POST') return token(req, res, params);
+      if (url.pathname === '/mcp' && req.method === 'POST') return mcp(req, res, body);
+      if (url.pathname === '/mcp') return json(res, 405, { error: 'method not allowed' });
+      json(res, 404, { error: 'not_found' });
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}`;
+  return {
+    url: `${base}/mcp`,
+    base,
+    log,
+    counters,
+    clients,
+    refreshes,
+    tokens,
+    /** Marks every access token expired (the next MCP request gets 401). */
+    expireAll() {
+      for (const t of tokens.values()) t.expiresAt = 0;
+    },
+    close: () =>
+      new Promise((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const m = await startOAuthMock(process.env.MOCK_OAUTH_JSON ? JSON.parse(process.env.MOCK_OAUTH_JSON) : {});
+  process.stdout.write(`${m.url}\n`);
+}

@@ -1,0 +1,265 @@
+/**
+ * basic/authorization against our own mock AS + protected MCP server (mock-servers/oauth-as.mjs),
+ * over real HTTP on 127.0.0.1: the whole authorization code flow, and what a compliant server
+ * never does (wrong `resource`, no S256, an `iss` mix-up, a 403 step-up loop, refresh rotation).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, createOAuthProvider, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
+// @ts-expect-error a plain .mjs mock without types
+import { startOAuthMock } from '../mock-servers/oauth-as.mjs';
+
+interface LogEntry {
+  method: string;
+  path: string;
+  params: Record<string, string>;
+  authorization?: string;
+  json?: Record<string, unknown>;
+}
+interface Mock {
+  url: string;
+  base: string;
+  log: LogEntry[];
+  counters: Record<string, number>;
+  expireAll(): void;
+  close(): Promise<void>;
+}
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+/** The headless browser: the mock auto-approves, the redirect's Location carries the code. */
+async function follow(url: URL, signal: AbortSignal): Promise<URL> {
+  const res = await fetch(url, { redirect: 'manual', signal });
+  await res.body?.cancel();
+  return new URL(res.headers.get('location')!);
+}
+
+const mocks: Mock[] = [];
+const clients: McpClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+  await Promise.all(mocks.splice(0).map((m) => m.close()));
+});
+
+async function mock(options: Record<string, unknown> = {}): Promise<Mock> {
+  const m = (await startOAuthMock(options)) as Mock;
+  mocks.push(m);
+  return m;
+}
+
+function provider(m: Mock, extra: Partial<OAuthProviderOptions> = {}) {
+  return createOAuthProvider({ serverUrl: m.url, serverKey: 'mock', redirectUri: REDIRECT, interaction: follow, ...extra });
+}
+
+async function open(m: Mock, auth: ReturnType<typeof provider>, extra: Record<string, unknown> = {}): Promise<McpClient> {
+  const c = await connect({ transport: 'http', url: m.url, id: 'mock' }, { authProvider: auth, timeoutMs: 10_000, ...extra });
+  clients.push(c);
+  return c;
+}
+
+const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
+
+describe('authorization code flow', () => {
+  it('basic.authorization#40/#41/#68/#76/#77/#85: 401 → discovery → DCR → authorize (S256, state, resource) → token (verifier, resource) → replay', async () => {
+    const m = await mock({ scopesSupported: ['mcp:read'] });
+    const c = await open(m, provider(m));
+    const tools = await c.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['whoami']);
+    const [authz] = at(m, '/authorize');
+    expect(authz.params).toMatchObject({ response_type: 'code', code_challenge_method: 'S256', resource: m.url, scope: 'mcp:read', redirect_uri: REDIRECT });
+    expect(authz.params.state.length).toBeGreaterThan(20);
+    const [tok] = at(m, '/token');
+    expect(tok.params).toMatchObject({ grant_type: 'authorization_code', resource: m.url });
+    expect(tok.params.code_verifier.length).toBeGreaterThanOrEqual(43);
+    expect(m.counters.register).toBe(1);
+  });
+
+  it('basic.authorization#49/#50/#51: every MCP request after authorization carries Authorization: Bearer, never a query token', async () => {
+    const m = await mock();
+    const c = await open(m, provider(m));
+    await c.listTools();
+    await c.callTool('whoami', {});
+    const mcp = at(m, '/mcp').filter((e) => e.method === 'POST');
+    const afterAuth = mcp.slice(1); // the first (initialize) was refused with 401
+    expect(afterAuth.length).toBeGreaterThanOrEqual(3);
+    for (const e of afterAuth) expect(e.authorization).toMatch(/^Bearer at-/);
+    for (const e of m.log) expect(Object.keys(e.params)).not.toContain('access_token');
+  });
+
+  it('basic.authorization#13: the resource_metadata URL of the challenge is used (no root well-known request)', async () => {
+    const m = await mock();
+    const c = await open(m, provider(m));
+    await c.listTools();
+    expect(at(m, '/.well-known/oauth-protected-resource/mcp')).toHaveLength(1);
+    expect(at(m, '/.well-known/oauth-protected-resource')).toHaveLength(0);
+  });
+
+  it('basic.authorization#23/#37: a pre-registered client is used as is (no registration), client_secret_basic', async () => {
+    const m = await mock({ authMethods: ['client_secret_basic'] });
+    (m as unknown as { clients: Map<string, unknown> }).clients.set('pre-1', { secret: 'pre-secret-123', method: 'client_secret_basic' });
+    const c = await open(m, provider(m, { clientId: 'pre-1', clientSecret: 'pre-secret-123' }));
+    await c.listTools();
+    expect(m.counters.register).toBe(0);
+    expect(at(m, '/token')[0].authorization).toBe(`Basic ${Buffer.from('pre-1:pre-secret-123').toString('base64')}`);
+  });
+
+  it('basic.authorization#24/#36: the Client ID Metadata Document URL is the client_id when the AS supports CIMD', async () => {
+    const m = await mock({ cimd: true });
+    const c = await open(m, provider(m, { clientMetadataUrl: 'https://client.example/metadata.json' }));
+    await c.listTools();
+    expect(m.counters.register).toBe(0);
+    expect(at(m, '/authorize')[0].params.client_id).toBe('https://client.example/metadata.json');
+  });
+
+  it('basic.authorization#23: a DCR registration is stored with the grant and reused by the next provider', async () => {
+    const m = await mock();
+    const store = new MemoryTokenStore();
+    await (await open(m, provider(m, { store }))).listTools();
+    const stored = await store.get('mock');
+    expect(stored?.client_id).toBe('client-1');
+    const { refresh_token: _r, ...noRefresh } = stored!;
+    await store.set('mock', { ...noRefresh, access_token: 'at-revoked' }); // force a new authorization
+    await (await open(m, provider(m, { store }))).listTools();
+    expect(m.counters.register).toBe(1);
+    expect(at(m, '/authorize').map((e) => e.params.client_id)).toEqual(['client-1', 'client-1']);
+  });
+});
+
+describe('what a compliant server never does', () => {
+  it('basic.authorization#42: PRM naming another resource → refused before any authorization request', async () => {
+    const m = await mock({ prmResource: 'https://evil.example.com/mcp' });
+    await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_RESOURCE_MISMATCH' });
+    expect(m.counters.authorize).toBe(0);
+    expect(m.counters.token).toBe(0);
+  });
+
+  it('basic.authorization#79/#81: no code_challenge_methods_supported → refused, nothing sent to the AS', async () => {
+    const m = await mock({ pkceMethods: null });
+    await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_NO_PKCE' });
+    expect(m.counters.authorize).toBe(0);
+  });
+
+  it('basic.authorization#77: the AS lists only plain → refused', async () => {
+    const m = await mock({ pkceMethods: ['plain'] });
+    await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_NO_PKCE' });
+    expect(m.counters.authorize).toBe(0);
+  });
+
+  it('basic.authorization#67 (RFC 9207): an iss on the redirect naming another issuer → the code is not redeemed', async () => {
+    const m = await mock({ redirectIss: 'https://evil.example.com' });
+    await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_REDIRECT' });
+    expect(m.counters.token).toBe(0);
+  });
+
+  it('basic.authorization#85: a redirect with another state → discarded, the code is not redeemed', async () => {
+    const m = await mock({ wrongState: 'forged-state-value' });
+    await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_REDIRECT' });
+    expect(m.counters.token).toBe(0);
+  });
+
+  it('basic.authorization#64/#66: 403 insufficient_scope forever → step-up with the union of scopes, at most 3 times, then the error', async () => {
+    const m = await mock({ stepUpForever: true, scopesSupported: ['mcp:read'] });
+    const c = await open(m, provider(m));
+    await c.listTools();
+    await expect(c.callTool('whoami', {})).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_REQUIRED' });
+    const scopes = at(m, '/authorize').map((e) => e.params.scope);
+    expect(scopes).toEqual(['mcp:read', 'mcp:read mcp:admin', 'mcp:read mcp:admin', 'mcp:read mcp:admin']);
+    expect(scopes.length - 1).toBe(3); // three step-ups after the initial authorization
+  });
+
+  it('basic.authorization#64: one step-up satisfies the 403 and the call is replayed', async () => {
+    const m = await mock({ callScope: 'mcp:write', scopesSupported: ['mcp:read'] });
+    const c = await open(m, provider(m));
+    const r = await c.callTool('whoami', {});
+    expect(JSON.stringify(r.content)).toContain('scope=mcp:read mcp:write');
+    expect(m.counters.authorize).toBe(2);
+  });
+});
+
+describe('refresh', () => {
+  it('basic.authorization#72: rotation — a rotated-out refresh token is never sent again', async () => {
+    const m = await mock({ rotate: true });
+    const c = await open(m, provider(m));
+    await c.listTools();
+    for (let i = 0; i < 3; i++) {
+      m.expireAll();
+      await c.listTools();
+    }
+    const sent = at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token').map((e) => e.params.refresh_token);
+    expect(sent).toHaveLength(3);
+    expect(new Set(sent).size).toBe(3);
+    expect(m.counters.authorize).toBe(1);
+  });
+
+  it('basic.authorization#70: refresh before expiry (the skew) without a 401', async () => {
+    const m = await mock({ expiresIn: 30 });
+    const c = await open(m, provider(m, { refreshSkewMs: 60_000 }));
+    await c.listTools();
+    const refreshes = at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token');
+    expect(refreshes.length).toBeGreaterThanOrEqual(1);
+    expect(refreshes[0].params.resource).toBe(m.url); // basic.authorization#41: resource on every token request
+  });
+
+  it('basic.authorization#70: concurrent 401s refresh once (single-flight)', async () => {
+    const m = await mock();
+    const c = await open(m, provider(m));
+    await c.listTools();
+    m.expireAll();
+    await Promise.all([c.listTools(), c.callTool('whoami', {}), c.listTools()]);
+    expect(at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token')).toHaveLength(1);
+  });
+
+  it('basic.authorization#70: a failed refresh keeps the stored grant; invalid_grant drops the refresh token', async () => {
+    const m = await mock({ refreshError: 'temporarily_unavailable' });
+    const store = new MemoryTokenStore();
+    const p = provider(m, { store });
+    const c = await open(m, p);
+    await c.listTools();
+    const before = await store.get('mock');
+    m.expireAll();
+    await c.listTools(); // refresh fails → full authorization instead
+    expect(m.counters.refresh).toBe(1);
+    expect(m.counters.authorize).toBe(2);
+    expect((await store.get('mock'))?.refresh_token).toBeDefined();
+    expect(before?.refresh_token).toBeDefined();
+
+    const m2 = await mock({ refreshError: 'invalid_grant' });
+    (m2 as unknown as { clients: Map<string, unknown> }).clients.set('x', { method: 'none' });
+    const store2 = new MemoryTokenStore();
+    const p2 = createOAuthProvider({ serverUrl: m2.url, serverKey: 'm2', store: store2, redirectUri: REDIRECT, interaction: async () => { throw new Error('no user here'); } });
+    await store2.set('m2', { access_token: 'at-dead', refresh_token: 'rt-dead-token', token_type: 'Bearer', client_id: 'x', expires_at: 0, issuer: m2.base, resource: m2.url });
+    await expect(open(m2, p2)).rejects.toThrow();
+    expect(m2.counters.refresh).toBeGreaterThanOrEqual(1);
+    expect((await store2.get('m2'))?.refresh_token).toBeUndefined();
+  });
+});
+
+describe('secrets', () => {
+  it('basic.authorization#70: with tracing on, no token, refresh token, client secret, code, verifier or state reaches the trace', async () => {
+    const m = await mock({ authMethods: ['client_secret_basic'], scopesSupported: ['mcp:read'] });
+    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-auth-trace-'));
+    const file = join(dir, 'trace.jsonl');
+    const p = provider(m);
+    const c = await open(m, p, { trace: { file } });
+    await c.listTools();
+    m.expireAll();
+    await c.callTool('whoami', {});
+    await c.close();
+    const trace = readFileSync(file, 'utf8');
+    const secrets = new Set<string>();
+    for (const e of m.log) {
+      for (const k of ['code', 'code_verifier', 'state', 'refresh_token', 'client_secret']) if (e.params[k]) secrets.add(e.params[k]);
+      if (e.authorization?.startsWith('Bearer ')) secrets.add(e.authorization.slice(7));
+    }
+    const clientSecret = [...(m as unknown as { clients: Map<string, { secret?: string }> }).clients.values()][0]?.secret;
+    expect(clientSecret).toBeDefined();
+    secrets.add(clientSecret!);
+    expect(secrets.size).toBeGreaterThanOrEqual(6);
+    expect(trace.length).toBeGreaterThan(0);
+    for (const s of secrets) expect(trace.includes(s), `secret ${s.slice(0, 4)}… leaked into the trace`).toBe(false);
+    // …because the provider registered each of them with the tracer's redactor.
+    expect(p.secrets()).toEqual(expect.arrayContaining([...secrets]));
+  });
+});
