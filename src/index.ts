@@ -13,6 +13,8 @@ export { connect, McpClient, configSecrets } from './mcp/client.js';
 export type { ClientOptions, CallToolOptions, McpClientDiagnostic } from './mcp/client.js';
 export type { ClientFeatureOptions, HandlerContext } from './mcp/client-features.js';
 export type { LifecycleState } from './mcp/lifecycle.js';
+export { RELATED_TASK_META_KEY, isTerminalStatus } from './mcp/tasks.js';
+export type { TaskPollOptions } from './mcp/tasks.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/versions.js';
 export type * from './mcp/types.js';
 export { LOGGING_LEVELS } from './mcp/types.js';

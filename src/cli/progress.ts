@@ -2,7 +2,7 @@
  * Progress display on stderr: a redrawn bar on a TTY, plain `progress 3/5 message` lines
  * otherwise (so logs and CI stay readable).
  */
-import type { ProgressParams } from '../index.js';
+import type { ProgressParams, Task } from '../index.js';
 import { safeText } from './output.js';
 
 export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: ProgressParams) => void; done: () => void } {
@@ -24,6 +24,41 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
     },
     done() {
       if (drew) stream.write('\r\u001b[2K');
+    },
+  };
+}
+
+/**
+ * Task status on stderr, like progress: `task <id> working 3s… <message>`. A line per status
+ * change, plus (on a TTY) the same line redrawn every second so the elapsed time moves.
+ */
+export function taskStatusPrinter(
+  stream: NodeJS.WriteStream = process.stderr,
+  now: () => number = Date.now,
+): { onTaskStatus: (task: Task) => void; done: () => void } {
+  const tty = stream.isTTY === true;
+  const started = now();
+  let last: Task | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const line = (t: Task) => {
+    const secs = Math.floor((now() - started) / 1000);
+    const msg = t.statusMessage ? ` ${safeText(t.statusMessage, 60)}` : '';
+    return `task ${safeText(t.taskId, 40)} ${safeText(t.status, 20)} ${secs}s…${msg}`;
+  };
+  return {
+    onTaskStatus(t) {
+      last = t;
+      if (!tty) {
+        stream.write(`${line(t)}\n`);
+        return;
+      }
+      stream.write(`\r\u001b[2K${line(t)}`);
+      timer ??= setInterval(() => last && stream.write(`\r\u001b[2K${line(last)}`), 1000);
+      timer.unref();
+    },
+    done() {
+      if (timer !== undefined) clearInterval(timer);
+      if (tty && last !== undefined) stream.write('\r\u001b[2K');
     },
   };
 }

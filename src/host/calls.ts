@@ -24,8 +24,11 @@ export interface CallContext {
   bound: BoundOptions;
 }
 
-/** Options of one agent tool call. */
-export type AgentCallOptions = Pick<CallToolOptions, 'signal' | 'timeoutMs' | 'onProgress'>;
+/**
+ * Options of one agent tool call. A task-required tool runs as a task (basic/utilities/tasks):
+ * still one awaited result; `onTaskStatus` sees its status changes, aborting sends `tasks/cancel`.
+ */
+export type AgentCallOptions = Pick<CallToolOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'onTaskStatus'>;
 
 /** Runs one agent tool call by public name (see the module comment). */
 export async function executeToolCall(ctx: CallContext, publicName: string, args: unknown, options: AgentCallOptions = {}): Promise<ToolResultForAgent> {
@@ -50,6 +53,7 @@ export async function executeToolCall(ctx: CallContext, publicName: string, args
       signal: options.signal,
       timeoutMs: options.timeoutMs ?? slot.server.config.requestTimeoutMs,
       onProgress: options.onProgress,
+      onTaskStatus: options.onTaskStatus,
     });
     return boundToolResult(redactToolResult(result, slot.redaction), ctx.bound);
   } catch (err) {

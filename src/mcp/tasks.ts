@@ -201,8 +201,16 @@ export class TaskRequester {
    */
   async callTool(name: string, args: Record<string, unknown>, options: TaskCallOptions = {}): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.deps.defaultTimeoutMs;
-    const deadline = new Deadline(options.signal, options.maxTotalTimeoutMs ?? timeoutMs * 10, name, this.deps.serverId);
     let taskId: string | undefined;
+    let cancelled = false;
+    // Sent from the abort itself, synchronously: a program that closes the connection on the same
+    // signal (the CLI on Ctrl-C) still gets tasks/cancel out first.
+    const cancel = () => {
+      if (taskId === undefined || cancelled) return;
+      cancelled = true;
+      this.cancelAfterAbort(taskId);
+    };
+    const deadline = new Deadline(options.signal, options.maxTotalTimeoutMs ?? timeoutMs * 10, name, this.deps.serverId, cancel);
     try {
       const created = await this.create(name, args, { ...options, timeoutMs, signal: deadline.signal });
       if ('direct' in created) return created.direct;
@@ -210,7 +218,7 @@ export class TaskRequester {
       return await this.follow(created, options.onTaskStatus, timeoutMs, deadline);
     } catch (err) {
       if (!deadline.signal.aborted) throw err;
-      if (taskId !== undefined) this.cancelAfterAbort(taskId);
+      cancel();
       throw deadline.error(err);
     } finally {
       deadline.dispose();
@@ -380,12 +388,17 @@ class Deadline {
     private readonly totalMs: number,
     private readonly tool: string,
     private readonly serverId: string,
+    onAbort: () => void,
   ) {
     this.endsAt = Date.now() + totalMs;
-    this.onCallerAbort = () => this.controller.abort(caller!.reason);
+    this.onCallerAbort = () => {
+      onAbort();
+      this.controller.abort(caller!.reason);
+    };
     this.timer = setTimeout(() => {
       this.timedOut = true;
-      this.controller.abort(new TimeoutError(`tools/call ${tool} (task)`, totalMs, { serverId, phase: 'request', total: true }));
+      onAbort();
+      this.controller.abort(new TimeoutError(`tools/call ${JSON.stringify(tool).slice(0, 130)} (task)`, totalMs, { serverId, phase: 'request', total: true }));
     }, totalMs);
     if (caller?.aborted) this.onCallerAbort();
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });

@@ -8,15 +8,17 @@
  * an ad-hoc server.
  *
  * Prints the CallToolResult (text blocks for people, the whole result with `--json`). Progress
- * goes to stderr (a bar on a TTY, plain lines otherwise). Exit code 1 when the tool reports
- * `isError: true` or the request fails.
+ * goes to stderr (a bar on a TTY, plain lines otherwise). A tool whose `execution.taskSupport` is
+ * "required" runs as a task (basic/utilities/tasks): its status goes to stderr the same way
+ * (`task <id> working 3s…`), the final result to stdout; Ctrl-C sends `tasks/cancel`. Exit code 1
+ * when the tool reports `isError: true` or the request fails.
  */
 import { connect, type CallToolResult, type McpClient } from '../../index.js';
 import { decidePermission, publicToolName, toConnectConfig } from '../../host-api.js';
 import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
 import { printJson, reportError, safeText } from '../output.js';
-import { progressPrinter } from '../progress.js';
+import { progressPrinter, taskStatusPrinter } from '../progress.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
 
 const USAGE = "usage: mcpwire call <id> <tool> [--args '<json>'] [--json]  |  mcpwire --stdio \"<cmd>\" call <tool> [--args '<json>'] [--json]";
@@ -77,14 +79,19 @@ export default async function call(argv: string[]): Promise<number> {
   }
 }
 
-type CallOpts = { onProgress: ReturnType<typeof progressPrinter>['onProgress']; signal: AbortSignal };
+type CallOpts = {
+  onProgress: ReturnType<typeof progressPrinter>['onProgress'];
+  onTaskStatus: ReturnType<typeof taskStatusPrinter>['onTaskStatus'];
+  signal: AbortSignal;
+};
 
 /** Set when Ctrl-C cancelled the call. */
 let interrupted: string | undefined;
 
-/** Runs `fn` with a progress printer on stderr and Ctrl-C as cancellation. */
+/** Runs `fn` with progress and task status printers on stderr and Ctrl-C as cancellation. */
 async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
   const progress = progressPrinter();
+  const tasks = taskStatusPrinter();
   const ac = new AbortController();
   const onSigint = () => {
     interrupted = 'interrupted (SIGINT)';
@@ -92,10 +99,11 @@ async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
   };
   process.once('SIGINT', onSigint);
   try {
-    return await fn({ onProgress: progress.onProgress, signal: ac.signal });
+    return await fn({ onProgress: progress.onProgress, onTaskStatus: tasks.onTaskStatus, signal: ac.signal });
   } finally {
     process.off('SIGINT', onSigint);
     progress.done();
+    tasks.done();
   }
 }
 

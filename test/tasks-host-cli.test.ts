@@ -1,0 +1,121 @@
+/**
+ * Task-required tools through the host (`host.callTool`) and the CLI (`mcpwire call`), against
+ * the scripted stdio mock (mock-servers/stdio-server.mjs) with task support in its scenario.
+ * The CLI tests need dist/ (`npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs`).
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
+import { emptyNormalizedConfig } from '../src/host/config/types.js';
+import type { Task } from '../src/index.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const mockServer = path.join(root, 'mock-servers/stdio-server.mjs');
+const cli = path.join(root, 'dist/cli/main.js');
+
+const research = { name: 'research', builtin: 'slow', execution: { taskSupport: 'required' } };
+const withTasks = { tasks: { pollInterval: 50 }, tools: [research, 'echo'] };
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+function tmp(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tasks-'));
+  dirs.push(d);
+  return d;
+}
+const received = (file: string): { method?: string; params?: any }[] =>
+  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+
+function server(id: string, scenario: object, record?: string): ResolvedServer {
+  const env: Record<string, string> = { MOCK_SCENARIO_JSON: JSON.stringify(scenario) };
+  if (record) env.MOCK_RECORD = record;
+  return { id, source: 'project', file: '/p/.mcpwire/config.json', enabled: true, transport: 'stdio', config: { ...emptyNormalizedConfig(), command: process.execPath, args: [mockServer], env } };
+}
+
+let host: McpHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('host: task-required tools', () => {
+  it('basic.utilities.tasks#7: host.callTool runs a task-required tool as a task and returns its result; onTaskStatus sees the statuses', async () => {
+    const record = path.join(tmp(), 'received.jsonl');
+    host = createHost([server('m', withTasks, record)], { permission: 'allow' });
+    await host.start();
+    const statuses: string[] = [];
+    const r = await host.callTool(publicToolName('m', 'research'), { ms: 200 }, { onTaskStatus: (t: Task) => statuses.push(t.status) });
+    expect(r.isError).toBe(false);
+    expect(r.content[0]).toEqual({ type: 'text', text: 'slept 200 ms' });
+    expect(statuses[0]).toBe('working');
+    expect(statuses.at(-1)).toBe('completed');
+    const calls = received(record).filter((m) => m.method === 'tools/call');
+    expect(calls).toHaveLength(1);
+    expect(calls[0].params.task).toEqual({});
+    expect(received(record).some((m) => m.method === 'tasks/result')).toBe(true);
+  });
+
+  it('basic.utilities.tasks#4: on a server without tasks.requests.tools.call the task-required tool is a tool error result, nothing sent', async () => {
+    const record = path.join(tmp(), 'received.jsonl');
+    host = createHost([server('m', { tools: [research] }, record)], { permission: 'allow' });
+    await host.start();
+    const r = await host.callTool(publicToolName('m', 'research'), { ms: 1 });
+    expect(r.isError).toBe(true);
+    expect((r.content[0] as { text: string }).text).toMatch(/requires task execution.*tasks\.requests\.tools\.call/);
+    expect(received(record).filter((m) => m.method === 'tools/call')).toHaveLength(0);
+  });
+});
+
+/** Runs the CLI; `onStderr` may act on what it prints so far. */
+function runCli(args: string[], onOutput?: (stderr: string, child: ReturnType<typeof spawn>) => void) {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, MCPWIRE_TRACE: '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    onOutput?.(stderr, child);
+  });
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+describe('mcpwire call: task-required tools', { timeout: 60_000 }, () => {
+  function adHoc(scenario: object) {
+    const dir = tmp();
+    const file = path.join(dir, 'scenario.json');
+    const record = path.join(dir, 'received.jsonl');
+    fs.writeFileSync(file, JSON.stringify(scenario));
+    return { args: ['--stdio', `env MOCK_RECORD=${record} ${process.execPath} ${mockServer} ${file}`], record };
+  }
+
+  it('issue 11: prints the final result on stdout and the task status on stderr', async () => {
+    const { args } = adHoc(withTasks);
+    const r = await runCli([...args, 'call', 'research', '--args', '{"ms":300}']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('slept 300 ms\n');
+    expect(r.stderr).toMatch(/^task [0-9a-f-]{36} working \d+s…/m);
+    expect(r.stderr).toMatch(/^task [0-9a-f-]{36} completed \d+s…/m);
+  });
+
+  it('issue 11: Ctrl-C during a task-augmented call sends tasks/cancel before closing the server; exit 130', async () => {
+    const { args, record } = adHoc(withTasks);
+    let sent = false;
+    const r = await runCli([...args, 'call', 'research', '--args', '{"ms":60000}'], (stderr, child) => {
+      if (!sent && /working/.test(stderr)) {
+        sent = true;
+        process.kill(-child.pid!, 'SIGINT');
+      }
+    });
+    expect(sent, r.stderr).toBe(true);
+    expect(r.code, r.stderr).toBe(130);
+    const got = received(record);
+    const taskId = got.find((m) => m.method === 'tasks/get')?.params.taskId ?? got.find((m) => m.method === 'tasks/cancel')?.params.taskId;
+    expect(got.filter((m) => m.method === 'tasks/cancel').map((m) => m.params)).toEqual([{ taskId }]);
+  });
+});
