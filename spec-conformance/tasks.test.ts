@@ -226,7 +226,7 @@ describe('following a task to its result', () => {
 });
 
 describe('cancellation', () => {
-  it('aborting a task-augmented call sends tasks/cancel, rejects with AbortError and pendingCount returns to 0 (tasks#51)', async () => {
+  it('aborting a task-augmented call sends tasks/cancel, rejects with AbortError and pendingCount returns to 0 (basic.utilities.tasks#51)', async () => {
     const { client, sent } = await setup({ tasks: TASKS, tools: [research()] });
     await client.listTools();
     const ac = new AbortController();
