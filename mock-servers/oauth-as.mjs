@@ -18,6 +18,10 @@
  *   scopesSupported    PRM scopes_supported
  *   challengeScope     scope="…" in the 401 challenge
  *
+ * Also: client_credentials (client secret or private_key_jwt), the jwt-bearer grant for
+ * assertions starting `jag-`, and a toy IdP at /idp/token (RFC 8693 exchange of the ID token
+ * `id-token-of-alice` for an ID-JAG, SEP-990).
+ *
  * `log` records every request as {path, method, params, authorization} (form bodies parsed) so
  * tests can check what the client sent. Run directly, it prints the MCP URL and serves forever.
  */
@@ -79,6 +83,12 @@ export async function startOAuthMock(options = {}) {
       secret = decodeURIComponent((p ?? '').replace(/\+/g, ' '));
     }
     const c = clients.get(id);
+    if (params.client_assertion !== undefined) {
+      // private_key_jwt: the claims are recorded (tests verify the signature with the public key).
+      const [, payload] = params.client_assertion.split('.');
+      const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+      return claims.iss === claims.sub && claims.aud === base && clients.has(claims.iss);
+    }
     if (c === undefined) return id !== undefined && id.startsWith('https://'); // CIMD client ids
     return c.secret === undefined || c.secret === secret;
   };
@@ -103,6 +113,10 @@ export async function startOAuthMock(options = {}) {
       return json(res, 200, out);
     }
     if (params.grant_type === 'client_credentials') return json(res, 200, issue(params.scope, params.resource, false));
+    if (params.grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+      if (!String(params.assertion ?? '').startsWith('jag-')) return json(res, 400, { error: 'invalid_grant' });
+      return json(res, 200, issue(params.scope, params.resource, false));
+    }
     return json(res, 400, { error: 'unsupported_grant_type' });
   };
 
@@ -174,6 +188,11 @@ export async function startOAuthMock(options = {}) {
         return json(res, 201, { client_id: id, ...(secret ? { client_secret: secret } : {}), token_endpoint_auth_method: method, redirect_uris: meta.redirect_uris ?? [] });
       }
       if (url.pathname === '/token' && req.method === 'POST') return token(req, res, params);
+      if (url.pathname === '/idp/token' && req.method === 'POST') {
+        // A toy enterprise IdP (SEP-990): ID token → ID-JAG for the audience/resource asked.
+        if (params.grant_type !== 'urn:ietf:params:oauth:grant-type:token-exchange' || params.subject_token !== 'id-token-of-alice') return json(res, 400, { error: 'invalid_grant' });
+        return json(res, 200, { access_token: `jag-${b64url(randomBytes(12))}`, issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' });
+      }
       if (url.pathname === '/mcp' && req.method === 'POST') return mcp(req, res, body);
       if (url.pathname === '/mcp') return json(res, 405, { error: 'method not allowed' });
       json(res, 404, { error: 'not_found' });

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, createOAuthProvider, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { connect, createOAuthProvider, idJagAssertion, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
 // @ts-expect-error a plain .mjs mock without types
 import { startOAuthMock } from '../mock-servers/oauth-as.mjs';
 
@@ -261,5 +262,35 @@ describe('secrets', () => {
     for (const s of secrets) expect(trace.includes(s), `secret ${s.slice(0, 4)}… leaked into the trace`).toBe(false);
     // …because the provider registered each of them with the tracer's redactor.
     expect(p.secrets()).toEqual(expect.arrayContaining([...secrets]));
+  });
+});
+
+describe('other grants', () => {
+  it('basic.authorization#40/#67: client_credentials with private_key_jwt (ES256 assertion, iss = sub = client_id, aud = issuer) and resource', async () => {
+    const m = await mock({ authMethods: ['private_key_jwt'] });
+    (m as unknown as { clients: Map<string, unknown> }).clients.set('svc-1', { method: 'private_key_jwt' });
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const c = await open(m, createOAuthProvider({ serverUrl: m.url, grantType: 'client_credentials', clientId: 'svc-1', privateKeyJwt: { privateKey: pem, alg: 'ES256' } }));
+    await c.listTools();
+    const [tok] = at(m, '/token');
+    expect(tok.params).toMatchObject({ grant_type: 'client_credentials', resource: m.url, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' });
+    const header = JSON.parse(Buffer.from(tok.params.client_assertion.split('.')[0], 'base64url').toString());
+    expect(header.alg).toBe('ES256');
+    expect(m.counters.authorize).toBe(0);
+  });
+
+  it('basic.authorization#40: enterprise-managed (SEP-990): ID token → ID-JAG at the IdP (audience = issuer, resource) → jwt-bearer grant', async () => {
+    const m = await mock({ authMethods: ['client_secret_basic'] });
+    (m as unknown as { clients: Map<string, unknown> }).clients.set('ent-1', { secret: 'ent-secret-1', method: 'client_secret_basic' });
+    const assertion = idJagAssertion({ idpTokenEndpoint: `${m.base}/idp/token`, idpClientId: 'idp-client', idToken: 'id-token-of-alice' });
+    const c = await open(m, createOAuthProvider({ serverUrl: m.url, grantType: 'jwt-bearer', clientId: 'ent-1', clientSecret: 'ent-secret-1', assertion }));
+    await c.listTools();
+    const [exchange] = at(m, '/idp/token');
+    expect(exchange.params).toMatchObject({ audience: m.base, resource: m.url, subject_token_type: 'urn:ietf:params:oauth:token-type:id_token', requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag' });
+    const [tok] = at(m, '/token');
+    expect(tok.params.grant_type).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    expect(tok.params.assertion).toMatch(/^jag-/);
+    expect(tok.authorization).toMatch(/^Basic /);
   });
 });

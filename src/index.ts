@@ -66,7 +66,8 @@ export type {
 export * from './errors.js';
 
 /** OAuth 2.1 for protected HTTP servers (basic/authorization): pass the provider as `authProvider`. */
-export { createOAuthProvider, MemoryTokenStore, AuthError, isAuthError, parseBearerChallenge, canonicalResource } from './auth/index.js';
+export { createOAuthProvider, MemoryTokenStore, AuthError, isAuthError, parseBearerChallenge, canonicalResource, idJagAssertion } from './auth/index.js';
+export type { IdJagOptions, AssertionSource } from './auth/index.js';
 export type {
   AuthCallOptions,
   AuthorizationInteraction,

@@ -249,7 +249,17 @@ export async function clientCredentialsRequest(ctx: FlowContext, client: ClientI
   return oauth.clientCredentialsGrantRequest(asServer(ctx.as), asClient(client), await clientAuth(ctx, client), params, requestOptions(ctx, signal, {}));
 }
 
-export type GrantKind = 'authorization_code' | 'refresh_token' | 'client_credentials';
+export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** RFC 7523 §2.1: an assertion (e.g. an ID-JAG) as the authorization grant. */
+export async function jwtBearerRequest(ctx: FlowContext, client: ClientIdentity, assertion: string, resource: string, scope: string | undefined, signal?: AbortSignal): Promise<Response> {
+  requireTokenEndpoint(ctx);
+  const params: Record<string, string> = { assertion, resource, ...(scope !== undefined && scope !== '' ? { scope } : {}) };
+  const { additionalParameters: _none, ...opts } = requestOptions(ctx, signal, {});
+  return oauth.genericTokenEndpointRequest(asServer(ctx.as), asClient(client), await clientAuth(ctx, client), JWT_BEARER_GRANT, params, opts);
+}
+
+export type GrantKind = 'authorization_code' | 'refresh_token' | 'client_credentials' | 'jwt-bearer';
 
 /** Validates a token endpoint response and turns it into the grant to store. */
 export async function processTokenResponse(
@@ -268,7 +278,9 @@ export async function processTokenResponse(
         ? await oauth.processAuthorizationCodeResponse(as, c, res)
         : kind === 'refresh_token'
           ? await oauth.processRefreshTokenResponse(as, c, res)
-          : await oauth.processClientCredentialsResponse(as, c, res);
+          : kind === 'client_credentials'
+            ? await oauth.processClientCredentialsResponse(as, c, res)
+            : await oauth.processGenericTokenEndpointResponse(as, c, res);
   } catch (err) {
     const oauthError = err instanceof oauth.ResponseBodyError ? err.error : undefined;
     throw new AuthError(

@@ -1,5 +1,6 @@
 /** The OAuth layer (basic/authorization): the provider the HTTP transport plugs in, and its parts. */
 export type {
+  AssertionSource,
   AuthCallOptions,
   AuthorizationInteraction,
   AuthStatus,
@@ -17,3 +18,4 @@ export { MemoryTokenStore } from './memory-store.js';
 export { AuthError, isAuthError } from './errors.js';
 export { parseBearerChallenge } from './challenge.js';
 export { canonicalResource, protectedResourceMetadataUrls, authorizationServerMetadataUrls } from './discovery.js';
+export { idJagAssertion, type IdJagOptions } from './id-jag.js';

@@ -10,13 +10,15 @@
  * refresh keeps the stored grant unless the AS said `invalid_grant`.
  */
 import { parseBearerChallenge } from './challenge.js';
-import { canonicalResource, discover, type Discovery } from './discovery.js';
+import { canonicalResource, discover, resourceMatches, type Discovery } from './discovery.js';
 import { AuthError } from './errors.js';
 import {
   authorizationCodeRequest,
   buildAuthorizationRequest,
   chooseAuthMethod,
   clientCredentialsRequest,
+  jwtBearerRequest,
+  JWT_BEARER_GRANT,
   processRegistrationResponse,
   processTokenResponse,
   refreshRequest,
@@ -28,7 +30,7 @@ import {
 } from './flow.js';
 import type { AuthHttp } from './http.js';
 import { MemoryTokenStore } from './memory-store.js';
-import { selectScope, unionScopes } from './scope.js';
+import { selectScope, splitScope, unionScopes } from './scope.js';
 import type { AuthCallOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
 
 const DEFAULT_SKEW_MS = 60_000;
@@ -109,7 +111,9 @@ class Provider implements OAuthClientProvider {
     await this.single(async () => {
       // Someone else already replaced the token we sent: just replay with theirs.
       if (this.grant !== undefined && this.grant !== sent) return;
-      if (sent?.refresh_token !== undefined && ch?.scope === undefined) {
+      // A refresh keeps the granted scope: worth it only when the challenge asks for nothing more.
+      const held = splitScope(sent?.scope);
+      if (sent?.refresh_token !== undefined && splitScope(ch?.scope).every((s) => held.includes(s))) {
         const refreshed = await this.refreshLocked(sent, options).then(
           () => true,
           () => false,
@@ -171,8 +175,7 @@ class Provider implements OAuthClientProvider {
   }
 
   private resourceOk(resource: string): boolean {
-    const mine = canonicalResource(this.serverUrl);
-    return resource === mine || mine.startsWith(`${resource}/`) || new URL(resource).origin === new URL(mine).origin;
+    return resourceMatches(resource, this.serverUrl);
   }
 
   /** One refresh/authorization at a time; later callers wait for it, then run theirs. */
@@ -184,7 +187,7 @@ class Provider implements OAuthClientProvider {
     void tail.then(() => {
       if (this.flight === tail) this.flight = undefined;
     });
-    return this.store.withLock !== undefined ? run : run;
+    return run;
   }
 
   private async locked<T>(fn: () => Promise<T>, options?: AuthCallOptions): Promise<T> {
@@ -277,16 +280,17 @@ class Provider implements OAuthClientProvider {
     if (g?.client_id !== undefined && g.issuer === d.as.issuer && (g.redirect_uri === undefined || g.redirect_uri === this.o.redirectUri) && secretAlive) {
       return (this.client = this.clientFromGrant(g, d));
     }
-    if (this.o.clientMetadataUrl !== undefined && d.as.client_id_metadata_document_supported === true && this.o.grantType !== 'client_credentials') {
+    if (this.o.clientMetadataUrl !== undefined && d.as.client_id_metadata_document_supported === true && (this.o.grantType ?? 'authorization_code') === 'authorization_code') {
       return (this.client = { client_id: this.o.clientMetadataUrl, token_endpoint_auth_method: 'none', source: 'cimd' });
     }
     if (d.as.registration_endpoint === undefined) {
       throw new AuthError('no client identity: not pre-registered, no Client ID Metadata Document support, and the authorization server offers no registration', 'MCPWIRE_AUTH_NO_CLIENT');
     }
     const method = this.o.tokenEndpointAuthMethod ?? registrationMethod(d);
-    const grantTypes = this.o.grantType === 'client_credentials' ? ['client_credentials'] : ['authorization_code', 'refresh_token'];
+    const kind = this.o.grantType ?? 'authorization_code';
+    const grantTypes = kind === 'client_credentials' ? ['client_credentials'] : kind === 'jwt-bearer' ? [JWT_BEARER_GRANT] : ['authorization_code', 'refresh_token'];
     const ctx = this.ctx(d);
-    const res = await registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, this.o.grantType === 'client_credentials' ? undefined : this.o.redirectUri, method, grantTypes), options?.signal);
+    const res = await registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, kind === 'authorization_code' ? this.o.redirectUri : undefined, method, grantTypes), options?.signal);
     return (this.client = await processRegistrationResponse(ctx, res, method));
   }
 
@@ -294,8 +298,16 @@ class Provider implements OAuthClientProvider {
     const d = await this.discoverOnce(o.resourceMetadata, options);
     const client = await this.clientFor(d, options);
     const ctx = this.ctx(d);
-    const scope = selectScope({ challenge: o.challengeScope, prm: d.prm?.scopes_supported, as: d.as, configured: this.o.scope, wantRefresh: this.o.grantType !== 'client_credentials' });
+    const scope = selectScope({ challenge: o.challengeScope, prm: d.prm?.scopes_supported, as: d.as, configured: this.o.scope, wantRefresh: this.o.grantType === undefined || this.o.grantType === 'authorization_code' });
     this.requestedScope = scope;
+    if (this.o.grantType === 'jwt-bearer') {
+      if (this.o.assertion === undefined) throw new AuthError('the jwt-bearer grant needs an `assertion` source', 'MCPWIRE_AUTH_CONFIG');
+      const assertion = await this.o.assertion({ issuer: d.as.issuer, resource: d.resource, tokenEndpoint: d.as.token_endpoint ?? '' }, options?.signal);
+      this.secret([assertion]);
+      const res = await jwtBearerRequest(ctx, client, assertion, d.resource, scope, options?.signal);
+      const g = await processTokenResponse(ctx, client, 'jwt-bearer', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      return this.locked(() => this.save(g, options), options);
+    }
     if (this.o.grantType === 'client_credentials') {
       const res = await clientCredentialsRequest(ctx, client, d.resource, scope, options?.signal);
       const g = await processTokenResponse(ctx, client, 'client_credentials', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });

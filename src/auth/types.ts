@@ -87,6 +87,9 @@ export interface UnauthorizedInfo {
   wwwAuthenticate?: string;
 }
 
+/** Produces the RFC 7523 authorization grant assertion for the AS that will redeem it. */
+export type AssertionSource = (target: { issuer: string; resource: string; tokenEndpoint: string }, signal?: AbortSignal) => Promise<string>;
+
 /** Key material for `private_key_jwt` (RFC 7523) client authentication. */
 export interface PrivateKeyJwtConfig {
   /** A PKCS#8 PEM, a private JWK (object) or a WebCrypto CryptoKey. */
@@ -103,8 +106,13 @@ export interface OAuthProviderOptions {
   serverKey?: string;
   /** Default: a fresh in-memory store. */
   store?: TokenStore;
-  /** `authorization_code` (default, needs `redirectUri` + `interaction`) or `client_credentials`. */
-  grantType?: 'authorization_code' | 'client_credentials';
+  /**
+   * `authorization_code` (default, needs `redirectUri` + `interaction`), `client_credentials`, or
+   * `jwt-bearer` (RFC 7523 §2.1: the token is bought with an `assertion`, e.g. an ID-JAG, SEP-990).
+   */
+  grantType?: 'authorization_code' | 'client_credentials' | 'jwt-bearer';
+  /** `jwt-bearer`: supplies the assertion for this AS and resource (see `idJagAssertion`). */
+  assertion?: AssertionSource;
   /** The redirect URI registered/used for the authorization code flow. */
   redirectUri?: string;
   interaction?: AuthorizationInteraction;

@@ -5,7 +5,7 @@
  * `MCP_CONFORMANCE_SCENARIO`, then judges what went over the wire. Exit 0 = the client did
  * its part without error.
  */
-import { connect, createOAuthProvider, type ClientOptions, type McpClient, type OAuthProviderOptions } from '../../index.js';
+import { connect, createOAuthProvider, idJagAssertion, type ClientOptions, type McpClient, type OAuthProviderOptions } from '../../index.js';
 
 type Scenario = (client: McpClient) => Promise<void>;
 
@@ -66,6 +66,16 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
   const ctx = JSON.parse(raw) as Record<string, string | undefined>;
   if (scenario === 'auth/client-credentials-jwt') {
     return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, tokenEndpointAuthMethod: 'private_key_jwt', privateKeyJwt: { privateKey: ctx.private_key_pem ?? '', alg: ctx.signing_algorithm ?? 'ES256' } };
+  }
+  if (scenario === 'auth/cross-app-access-complete-flow') {
+    // SEP-990: ID token → ID-JAG at the IdP, then the jwt-bearer grant at the AS (client_secret_basic).
+    return {
+      ...base,
+      grantType: 'jwt-bearer',
+      clientId: ctx.client_id,
+      clientSecret: ctx.client_secret,
+      assertion: idJagAssertion({ idpTokenEndpoint: ctx.idp_token_endpoint ?? '', idpClientId: ctx.idp_client_id ?? '', idToken: ctx.idp_id_token ?? '' }),
+    };
   }
   if (scenario === 'auth/client-credentials-basic') {
     return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, clientSecret: ctx.client_secret };
