@@ -103,7 +103,9 @@ export function requestedSchemaProblem(schema: unknown): string | undefined {
   if (!isObject(schema)) return 'requestedSchema is missing or not an object';
   if (schema.type !== 'object') return 'requestedSchema must have type "object"';
   if (!isObject(schema.properties)) return 'requestedSchema must have "properties"';
-  const extra = unknownKey(schema, new Set(['$schema', 'type', 'properties', 'required', 'title', 'description']));
+  // `additionalProperties: false` (what schema generators add to objects) says nothing more.
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return 'requestedSchema may not allow additional properties';
+  const extra = unknownKey(schema, new Set(['$schema', '$comment', 'type', 'properties', 'required', 'title', 'description', 'additionalProperties']));
   if (extra !== undefined) return `requestedSchema uses "${extra}", which the elicitation schema subset does not allow`;
   for (const [name, p] of Object.entries(schema.properties)) {
     const problem = primitiveProblem(p);
