@@ -33,7 +33,7 @@ describe('host config: roots', () => {
       throw new Error('not needed');
     };
     const server = (id: string): ResolvedServer => ({
-      id, source: 'user', file: '/u/config.json', enabled: true, transport: 'stdio',
+      id, source: 'global', file: '/u/config.json', enabled: true, transport: 'stdio',
       config: { ...emptyNormalizedConfig(), command: 'node', roots: [a, missing] },
     });
     const host = createHost([server('s')], { connect, backoff: { maxRetries: 0 } });
