@@ -17,6 +17,9 @@
  *   noRegistration     no registration_endpoint
  *   scopesSupported    PRM scopes_supported
  *   challengeScope     scope="…" in the 401 challenge
+ *   echoSecrets        the token endpoint's error_description echoes the code and verifier
+ *   noPrm              no protected resource metadata (a 2025-03-26 server)
+ *   noMetadata         no metadata at all (2025-03-26 default endpoints)
  *
  * Also: client_credentials (client secret or private_key_jwt), the jwt-bearer grant for
  * assertions starting `jag-`, and a toy IdP at /idp/token (RFC 8693 exchange of the ID token
@@ -71,7 +74,7 @@ export async function startOAuthMock(options = {}) {
   });
 
   const challenge = (extra = '') =>
-    `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}${extra}`;
+    o.noPrm ? `Bearer realm="mcp"${extra}` : `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}${extra}`;
 
   const clientAuthOk = (req, params) => {
     const h = req.headers.authorization;
@@ -97,6 +100,7 @@ export async function startOAuthMock(options = {}) {
     counters.token++;
     if (!clientAuthOk(req, params)) return json(res, 401, { error: 'invalid_client' });
     if (params.grant_type === 'authorization_code') {
+      if (o.echoSecrets) return json(res, 400, { error: 'invalid_request', error_description: `bad verifier ${params.code_verifier} for code ${params.code}` });
       const c = codes.get(params.code);
       codes.delete(params.code);
       if (c === undefined) return json(res, 400, { error: 'invalid_grant' });
@@ -162,6 +166,8 @@ export async function startOAuthMock(options = {}) {
       const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
       const params = isForm ? Object.fromEntries(new URLSearchParams(body)) : Object.fromEntries(url.searchParams);
       log.push({ method: req.method, path: url.pathname, params, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(req.headers['content-type']?.startsWith('application/json') && req.method === 'POST' && url.pathname !== '/mcp' ? { json: JSON.parse(body || '{}') } : {}) });
+      if (o.noPrm && url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json(res, 404, { error: 'not_found' });
+      if (o.noMetadata && url.pathname.startsWith('/.well-known/')) return json(res, 404, { error: 'not_found' });
       if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
         return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
       }

@@ -128,6 +128,24 @@ describe('authorization code flow', () => {
   });
 });
 
+describe('2025-03-26 fallbacks', () => {
+  it('basic.authorization#13/#22: no PRM → path-aware then root well-known tried, then AS metadata at the server root', async () => {
+    const m = await mock({ noPrm: true });
+    await (await open(m, provider(m))).listTools();
+    const wellKnown = m.log.filter((e) => e.path.startsWith('/.well-known/')).map((e) => e.path);
+    expect(wellKnown).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']);
+    expect(at(m, '/authorize')[0].params.resource).toBe(m.url);
+  });
+
+  it('basic.authorization#22: no metadata at all → OAuth then OIDC at the root, then /authorize, /token, /register', async () => {
+    const m = await mock({ noPrm: true, noMetadata: true });
+    await (await open(m, provider(m))).listTools();
+    const wellKnown = m.log.filter((e) => e.path.startsWith('/.well-known/')).map((e) => e.path);
+    expect(wellKnown.slice(2)).toEqual(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
+    expect([m.counters.register, m.counters.authorize, m.counters.token]).toEqual([1, 1, 1]);
+  });
+});
+
 describe('what a compliant server never does', () => {
   it('basic.authorization#42: PRM naming another resource → refused before any authorization request', async () => {
     const m = await mock({ prmResource: 'https://evil.example.com/mcp' });
@@ -238,6 +256,16 @@ describe('refresh', () => {
 });
 
 describe('secrets', () => {
+  it('basic.authorization#70: an AS echoing the code and verifier in its error → the error message carries neither', async () => {
+    const m = await mock({ echoSecrets: true });
+    const err = (await open(m, provider(m)).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(Error);
+    const [tok] = at(m, '/token');
+    expect(err.message).toContain('[redacted]');
+    expect(err.message).not.toContain(tok.params.code_verifier);
+    expect(err.message).not.toContain(tok.params.code);
+  });
+
   it('basic.authorization#70: with tracing on, no token, refresh token, client secret, code, verifier or state reaches the trace', async () => {
     const m = await mock({ authMethods: ['client_secret_basic'], scopesSupported: ['mcp:read'] });
     const dir = mkdtempSync(join(tmpdir(), 'mcpwire-auth-trace-'));

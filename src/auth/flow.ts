@@ -81,8 +81,9 @@ export async function registrationRequest(ctx: FlowContext, body: Record<string,
 
 export async function processRegistrationResponse(ctx: FlowContext, res: Response, requested: TokenEndpointAuthMethod): Promise<ClientIdentity> {
   if (res.status !== 201 && res.status !== 200) {
-    const text = (await res.text().catch(() => '')).slice(0, 300);
-    throw new AuthError(`dynamic client registration failed with HTTP ${res.status}: ${JSON.stringify(text)}`, 'MCPWIRE_AUTH_REGISTRATION');
+    const doc = await readJsonObject(res, 'client registration error').catch(() => ({}) as Record<string, unknown>);
+    const error = typeof doc.error === 'string' ? doc.error.slice(0, 100) : undefined;
+    throw new AuthError(`dynamic client registration failed with HTTP ${res.status}${error !== undefined ? ` (${JSON.stringify(error)})` : ''}`, 'MCPWIRE_AUTH_REGISTRATION', { ...(error !== undefined ? { oauthError: error } : {}) });
   }
   const doc = await readJsonObject(res, 'client registration response');
   if (typeof doc.client_id !== 'string' || doc.client_id === '') throw new AuthError('client registration response has no client_id', 'MCPWIRE_AUTH_REGISTRATION');

@@ -96,6 +96,24 @@ class Provider implements OAuthClientProvider {
   }
 
   async onUnauthorized(info: UnauthorizedInfo, attempt: number, options?: AuthCallOptions): Promise<boolean> {
+    return this.scrubbed(() => this.reactTo(info, attempt, options));
+  }
+
+  /** Errors leave the provider without any secret it knows in their message (an AS may echo one). */
+  private async scrubbed<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof Error) {
+        let msg = err.message;
+        for (const s of this.known) if (s.length >= 6 && msg.includes(s)) msg = msg.split(s).join('[redacted]');
+        if (msg !== err.message) err.message = msg;
+      }
+      throw err;
+    }
+  }
+
+  private async reactTo(info: UnauthorizedInfo, attempt: number, options?: AuthCallOptions): Promise<boolean> {
     const ch = parseBearerChallenge(info.wwwAuthenticate);
     if (info.status === 403) {
       // basic.authorization#60/#64: insufficient_scope → step-up with the union of scopes.
@@ -128,7 +146,7 @@ class Provider implements OAuthClientProvider {
   // ---- CLI / host entry points -------------------------------------------------------------
 
   async authorize(options?: AuthCallOptions & { scope?: string }): Promise<StoredGrant> {
-    return this.single(() => this.authorizeLocked({ challengeScope: options?.scope }, options));
+    return this.scrubbed(() => this.single(() => this.authorizeLocked({ challengeScope: options?.scope }, options)));
   }
 
   async logout(options?: AuthCallOptions): Promise<void> {
