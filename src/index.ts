@@ -12,6 +12,19 @@
 export { connect, McpClient, configSecrets } from './mcp/client.js';
 export type { ClientOptions, CallToolOptions, McpClientDiagnostic } from './mcp/client.js';
 export type { ClientFeatureOptions, HandlerContext } from './mcp/client-features.js';
+export type { SamplingSupport } from './mcp/sampling.js';
+export {
+  UrlElicitationRequiredError,
+  isUrlElicitationRequiredError,
+  URL_ELICITATION_REQUIRED,
+  requestedSchemaProblem,
+  fieldProblem,
+  elicitContentProblems,
+  applyElicitationDefaults,
+} from './mcp/elicitation.js';
+export type { UrlElicitation } from './mcp/elicitation.js';
+export { directoryRoot, authorizedDirectoryRoots } from './mcp/roots.js';
+export type { RootsSource } from './mcp/roots.js';
 export type { LifecycleState } from './mcp/lifecycle.js';
 export { RELATED_TASK_META_KEY, isTerminalStatus } from './mcp/tasks.js';
 export type { TaskPollOptions } from './mcp/tasks.js';
