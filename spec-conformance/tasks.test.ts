@@ -160,7 +160,7 @@ describe('following a task to its result', () => {
     expect(events.map((t) => t.status)).toEqual(['working', 'completed']);
   });
 
-  it('basic.utilities.tasks#28/#27/#40: on input_required the client calls tasks/result; the server\'s elicitation carries the related task and is answered by the ordinary handler', async () => {
+  it('basic.utilities.tasks#28/#27/#39/#40: on input_required the client calls tasks/result; the server\'s elicitation carries the related task and is answered by the ordinary handler', async () => {
     const asked: any[] = [];
     const { client, sent, received } = await setup(
       { tasks: { pollInterval: 200 }, tools: [{ name: 'clarify', builtin: 'ask', execution: { taskSupport: 'required' } }] },
@@ -183,10 +183,11 @@ describe('following a task to its result', () => {
     const taskId = sent('tools/call')[0] && sent('tasks/result')[0].params.taskId;
     expect(asked).toHaveLength(1);
     expect(asked[0]._meta[RELATED]).toEqual({ taskId });
-    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ action: 'accept', content: { interpretation: 'technical' } });
+    expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ action: 'accept', content: { interpretation: 'technical' }, _meta: { [RELATED]: { taskId } } });
     expect(statuses).toEqual(['working', 'input_required', 'working', 'completed']);
-    // the elicitation answer went back to the server before tasks/result was answered
-    expect(received.some((m) => m.id !== undefined && m.result?.action === 'accept')).toBe(true);
+    // the elicitation answer went back to the server, naming the same task (tasks#39/#40)
+    const answer = received.find((m) => m.id !== undefined && m.result?.action === 'accept');
+    expect(answer?.result._meta).toEqual({ [RELATED]: { taskId } });
     expect(r._meta?.[RELATED]).toEqual({ taskId });
   });
 

@@ -13,7 +13,7 @@
  * task-receiver.ts.
  */
 import { AbortError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError } from '../errors.js';
-import type { RequestOptions } from '../protocol/connection.js';
+import type { Connection, RequestHandler, RequestOptions } from '../protocol/connection.js';
 import type { ProgressCallback } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
 import type { ShapeTable } from './result-shapes.js';
@@ -38,6 +38,34 @@ export function taskProblem(t: unknown): string | undefined {
   if (typeof r.status !== 'string' || !STATUSES.has(r.status)) return `"status" ${JSON.stringify(r.status)?.slice(0, 40)} is not a task status`;
   if (r.pollInterval !== undefined && (typeof r.pollInterval !== 'number' || !(r.pollInterval >= 0))) return '"pollInterval" is not a non-negative number';
   return undefined;
+}
+
+/**
+ * basic.utilities.tasks#39/#40: the answer to a server request tied to a task (an elicitation a
+ * task-augmented tool call waits for) carries the same related-task metadata as the request.
+ */
+export function echoRelatedTask(handler: RequestHandler): RequestHandler {
+  return async (params, ctx) => {
+    const result = await handler(params, ctx);
+    const related = (params?._meta as Record<string, unknown> | undefined)?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined;
+    if (typeof related?.taskId !== 'string' || result === null || typeof result !== 'object') return result;
+    const meta = result._meta !== null && typeof result._meta === 'object' ? (result._meta as Record<string, unknown>) : {};
+    return { ...result, _meta: { ...meta, [RELATED_TASK_META_KEY]: { taskId: related.taskId } } };
+  };
+}
+
+/**
+ * `connection` whose request handlers (installed by client-features.ts) answer with the
+ * related-task metadata of the request they answer (`echoRelatedTask`).
+ */
+export function relatedTaskEchoing(connection: Connection): Connection {
+  return new Proxy(connection, {
+    get(target, prop) {
+      if (prop === 'setRequestHandler') return (method: string, handler: RequestHandler) => target.setRequestHandler(method, echoRelatedTask(handler));
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /** Result shapes of the task methods (2025-11-25; versions.ts puts them in that revision's table). */
