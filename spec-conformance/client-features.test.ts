@@ -361,6 +361,14 @@ describe('client/elicitation', () => {
     await client.callTool('ask', { method: 'ping' });
     expect(events).toEqual([{ elicitationId: elicitations[0].elicitationId }]);
   });
+
+  it('client.elicitation#19: a -32042 whose elicitations are not URL elicitations with an id is not taken for one: it stays a plain JsonRpcError', async () => {
+    const { client } = await open({ elicitationModes: ['url'], onElicitation: async () => ({ action: 'accept' }) });
+    const err = await client.callTool('needsBrowserMalformed').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(JsonRpcError);
+    expect(isUrlElicitationRequiredError(err)).toBe(false);
+    expect(err).toMatchObject({ rpcCode: -32042, code: 'MCPWIRE_JSONRPC_ERROR' });
+  });
 });
 
 // ---------------------------------------------------------------------------------------------
