@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { taskStatusPrinter } from '../src/cli/progress.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import type { Task } from '../src/index.js';
@@ -117,5 +118,39 @@ describe('mcpwire call: task-required tools', { timeout: 60_000 }, () => {
     const got = received(record);
     const taskId = got.find((m) => m.method === 'tasks/get')?.params.taskId ?? got.find((m) => m.method === 'tasks/cancel')?.params.taskId;
     expect(got.filter((m) => m.method === 'tasks/cancel').map((m) => m.params)).toEqual([{ taskId }]);
+  });
+});
+
+describe('task status on stderr (taskStatusPrinter)', () => {
+  const task = (status: Task['status'], statusMessage?: string): Task => ({ taskId: 't-1', status, statusMessage, createdAt: '', lastUpdatedAt: '', ttl: null });
+  const sink = (isTTY: boolean) => {
+    const out: string[] = [];
+    return { out, stream: { isTTY, write: (s: string) => (out.push(s), true) } as unknown as NodeJS.WriteStream };
+  };
+
+  it('issue 11: not a terminal — one line per status change with the elapsed seconds; the server\'s control characters are dropped', () => {
+    let now = 10_000;
+    const { out, stream } = sink(false);
+    const p = taskStatusPrinter(stream, () => now);
+    p.onTaskStatus(task('working', 'step\u001b[2J 1'));
+    now += 3_400;
+    p.onTaskStatus(task('completed'));
+    p.done();
+    expect(out).toEqual(['task t-1 working 0s… step[2J 1\n', 'task t-1 completed 3s…\n']);
+  });
+
+  it('issue 11: on a terminal the line is redrawn every second (elapsed time moves) and cleared at the end', () => {
+    vi.useFakeTimers();
+    try {
+      const { out, stream } = sink(true);
+      const p = taskStatusPrinter(stream, () => Date.now());
+      p.onTaskStatus(task('working'));
+      vi.advanceTimersByTime(2_000);
+      p.done();
+      vi.advanceTimersByTime(5_000); // nothing after done()
+      expect(out).toEqual(['\r\u001b[2Ktask t-1 working 0s…', '\r\u001b[2Ktask t-1 working 1s…', '\r\u001b[2Ktask t-1 working 2s…', '\r\u001b[2K']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
