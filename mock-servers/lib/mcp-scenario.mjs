@@ -299,7 +299,7 @@ export function createScenarioServer(scenario, io) {
     initialize: (p) => initialize(p),
     ping: () => ({}),
     'tools/list': (p) => served.tools() && list('tools', catalog.tools, p),
-    'tools/call': (p, signal, ctx) => served.tools() && (taskStore.maybeCreate(p, catalog.tools.find((t) => t.def.name === p.name), ctx) ?? callTool(p, signal, ctx)),
+    'tools/call': (p, signal, ctx) => served.tools() && (taskStore.maybeCreate(p, catalog.tools.find((t) => t.def.name === p.name)) ?? callTool(p, signal, ctx)),
     'resources/list': (p) => served.resources() && list('resources', catalog.resources, p),
     'resources/templates/list': (p) => served.resources() && list('templates', catalog.templates, p),
     'resources/read': (p) => served.resources() && ({ contents: readResource(catalog, needString(p, 'uri')).contents }),

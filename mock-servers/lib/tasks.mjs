@@ -51,7 +51,7 @@ export function createTaskStore(cfg, deps) {
    * tools/call: undefined when the call is to be processed normally, else the CreateTaskResult.
    * Throws -32601 when the tool's taskSupport forbids what the client did (tasks#6, #8).
    */
-  function maybeCreate(params, tool, ctx) {
+  function maybeCreate(params, tool) {
     const support = tool?.def.execution?.taskSupport ?? 'forbidden';
     const augmented = isObject(params.task);
     if (!acceptsToolTasks()) return undefined; // tasks#16: not declared → ignore `task`
@@ -61,10 +61,15 @@ export function createTaskStore(cfg, deps) {
     }
     if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${params.name}`);
     if (support === 'forbidden') throw new RpcError(METHOD_NOT_FOUND, `Tool ${params.name} does not support task augmentation`);
-    return create(params, ctx);
+    return create(params);
   }
 
-  function create(params, ctx) {
+  /**
+   * The task outlives the tools/call exchange (over HTTP, its response stream), so what it sends
+   * on its own — status notifications, the tool's notifications — goes out on the default stream
+   * (stdio; the HTTP GET stream: basic.utilities.tasks#23). Held requests go on tasks/result's.
+   */
+  function create(params) {
     const requested = Number.isFinite(params.task.ttl) ? params.task.ttl : conf.ttl ?? 60_000;
     const ttl = conf.maxTtl ? Math.min(requested, conf.maxTtl) : requested;
     const created = now();
@@ -73,7 +78,7 @@ export function createTaskStore(cfg, deps) {
       controller: new AbortController(),
       queue: [],
       waiters: [],
-      ctx,
+      ctx: undefined,
       resultCtx: undefined,
     };
     tasks.set(t.task.taskId, t);
