@@ -22,8 +22,9 @@ import type { ProgressCallback } from '../protocol/registry.js';
 import { createTransport, type ServerConfig, type TransportFactoryOptions } from '../transport/create.js';
 import type { Transport, TransportDiagnostic } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
-import { installClientFeatures, clientCapabilities, type ClientFeatureOptions } from './client-features.js';
+import { installClientFeatures, clientCapabilities, createClientFeatureState, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
+import type { RootsSource } from './roots.js';
 import { validateAgainst } from './output-schema.js';
 import { paginate, type Page } from './pagination.js';
 import { checkResult, type ShapeTable } from './result-shapes.js';
@@ -189,12 +190,15 @@ export class McpClient extends EventEmitter {
   /** Why the connection closed, when it failed: the `cause` of later refusals. */
   private closeReason: Error | undefined;
   private pinging = false;
+  /** Roots and URL elicitations in flight (client-features.ts), kept across sessions. */
+  private readonly features: ClientFeatureState;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
     this.config = config;
     this.options = options;
     this.serverId = config.id ?? (config.transport === 'stdio' ? config.command : config.url);
+    this.features = createClientFeatureState(options, this.serverId);
     this.lifecycle = new Lifecycle(this.serverId, (from, to) => {
       this.connection?.observer?.event({ type: 'lifecycle', from, to });
       this.emit('stateChange', { from, to });
@@ -272,7 +276,7 @@ export class McpClient extends EventEmitter {
         onDiagnostic: (d) => this.emit('diagnostic', d),
         onClose: (err) => this.onConnectionClose(err),
       });
-      installClientFeatures(relatedTaskEchoing(this.connection), this.options, (event, payload) => this.emit(event, payload));
+      installClientFeatures(relatedTaskEchoing(this.connection), this.options, (event, payload) => this.emit(event, payload), this.features);
       // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
       this.connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
       await transport.start();
@@ -476,6 +480,13 @@ export class McpClient extends EventEmitter {
    * received; the typed methods (`listTools`, `callTool`…) also check its shape.
    */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    // -32042 becomes a UrlElicitationRequiredError carrying the URL elicitations (client/elicitation).
+    return this.requestOnce<T>(method, params, options).catch((err: unknown) => {
+      throw this.features.urlElicitations.fromError(err);
+    });
+  }
+
+  private requestOnce<T>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
     if (this.renewing !== undefined) return this.afterRenewal<T>(this.renewing, method, params, options);
     const refused = this.refusal(method);
     if (refused !== undefined) return Promise.reject(refused);
@@ -600,6 +611,19 @@ export class McpClient extends EventEmitter {
     this.renew(err).catch(() => {
       /* reported: the connection closed with the reason (`close` event) */
     });
+  }
+
+  /**
+   * Replaces the roots offered to the server (client/roots) and, when the list changed and the
+   * client is ready, sends `notifications/roots/list_changed` (client.roots#2). Needs the `roots`
+   * option at connect (the capability is declared then); URIs must be `file://` (client.roots#3).
+   */
+  async setRoots(roots: RootsSource): Promise<void> {
+    const state = this.features.roots;
+    if (state === undefined) {
+      throw new StateError('the roots capability was not declared: pass the `roots` option to connect', { serverId: this.serverId, phase: this.phase });
+    }
+    if (state.set(roots) && this.lifecycle.state === 'ready') await this.notify('notifications/roots/list_changed');
   }
 
   /** Sends a notification (only once ready, except `notifications/initialized`). */
