@@ -230,6 +230,21 @@ describe('refresh', () => {
     expect(at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token')).toHaveLength(1);
   });
 
+  it('basic.authorization#72: two providers sharing a store refresh once under its lock; the rotated-out token is not sent by the other', async () => {
+    const m = await mock({ rotate: true });
+    const store = new MemoryTokenStore();
+    const a = await open(m, provider(m, { store }));
+    await a.listTools();
+    const b = await open(m, provider(m, { store }));
+    await b.listTools();
+    expect(m.counters.authorize).toBe(1); // b used the stored grant
+    m.expireAll();
+    await Promise.all([a.listTools(), b.listTools()]);
+    const sent = at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token');
+    expect(sent).toHaveLength(1);
+    expect(m.counters.authorize).toBe(1);
+  });
+
   it('basic.authorization#70: a failed refresh keeps the stored grant; invalid_grant drops the refresh token', async () => {
     const m = await mock({ refreshError: 'temporarily_unavailable' });
     const store = new MemoryTokenStore();
