@@ -191,6 +191,24 @@ describe('following a task to its result', () => {
     expect(r._meta?.[RELATED]).toEqual({ taskId });
   });
 
+  it('basic.utilities.progress#5: the task\'s progress reaches onProgress for the task\'s whole life (the token outlives the creating request), with no unknown-token diagnostic', async () => {
+    const { client, sent, diagnostics, server } = await setup({ tasks: TASKS, tools: [{ name: 'steps', builtin: 'progress', execution: { taskSupport: 'required' } }] });
+    await client.listTools();
+    const seen: number[] = [];
+    const call = client.callTool('steps', { steps: 3, intervalMs: 400 }, { onProgress: (p) => seen.push(p.progress) });
+    await vi.advanceTimersByTimeAsync(3000);
+    expect((await call).content[0]).toEqual({ type: 'text', text: 'done 3 steps' });
+    expect(seen).toEqual([1, 2, 3]);
+    expect(typeof sent('tools/call')[0].params._meta.progressToken).toBe('string');
+    expect(diagnostics.map((d) => d.code)).not.toContain('MCPWIRE_UNKNOWN_PROGRESS');
+    // after the call, the token is no longer ours: a late notification is reported as usual
+    const progressToken = sent('tools/call')[0].params._meta.progressToken;
+    server.notify('notifications/progress', { progressToken, progress: 4 });
+    await settle();
+    expect(seen).toEqual([1, 2, 3]);
+    expect(diagnostics.map((d) => d.code)).toContain('MCPWIRE_UNKNOWN_PROGRESS');
+  });
+
   it('basic.utilities.tasks#60/#61: a failed task\'s JSON-RPC error is what callTool rejects with; an isError result stays a result', async () => {
     const { client } = await setup({
       tasks: TASKS,

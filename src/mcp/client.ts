@@ -210,6 +210,10 @@ export class McpClient extends EventEmitter {
       capabilities: () => this.serverCapabilities,
       negotiated: () => features(this.protocolVersion)?.tasks === true,
       emit: (event, payload) => this.emit(event, payload),
+      onProgress: (listener) => {
+        this.on('progress', listener);
+        return () => this.off('progress', listener);
+      },
       defaultTimeoutMs: options.timeoutMs ?? 60_000,
       poll: options.taskPolling,
     });
@@ -273,7 +277,8 @@ export class McpClient extends EventEmitter {
         observer,
         phase: () => this.lifecycle.phase,
         acceptBatches: () => features(this.init?.protocolVersion)?.batching === true,
-        onDiagnostic: (d) => this.emit('diagnostic', d),
+        // a task's progress outlives its creating request: not an unknown token (tasks.ts)
+        onDiagnostic: (d) => !this.tasks.ownsDiagnostic(d) && this.emit('diagnostic', d),
         onClose: (err) => this.onConnectionClose(err),
       });
       installClientFeatures(relatedTaskEchoing(this.connection), this.options, (event, payload) => this.emit(event, payload), this.features);

@@ -14,7 +14,7 @@
  */
 import { AbortError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError } from '../errors.js';
 import type { Connection, RequestHandler, RequestOptions } from '../protocol/connection.js';
-import type { ProgressCallback } from '../protocol/registry.js';
+import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
 import type { ShapeTable } from './result-shapes.js';
 import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
@@ -127,7 +127,10 @@ export interface TaskCallOptions {
   taskTtlMs?: number;
   /** Every status change of the task (from notifications or polls). */
   onTaskStatus?: (task: Task) => void;
-  /** Progress of the creating request. */
+  /**
+   * Progress of the task, its whole life long (basic/utilities/tasks: the token of the creating
+   * request stays valid). Delivered as it comes, not coalesced.
+   */
   onProgress?: ProgressCallback;
   progressIntervalMs?: number;
   _meta?: Record<string, unknown>;
@@ -143,6 +146,8 @@ export interface TaskDeps {
   /** Whether the negotiated revision has tasks (versions.ts). */
   negotiated(): boolean;
   emit(event: 'taskStatus' | 'diagnostic', payload: unknown): void;
+  /** Subscribes to every `notifications/progress`; returns the unsubscribe function. */
+  onProgress(listener: (params: Record<string, unknown>) => void): () => void;
   defaultTimeoutMs: number;
   poll?: TaskPollOptions;
 }
@@ -161,6 +166,8 @@ const CANCEL_TIMEOUT_MS = 5_000;
 
 export class TaskRequester {
   private readonly followers = new Map<string, Follower>();
+  /** Progress tokens of the task calls under way: outliving their request, they are ours still. */
+  private readonly progressTokens = new Set<string>();
   private readonly poll: Required<TaskPollOptions>;
 
   constructor(private readonly deps: TaskDeps) {
@@ -239,8 +246,9 @@ export class TaskRequester {
       this.cancelAfterAbort(taskId);
     };
     const deadline = new Deadline(options.signal, options.maxTotalTimeoutMs ?? timeoutMs * 10, name, this.deps.serverId, cancel);
+    const progress = this.followProgress(options);
     try {
-      const created = await this.create(name, args, { ...options, timeoutMs, signal: deadline.signal });
+      const created = await this.create(name, args, { ...options, ...progress.options, timeoutMs, signal: deadline.signal });
       if ('direct' in created) return created.direct;
       taskId = created.taskId;
       return await this.follow(created, options.onTaskStatus, timeoutMs, deadline);
@@ -250,8 +258,42 @@ export class TaskRequester {
       throw deadline.error(err);
     } finally {
       deadline.dispose();
+      progress.stop();
       if (taskId !== undefined) this.followers.delete(taskId);
     }
+  }
+
+  /** True for the connection's "progress for an unknown token" about a token of a task under way. */
+  ownsDiagnostic(d: { code?: string; message?: string }): boolean {
+    if (d.code !== 'MCPWIRE_UNKNOWN_PROGRESS' || this.progressTokens.size === 0) return false;
+    for (const t of this.progressTokens) if (d.message?.includes(JSON.stringify(t))) return true;
+    return false;
+  }
+
+  /**
+   * The task's progress: a token of ours in the creating request's `_meta`, followed through the
+   * client's progress notifications for as long as the call runs (not only the creating request).
+   */
+  private followProgress(options: TaskCallOptions): { options: Partial<TaskCallOptions>; stop: () => void } {
+    const onProgress = options.onProgress;
+    if (onProgress === undefined || options._meta?.progressToken !== undefined) return { options: {}, stop: () => {} };
+    const token = `mcpwire-task-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+    this.progressTokens.add(token);
+    const unsubscribe = this.deps.onProgress((p) => {
+      if (p.progressToken !== token || typeof p.progress !== 'number') return;
+      try {
+        onProgress(p as ProgressParams);
+      } catch (err) {
+        this.diagnostic('MCPWIRE_HANDLER_FAILED', `onProgress callback threw: ${(err as Error)?.message ?? String(err)}`);
+      }
+    });
+    return {
+      options: { onProgress: undefined, _meta: { ...options._meta, progressToken: token } },
+      stop: () => {
+        unsubscribe();
+        this.progressTokens.delete(token);
+      },
+    };
   }
 
   /** `notifications/tasks/status` (basic.utilities.tasks#14: a hint, never relied on). */
