@@ -160,6 +160,24 @@ describe('following a task to its result', () => {
     expect(events.map((t) => t.status)).toEqual(['working', 'completed']);
   });
 
+  it('basic.utilities.tasks#15/#44: frequent status notifications do not replace polling: tasks/get keeps its pollInterval schedule', async () => {
+    const { client, sent, server } = await setup({ tasks: TASKS, tools: [research()] });
+    await client.listTools();
+    const call = client.callTool('research', { ms: 5000 });
+    await settle();
+    const taskId = sent('tools/call').length === 1 ? (await client.listTasks())[0].taskId : '';
+    for (let i = 1; i <= 5; i++) {
+      await vi.advanceTimersByTimeAsync(400);
+      server.notify('notifications/tasks/status', { taskId, status: 'working', statusMessage: `step ${i}`, createdAt: 'x', lastUpdatedAt: 'x', ttl: null, pollInterval: 1000 });
+    }
+    await settle();
+    expect(sent('tasks/get')).toHaveLength(1); // t=1000, despite a notification every 400 ms
+    await vi.advanceTimersByTimeAsync(500);
+    expect(sent('tasks/get')).toHaveLength(2); // t=2500: the server's own state unchanged, backoff × 1.5
+    await vi.advanceTimersByTimeAsync(3000);
+    expect((await call).content[0]).toEqual({ type: 'text', text: 'slept 5000 ms' });
+  });
+
   it('basic.utilities.tasks#28/#27/#39/#40: on input_required the client calls tasks/result; the server\'s elicitation carries the related task and is answered by the ordinary handler', async () => {
     const asked: any[] = [];
     const { client, sent, received } = await setup(

@@ -156,7 +156,6 @@ export interface TaskDeps {
 interface Follower {
   last: Task;
   key: string;
-  notified: boolean;
   wake: (() => void) | undefined;
   onTaskStatus: ((task: Task) => void) | undefined;
 }
@@ -309,7 +308,6 @@ export class TaskRequester {
       this.deps.emit('taskStatus', task);
       return;
     }
-    f.notified = true;
     this.report(f, task);
     f.wake?.();
   }
@@ -335,22 +333,28 @@ export class TaskRequester {
 
   /** Polls (woken early by notifications) until the task is terminal or needs input. */
   private async follow(created: Task, onTaskStatus: TaskCallOptions['onTaskStatus'], timeoutMs: number, deadline: Deadline): Promise<unknown> {
-    const f: Follower = { last: created, key: '', notified: false, wake: undefined, onTaskStatus };
+    const f: Follower = { last: created, key: '', wake: undefined, onTaskStatus };
     this.followers.set(created.taskId, f);
     this.report(f, created);
     let key = f.key;
     let interval = this.baseInterval(f.last);
+    let pollAt = Date.now() + interval;
     for (;;) {
       // basic.utilities.tasks#11/#28: poll until terminal; on input_required call tasks/result,
       // whose stream carries the server's requests (answered by the client's handlers).
       if (isTerminalStatus(f.last.status) || f.last.status === 'input_required') return this.finish(f, timeoutMs, deadline);
-      f.notified = false;
-      await this.sleep(f, interval, deadline.signal);
-      // basic.utilities.tasks#14/#15: a notification only shortens the wait; polls go on.
-      if (!f.notified) await this.getTask(f.last.taskId, { signal: deadline.signal, timeoutMs });
+      const wait = pollAt - Date.now();
+      if (wait > 0) {
+        // basic.utilities.tasks#14: a status notification ends the wait early (re-checked above);
+        // it never replaces the polls (#15), which keep their schedule.
+        await this.sleep(f, wait, deadline.signal);
+        continue;
+      }
+      await this.getTask(f.last.taskId, { signal: deadline.signal, timeoutMs });
       // basic.utilities.tasks#10: the server's pollInterval, then a backoff while nothing changes.
       interval = f.key === key ? Math.min(this.poll.maxPollIntervalMs, interval * this.poll.backoffFactor) : this.baseInterval(f.last);
       key = f.key;
+      pollAt = Date.now() + interval;
     }
   }
 
