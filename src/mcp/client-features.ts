@@ -11,6 +11,7 @@ import type { Connection } from '../protocol/connection.js';
 import { checkElicitRequest, finishElicitResult, UrlElicitationTracker } from './elicitation.js';
 import { RootsState } from './roots.js';
 import { checkCreateMessageRequest, checkCreateMessageResult, type SamplingSupport } from './sampling.js';
+import { taskReceiverCapability, type TaskReceiverOptions } from './task-receiver.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
@@ -50,6 +51,12 @@ export interface ClientFeatureOptions {
   samplingSupport?: SamplingSupport;
   /** Capabilities to declare in addition (e.g. `experimental`). */
   capabilities?: ClientCapabilities;
+  /**
+   * The client as task receiver (task-receiver.ts): with `enabled: true`, declares
+   * `tasks.requests.sampling.createMessage` / `tasks.requests.elicitation.create` (for the
+   * handlers given) with `tasks.list` and `tasks.cancel`, and runs task-augmented requests as tasks.
+   */
+  taskReceiver?: TaskReceiverOptions;
 }
 
 export function clientCapabilities(o: ClientFeatureOptions): ClientCapabilities {
@@ -70,6 +77,9 @@ export function clientCapabilities(o: ClientFeatureOptions): ClientCapabilities 
       [...modes].map((m) => [m, m === 'form' && o.elicitationApplyDefaults === true ? { applyDefaults: true } : {}]),
     );
   }
+  // basic.utilities.tasks#1: task-augmented sampling/elicitation only when the host enables it.
+  const tasks = taskReceiverCapability(o);
+  if (tasks !== undefined) caps.tasks = tasks;
   return caps;
 }
 

@@ -28,6 +28,7 @@ import type { RootsSource } from './roots.js';
 import { validateAgainst } from './output-schema.js';
 import { paginate, type Page } from './pagination.js';
 import { checkResult, type ShapeTable } from './result-shapes.js';
+import { createTaskReceiver, type TaskReceiver } from './task-receiver.js';
 import { relatedTaskEchoing, TaskRequester, toolCallMode, type TaskPollOptions } from './tasks.js';
 import type {
   CallToolResult,
@@ -175,6 +176,8 @@ export class McpClient extends EventEmitter {
   private toolsListed = false;
   /** The client as task requestor (tasks.ts). */
   private readonly tasks: TaskRequester;
+  /** The client as task receiver (task-receiver.ts), per connection; undefined unless enabled. */
+  private taskReceiver: TaskReceiver | undefined;
   private closePromise: Promise<void> | undefined;
   private tracer: { close(): Promise<void>; setSessionId(id: string | undefined): void } | undefined;
   /** What a session holds that a new session must be told again. */
@@ -281,7 +284,10 @@ export class McpClient extends EventEmitter {
         onDiagnostic: (d) => !this.tasks.ownsDiagnostic(d) && this.emit('diagnostic', d),
         onClose: (err) => this.onConnectionClose(err),
       });
-      installClientFeatures(relatedTaskEchoing(this.connection), this.options, (event, payload) => this.emit(event, payload), this.features);
+      // task-augmented sampling/elicitation from the server run as tasks the client owns
+      this.taskReceiver = createTaskReceiver(this.connection, this.options, () => features(this.init?.protocolVersion)?.tasks === true);
+      const echoing = relatedTaskEchoing(this.connection);
+      installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload) => this.emit(event, payload), this.features);
       // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
       this.connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
       await transport.start();
@@ -470,6 +476,7 @@ export class McpClient extends EventEmitter {
 
   private onConnectionClose(err: Error | undefined): void {
     this.stopKeepalive();
+    this.taskReceiver?.dispose();
     this.closeReason = err;
     const s = this.lifecycle.state;
     if (s !== 'closing' && s !== 'closed' && s !== 'failed' && this.lifecycle.canTransition('failed')) {
