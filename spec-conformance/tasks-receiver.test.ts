@@ -116,13 +116,14 @@ describe('capabilities', () => {
 });
 
 describe('creating and following a task', () => {
-  it('basic.utilities.tasks#34/#35/#20/#17/#18: a task-augmented sampling/createMessage is answered with a CreateTaskResult at once — a new working task with a string id — while the handler still runs', async () => {
+  it('basic.utilities.tasks#34/#35/#20/#17/#18/#19/#64: a task-augmented sampling/createMessage is answered with a CreateTaskResult at once — a new working task with a unique, random (UUID v4) string id — while the handler still runs', async () => {
     const sampling = deferredHandler<CreateMessageResult>();
     const { ask } = await setup({ onSampling: sampling.handler, taskReceiver: { enabled: true, pollIntervalMs: 2000 } });
     const a = await ask('sampling/createMessage', { ...SAMPLING, task: { ttl: 60_000 } });
     expectSchema('CreateTaskResult', a.result);
     const task = a.result.task;
     expect(typeof task.taskId).toBe('string');
+    expect(task.taskId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(task).toMatchObject({ status: 'working', ttl: 60_000, pollInterval: 2000 });
     expect(a.result.model).toBeUndefined(); // not the operation's result
     expect(sampling.calls).toHaveLength(1); // the handler runs, unfinished
@@ -252,7 +253,7 @@ describe('tasks/get, tasks/list, tasks/cancel', () => {
     for (const id of ids) expect((await ask('tasks/get', { taskId: id })).result.taskId).toBe(id);
   });
 
-  it('basic.utilities.tasks#50/#51/#52/#53: tasks/cancel cancels before answering and aborts the handler; the task stays cancelled; cancelling a terminal task is -32602', async () => {
+  it('basic.utilities.tasks#50/#51/#52: tasks/cancel cancels before answering and aborts the handler; the task stays cancelled; cancelling a terminal task is -32602', async () => {
     const sampling = deferredHandler<CreateMessageResult>();
     const { ask } = await setup({ onSampling: sampling.handler, taskReceiver: { enabled: true } });
     const { taskId } = (await ask('sampling/createMessage', { ...SAMPLING, task: {} })).result.task;
