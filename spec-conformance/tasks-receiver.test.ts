@@ -325,3 +325,64 @@ describe('elicitation as a task', () => {
     expect(r.result).toEqual({ action: 'accept', content: { name: 'Ada' }, _meta: { [RELATED]: { taskId } } });
   });
 });
+
+describe('status transitions', () => {
+  it('basic.utilities.tasks#21/#22: every status a receiver task goes through follows the valid paths, and a terminal task never moves again', async () => {
+    const sampling = deferredHandler<CreateMessageResult>();
+    const { ask, received } = await setup({ onSampling: sampling.handler, taskReceiver: { enabled: true } });
+    const history = new Map<string, string[]>();
+    const note = (taskId: string, status: string) => {
+      const h = history.get(taskId) ?? [];
+      if (h.at(-1) !== status) h.push(status);
+      history.set(taskId, h);
+    };
+    const start = async () => {
+      const t = (await ask('sampling/createMessage', { ...SAMPLING, task: {} })).result.task;
+      note(t.taskId, t.status);
+      return { taskId: t.taskId as string, call: sampling.calls.at(-1)! };
+    };
+    const completed = await start();
+    const failed = await start();
+    const cancelledThenDone = await start();
+    const cancelledThenFails = await start();
+    completed.call.resolve(SAMPLED);
+    failed.call.reject(new Error('model unavailable'));
+    await settle();
+    await ask('tasks/cancel', { taskId: cancelledThenDone.taskId });
+    await ask('tasks/cancel', { taskId: cancelledThenFails.taskId });
+    // the handlers finish after the cancel: a terminal task must not move (#22)
+    cancelledThenDone.call.resolve(SAMPLED);
+    cancelledThenFails.call.reject(new Error('late failure'));
+    await settle();
+    await vi.advanceTimersByTimeAsync(50);
+    for (const t of [completed, failed, cancelledThenDone, cancelledThenFails]) {
+      note(t.taskId, (await ask('tasks/get', { taskId: t.taskId })).result.status);
+    }
+    // every status the client announced, in order, merged with what tasks/get said
+    const ordered = new Map<string, string[]>();
+    for (const m of received) {
+      if (m.method !== 'notifications/tasks/status') continue;
+      const h = ordered.get(m.params.taskId) ?? [];
+      if (h.at(-1) !== m.params.status) h.push(m.params.status);
+      ordered.set(m.params.taskId, h);
+    }
+    const VALID: Record<string, string[]> = {
+      working: ['input_required', 'completed', 'failed', 'cancelled'],
+      input_required: ['working', 'completed', 'failed', 'cancelled'],
+      completed: [],
+      failed: [],
+      cancelled: [],
+    };
+    for (const [taskId, h] of history) {
+      const seq = ['working', ...(ordered.get(taskId) ?? []), h.at(-1)!].filter((s, i, a) => i === 0 || a[i - 1] !== s);
+      for (let i = 1; i < seq.length; i++) expect(VALID[seq[i - 1]!], `${taskId}: ${seq.join(' → ')}`).toContain(seq[i]);
+    }
+    expect(history.get(completed.taskId)!.at(-1)).toBe('completed');
+    expect(history.get(failed.taskId)!.at(-1)).toBe('failed');
+    expect(history.get(cancelledThenDone.taskId)!.at(-1)).toBe('cancelled');
+    expect(history.get(cancelledThenFails.taskId)!.at(-1)).toBe('cancelled');
+    // no status notification for a cancelled task after its cancellation
+    expect(ordered.get(cancelledThenDone.taskId) ?? []).not.toContain('completed');
+    expect(ordered.get(cancelledThenFails.taskId) ?? []).not.toContain('failed');
+  });
+});
