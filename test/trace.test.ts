@@ -272,12 +272,20 @@ describe('redaction', () => {
     for (const value of corpus) expect(fast.redactJson(value)).toBe(JSON.stringify(slow.redact(value)));
   });
 
-  it('is cheap: 20k small messages redacted in well under a second', () => {
+  // Its speed is measured by scripts/trace-bench.mjs (no wall-clock bounds in tests: CI is a
+  // loaded 2-core machine). What keeps it cheap is checked here: nothing is copied when there is
+  // nothing to redact.
+  it('is cheap: a message with nothing to redact comes back as the same object, not a copy', () => {
     const r = new Redactor({ secrets: ['s3cr3t-value-1', 's3cr3t-value-2'] });
     const msg = { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'hello world' }], structuredContent: { a: 1, b: 'two' } } };
-    const start = performance.now();
-    for (let i = 0; i < 20_000; i++) r.redact(msg);
-    expect(performance.now() - start).toBeLessThan(1000);
+    const out = r.redact(msg) as typeof msg;
+    expect(out).toBe(msg);
+    expect(out.result).toBe(msg.result);
+    const leaky = { ...msg, result: { ...msg.result, structuredContent: { a: 1, b: 'two s3cr3t-value-1' } } };
+    const red = r.redact(leaky) as typeof leaky;
+    expect(red).not.toBe(leaky);
+    expect(red.result.content).toBe(leaky.result.content); // untouched branches are shared
+    expect(JSON.stringify(red)).not.toContain('s3cr3t-value-1');
   });
 });
 
