@@ -4,7 +4,7 @@
  * `--timeout-ms` is given; the client is always closed.
  */
 import { connect, type McpClient } from '../index.js';
-import { toConnectConfig } from '../host-api.js';
+import { clientAuthOptions, toConnectConfig } from '../host-api.js';
 import { parseTimeout } from './args.js';
 import { findServer, loadView, scrubber, usableServer, type ConfigFlags } from './config-target.js';
 import { clientOptions, type TargetFlags } from './target.js';
@@ -21,7 +21,7 @@ export async function withConfigClient<T>(
   const server = findServer(config, id);
   usableServer(server);
   const timeoutMs = parseTimeout(flags['timeout-ms']) ?? server.config.requestTimeoutMs;
-  const client = await connect(toConnectConfig(server), { ...clientOptions(flags), timeoutMs });
+  const client = await connect(toConnectConfig(server), { ...clientOptions(flags), ...clientAuthOptions(server), timeoutMs });
   try {
     return await fn(client, timeoutMs);
   } finally {

@@ -19,6 +19,8 @@ import path from 'node:path';
 import type { TrustOption } from './config/trust.js';
 import type { ConfigLoadResult, ConfigSource, ResolvedServer, TransportKind } from './config/types.js';
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
+import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type HostAuthOptions, type LoginOptions, type LogoutResult } from './oauth.js';
+import type { TokenStore } from '../auth/types.js';
 import type { PermissionHook } from './permissions.js';
 import { ServerSlot, type ConnectFn, type ServerState } from './server-slot.js';
 import { sanitizeText } from './text.js';
@@ -49,6 +51,12 @@ export interface HostOptions {
    * An untrusted server is never spawned: it stays in state `untrusted`.
    */
   trust?: TrustOption;
+  /**
+   * OAuth for HTTP servers (basic/authorization): the token store (default `mcp-auth.json` in the
+   * config dir), the browser opener `login()` uses, DCR metadata. Every HTTP connection sends the
+   * stored token and refreshes it transparently; `false` turns OAuth off.
+   */
+  auth?: HostAuthOptions | false;
   random?: () => number;
   now?: () => number;
 }
@@ -81,12 +89,14 @@ export class McpHost extends EventEmitter {
   private toolsKey = '';
   private readonly reported = new Set<string>();
   private closed = false;
+  private readonly tokens: TokenStore | undefined;
 
   constructor(
     servers: readonly ResolvedServer[],
     private readonly options: HostOptions = {},
   ) {
     super();
+    this.tokens = options.auth === false ? undefined : authStore(options.auth);
     for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
@@ -95,7 +105,7 @@ export class McpHost extends EventEmitter {
       // client/roots: the directories the config authorizes for this server (unless the embedder gives roots).
       if (co.roots === undefined && server.config.roots !== undefined) co.roots = authorizedDirectoryRoots(server.config.roots);
       const slot = new ServerSlot(server, {
-        connect: options.connect ?? connectClient,
+        connect: this.withAuth(server, options.connect ?? connectClient),
         clientOptions: co,
         backoff: options.backoff ?? {},
         random: options.random ?? Math.random,
@@ -155,6 +165,42 @@ export class McpHost extends EventEmitter {
     const slot = this.slots.get(id);
     if (slot === undefined) throw new ConfigError(`unknown server "${id}"`, { serverId: id });
     await slot.restart();
+  }
+
+  /**
+   * Authorizes HTTP server `id` now (authorization code flow: loopback redirect receiver, the
+   * browser opened through `auth.openBrowser` or `options.openBrowser`), stores the grant and
+   * reconnects the server: one in `auth_required` becomes `ready` without restarting the host.
+   */
+  async login(id: string, options: LoginOptions = {}): Promise<ServerStatus> {
+    const slot = this.oauthSlot(id);
+    await loginServer(slot.server, this.options.auth || {}, this.tokens!, options);
+    await slot.restart();
+    return this.statusOf(slot);
+  }
+
+  /** Revokes (RFC 7009, when the AS supports it) and forgets server `id`'s tokens, then reconnects it. */
+  async logout(id: string, options: { signal?: AbortSignal } = {}): Promise<LogoutResult> {
+    const slot = this.oauthSlot(id);
+    const out = await logoutServer(slot.server, this.options.auth || {}, this.tokens!, options);
+    if (slot.state !== 'disabled' && slot.state !== 'untrusted' && !this.closed) await slot.restart();
+    return out;
+  }
+
+  private oauthSlot(id: string): ServerSlot {
+    const slot = this.slots.get(id);
+    if (slot === undefined) throw new ConfigError(`unknown server "${id}"`, { serverId: id });
+    if (this.tokens === undefined) throw new ConfigError('OAuth is turned off for this host (auth: false)', { serverId: id, phase: 'auth' });
+    if (!usesOAuth(slot.server)) throw new ConfigError(`server "${id}" is not an HTTP server: OAuth does not apply (basic.authorization#2)`, { serverId: id, phase: 'auth' });
+    return slot;
+  }
+
+  /** HTTP servers get a token-sending, refreshing auth provider on every connection (unless one is given). */
+  private withAuth(server: ResolvedServer, connect: ConnectFn): ConnectFn {
+    if (this.tokens === undefined || !usesOAuth(server)) return connect;
+    const store = this.tokens;
+    const auth = this.options.auth || {};
+    return (config, opts) => connect(config, opts.authProvider !== undefined ? opts : { ...opts, authProvider: connectionAuthProvider(server, auth, store) });
   }
 
   /** Closes every connection and stops all retries. Idempotent. */

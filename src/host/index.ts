@@ -10,3 +10,22 @@ export { decidePermission, matchesAny, type PermissionDecision, type PermissionH
 export type { AgentCallOptions } from './calls.js';
 export * from './tools.js';
 export { sanitizeText } from './text.js';
+export {
+  authStorePath,
+  authStore,
+  authStatusRows,
+  clientAuthOptions,
+  connectionAuthProvider,
+  loginServer,
+  logoutServer,
+  usesOAuth,
+  type AuthStatusRow,
+  type HostAuthOptions,
+  type LoginOptions,
+  type LogoutResult,
+} from './oauth.js';
+export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type FileTokenStoreOptions } from '../auth/file-store.js';
+export { TokenStoreLockError } from '../auth/lock.js';
+export { startLoopbackReceiver, parsePastedRedirect, type LoopbackOptions, type LoopbackReceiver } from '../auth/loopback.js';
+export { openBrowser, openerCommand, type BrowserOpener } from '../auth/opener.js';
+export { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';

@@ -14,7 +14,7 @@
  * when the tool reports `isError: true` or the request fails.
  */
 import { connect, type CallToolResult, type McpClient } from '../../index.js';
-import { decidePermission, publicToolName, toConnectConfig } from '../../host-api.js';
+import { clientAuthOptions, decidePermission, publicToolName, toConnectConfig } from '../../host-api.js';
 import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
 import { printJson, reportError, safeText } from '../output.js';
@@ -55,7 +55,7 @@ export default async function call(argv: string[]): Promise<number> {
       }
       const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
       result = await withProgress(async (opts) => {
-        const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), timeoutMs, signal: opts.signal });
+        const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
         try {
           return await client.callTool(second, args, { ...opts, timeoutMs });
         } finally {

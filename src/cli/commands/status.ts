@@ -23,6 +23,8 @@ export interface StatusRow {
   tools: number;
   last_error: string | null;
   last_connected_at: string | null;
+  /** The command that fixes the state, when there is one (`mcpwire login <id>` for `auth_required`). */
+  next: string | null;
 }
 
 function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
@@ -35,6 +37,7 @@ function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
     tools: s.tools,
     last_error: s.lastError === undefined ? null : scrub(s.lastError),
     last_connected_at: s.lastConnectedAt === undefined ? null : new Date(s.lastConnectedAt).toISOString(),
+    next: s.state === 'auth_required' ? `mcpwire login ${s.id}` : null,
   };
 }
 
@@ -81,6 +84,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
       ['tools', String(r.tools)],
       ['last_error', r.last_error ?? '-'],
       ['last_connected_at', r.last_connected_at ?? '-'],
+      ...(r.next !== null ? ([['next', r.next]] as [string, string][]) : []),
     ];
     process.stdout.write(`${lines.map(([k, v]) => `${k.padEnd(18)} ${safeText(v, 1000)}`).join('\n')}\n`);
     return;
@@ -97,4 +101,5 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     ...(hasError ? [safeText(r.last_error ?? '', 120)] : []),
   ]);
   process.stdout.write(`${table(headers, body)}\n`);
+  for (const r of rows) if (r.next !== null) process.stdout.write(`${safeText(r.id, 64)}: authorization required: run "${safeText(r.next, 100)}"\n`);
 }

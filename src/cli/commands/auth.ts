@@ -1,0 +1,47 @@
+/**
+ * `mcpwire auth status [<id>] [--json]`: what the token store holds for each configured server,
+ * read locally (nothing is sent): state (`none`, `valid`, `expired`, `not_applicable` for stdio),
+ * granted scopes, expiry, whether a refresh token is held, and the client kind
+ * (`pre-registered` from the config, `registered` by DCR/CIMD). Never a token or secret.
+ */
+import { authStatusRows, authStorePath, FileTokenStore, type AuthStatusRow } from '../../host-api.js';
+import { parse, UsageError } from '../args.js';
+import { CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
+import { printJson, safeText, table } from '../output.js';
+
+const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
+
+export default async function auth(argv: string[]): Promise<number> {
+  let scrub = (s: string) => s;
+  try {
+    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
+    const [sub, id, extra] = positionals;
+    if (sub !== 'status' || extra !== undefined) throw new UsageError(USAGE);
+    const config = await loadView(values);
+    scrub = scrubber(config.servers);
+    const servers = id === undefined ? config.servers : [findServer(config, id)];
+    const store = new FileTokenStore(authStorePath(pathOptions()));
+    const rows = await authStatusRows(servers, store);
+    if (values.json) {
+      printJson(id === undefined ? { store: store.file, servers: rows } : rows[0]);
+      return 0;
+    }
+    if (rows.length === 0) {
+      process.stdout.write('no MCP servers configured\n');
+      return 0;
+    }
+    process.stdout.write(`${table(['id', 'state', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map(cells))}\ntoken store: ${store.file}\n`);
+    return 0;
+  } catch (err) {
+    return reportFailure(err, scrub);
+  }
+}
+
+function cells(r: AuthStatusRow): string[] {
+  const next = r.state === 'none' || (r.state === 'expired' && !r.refreshable) ? `mcpwire login ${r.id}` : '';
+  return [safeText(r.id, 64), r.state, safeText(r.scopes.join(' ') || '-', 80), r.expires_at ?? '-', r.refreshable ? 'yes' : 'no', r.client ?? '-', next];
+}

@@ -1,0 +1,245 @@
+/**
+ * OAuth for configured HTTP servers: the glue between a `ResolvedServer` (its `oauth` config
+ * fields), the persistent token store (`mcp-auth.json`, src/auth/file-store.ts) and the OAuth
+ * provider of src/auth/. Used by the host (`host.login`, tokens on every connection) and the CLI
+ * (`login`, `logout`, `auth status`, and `call`/`read`/`prompt` on a protected server).
+ *
+ * - A connection's provider is non-interactive: it sends the stored token, refreshes it
+ *   (single-flight across processes through the store's lock), and when only a new
+ *   authorization would help it lets the 401 through, so the server shows `auth_required`.
+ * - `loginServer` runs the authorization code flow with a one-shot loopback redirect receiver
+ *   (src/auth/loopback.ts); the embedding host opens the browser (`openBrowser` callback) and may
+ *   also accept a pasted redirect (`paste`), whichever comes first.
+ * - `logoutServer` revokes at the AS when it advertises `revocation_endpoint` (RFC 7009), then
+ *   deletes the entry.
+ * - The stdio transport never uses OAuth (basic.authorization#2).
+ */
+import { FileTokenStore } from '../auth/file-store.js';
+import { parseBearerChallenge } from '../auth/challenge.js';
+import { isAuthError } from '../auth/errors.js';
+import { startLoopbackReceiver } from '../auth/loopback.js';
+import { createOAuthProvider } from '../auth/provider.js';
+import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
+import type { AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
+import { ConfigError } from '../errors.js';
+import { userConfigDir, type PathOptions } from './config/paths.js';
+import type { ResolvedServer } from './config/types.js';
+import path from 'node:path';
+
+/**
+ * The token store file: `MCPWIRE_AUTH_FILE` when set, else `mcpwire/mcp-auth.json` in the
+ * platform config dir (beside the global `config.json`).
+ */
+export function authStorePath(o: PathOptions = {}): string {
+  const env = o.env ?? process.env;
+  const p = (o.platform ?? process.platform) === 'win32' ? path.win32 : path.posix;
+  if (env.MCPWIRE_AUTH_FILE) return p.resolve(o.cwd ?? process.cwd(), env.MCPWIRE_AUTH_FILE);
+  return p.join(userConfigDir(o), 'mcpwire', 'mcp-auth.json');
+}
+
+/** OAuth settings of a host (`HostOptions.auth`) and of the CLI. */
+export interface HostAuthOptions {
+  /** Where grants live (default: the `mcp-auth.json` file store at `authStorePath()`). */
+  store?: TokenStore;
+  /** Opens the authorization URL for the user (the embedding host's browser opener). */
+  openBrowser?: (url: URL) => unknown;
+  /** How long a login waits for the browser to come back (default 300 000 ms). */
+  loginTimeoutMs?: number;
+  /** Extra client metadata for Dynamic Client Registration. */
+  clientMetadata?: Record<string, unknown>;
+  /** HTTP for the authorization server and metadata calls (default: global fetch). */
+  fetch?: typeof fetch;
+  /** Refresh this long before expiry (default 60 000 ms). */
+  refreshSkewMs?: number;
+}
+
+/** The store of `auth`, or the default file store. */
+export function authStore(auth: HostAuthOptions = {}): TokenStore {
+  return auth.store ?? new FileTokenStore(authStorePath());
+}
+
+/** Whether OAuth applies to `server` (HTTP transport with a URL). */
+export function usesOAuth(server: ResolvedServer): boolean {
+  return server.transport === 'http' && server.config.url !== undefined;
+}
+
+/** The provider options for `server`: its URL, its id as store key, the config's client and scope. */
+export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthProviderOptions {
+  const url = server.config.url;
+  if (!usesOAuth(server) || url === undefined) throw new ConfigError('OAuth applies only to HTTP servers', { serverId: server.id, phase: 'auth' });
+  const o = server.config.oauth ?? {};
+  return {
+    serverUrl: url,
+    serverKey: server.id,
+    store,
+    // RFC 8252: a native app with a loopback redirect.
+    clientMetadata: { client_name: 'mcpwire', application_type: 'native', ...(auth.clientMetadata ?? {}) },
+    ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
+    ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
+    ...(o.scope !== undefined ? { scope: o.scope } : {}),
+    ...(auth.fetch !== undefined ? { fetch: auth.fetch } : {}),
+    ...(auth.refreshSkewMs !== undefined ? { refreshSkewMs: auth.refreshSkewMs } : {}),
+  };
+}
+
+/**
+ * The auth provider of one connection to `server`: stored token, transparent refresh, and a
+ * 401 that needs a new authorization surfaced as such (the connection fails with
+ * AuthRequiredError → state `auth_required`) instead of an interaction nobody can answer.
+ */
+export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthClientProvider {
+  const p = createOAuthProvider(providerOptionsFor(server, auth, store));
+  return {
+    headers: (o) => p.headers(o),
+    onUnauthorized: async (info, attempt, o) => {
+      // Only a refresh can help without the user: no refreshable grant, or a 403 (step-up needs
+      // a new authorization) → let the refusal through without registering a client for nothing.
+      const held = await p.status(o);
+      if (info.status === 403 || !held.hasRefreshToken) return false;
+      try {
+        return await p.onUnauthorized(refreshable(info, held.scope), attempt, o);
+      } catch (err) {
+        if (isAuthError(err) && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') return false;
+        throw err;
+      }
+    },
+    authorize: (o) => p.authorize(o),
+    logout: (o) => p.logout(o),
+    status: (o) => p.status(o),
+    secrets: () => p.secrets(),
+    onSecrets: (l) => p.onSecrets(l),
+  };
+}
+
+/**
+ * A 401 whose challenge names only scopes the grant already has is an expired/revoked token, not
+ * a step-up: the challenge goes to the provider without its `scope` so that it refreshes instead
+ * of asking for a new authorization (the scope stays authoritative: it is already granted,
+ * basic.authorization#16).
+ */
+function refreshable(info: UnauthorizedInfo, granted: string | undefined): UnauthorizedInfo {
+  const ch = parseBearerChallenge(info.wwwAuthenticate);
+  if (ch?.scope === undefined) return info;
+  const have = new Set((granted ?? '').split(' ').filter(Boolean));
+  if (!ch.scope.split(' ').filter(Boolean).every((s) => have.has(s))) return info;
+  const params = Object.entries(ch.params).filter(([k]) => k !== 'scope');
+  const header = `Bearer ${params.map(([k, v]) => `${k}="${v.replace(/["\\]/g, '\\$&')}"`).join(', ')}`;
+  return { ...info, wwwAuthenticate: header };
+}
+
+/**
+ * `{ authProvider }` for a one-off connection to `server` (CLI `call`, `read`, `prompt`): the
+ * stored token with transparent refresh; `{}` for a stdio server.
+ */
+export function clientAuthOptions(server: ResolvedServer, auth: HostAuthOptions = {}): { authProvider?: OAuthClientProvider } {
+  return usesOAuth(server) ? { authProvider: connectionAuthProvider(server, auth, authStore(auth)) } : {};
+}
+
+/** Options of `loginServer`. */
+export interface LoginOptions {
+  signal?: AbortSignal;
+  /** Called with the authorization URL first (e.g. to print it). */
+  onAuthorizationUrl?: (url: URL) => unknown;
+  /** Opens the browser (default: `auth.openBrowser`); its failure never fails the login. */
+  openBrowser?: (url: URL) => unknown;
+  /** Resolves with a redirect the user pasted (headless); races the loopback receiver. */
+  paste?: (info: { redirectUri: string; state: string | undefined }, signal: AbortSignal) => Promise<URL>;
+  /** Replaces the loopback + browser interaction entirely (then `redirectUri` is required). */
+  interaction?: AuthorizationInteraction;
+  redirectUri?: string;
+  /** A scope to ask for instead of the configured/discovered one. */
+  scope?: string;
+  /** Secret values learned (tokens, client secret, code, state…), for redaction. */
+  onSecret?: (values: string[]) => void;
+}
+
+/** Runs the authorization code flow for `server` now and stores the grant. */
+export async function loginServer(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore, options: LoginOptions = {}): Promise<StoredGrant> {
+  const base = providerOptionsFor(server, auth, store);
+  const withSecrets = options.onSecret !== undefined ? { onSecret: options.onSecret } : {};
+  const call = { ...(options.signal ? { signal: options.signal } : {}), ...(options.scope !== undefined ? { scope: options.scope } : {}) };
+  if (options.interaction !== undefined) {
+    if (options.redirectUri === undefined) throw new ConfigError('a custom login interaction needs its redirectUri', { serverId: server.id, phase: 'auth' });
+    return createOAuthProvider({ ...base, ...withSecrets, redirectUri: options.redirectUri, interaction: options.interaction }).authorize(call);
+  }
+  const rx = await startLoopbackReceiver({ timeoutMs: auth.loginTimeoutMs ?? 300_000 });
+  try {
+    const interaction: AuthorizationInteraction = async (url, signal) => {
+      const state = url.searchParams.get('state') ?? undefined;
+      rx.expectState(state);
+      await options.onAuthorizationUrl?.(url);
+      const open = options.openBrowser ?? auth.openBrowser;
+      if (open) await Promise.resolve().then(() => open(url)).catch(() => {});
+      const ac = new AbortController();
+      const both = AbortSignal.any([signal, ac.signal]);
+      try {
+        const waits = [rx.wait(both)];
+        if (options.paste) waits.push(options.paste({ redirectUri: rx.redirectUri, state }, both));
+        return await Promise.race(waits);
+      } finally {
+        ac.abort();
+      }
+    };
+    return await createOAuthProvider({ ...base, ...withSecrets, redirectUri: rx.redirectUri, interaction }).authorize(call);
+  } finally {
+    await rx.close();
+  }
+}
+
+/** What `logoutServer` did. */
+export interface LogoutResult {
+  /** False when nothing was stored for the server. */
+  hadGrant: boolean;
+  /** Present when there was a grant: the RFC 7009 outcome. */
+  revocation?: RevocationOutcome;
+}
+
+/** Revokes the stored tokens at the AS (when it supports RFC 7009), then deletes the entry. */
+export async function logoutServer(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore, options: { signal?: AbortSignal } = {}): Promise<LogoutResult> {
+  const grant = await store.get(server.id, options);
+  if (grant === undefined) return { hadGrant: false };
+  const url = server.config.url;
+  const revocation =
+    url !== undefined
+      ? await revokeGrant(grant, { serverUrl: url, ...(auth.fetch ? { fetch: auth.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) })
+      : { result: 'unsupported' as const, revoked: [] };
+  await store.delete(server.id, options);
+  return { hadGrant: true, revocation };
+}
+
+/** One server in `auth status` (no secret in it). */
+export interface AuthStatusRow {
+  id: string;
+  /** `not_applicable` (stdio), `none` (nothing stored), `valid`, `expired` (refreshable or not). */
+  state: 'not_applicable' | 'none' | 'valid' | 'expired';
+  scopes: string[];
+  /** ISO time, or null. */
+  expires_at: string | null;
+  refreshable: boolean;
+  /** `pre-registered` (client_id in config), `registered` (DCR or CIMD, stored), or null. */
+  client: 'pre-registered' | 'registered' | null;
+  issuer: string | null;
+}
+
+/** The auth state of each server from the store (nothing is sent anywhere). */
+export async function authStatusRows(servers: readonly ResolvedServer[], store: TokenStore, now = Date.now()): Promise<AuthStatusRow[]> {
+  const rows: AuthStatusRow[] = [];
+  for (const s of servers) {
+    const preRegistered = s.config.oauth?.clientId !== undefined;
+    if (!usesOAuth(s)) {
+      rows.push({ id: s.id, state: 'not_applicable', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null });
+      continue;
+    }
+    const g = await store.get(s.id);
+    rows.push({
+      id: s.id,
+      state: g === undefined ? 'none' : g.expires_at !== undefined && g.expires_at <= now ? 'expired' : 'valid',
+      scopes: g?.scope ? g.scope.split(' ').filter(Boolean) : [],
+      expires_at: g?.expires_at !== undefined ? new Date(g.expires_at).toISOString() : null,
+      refreshable: g?.refresh_token !== undefined,
+      client: preRegistered ? 'pre-registered' : g?.client_id !== undefined ? 'registered' : null,
+      issuer: g?.issuer ?? null,
+    });
+  }
+  return rows;
+}
