@@ -300,3 +300,47 @@ describe('host.login: auth_required → ready without restarting the host; refre
     }
   });
 });
+
+describe('config oauth fields: pre-registered client and explicit endpoints (basic.authorization#37)', { timeout: 120_000 }, () => {
+  it('client_id/client_secret/scope and token_url from the config are what the flow uses; no registration', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-oauth-prereg-'));
+    dirs.push(dir);
+    const store = new FileTokenStore(path.join(dir, 'mcp-auth.json'));
+    const server: ResolvedServer = {
+      id: 'prereg',
+      source: 'global',
+      file: path.join(dir, 'config.json'),
+      enabled: true,
+      transport: 'http',
+      config: {
+        args: [],
+        env: {},
+        headers: {},
+        url: mcp.url,
+        requestTimeoutMs: 30_000,
+        legacySse: false,
+        permissions: { allow: [], deny: [] },
+        // The query marks requests that went to the configured URL instead of the discovered one.
+        oauth: { clientId: as.preRegistered.id, clientSecret: as.preRegistered.secret, scope: SCOPE, tokenUrl: `${as.issuer}/token?via=config` },
+      },
+    };
+    const registrations = as.counts.registrations;
+    const host = createHost([server], {
+      backoff: { maxRetries: 0 },
+      auth: { store, openBrowser: async (url: URL) => void (await fetch(await as.approve(url))) },
+    });
+    try {
+      await host.start();
+      expect(host.serverStatus('prereg')?.state).toBe('auth_required');
+      expect((await host.login('prereg')).state).toBe('ready');
+      expect(as.counts.registrations).toBe(registrations);
+      expect(as.requests.some((r) => r.startsWith('POST /token?via=config'))).toBe(true);
+      const g = (await store.get('prereg'))!;
+      expect(g.client_id).toBe(as.preRegistered.id);
+      const { authStatusRows } = await import('../src/host/oauth.js');
+      expect((await authStatusRows([server], store))[0]).toMatchObject({ state: 'valid', client: 'pre-registered' });
+    } finally {
+      await host.close();
+    }
+  });
+});

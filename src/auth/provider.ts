@@ -223,7 +223,8 @@ class Provider implements OAuthClientProvider {
 
   private async discoverOnce(resourceMetadata: string | undefined, options?: AuthCallOptions): Promise<Discovery> {
     if (this.discovery === undefined || resourceMetadata !== undefined) {
-      this.discovery = await discover(this.http, this.serverUrl, resourceMetadata, options?.signal);
+      const d = await discover(this.http, this.serverUrl, resourceMetadata, options?.signal);
+      this.discovery = this.o.endpoints !== undefined ? { ...d, as: { ...d.as, ...this.o.endpoints } } : d;
     }
     return this.discovery;
   }

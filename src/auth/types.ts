@@ -128,6 +128,11 @@ export interface OAuthProviderOptions {
   clientMetadata?: Record<string, unknown>;
   /** Scope requested when neither the challenge nor the metadata names one. */
   scope?: string;
+  /**
+   * Endpoints that replace what discovery found (config `oauth.authorization_url`, `token_url`,
+   * `registration_url`), for servers whose metadata is missing or wrong.
+   */
+  endpoints?: { authorization_endpoint?: string; token_endpoint?: string; registration_endpoint?: string };
   /** Refresh this long before `expires_at` (default 60 000 ms). */
   refreshSkewMs?: number;
   /** Step-up (403 insufficient_scope) re-authorizations per request, default 3 (basic.authorization step-up). */

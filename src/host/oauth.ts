@@ -77,9 +77,19 @@ export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions
     ...(o.clientId !== undefined ? { clientId: o.clientId } : {}),
     ...(o.clientSecret !== undefined ? { clientSecret: o.clientSecret } : {}),
     ...(o.scope !== undefined ? { scope: o.scope } : {}),
+    ...(endpoints(o) !== undefined ? { endpoints: endpoints(o)! } : {}),
     ...(auth.fetch !== undefined ? { fetch: auth.fetch } : {}),
     ...(auth.refreshSkewMs !== undefined ? { refreshSkewMs: auth.refreshSkewMs } : {}),
   };
+}
+
+/** The config's explicit endpoints (`oauth.authorization_url`, `token_url`, `registration_url`). */
+function endpoints(o: NonNullable<ResolvedServer['config']['oauth']>): OAuthProviderOptions['endpoints'] {
+  const out: NonNullable<OAuthProviderOptions['endpoints']> = {};
+  if (o.authorizationUrl !== undefined) out.authorization_endpoint = o.authorizationUrl;
+  if (o.tokenUrl !== undefined) out.token_endpoint = o.tokenUrl;
+  if (o.registrationUrl !== undefined) out.registration_endpoint = o.registrationUrl;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /**

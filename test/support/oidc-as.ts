@@ -20,6 +20,10 @@ export interface TestAs {
   /** The confidential client the MCP server introspects with. */
   introspector: { id: string; secret: string };
   counts: { refreshes: number; refreshFailures: number; codeGrants: number; revocations: number; registrations: number };
+  /** Method and URL (path + query) of every request. */
+  requests: string[];
+  /** A pre-registered confidential native client (any loopback port). */
+  preRegistered: { id: string; secret: string };
   /** Acts as the user's browser: follows `authorizationUrl` to the redirect and returns that URL (not fetched). */
   approve(authorizationUrl: string | URL): Promise<URL>;
   close(): Promise<void>;
@@ -38,6 +42,8 @@ export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const introspector = { id: 'mcp-resource-server', secret: 'introspector-secret-0b7c1d2e3f4a5b6c7d8e9f' };
   const counts = { refreshes: 0, refreshFailures: 0, codeGrants: 0, revocations: 0, registrations: 0 };
+  const requests: string[] = [];
+  const preRegistered = { id: 'preregistered-mcpwire', secret: 'prereg-secret-5e6f7a8b9c0d1e2f3a4b' };
   const scopes = new Set<string>(['openid', 'offline_access']);
   for (const s of Object.values(options.resources)) for (const x of s.split(' ')) scopes.add(x);
 
@@ -49,6 +55,15 @@ export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
         grant_types: [],
         response_types: [],
         redirect_uris: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+      },
+      {
+        client_id: preRegistered.id,
+        client_secret: preRegistered.secret,
+        application_type: 'native',
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        redirect_uris: ['http://127.0.0.1/callback'],
         token_endpoint_auth_method: 'client_secret_basic',
       },
     ],
@@ -91,6 +106,7 @@ export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
 
   const callback = provider.callback();
   server.on('request', (req, res) => {
+    requests.push(`${req.method} ${req.url}`);
     if (req.method === 'POST' && req.url?.startsWith('/token/revocation')) res.on('finish', () => res.statusCode === 200 && counts.revocations++);
     const m = /^\/interaction\/([^/?]+)/.exec(req.url ?? '');
     if (!m) return void callback(req, res);
@@ -105,6 +121,8 @@ export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
     provider,
     introspector,
     counts,
+    requests,
+    preRegistered,
     approve: (u) => browse(new URL(u), issuer),
     close: () =>
       new Promise<void>((r) => {
