@@ -227,6 +227,51 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ state: 'auth_required', next: 'mcpwire login secure' });
   });
 
+  it('login (browser mode): prints the URL, hands it to the platform opener, the loopback receiver takes the redirect (basic.authorization#75)', async () => {
+    const bin = path.join(sb.dir, 'bin');
+    const opened = path.join(sb.dir, 'opened.txt');
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(path.join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+    const env = { ...sb.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    delete (env as Record<string, string | undefined>).MCPWIRE_NO_BROWSER;
+    let browsed = false;
+    const login = await run({ ...sb, env }, ['login', 'secure'], (text) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(text);
+      if (!m || browsed) return;
+      browsed = true;
+      // The user's browser: approve, then follow the redirect to the CLI's loopback receiver.
+      void as.approve(m[1]).then(async (redirect) => {
+        secrets.add(redirect.searchParams.get('code')!);
+        const res = await fetch(redirect);
+        expect(res.status).toBe(200);
+      });
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain('logged in to "secure"');
+    if (process.platform === 'linux') expect(fs.readFileSync(opened, 'utf8')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\?/);
+    readGrant(sb);
+    const call = await run(sb, ['call', 'secure', 'whoami']);
+    expect(call.stdout).toContain('subject=alice');
+  });
+
+  it('login never fails for want of a browser opener', async () => {
+    const env = { ...sb.env, PATH: path.join(sb.dir, 'empty-bin') };
+    delete (env as Record<string, string | undefined>).MCPWIRE_NO_BROWSER;
+    let browsed = false;
+    const login = await run({ ...sb, env }, ['login', 'secure'], (text) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(text);
+      if (!m || browsed) return;
+      browsed = true;
+      void as.approve(m[1]).then(async (redirect) => {
+        secrets.add(redirect.searchParams.get('code')!);
+        await fetch(redirect);
+      });
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).toContain('could not start a browser; open the URL above yourself');
+    readGrant(sb);
+  });
+
   it('a corrupt token store is reported naming the file and is left as it is', async () => {
     fs.writeFileSync(sb.authFile, '{"version":1,"servers":');
     const st = await run(sb, ['auth', 'status']);
