@@ -263,7 +263,7 @@ describe('mcpwire status', { timeout: 120_000 }, () => {
     writeJson(sb.projectFile, nativeConfig({ everything: everythingEntry(), broken: { transport: 'stdio', command: 'no-such-command-mcpwire-xyz' } }));
     const r = await run(sb, ['status']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.ms).toBeLessThan(5000);
+    expect(r.ms).toBeLessThan(15_000); // proves no hang (defaults are 60 s); generous for a loaded CI
     expect(r.stdout).toMatch(/^id\s+transport\s+source\s+enabled\s+state\s+tools\s+error$/m);
     expect(r.stdout).toMatch(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)$/m);
     expect(Number(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)$/m.exec(r.stdout)![1])).toBeGreaterThan(5);
@@ -271,7 +271,7 @@ describe('mcpwire status', { timeout: 120_000 }, () => {
 
     const j = await run(sb, ['status', '--json']);
     expect(j.code).toBe(0);
-    expect(j.ms).toBeLessThan(5000);
+    expect(j.ms).toBeLessThan(15_000);
     const rows = JSON.parse(j.stdout) as Record<string, unknown>[];
     for (const row of rows) expect(Object.keys(row).sort()).toEqual(STATUS_KEYS);
     expect(rows.map((x) => [x.id, x.state])).toEqual([['broken', 'error'], ['everything', 'ready']]);
@@ -292,7 +292,7 @@ describe('mcpwire status', { timeout: 120_000 }, () => {
     }));
     const r = await run(sb, ['status', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.ms).toBeLessThan(5000);
+    expect(r.ms).toBeLessThan(15_000); // proves no hang (defaults are 60 s); generous for a loaded CI
     const rows = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(rows.map((x) => [x.id, x.state, x.enabled])).toEqual([
       ['crashy', 'error', true],
@@ -320,7 +320,7 @@ describe('mcpwire status', { timeout: 120_000 }, () => {
     writeJson(sb.projectFile, nativeConfig({ hang: mockEntry({ env: { MOCK_SCENARIO_JSON: JSON.stringify({ behavior: { onInitialize: { never: true } } }) } }) }));
     const r = await run(sb, ['status', '--timeout-ms', '700', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.ms).toBeLessThan(5000);
+    expect(r.ms).toBeLessThan(15_000); // proves no hang (defaults are 60 s); generous for a loaded CI
     expect(JSON.parse(r.stdout)[0]).toMatchObject({ id: 'hang', state: 'error', last_error: expect.stringMatching(/"initialize" timed out after 700 ms/) });
   });
 
