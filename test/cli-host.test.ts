@@ -258,7 +258,7 @@ describe('mcpwire mcp test', { timeout: 120_000 }, () => {
 });
 
 describe('mcpwire status', { timeout: 120_000 }, () => {
-  it('server-everything ready with its tools, a missing command in error with its reason, in well under 5 s', async () => {
+  it('server-everything ready with its tools, a missing command in error with its reason, without hanging', async () => {
     const sb = sandbox();
     writeJson(sb.projectFile, nativeConfig({ everything: everythingEntry(), broken: { transport: 'stdio', command: 'no-such-command-mcpwire-xyz' } }));
     const r = await run(sb, ['status']);
