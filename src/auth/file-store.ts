@@ -18,10 +18,10 @@
  *   the same lock and take the new grant, so one refresh reaches the authorization server
  *   (whose rotated refresh token would make a second one fail).
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { McpWireError } from '../errors.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { withFileLock, type FileLockOptions } from './lock.js';
 import type { AuthCallOptions, StoredGrant, TokenStore } from './types.js';
 
@@ -111,7 +111,7 @@ export class FileTokenStore implements TokenStore {
         if (next === undefined && current === undefined) return undefined;
         if (next === undefined) delete all.servers[key];
         else all.servers[key] = checkRecord(next, this.file, key);
-        await writeAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`);
+        await writeFileAtomic(this.file, `${JSON.stringify(all, null, 2)}\n`);
         return next;
       },
       options,
@@ -164,24 +164,4 @@ function checkRecord(entry: unknown, file: string, key: string): StoredGrant {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Writes `text` to a 0600 temporary file beside `file`, flushes it and renames it over `file`. */
-async function writeAtomic(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await open(tmp, 'wx', 0o600);
-  try {
-    try {
-      await fh.writeFile(text, 'utf8');
-      await fh.chmod(0o600);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
 }

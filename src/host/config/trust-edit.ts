@@ -8,7 +8,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { readIfExists } from './atomic.js';
+import { readIfExists } from '../../fs/atomic.js';
 import { resolveConfig, type LayerText } from './load.js';
 import { defaultImportFiles, projectConfigPath, type PathOptions } from './paths.js';
 import { projectRealPath, readTrustStore, readTrustStoreForWrite, serverFingerprint, trustStorePath, writeTrustStore, type TrustedProject } from './trust.js';

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
-import { readIfExists, writeFileAtomic } from './atomic.js';
+import { readIfExists, writeFileAtomic } from '../../fs/atomic.js';
 import { parseJsonText } from './diagnostics.js';
 import { isPlainObject } from './schema.js';
 import { globalConfigPath, type PathOptions } from './paths.js';

@@ -6,7 +6,7 @@
  * would silently drop content.
  */
 import { ConfigError } from '../../errors.js';
-import { writeFileAtomic, readIfExists } from './atomic.js';
+import { writeFileAtomic, readIfExists } from '../../fs/atomic.js';
 import { issuesText, parseJsonText } from './diagnostics.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './schema.js';

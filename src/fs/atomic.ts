@@ -1,5 +1,5 @@
 /**
- * Atomic file replacement for config files: write a temporary file beside the target (mode
+ * Atomic file replacement for config and credential files (host config, trust store, token store): write a temporary file beside the target (mode
  * 0600 — config can hold secrets), flush it, then rename it over the target, so a reader sees
  * either the old or the new file, never half of one. Missing directories are created (0700).
  * A symlinked config file is followed: the link stays and its target is replaced.
