@@ -122,6 +122,21 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
+  it('issue9.8: signal-exit listening too (loaded by proper-lockfile, the token store lock) does not stop the exit: SIGINT closes the server, exit 130', async () => {
+    const lockfile = pathToFileURL(path.join(root, 'node_modules/proper-lockfile/index.js')).href;
+    const r = await program(
+      `import ${JSON.stringify(lockfile)};
+       import { connect } from ${JSON.stringify(dist)};
+       const client = await connect(SERVER, { closeOnExit: true, shutdown: { stdinCloseWaitMs: 300, sigtermWaitMs: 300 } });
+       console.log('ready', process.listenerCount('SIGINT'));
+       setInterval(() => {}, 60_000);`,
+      'SIGINT',
+    );
+    expect(r.stdout).toContain('ready 2'); // ours and signal-exit's
+    expect(r.serverGone, r.stderr).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+  });
+
   it("issue9.8: process.exit() while connected: the synchronous 'exit' hook SIGKILLs the server's process group", async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};

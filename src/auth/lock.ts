@@ -12,7 +12,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { AbortError, McpWireError } from '../errors.js';
 
 /** Options of `withFileLock`. */
@@ -80,7 +79,19 @@ async function lockedRun<T>(file: string, fn: () => Promise<T>, options: FileLoc
   }
 }
 
+/**
+ * proper-lockfile is loaded on first use only: it brings signal-exit, which adds process
+ * listeners for SIGINT/SIGTERM/SIGHUP as it loads — a CLI run that never refreshes a token
+ * must not carry them (they would also count as "the program's own" signal listeners).
+ */
+let lockfileModule: Promise<typeof import('proper-lockfile')> | undefined;
+function loadLockfile(): Promise<typeof import('proper-lockfile')> {
+  lockfileModule ??= import('proper-lockfile').then((m) => ((m as { default?: typeof import('proper-lockfile') }).default ?? m) as typeof import('proper-lockfile'));
+  return lockfileModule;
+}
+
 async function acquire(file: string, options: FileLockOptions, onCompromised: (err: Error) => void): Promise<() => Promise<void>> {
+  const lockfile = await loadLockfile();
   const deadline = Date.now() + (options.waitMs ?? 60_000);
   const stale = Math.max(2_000, options.staleMs ?? 10_000);
   for (let attempt = 0; ; attempt++) {

@@ -70,16 +70,28 @@ function onSignal(signal: NodeJS.Signals): void {
   if (shuttingDown !== undefined) {
     // Asked again while closing: no more patience.
     onExit();
-    if (process.listenerCount(sig) <= 1) process.exit(128 + SIGNALS[sig]);
+    if (!programListens(sig)) process.exit(128 + SIGNALS[sig]);
     return;
   }
   shuttingDown = sig;
   void closeAll().then(() => {
     // Another listener (the program's own) decides what the signal means.
-    if (process.listenerCount(sig) <= 1) process.exit(128 + SIGNALS[sig]);
+    if (!programListens(sig)) process.exit(128 + SIGNALS[sig]);
     shuttingDown = undefined;
     if (live.size === 0) uninstall();
   });
+}
+
+/**
+ * Whether the program itself listens for `sig` (then exiting is its call). Ours does not count,
+ * nor do signal-exit's (a dependency of proper-lockfile and many CLIs' libraries): signal-exit
+ * only re-raises the signal when it is the last listener, so with ours present it would leave the
+ * process running. Its v3 listeners (the version proper-lockfile brings) are functions named
+ * `listener`, installed with the global `__signal_exit_emitter__`.
+ */
+function programListens(sig: HandledSignal): boolean {
+  const fromSignalExit = (process as { __signal_exit_emitter__?: unknown }).__signal_exit_emitter__ !== undefined;
+  return process.listeners(sig).some((fn) => fn !== onSignal && !(fromSignalExit && fn.name === 'listener'));
 }
 
 async function closeAll(): Promise<void> {
