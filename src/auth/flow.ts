@@ -11,16 +11,10 @@ import type { AuthorizationServerMetadata } from './discovery.js';
 import { AuthError } from './errors.js';
 import { callSignal, checkHttps, readJsonObject, type AuthHttp } from './http.js';
 import type { PrivateKeyJwtConfig, StoredGrant } from './types.js';
+import { chooseAuthMethod, JWT_BEARER_GRANT, registrationRequestBody, type ClientIdentity, type TokenEndpointAuthMethod } from './client-auth.js';
+export { chooseAuthMethod, JWT_BEARER_GRANT, registrationRequestBody, type ClientIdentity, type TokenEndpointAuthMethod };
 
-export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
 
-export interface ClientIdentity {
-  client_id: string;
-  client_secret?: string;
-  client_secret_expires_at?: number;
-  token_endpoint_auth_method: TokenEndpointAuthMethod;
-  source: 'pre-registered' | 'cimd' | 'dcr' | 'stored';
-}
 
 export interface FlowContext {
   http: AuthHttp;
@@ -29,18 +23,6 @@ export interface FlowContext {
   privateKeyJwt?: PrivateKeyJwtConfig;
 }
 
-/** The auth method for a client with/without a secret, from what the AS lists (RFC 8414 default: client_secret_basic). */
-export function chooseAuthMethod(as: AuthorizationServerMetadata, hasSecret: boolean, hasKey: boolean): TokenEndpointAuthMethod {
-  const supported = as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
-  if (hasKey && supported.includes('private_key_jwt')) return 'private_key_jwt';
-  if (hasSecret) {
-    if (supported.includes('client_secret_basic')) return 'client_secret_basic';
-    if (supported.includes('client_secret_post')) return 'client_secret_post';
-    if (supported.includes('none')) return 'none';
-    return 'client_secret_basic';
-  }
-  return 'none';
-}
 
 /** basic.authorization#76-#81: PKCE support is verified from the metadata; S256 is required. */
 export function assertPkceS256(as: AuthorizationServerMetadata): void {
@@ -55,16 +37,6 @@ export function assertPkceS256(as: AuthorizationServerMetadata): void {
 
 // ---- registration (RFC 7591) ------------------------------------------------------------
 
-export function registrationRequestBody(metadata: Record<string, unknown>, redirectUri: string | undefined, method: TokenEndpointAuthMethod, grantTypes: string[]): Record<string, unknown> {
-  return {
-    client_name: 'mcpwire',
-    ...metadata,
-    ...(redirectUri !== undefined ? { redirect_uris: [redirectUri] } : {}),
-    grant_types: grantTypes,
-    response_types: grantTypes.includes('authorization_code') ? ['code'] : [],
-    token_endpoint_auth_method: method,
-  };
-}
 
 export async function registrationRequest(ctx: FlowContext, body: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
   const endpoint = ctx.as.registration_endpoint;
@@ -250,7 +222,6 @@ export async function clientCredentialsRequest(ctx: FlowContext, client: ClientI
   return oauth.clientCredentialsGrantRequest(asServer(ctx.as), asClient(client), await clientAuth(ctx, client), params, requestOptions(ctx, signal, {}));
 }
 
-export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** RFC 7523 §2.1: an assertion (e.g. an ID-JAG) as the authorization grant. */
 export async function jwtBearerRequest(ctx: FlowContext, client: ClientIdentity, assertion: string, resource: string, scope: string | undefined, signal?: AbortSignal): Promise<Response> {

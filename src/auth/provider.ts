@@ -12,26 +12,16 @@
 import { parseBearerChallenge } from './challenge.js';
 import { canonicalResource, discover, resourceMatches, type Discovery } from './discovery.js';
 import { AuthError } from './errors.js';
-import {
-  authorizationCodeRequest,
-  buildAuthorizationRequest,
-  chooseAuthMethod,
-  clientCredentialsRequest,
-  jwtBearerRequest,
-  JWT_BEARER_GRANT,
-  processRegistrationResponse,
-  processTokenResponse,
-  refreshRequest,
-  registrationRequest,
-  registrationRequestBody,
-  validateRedirect,
-  type ClientIdentity,
-  type FlowContext,
-} from './flow.js';
+import { chooseAuthMethod, JWT_BEARER_GRANT, registrationRequestBody, type ClientIdentity } from './client-auth.js';
+import type { FlowContext } from './flow.js';
 import type { AuthHttp } from './http.js';
 import { MemoryTokenStore } from './memory-store.js';
 import { selectScope, splitScope, unionScopes } from './scope.js';
 import type { AuthCallOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
+
+/** The exchanges with the authorization server (oauth4webapi), loaded on first use: see client-auth.ts. */
+let flowModule: Promise<typeof import('./flow.js')> | undefined;
+const flow = (): Promise<typeof import('./flow.js')> => (flowModule ??= import('./flow.js'));
 
 const DEFAULT_SKEW_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -248,9 +238,9 @@ class Provider implements OAuthClientProvider {
       const d = await this.discoverOnce(undefined, options);
       const ctx = this.ctx(d);
       const client = this.clientFromGrant(g, d);
-      const res = await refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
+      const res = await (await flow()).refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
       try {
-        const next = await processTokenResponse(ctx, client, 'refresh_token', res, { now: this.now(), requestedScope: g.scope, previousRefreshToken: g.refresh_token, resource: d.resource });
+        const next = await (await flow()).processTokenResponse(ctx, client, 'refresh_token', res, { now: this.now(), requestedScope: g.scope, previousRefreshToken: g.refresh_token, resource: d.resource });
         return await this.save({ ...g, ...next, ...(next.refresh_token === undefined ? {} : {}) }, options);
       } catch (err) {
         // The AS said the refresh token is dead: forget it (it is never sent again).
@@ -309,8 +299,8 @@ class Provider implements OAuthClientProvider {
     const kind = this.o.grantType ?? 'authorization_code';
     const grantTypes = kind === 'client_credentials' ? ['client_credentials'] : kind === 'jwt-bearer' ? [JWT_BEARER_GRANT] : ['authorization_code', 'refresh_token'];
     const ctx = this.ctx(d);
-    const res = await registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, kind === 'authorization_code' ? this.o.redirectUri : undefined, method, grantTypes), options?.signal);
-    return (this.client = await processRegistrationResponse(ctx, res, method));
+    const res = await (await flow()).registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, kind === 'authorization_code' ? this.o.redirectUri : undefined, method, grantTypes), options?.signal);
+    return (this.client = await (await flow()).processRegistrationResponse(ctx, res, method));
   }
 
   private async authorizeLocked(o: { challengeScope?: string; resourceMetadata?: string }, options?: AuthCallOptions): Promise<StoredGrant> {
@@ -323,25 +313,25 @@ class Provider implements OAuthClientProvider {
       if (this.o.assertion === undefined) throw new AuthError('the jwt-bearer grant needs an `assertion` source', 'MCPWIRE_AUTH_CONFIG');
       const assertion = await this.o.assertion({ issuer: d.as.issuer, resource: d.resource, tokenEndpoint: d.as.token_endpoint ?? '' }, options?.signal);
       this.secret([assertion]);
-      const res = await jwtBearerRequest(ctx, client, assertion, d.resource, scope, options?.signal);
-      const g = await processTokenResponse(ctx, client, 'jwt-bearer', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      const res = await (await flow()).jwtBearerRequest(ctx, client, assertion, d.resource, scope, options?.signal);
+      const g = await (await flow()).processTokenResponse(ctx, client, 'jwt-bearer', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
       return this.locked(() => this.save(g, options), options);
     }
     if (this.o.grantType === 'client_credentials') {
-      const res = await clientCredentialsRequest(ctx, client, d.resource, scope, options?.signal);
-      const g = await processTokenResponse(ctx, client, 'client_credentials', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      const res = await (await flow()).clientCredentialsRequest(ctx, client, d.resource, scope, options?.signal);
+      const g = await (await flow()).processTokenResponse(ctx, client, 'client_credentials', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
       return this.locked(() => this.save(g, options), options);
     }
     const { redirectUri, interaction } = this.o;
     if (redirectUri === undefined || interaction === undefined) {
       throw new AuthError('authorization is required but no redirect URI / interaction is configured (run `mcpwire login`)', 'MCPWIRE_AUTH_INTERACTION_REQUIRED');
     }
-    const pending = await buildAuthorizationRequest(ctx, client, { redirectUri, resource: d.resource, ...(scope !== undefined ? { scope } : {}) });
+    const pending = await (await flow()).buildAuthorizationRequest(ctx, client, { redirectUri, resource: d.resource, ...(scope !== undefined ? { scope } : {}) });
     const signal = options?.signal ?? new AbortController().signal;
     const redirect = await interaction(pending.url, signal);
-    const params = validateRedirect(ctx, client, pending, redirect);
-    const res = await authorizationCodeRequest(ctx, client, params, pending, d.resource, options?.signal);
-    const g = await processTokenResponse(ctx, client, 'authorization_code', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+    const params = (await flow()).validateRedirect(ctx, client, pending, redirect);
+    const res = await (await flow()).authorizationCodeRequest(ctx, client, params, pending, d.resource, options?.signal);
+    const g = await (await flow()).processTokenResponse(ctx, client, 'authorization_code', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
     return this.locked(() => this.save({ ...g, redirect_uri: redirectUri }, options), options);
   }
 }
