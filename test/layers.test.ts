@@ -69,3 +69,27 @@ describe('layering (docs/design.md)', () => {
     for (const f of all) expect(imports(f).filter((s) => s.startsWith('@modelcontextprotocol/sdk')), f).toEqual([]);
   });
 });
+
+describe("import('mcpwire') stays light", () => {
+  /** npm packages reached from `entry` through static value imports (a lazy `import()` is not followed; `import type` is erased). */
+  function staticPackages(entry: string): string[] {
+    const seen = new Set<string>();
+    const pkgs = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      const text = fs.readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+        const spec = m[1]!;
+        if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
+        else if (!spec.startsWith('node:')) pkgs.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+      }
+    };
+    visit(entry);
+    return [...pkgs].sort();
+  }
+
+  it('src/index.ts reaches no npm package statically: ajv, zod, undici, pino, oauth4webapi, proper-lockfile load on first use', () => {
+    expect(staticPackages(path.join(src, 'index.ts'))).toEqual([]);
+  });
+});
