@@ -63,7 +63,7 @@ async function open(m: Mock, auth: ReturnType<typeof provider>, extra: Record<st
 const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
 
 describe('authorization code flow', () => {
-  it('basic.authorization#40/#41/#68/#76/#77/#85: 401 → discovery → DCR → authorize (S256, state, resource) → token (verifier, resource) → replay', async () => {
+  it('basic.authorization#40/#41/#47/#68/#76/#77/#85/#97: 401 → discovery → DCR → authorize (S256, state, resource) → token (verifier, resource) → replay; resource sent although the AS metadata says nothing of resource indicators', async () => {
     const m = await mock({ scopesSupported: ['mcp:read'] });
     const c = await open(m, provider(m));
     const tools = await c.listTools();
@@ -89,7 +89,7 @@ describe('authorization code flow', () => {
     for (const e of m.log) expect(Object.keys(e.params)).not.toContain('access_token');
   });
 
-  it('basic.authorization#13: the resource_metadata URL of the challenge is used (no root well-known request)', async () => {
+  it('basic.authorization#7/#13: the AS is found through the protected resource metadata named by the challenge (no root well-known request)', async () => {
     const m = await mock();
     const c = await open(m, provider(m));
     await c.listTools();
@@ -154,7 +154,7 @@ describe('what a compliant server never does', () => {
     expect(m.counters.token).toBe(0);
   });
 
-  it('basic.authorization#79/#81: no code_challenge_methods_supported → refused, nothing sent to the AS', async () => {
+  it('basic.authorization#78/#79/#80/#81: PKCE support is judged from the AS metadata: no code_challenge_methods_supported → refused, nothing sent to the AS', async () => {
     const m = await mock({ pkceMethods: null });
     await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_NO_PKCE' });
     expect(m.counters.authorize).toBe(0);

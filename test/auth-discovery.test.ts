@@ -76,7 +76,7 @@ describe('resource', () => {
 });
 
 describe('scope selection', () => {
-  it('basic.authorization#16/#39: the challenge scope wins over scopes_supported', () => {
+  it('basic.authorization#15/#16/#39: the challenge scope wins over scopes_supported, even disjoint from it (no set relationship assumed)', () => {
     expect(selectScope({ challenge: 'a b', prm: ['x', 'y'], as: AS, wantRefresh: true })).toBe('a b');
   });
   it('basic.authorization#19/#39: without a challenge scope, all of scopes_supported; else omitted', () => {
