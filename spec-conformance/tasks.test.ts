@@ -94,6 +94,22 @@ describe('capability and tool-level negotiation', () => {
     expect(client.pendingCount).toBe(0);
   });
 
+  it('basic.utilities.tasks#7: after tools/list_changed the tools are listed again, so a tool that became task-required is not called plain', async () => {
+    const execution = { taskSupport: 'forbidden' };
+    const { client, received, sent, server } = await setup({ tasks: TASKS, tools: [{ name: 'flip', builtin: 'echo', execution }] });
+    await client.listTools();
+    execution.taskSupport = 'required';
+    server.notify('notifications/tools/list_changed');
+    await settle();
+    const call = client.callTool('flip', { text: 'now a task' });
+    await vi.advanceTimersByTimeAsync(1000);
+    const r = await call;
+    expect(r.content[0]).toEqual({ type: 'text', text: 'now a task' });
+    expect(received.map((m) => m.method).filter((m) => m === 'tools/list' || m === 'tools/call')).toEqual(['tools/list', 'tools/list', 'tools/call']);
+    expect(sent('tools/call')[0].params.task).toBeDefined();
+    expect(client.pendingCount).toBe(0);
+  });
+
   it('basic.utilities.tasks#2: an optional tool runs as a task when asked (task: true)', async () => {
     const { client, sent } = await setup({ tasks: TASKS, tools: [maybe] });
     await client.listTools();

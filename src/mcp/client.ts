@@ -287,7 +287,7 @@ export class McpClient extends EventEmitter {
       // task-augmented sampling/elicitation from the server run as tasks the client owns
       this.taskReceiver = createTaskReceiver(this.connection, this.options, () => features(this.init?.protocolVersion)?.tasks === true);
       const echoing = relatedTaskEchoing(this.connection);
-      installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload) => this.emit(event, payload), this.features);
+      installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload) => this.onFeatureEvent(event, payload), this.features);
       // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
       this.connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
       await transport.start();
@@ -611,6 +611,16 @@ export class McpClient extends EventEmitter {
     // → onConnectionClose: state `failed`, `close` event with the reason; pending requests reject.
     await this.connection.fail(reason);
     throw reason;
+  }
+
+  /** Server notifications become events; a changed tool list also makes the tools' task support unknown again. */
+  private onFeatureEvent(event: string, payload: unknown): void {
+    if (event === 'toolsListChanged') {
+      // basic.utilities.tasks#7: a tool may have become task-required; list again before the next call.
+      this.toolsListed = false;
+      this.taskSupport.clear();
+    }
+    this.emit(event, payload);
   }
 
   /** The transport saw a 404 for our session outside a request's own POST (basic.transports#45). */
