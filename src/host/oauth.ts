@@ -15,12 +15,11 @@
  * - The stdio transport never uses OAuth (basic.authorization#2).
  */
 import { FileTokenStore } from '../auth/file-store.js';
-import { parseBearerChallenge } from '../auth/challenge.js';
 import { isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
-import type { AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
+import type { AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore } from '../auth/types.js';
 import { ConfigError } from '../errors.js';
 import { userConfigDir, type PathOptions } from './config/paths.js';
 import type { ResolvedServer } from './config/types.js';
@@ -107,7 +106,8 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
       const held = await p.status(o);
       if (info.status === 403 || !held.hasRefreshToken) return false;
       try {
-        return await p.onUnauthorized(refreshable(info, held.scope), attempt, o);
+        // The provider refreshes when the challenge asks for no scope beyond the granted one.
+        return await p.onUnauthorized(info, attempt, o);
       } catch (err) {
         if (isAuthError(err) && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') return false;
         throw err;
@@ -119,22 +119,6 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
     secrets: () => p.secrets(),
     onSecrets: (l) => p.onSecrets(l),
   };
-}
-
-/**
- * A 401 whose challenge names only scopes the grant already has is an expired/revoked token, not
- * a step-up: the challenge goes to the provider without its `scope` so that it refreshes instead
- * of asking for a new authorization (the scope stays authoritative: it is already granted,
- * basic.authorization#16).
- */
-function refreshable(info: UnauthorizedInfo, granted: string | undefined): UnauthorizedInfo {
-  const ch = parseBearerChallenge(info.wwwAuthenticate);
-  if (ch?.scope === undefined) return info;
-  const have = new Set((granted ?? '').split(' ').filter(Boolean));
-  if (!ch.scope.split(' ').filter(Boolean).every((s) => have.has(s))) return info;
-  const params = Object.entries(ch.params).filter(([k]) => k !== 'scope');
-  const header = `Bearer ${params.map(([k, v]) => `${k}="${v.replace(/["\\]/g, '\\$&')}"`).join(', ')}`;
-  return { ...info, wwwAuthenticate: header };
 }
 
 /**
