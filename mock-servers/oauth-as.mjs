@@ -20,6 +20,10 @@
  *   echoSecrets        the token endpoint's error_description echoes the code and verifier
  *   noPrm              no protected resource metadata (a 2025-03-26 server)
  *   noMetadata         no metadata at all (2025-03-26 default endpoints)
+ *   bareChallenge      the 401 challenge names no resource_metadata, though the PRM is served at
+ *                      its well-known URL (the client must find it there)
+ *   asServers          the PRM's authorization_servers list (e.g. an http:// non-loopback AS)
+ *   authorizationEndpoint  the AS metadata's authorization_endpoint
  *
  * Also: client_credentials (client secret or private_key_jwt), the jwt-bearer grant for
  * assertions starting `jag-`, and a toy IdP at /idp/token (RFC 8693 exchange of the ID token
@@ -62,7 +66,7 @@ export async function startOAuthMock(options = {}) {
 
   const asMetadata = () => ({
     issuer: base,
-    authorization_endpoint: `${base}/authorize`,
+    authorization_endpoint: o.authorizationEndpoint ?? `${base}/authorize`,
     token_endpoint: `${base}/token`,
     ...(o.noRegistration ? {} : { registration_endpoint: `${base}/register` }),
     response_types_supported: ['code'],
@@ -74,7 +78,7 @@ export async function startOAuthMock(options = {}) {
   });
 
   const challenge = (extra = '') =>
-    o.noPrm ? `Bearer realm="mcp"${extra}` : `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}${extra}`;
+    o.noPrm || o.bareChallenge ? `Bearer realm="mcp"${extra}` : `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${o.challengeScope ? `, scope="${o.challengeScope}"` : ''}${extra}`;
 
   const clientAuthOk = (req, params) => {
     const h = req.headers.authorization;
@@ -169,7 +173,7 @@ export async function startOAuthMock(options = {}) {
       if (o.noPrm && url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json(res, 404, { error: 'not_found' });
       if (o.noMetadata && url.pathname.startsWith('/.well-known/')) return json(res, 404, { error: 'not_found' });
       if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-        return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
+        return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: o.asServers ?? [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
       }
       if (url.pathname === '/.well-known/oauth-authorization-server') return json(res, 200, asMetadata());
       if (url.pathname === '/authorize') {

@@ -337,3 +337,80 @@ describe('other grants', () => {
     expect(tok.authorization).toMatch(/^Basic /);
   });
 });
+
+describe('discovery mechanisms, transport security, redirect registration, token audience', () => {
+  it('basic.authorization#9: both discovery mechanisms — the challenge’s resource_metadata, and without it the well-known PRM URL', async () => {
+    // The WWW-Authenticate header names the PRM: the client fetches exactly that URL.
+    const named = await mock();
+    await (await open(named, provider(named))).listTools();
+    expect(at(named, '/.well-known/oauth-protected-resource/mcp')).toHaveLength(1);
+    // A bare challenge (no resource_metadata): the client finds the PRM at its well-known URI.
+    const bare = await mock({ bareChallenge: true });
+    await (await open(bare, provider(bare))).listTools();
+    const prm = bare.log.filter((e) => e.path.startsWith('/.well-known/oauth-protected-resource'));
+    expect(prm.map((e) => e.path)[0]).toBe('/.well-known/oauth-protected-resource/mcp');
+    expect(bare.counters.authorize).toBe(1);
+    expect(at(bare, '/authorize')[0].params.resource).toBe(bare.url);
+  });
+
+  it('basic.authorization#3/#73: an authorization server on plain http (not loopback) is refused before anything is sent to it', async () => {
+    const requests: string[] = [];
+    const fetchSpy: typeof fetch = (input, init) => {
+      requests.push(String(input instanceof Request ? input.url : input));
+      return fetch(input, init);
+    };
+    const m = await mock({ asServers: ['http://as.example.test/'] });
+    const err = await open(m, provider(m, { fetch: fetchSpy })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'MCPWIRE_AUTH_INSECURE' });
+    expect((err as Error).message).toContain('http://as.example.test');
+    expect(requests.some((u) => u.includes('as.example.test'))).toBe(false);
+    expect(m.counters.authorize).toBe(0);
+  });
+
+  it('basic.authorization#73: an authorization endpoint on plain http (not loopback) in the AS metadata is refused; no browser is opened', async () => {
+    const m = await mock({ authorizationEndpoint: 'http://login.example.test/authorize' });
+    let opened = 0;
+    const err = await open(m, provider(m, { interaction: async (u, s) => (opened++, follow(u, s)) })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'MCPWIRE_AUTH_INSECURE' });
+    expect(opened).toBe(0);
+    expect(m.counters.token).toBe(0);
+  });
+
+  it('basic.authorization#83: the redirect URI used for authorization is the one registered with the AS (DCR redirect_uris)', async () => {
+    const m = await mock();
+    await (await open(m, provider(m))).listTools();
+    const [reg] = at(m, '/register');
+    expect(reg.json?.redirect_uris).toEqual([REDIRECT]);
+    expect(at(m, '/authorize')[0].params.redirect_uri).toBe(REDIRECT);
+    expect(at(m, '/token')[0].params.redirect_uri).toBe(REDIRECT);
+  });
+
+  it('basic.authorization#56: a stored grant issued by another authorization server is neither refreshed there nor sent to the MCP server', async () => {
+    const m = await mock();
+    const store = new MemoryTokenStore();
+    // What an earlier AS of this server issued (the server has since moved to the mock AS).
+    await store.set('mock', {
+      access_token: 'at-foreign-111111',
+      refresh_token: 'rt-foreign-222222',
+      token_type: 'Bearer',
+      client_id: 'foreign-client',
+      expires_at: Date.now() - 1_000,
+      issuer: 'https://old-as.example.test',
+      resource: m.url,
+    });
+    const c = await open(m, provider(m, { store }));
+    await c.listTools();
+    await c.callTool('whoami', {});
+    // The old AS's refresh token and client never reach the new AS…
+    for (const e of m.log) {
+      expect(Object.values(e.params)).not.toContain('rt-foreign-222222');
+      expect(e.params.client_id).not.toBe('foreign-client');
+    }
+    // …and the MCP server only ever sees tokens its own AS issued.
+    const bearers = m.log.filter((e) => e.path === '/mcp' && e.authorization !== undefined).map((e) => e.authorization);
+    expect(bearers.length).toBeGreaterThan(0);
+    expect(bearers).not.toContain('Bearer at-foreign-111111');
+    expect(m.counters.authorize).toBe(1);
+    expect((await store.get('mock'))?.issuer).toBe(m.base);
+  });
+});

@@ -78,6 +78,8 @@ class Provider implements OAuthClientProvider {
 
   async headers(options?: AuthCallOptions): Promise<Record<string, string>> {
     let g = await this.current(options);
+    // basic.authorization#56: once the server's authorization server is known, a grant another one issued is not sent.
+    if (g !== undefined && this.foreign(g, this.discovery)) g = undefined;
     if (g !== undefined && this.expiring(g) && g.refresh_token !== undefined) {
       g = await this.single(() => this.refreshLocked(g!, options)).catch(() => this.grant);
     }
@@ -182,6 +184,11 @@ class Provider implements OAuthClientProvider {
     return this.grant;
   }
 
+  /** A grant whose issuer is not the (discovered) authorization server of this MCP server. */
+  private foreign(g: StoredGrant, d: Discovery | undefined): boolean {
+    return d !== undefined && g.issuer !== undefined && g.issuer !== d.as.issuer;
+  }
+
   private resourceOk(resource: string): boolean {
     return resourceMatches(resource, this.serverUrl);
   }
@@ -236,6 +243,14 @@ class Provider implements OAuthClientProvider {
       const g = fresh ?? sent;
       if (g.refresh_token === undefined) throw new AuthError('no refresh token', 'MCPWIRE_AUTH_NO_REFRESH');
       const d = await this.discoverOnce(undefined, options);
+      if (this.foreign(g, d)) {
+        // The server now names another authorization server: the grant (its refresh token and
+        // client) belongs to the old one and is never sent to the new one; authorize afresh.
+        this.grant = undefined;
+        this.client = undefined;
+        await this.store.delete(this.key, options);
+        throw new AuthError(`the stored grant was issued by ${g.issuer}, not by this server's authorization server ${d.as.issuer}`, 'MCPWIRE_AUTH_ISSUER_MISMATCH');
+      }
       const ctx = this.ctx(d);
       const client = this.clientFromGrant(g, d);
       const res = await (await flow()).refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
