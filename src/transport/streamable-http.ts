@@ -596,9 +596,13 @@ export class StreamableHttpTransport implements Transport {
     try {
       await legacy.start();
     } catch (err) {
+      // The failed fallback must not close this transport first: the request then fails with
+      // the HTTP status below, not a bare "connection closed".
+      legacy.onclose = undefined;
       await legacy.close().catch(() => {});
+      const hint = status === 404 || status === 405 ? `no MCP endpoint at ${endpointText(this.opts.url)} (HTTP ${status}) — is the path right? (e.g. /mcp); ` : '';
       throw new TransportError(
-        `${original.message}; the legacy HTTP+SSE fallback failed too: ${(err as Error).message}`,
+        `${hint}${original.message}; the legacy HTTP+SSE fallback failed too: ${(err as Error).message}`,
         { ...this.where, phase: 'initialize', status, cause: err },
       );
     }
@@ -680,4 +684,14 @@ function lowerCaseKeys(h: Record<string, string> | undefined): Record<string, st
   if (h === undefined) return out;
   for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k];
   return out;
+}
+
+/** The URL without user info, query or fragment (they may hold credentials), for an error text. */
+function endpointText(url: string | URL): string {
+  try {
+    const u = new URL(url.toString());
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '<invalid URL>';
+  }
 }
