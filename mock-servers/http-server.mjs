@@ -26,6 +26,8 @@
 //   legacyPostStatus: 405      what a legacy server answers to POST on the SSE path
 //   failures: [{ httpMethod?, rpcMethod?, status, body?, headers?, times? }]
 //                              answer matching requests with this status (times: how often)
+//   bearer: undefined          when set, every request without `Authorization: Bearer <bearer>`
+//                              gets 401 with a Bearer challenge (change `options.bearer` to rotate)
 //   serverInfo: {name, version}
 //   endPostStreams: true       false → a POST's SSE stream is never ended after its response
 //                              (the client must close it; see sockets())
@@ -353,6 +355,9 @@ export async function startHttpMock(options = {}) {
         if (!res.headersSent) reply(res, 500, String(e?.message ?? e));
         else res.end();
       });
+      if (o.bearer !== undefined && req.headers.authorization !== `Bearer ${o.bearer}`) {
+        return reply(res, 401, 'Unauthorized', { 'www-authenticate': 'Bearer realm="mcp", error="invalid_token"' });
+      }
       if (o.legacy) {
         if (req.method === 'GET' && url.pathname === o.path) return done(onLegacyGet(req, res));
         if (req.method === 'POST' && url.pathname === '/messages') return done(onLegacyPost(req, res, body, url));

@@ -477,6 +477,36 @@ describe('backwards compatibility: legacy HTTP+SSE (2024-11-05)', () => {
     expect(m.record.messages.filter((x) => x.method === 'initialize')).toHaveLength(1);
   });
 
+  test('basic.authorization#49: a 401 on the legacy GET or POST is shown to the auth provider, and the request is made again with its new token (bounded)', async () => {
+    const m = (await mock({ legacy: true, bearer: 'fresh-1' })) as Mock & { options: { bearer?: string } };
+    let token = 'stale-0';
+    const asked: Array<{ status: number; attempt: number }> = [];
+    const authProvider = {
+      headers: () => ({ Authorization: `Bearer ${token}` }),
+      onUnauthorized: async (info: { status: 401 | 403 }, attempt: number) => {
+        asked.push({ status: info.status, attempt });
+        token = m.options.bearer ?? token;
+        return true;
+      },
+    };
+    const { t, messages } = wire(new LegacySseTransport({ url: m.url, serverId: 'mock', authProvider }));
+    await t.start(); // GET refused once, then made again with the fresh token
+    expect(asked).toEqual([{ status: 401, attempt: 0 }]);
+    m.options.bearer = 'fresh-2'; // the token expires mid-session
+    await t.send(INIT, { isInitialize: true });
+    await waitFor(() => responseTo(messages, 0).length === 1, 'the initialize response');
+    expect(asked).toEqual([{ status: 401, attempt: 0 }, { status: 401, attempt: 0 }]);
+    const auths = m.record.requests.map((r) => `${r.method} ${r.headers.authorization}`);
+    expect(auths).toEqual(['GET Bearer stale-0', 'GET Bearer fresh-1', 'POST Bearer fresh-1', 'POST Bearer fresh-2']);
+    // A provider that cannot help: at most MAX_AUTH_REPLAYS (3) replays, then the 401 as an error.
+    authProvider.onUnauthorized = async (info, attempt) => (asked.push({ status: info.status, attempt }), true);
+    m.options.bearer = 'never-given';
+    const before = m.record.requests.length;
+    const err = await t.send(call('echo', { text: 'x' })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'MCPWIRE_AUTH_REQUIRED', phase: 'auth' });
+    expect(m.record.requests.length - before).toBe(4);
+  });
+
   test.each([400, 404])('fallback also on HTTP %i to the initialize POST', async (status) => {
     const m = await mock({ legacy: true, legacyPostStatus: status });
     const { t } = http(m.url);

@@ -9,15 +9,18 @@
  * (`onclose(ConnectionClosedError)`), and a supervisor reconnects from scratch.
  * `SendOptions.onDispatched` is called right before each POST is handed to undici (after the
  * auth headers resolved), never when the signal was aborted by then. A leading UTF-8 BOM in an
- * event's data is skipped.
+ * event's data is skipped. A 401/403 on the stream's GET or on a POST is shown to the auth
+ * provider (`onUnauthorized`), which may re-authorize; the GET or POST is then made again with
+ * the new headers, at most MAX_AUTH_REPLAYS times, as the Streamable HTTP transport does.
  */
 import type { Dispatcher, Pool } from 'undici';
-import { AbortError, ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { AbortError, AuthRequiredError, ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
 import { excerpt, type JSONRPCMessage } from '../jsonrpc/types.js';
 import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_AUTH_REPLAYS,
   createPool,
   discard,
   header,
@@ -101,7 +104,7 @@ export class LegacySseTransport implements Transport {
     }
   }
 
-  private async openStream(): Promise<void> {
+  private async openStream(attempt = 0): Promise<void> {
     const res = await this.dispatcher.request({
       origin: this.target.origin,
       path: this.target.path,
@@ -114,7 +117,9 @@ export class LegacySseTransport implements Transport {
     });
     if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status: res.statusCode });
     if (res.statusCode !== 200) {
-      throw await httpError('GET (legacy SSE stream)', res.statusCode, res.headers, res.body, { ...this.where, phase: 'connect' }, false);
+      const err = await httpError('GET (legacy SSE stream)', res.statusCode, res.headers, res.body, { ...this.where, phase: 'connect' }, false);
+      if (err instanceof AuthRequiredError && (await this.authorizeAgain(res.statusCode, err, attempt))) return this.openStream(attempt + 1);
+      throw err;
     }
     if (mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') {
       discard(res.body);
@@ -199,12 +204,23 @@ export class LegacySseTransport implements Transport {
     const phase: Phase = options?.isInitialize ? 'initialize' : m.method !== undefined && m.id !== undefined ? 'request' : 'transport';
     const extra: Record<string, string> = { 'content-type': 'application/json' };
     if (this.protocolVersion !== undefined) extra['mcp-protocol-version'] = this.protocolVersion;
+    const body = JSON.stringify(message);
+    for (let attempt = 0; ; attempt++) {
+      const failed = await this.post(body, extra, phase, options, attempt === 0);
+      if (failed === undefined) return;
+      const { error, status } = failed;
+      if (!(error instanceof AuthRequiredError) || !(await this.authorizeAgain(status, error, attempt))) throw error;
+    }
+  }
+
+  /** One POST of `body`: undefined when accepted, else the HTTP status and its error (401/403: AuthRequiredError). */
+  private async post(body: string, extra: Record<string, string>, phase: Phase, options: SendOptions | undefined, first: boolean): Promise<{ error: Error; status: number } | undefined> {
     const headers = await this.headers(extra);
     const signal = options?.signal;
     // basic.utilities.cancellation#1: not dispatched when given up before the POST started.
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
-    if (this.state !== 'open') throw this.closedError(phase);
-    options?.onDispatched?.();
+    if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError(phase);
+    if (first) options?.onDispatched?.();
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
@@ -212,7 +228,7 @@ export class LegacySseTransport implements Transport {
         path: this.endpoint.path,
         method: 'POST',
         headers,
-        body: JSON.stringify(message),
+        body,
         signal: signal !== undefined ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal,
       });
     } catch (err) {
@@ -221,9 +237,18 @@ export class LegacySseTransport implements Transport {
     }
     if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status: res.statusCode });
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      throw await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false);
+      return { error: await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false), status: res.statusCode };
     }
     discard(res.body);
+    return undefined;
+  }
+
+  /** Asks the auth provider whether a 401/403 is worth a replay (never more than MAX_AUTH_REPLAYS). */
+  private async authorizeAgain(status: number, error: AuthRequiredError, attempt: number): Promise<boolean> {
+    const provider = this.opts.authProvider;
+    if (provider?.onUnauthorized === undefined || attempt >= MAX_AUTH_REPLAYS || this.state === 'closing' || this.state === 'closed') return false;
+    const info = { status: (status === 403 ? 403 : 401) as 401 | 403, ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: error.wwwAuthenticate } : {}) };
+    return provider.onUnauthorized(info, attempt);
   }
 
   close(): Promise<void> {
