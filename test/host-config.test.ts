@@ -226,12 +226,15 @@ describe('native layers and merge', () => {
     expect(servers).toEqual([expect.objectContaining({ id: 'z', source: 'global', file: custom })]);
   });
 
-  it('the native format never expands ${...}', async () => {
-    write(projectFile(), native({ a: { transport: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, b: { ...stdio('${CMD}') } }));
+  // Seed 000 §5.1.1 said the native format never expands; issues 12.6 and 17.3 superseded it
+  // (docs/design.md notes). Expansion cases in detail: test/config-expand.test.ts.
+  it('the native format expands ${VAR} (issues 12.6/17.3); $${ stays a literal ${', async () => {
+    write(projectFile(), native({ a: { transport: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, b: { ...stdio('${CMD}'), args: ['$${CMD}'] } }));
     const { servers, diagnostics } = await loadConfig({ ...opts, env: { TOKEN: 'expanded', CMD: 'expanded' } });
     expect(diagnostics).toEqual([]);
-    expect(byId(servers, 'a')!.config.headers.Authorization).toBe('Bearer ${TOKEN}');
-    expect(byId(servers, 'b')!.config.command).toBe('${CMD}');
+    expect(byId(servers, 'a')!.config.headers.Authorization).toBe('Bearer expanded');
+    expect(byId(servers, 'b')!.config.command).toBe('expanded');
+    expect(byId(servers, 'b')!.config.args).toEqual(['${CMD}']);
   });
 
   it('never puts secret values in diagnostics or errors', async () => {
@@ -373,7 +376,7 @@ describe('editing config files', () => {
     expect(read(file())).toEqual(native({ a: { transport: 'http', url: 'https://a.example/mcp' } }));
     if (process.platform !== 'win32') expect(mode(file())).toBe(0o600);
     await expect(addServer(file(), 'a', stdio())).rejects.toSatisfy(isConfigError);
-    expect(await addServer(file(), 'a', stdio('b'), { replace: true })).toEqual({ replaced: true });
+    expect(await addServer(file(), 'a', stdio('b'), { replace: true })).toEqual({ replaced: true, unset: [] });
     expect(read(file()).mcp.servers.a).toEqual(stdio('b'));
   });
 

@@ -5,7 +5,7 @@
  */
 import { diagnostic, issuesText, parseJsonText, type DiagnosticSite } from './diagnostics.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
-import type { ExpandContext } from './expand.js';
+import { expandNativeEntry, type ExpandContext } from './expand.js';
 import { convertImportEntry, type ImportFormat } from './imports.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
 import { emptyNormalizedConfig, isValidServerId, type ConfigDiagnostic, type ConfigSource, type ResolvedServer } from './types.js';
@@ -22,8 +22,13 @@ export interface ParsedLayer {
   diagnostics: ConfigDiagnostic[];
 }
 
-/** Parses a native config file (`{ version: 1, mcp: { servers } }`). */
-export function parseNativeLayer(text: string, source: 'project' | 'global', file: string): ParsedLayer {
+/**
+ * Parses a native config file (`{ version: 1, mcp: { servers } }`, JSON text; YAML is converted
+ * to JSON text first by `formats.ts`). With `ctx`, every string field of each entry is expanded
+ * (`${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}`; `expand.ts`); an unresolved variable disables
+ * that entry only.
+ */
+export function parseNativeLayer(text: string, source: 'project' | 'global', file: string, ctx?: ExpandContext): ParsedLayer {
   const out: ParsedLayer = { entries: [], diagnostics: [] };
   const site = { source, file };
   const doc = parseJsonText(text);
@@ -40,8 +45,10 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
   const dups = duplicateIndex(text, ['mcp', 'servers'], site, out.diagnostics);
   for (const [id, raw] of Object.entries(servers)) {
     const disableOnly = isPlainObject(raw) && Object.keys(raw).length === 1 && raw.enabled === false;
-    const validation = disableOnly ? undefined : validateServerEntry(raw);
-    const issues = validation && !validation.ok ? validation.issues : [];
+    const expanded = ctx !== undefined && !disableOnly ? expandNativeEntry(raw, ctx) : { value: raw, issues: [] };
+    const validation = disableOnly ? undefined : validateServerEntry(expanded.value);
+    const unresolved = new Set(expanded.issues.map((i) => i.field));
+    const issues = [...expanded.issues, ...(validation && !validation.ok ? validation.issues.filter((i) => !unresolved.has(i.field)) : [])];
     for (const k of unknownEntryKeys(raw)) {
       out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
     }

@@ -127,9 +127,10 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
     env: options.env ?? process.env,
     workspaceFolder: options.cwd ?? process.cwd(),
     userHome: options.homedir ?? os.homedir(),
+    projectRoot: options.projectDir ?? base,
   };
   const parsed: ParsedLayer[] = layers.map((l) =>
-    l.kind === 'native' ? parseNativeLayer(l.text, l.scope, l.file) : parseImportLayer(l.text, l.format, l.file, ctx),
+    l.kind === 'native' ? parseNativeLayer(l.text, l.scope, l.file, ctx) : parseImportLayer(l.text, l.format, l.file, ctx),
   );
   layers.forEach((l, i) => {
     if (isProjectLayer(l, base)) markProjectEntries(parsed[i].entries, base, options);

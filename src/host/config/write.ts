@@ -7,7 +7,9 @@
  */
 import { ConfigError } from '../../errors.js';
 import { writeFileAtomic, readIfExists } from '../../fs/atomic.js';
+import os from 'node:os';
 import { issuesText, parseJsonText } from './diagnostics.js';
+import { expandNativeEntry, type ExpandContext } from './expand.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './schema.js';
 import { isValidServerId } from './types.js';
@@ -16,6 +18,12 @@ import { isValidServerId } from './types.js';
 export interface AddServerOptions {
   /** Overwrite an entry with the same id in this file (`--replace`). */
   replace?: boolean;
+  /**
+   * What `${VAR}` references are checked against (default: this process's environment and
+   * directory). The entry is written as given, references verbatim; an unset variable is not an
+   * error here (it may be set where the server runs) but is reported in `unset`.
+   */
+  expand?: ExpandContext;
 }
 
 /** What `setServerEnabled` did. */
@@ -31,18 +39,32 @@ interface Doc {
  * when the id is invalid, the entry is invalid (fields named, values never), or the id exists
  * and `replace` is not set. Returns whether an entry was replaced.
  */
-export async function addServer(file: string, id: string, entry: ServerEntry | Record<string, unknown>, options: AddServerOptions = {}): Promise<{ replaced: boolean }> {
+export async function addServer(
+  file: string,
+  id: string,
+  entry: ServerEntry | Record<string, unknown>,
+  options: AddServerOptions = {},
+): Promise<{ replaced: boolean; unset: string[] }> {
   checkId(id);
   const unknown = unknownEntryKeys(entry);
   if (unknown.length > 0) throw new ConfigError(`server "${id}": unknown field(s) ${unknown.map((k) => `"${k}"`).join(', ')}`, { serverId: id, field: unknown[0] });
-  const v = validateServerEntry(entry);
-  if (!v.ok) throw new ConfigError(`server "${id}": ${issuesText(v.issues)}`, { serverId: id, field: v.issues[0]?.field, phase: 'config' });
+  // Validated as it will be used (references expanded); fields holding an unset reference are
+  // checked where they are used, not here.
+  const ctx = options.expand ?? { env: process.env, workspaceFolder: process.cwd(), userHome: os.homedir() };
+  const expanded = expandNativeEntry(entry, ctx);
+  const unsetFields = new Set(expanded.unset.map((u) => u.field));
+  const v = validateServerEntry(expanded.value);
+  const issues = [
+    ...expanded.issues.filter((i) => !unsetFields.has(i.field)),
+    ...(v.ok ? [] : v.issues.filter((i) => !unsetFields.has(i.field))),
+  ];
+  if (issues.length > 0) throw new ConfigError(`server "${id}": ${issuesText(issues)}`, { serverId: id, field: issues[0]?.field, phase: 'config' });
   const doc = await readDoc(file);
   const replaced = Object.hasOwn(doc.servers, id);
   if (replaced && !options.replace) throw new ConfigError(`server "${id}" already exists in ${file} (use replace to overwrite)`, { serverId: id });
   doc.servers[id] = structuredClone(entry);
   await writeDoc(file, doc);
-  return { replaced };
+  return { replaced, unset: [...new Set(expanded.unset.map((u) => u.name))] };
 }
 
 /** Removes server `id` from `file`. Returns false (and writes nothing) when it is not there. */
