@@ -164,6 +164,31 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     expect(g.expires_at).toBeGreaterThan(Date.now());
   });
 
+  it('a second login reuses the registered client although the loopback port changed (RFC 8252 §7.3: application_type native)', async () => {
+    const before = readGrant(sb);
+    const registrations = as.counts.registrations;
+    const codeGrants = as.counts.codeGrants;
+    let pasted = false;
+    let redirectUri = '';
+    const login = await run(sb, ['login', 'secure', '--no-browser'], (text, stdin) => {
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(text);
+      if (!m || pasted) return;
+      pasted = true;
+      redirectUri = new URL(m[1]).searchParams.get('redirect_uri')!;
+      void as.approve(m[1]).then((redirect) => {
+        secrets.add(redirect.searchParams.get('code')!);
+        stdin.write(`${redirect.href}\n`);
+      });
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(as.counts.registrations).toBe(registrations);
+    expect(as.counts.codeGrants).toBe(codeGrants + 1);
+    const after = readGrant(sb);
+    expect(after.client_id).toBe(before.client_id);
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  });
+
   it('call uses the stored token; status is ready; auth status shows scopes/expiry/client kind, never a secret', async () => {
     const call = await run(sb, ['call', 'secure', 'whoami']);
     expect(call.code, call.stderr).toBe(0);

@@ -301,7 +301,7 @@ class Provider implements OAuthClientProvider {
     if (this.client !== undefined) return this.client;
     const g = this.grant ?? (await this.store.get(this.key, options));
     const secretAlive = g?.client_secret_expires_at === undefined || g.client_secret_expires_at > this.now();
-    if (g?.client_id !== undefined && g.issuer === d.as.issuer && (g.redirect_uri === undefined || g.redirect_uri === this.o.redirectUri) && secretAlive) {
+    if (g?.client_id !== undefined && g.issuer === d.as.issuer && (g.redirect_uri === undefined || sameRedirect(g.redirect_uri, this.o.redirectUri)) && secretAlive) {
       return (this.client = this.clientFromGrant(g, d));
     }
     if (this.o.clientMetadataUrl !== undefined && d.as.client_id_metadata_document_supported === true && (this.o.grantType ?? 'authorization_code') === 'authorization_code') {
@@ -349,6 +349,25 @@ class Provider implements OAuthClientProvider {
     const g = await (await flow()).processTokenResponse(ctx, client, 'authorization_code', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
     return this.locked(() => this.save({ ...g, redirect_uri: redirectUri }, options), options);
   }
+}
+
+/**
+ * Whether a client registered with redirect URI `registered` may use `wanted`: the same URI, or —
+ * for loopback IP redirects, whose port the OS picks per login — the same URI on another port
+ * (RFC 8252 §7.3; OAuth 2.1 §8.4.2: the AS allows any port for loopback redirect URIs).
+ */
+export function sameRedirect(registered: string, wanted: string | undefined): boolean {
+  if (wanted === undefined || registered === wanted) return registered === wanted;
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(registered);
+    b = new URL(wanted);
+  } catch {
+    return false;
+  }
+  const loopbackIp = (u: URL) => u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === '[::1]');
+  return loopbackIp(a) && loopbackIp(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
 }
 
 /** What to ask DCR for: a public client when the AS allows it, else the best secret-based method. */
