@@ -62,13 +62,18 @@ describe('host: task-required tools', () => {
     expect(received(record).some((m) => m.method === 'tasks/result')).toBe(true);
   });
 
-  it('basic.utilities.tasks#4: on a server without tasks.requests.tools.call the task-required tool is a tool error result, nothing sent', async () => {
+  it('basic.utilities.tasks#4: on a server without tasks.requests.tools.call the task-required tool is not offered (unavailableTools and a diagnostic say why); calling it is a tool error result, nothing sent', async () => {
     const record = path.join(tmp(), 'received.jsonl');
-    host = createHost([server('m', { tools: [research] }, record)], { permission: 'allow' });
+    host = createHost([server('m', { tools: [research, 'echo'] }, record)], { permission: 'allow' });
+    const diagnostics: { server?: string; message: string }[] = [];
+    host.on('diagnostic', (d) => diagnostics.push(d));
     await host.start();
+    expect(host.tools().map((t) => t.tool)).toEqual(['echo']);
+    expect(host.unavailableTools()).toEqual([{ server: 'm', tool: 'research', reason: expect.stringMatching(/requires task execution.*tasks\.requests\.tools\.call/) }]);
+    expect(host.serverStatus('m')).toMatchObject({ tools: 1, toolsUnavailable: 1 });
+    expect(diagnostics).toContainEqual({ server: 'm', message: expect.stringMatching(/^tool "research" requires task execution/) });
     const r = await host.callTool(publicToolName('m', 'research'), { ms: 1 });
     expect(r.isError).toBe(true);
-    expect((r.content[0] as { text: string }).text).toMatch(/requires task execution.*tasks\.requests\.tools\.call/);
     expect(received(record).filter((m) => m.method === 'tools/call')).toHaveLength(0);
   });
 });

@@ -5,8 +5,14 @@
  * (`server-slot.ts`), keeps the adapted tool catalog current (`tools.ts`), runs agent tool calls
  * (`calls.ts`) and reports status for the `/mcp` view (seed §5.4).
  *
- * Events: `status` (a `ServerStatus` changed), `toolsChanged` (the catalog's tools changed),
- * `listChanged` ({ server, kind: 'resources' | 'prompts' }), `diagnostic` ({ server?, message }).
+ * Events: `status` (a `ServerStatus` changed), `stateChange` ({ server, from, to, status }: a
+ * server's state changed), `serverAdded` / `serverRemoved` ({ server }), `reloaded`
+ * (`ReloadResult`), `toolsChanged` (the catalog's tools changed), `listChanged` ({ server, kind:
+ * 'resources' | 'prompts' }), `diagnostic` (`HostDiagnostic`: { server?, message, method? }).
+ *
+ * Runtime management (seeds 001 CODA, 003): `addServer(id, entry)`, `removeServer(id)`,
+ * `stopServer(id)` / `startServer(id)`, `restart(id)` and `reload(config)`, which applies only the
+ * differences (`runtime.ts`): a changed entry restarts, an unchanged one keeps its connection.
  */
 import { EventEmitter } from 'node:events';
 import { ConfigError } from '../errors.js';
@@ -21,7 +27,9 @@ import type { ConfigLoadResult, ConfigSource, ResolvedServer, TransportKind } fr
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
 import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type HostAuthOptions, type LoginOptions, type LogoutResult } from './oauth.js';
 import type { TokenStore } from '../auth/types.js';
+import type { ServerCapabilities } from '../mcp/types.js';
 import type { PermissionHook } from './permissions.js';
+import { capabilitySummary, diffServers, instructionsSummary, serverFromEntry, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
 import { ServerSlot, type ConnectFn, type ServerState } from './server-slot.js';
 import { sanitizeText } from './text.js';
 import type { BoundOptions, ToolResultForAgent } from './tool-result.js';
@@ -77,9 +85,45 @@ export interface ServerStatus {
   retries: number;
   nextRetryAt?: number;
   serverInfo?: { name: string; version: string; title?: string };
+  /** `stdio`, `streamable-http` or `legacy-sse` (after a fallback), while connected. */
   transportKind?: string;
-  /** The server's instructions (untrusted: sanitized, capped). */
+  /** The stdio server's process id, while connected. */
+  pid?: number;
+  /** The negotiated protocol version, while connected. */
+  protocolVersion?: string;
+  /** The negotiated server capabilities in one line, e.g. `tools(listChanged) resources(subscribe) logging`. */
+  capabilities?: string;
+  /** Listed tools the host does not offer (`unavailableTools()` says why), when there are any. */
+  toolsUnavailable?: number;
+  /**
+   * The server's instructions (untrusted: sanitized). In `status()` the first line, at most 80
+   * characters (`…` when cut) so `console.table(host.status())` stays readable; in
+   * `serverStatus(id)` and `status({ detail: true })` the whole text, capped at 2000 characters.
+   */
   instructions?: string;
+  /** Only in the detail view: the negotiated capabilities object (untrusted, as the server sent it). */
+  serverCapabilities?: ServerCapabilities;
+}
+
+/** Options of `status()`. */
+export interface StatusOptions {
+  /** Full instructions and the capabilities object (default false: the table view). */
+  detail?: boolean;
+}
+
+/** A `diagnostic` event. `method` is set when a server asked for a client feature the host does not handle. */
+export interface HostDiagnostic {
+  server?: string;
+  message: string;
+  method?: string;
+}
+
+/** A `stateChange` event. */
+export interface HostStateChange {
+  server: string;
+  from: ServerState | undefined;
+  to: ServerState;
+  status: ServerStatus;
 }
 
 /** The supervisor (see the module comment). */
@@ -89,7 +133,11 @@ export class McpHost extends EventEmitter {
   private toolsKey = '';
   private readonly reported = new Set<string>();
   private closed = false;
+  private started = false;
   private readonly tokens: TokenStore | undefined;
+  /** Last state reported per server, for `stateChange`. */
+  private readonly lastState = new Map<string, ServerState>();
+  private unavailable: UnavailableTool[] = [];
 
   constructor(
     servers: readonly ResolvedServer[],
@@ -99,39 +147,155 @@ export class McpHost extends EventEmitter {
     this.tokens = options.auth === false ? undefined : authStore(options.auth);
     for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
-      const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
-      // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
-      const co: ClientOptions = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
-      // client/roots: the directories the config authorizes for this server (unless the embedder gives roots).
-      if (co.roots === undefined && server.config.roots !== undefined) co.roots = authorizedDirectoryRoots(server.config.roots);
-      const slot = new ServerSlot(server, {
-        connect: this.withAuth(server, options.connect ?? connectClient),
-        clientOptions: co,
-        backoff: options.backoff ?? {},
-        random: options.random ?? Math.random,
-        now: options.now ?? Date.now,
-        onChange: (s) => this.slotChanged(s),
-        onListChanged: (s, kind) => this.emit('listChanged', { server: s.server.id, kind }),
-        onDiagnostic: (s, message) => this.emit('diagnostic', { server: s.server.id, message }),
-      });
-      this.slots.set(server.id, slot);
+      this.slots.set(server.id, this.makeSlot(server));
     }
+  }
+
+  private makeSlot(server: ResolvedServer): ServerSlot {
+    const options = this.options;
+    const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
+    // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
+    const co: ClientOptions = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
+    // client/roots: the directories the config authorizes for this server (unless the embedder gives roots).
+    if (co.roots === undefined && server.config.roots !== undefined) co.roots = authorizedDirectoryRoots(server.config.roots);
+    // Fail closed, visibly: a sampling/elicitation/roots request the host does not handle is
+    // refused (-32601) and raises a diagnostic naming the server and the method.
+    const theirs = co.onUnsupportedRequest;
+    co.onUnsupportedRequest = (info) => {
+      const what = info.method === 'roots/list' ? 'roots' : info.method === 'sampling/createMessage' ? 'sampling' : 'elicitation';
+      const d: HostDiagnostic = { server: server.id, method: info.method, message: `server "${server.id}" sent ${info.method}, but this host does not handle ${what}: refused (-32601)` };
+      this.emit('diagnostic', d);
+      theirs?.(info);
+    };
+    return new ServerSlot(server, {
+      connect: this.withAuth(server, options.connect ?? connectClient),
+      clientOptions: co,
+      backoff: options.backoff ?? {},
+      random: options.random ?? Math.random,
+      now: options.now ?? Date.now,
+      onChange: (s) => this.slotChanged(s),
+      onListChanged: (s, kind) => this.emit('listChanged', { server: s.server.id, kind }),
+      onDiagnostic: (s, message) => this.emit('diagnostic', { server: s.server.id, message }),
+    });
   }
 
   /** Connects every enabled server; resolves when each has finished its first attempt. */
   async start(): Promise<void> {
+    this.started = true;
     await Promise.all([...this.slots.values()].map((s) => s.start()));
   }
 
-  /** Every configured server's status, sorted by id. */
-  status(): ServerStatus[] {
-    return [...this.slots.values()].map((s) => this.statusOf(s)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  /** Every configured server's status, sorted by id: the table view unless `detail` (see `ServerStatus.instructions`). */
+  status(options: StatusOptions = {}): ServerStatus[] {
+    return [...this.slots.values()].map((s) => this.statusOf(s, options.detail === true)).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
-  /** One server's status (`/mcp <server-id>`). */
+  /** One server's status in detail (`/mcp <server-id>`): whole instructions, the capabilities object. */
   serverStatus(id: string): ServerStatus | undefined {
     const slot = this.slots.get(id);
-    return slot && this.statusOf(slot);
+    return slot && this.statusOf(slot, true);
+  }
+
+  /** Listed tools of ready servers that the host does not offer to the model, with the reason. */
+  unavailableTools(): UnavailableTool[] {
+    return this.unavailable.map((u) => ({ ...u }));
+  }
+
+  /**
+   * Adds server `id` at run time: `entry` is a native config entry (snake_case as in the config
+   * file; `transport` inferred from `command`/`url` when left out) or a `ResolvedServer`. It is
+   * validated like a file entry (`ConfigError` naming the server and the fields otherwise) and,
+   * once the host is started, connected; resolves with its status after the first attempt. The
+   * embedder's entry is its own decision: no project trust applies, unless it passes a
+   * `ResolvedServer` carrying the `untrusted` mark.
+   */
+  async addServer(id: string, entry: RuntimeServerEntry | ResolvedServer): Promise<ServerStatus> {
+    this.assertOpen(id);
+    const server = serverFromEntry(id, entry);
+    if (this.slots.has(id)) throw new ConfigError(`server "${id}" already exists (reload() or removeServer() first)`, { serverId: id, phase: 'config' });
+    const [resolved] = trusted([server], this.options.trust);
+    const slot = this.makeSlot(resolved!);
+    this.slots.set(id, slot);
+    this.slotChanged(slot);
+    this.emit('serverAdded', { server: id });
+    if (this.started) await slot.start();
+    return this.statusOf(slot, true);
+  }
+
+  /** Closes server `id` (its calls in flight fail) and forgets it; its tools leave the catalog. False when unknown. */
+  async removeServer(id: string): Promise<boolean> {
+    const slot = this.slots.get(id);
+    if (slot === undefined) return false;
+    await slot.close(); // stateChange → closed
+    if (this.slots.get(id) === slot) this.slots.delete(id);
+    this.lastState.delete(id);
+    this.rebuildCatalog();
+    this.emit('serverRemoved', { server: id });
+    return true;
+  }
+
+  /** Closes server `id` on purpose: state `stopped`, no reconnects until `startServer(id)`. */
+  async stopServer(id: string): Promise<ServerStatus> {
+    const slot = this.slotOf(id);
+    await slot.stop();
+    return this.statusOf(slot, true);
+  }
+
+  /**
+   * Connects server `id` now (a stopped, failed or config-disabled one too; a ready one stays as it
+   * is) and resolves with its status after the attempt. An invalid or untrusted entry is refused
+   * with a `ConfigError` that says why.
+   */
+  async startServer(id: string): Promise<ServerStatus> {
+    this.assertOpen(id);
+    const slot = this.slotOf(id);
+    if (slot.server.error !== undefined) throw new ConfigError(`server "${id}" cannot start: invalid configuration: ${slot.server.error}`, { serverId: id, phase: 'config' });
+    if (slot.server.untrusted !== undefined) throw new ConfigError(`server "${id}" cannot start: ${slot.lastError ?? 'untrusted'}`, { serverId: id, phase: 'config' });
+    await slot.startNow();
+    return this.statusOf(slot, true);
+  }
+
+  /**
+   * Applies a new config (a `loadConfig` result or resolved servers) by difference: servers no
+   * longer configured are removed, new ones added, changed entries closed and connected again,
+   * unchanged ones keep their connection (same process, same session, same tools). Resolves
+   * when the added and restarted servers have made their first attempt (when the host is started).
+   */
+  async reload(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
+    this.assertOpen();
+    const list = Array.isArray(config) ? (config as readonly ResolvedServer[]) : (config as ConfigLoadResult).servers;
+    const next = trusted(list, this.options.trust);
+    const diff = diffServers(new Map([...this.slots].map(([id, slot]) => [id, slot.server])), next);
+    const byId = new Map(next.map((s) => [s.id, s]));
+    await Promise.all(diff.removed.map((id) => this.removeServer(id)));
+    const starting: ServerSlot[] = [];
+    for (const id of diff.restarted) {
+      await this.slots.get(id)!.close(); // stateChange → closed, then the new entry's states
+      const slot = this.makeSlot(byId.get(id)!);
+      this.slots.set(id, slot);
+      this.slotChanged(slot);
+      starting.push(slot);
+    }
+    for (const id of diff.added) {
+      const slot = this.makeSlot(byId.get(id)!);
+      this.slots.set(id, slot);
+      this.slotChanged(slot);
+      this.emit('serverAdded', { server: id });
+      starting.push(slot);
+    }
+    if (this.started) await Promise.all(starting.map((s) => s.start()));
+    this.emit('reloaded', diff);
+    return diff;
+  }
+
+  private slotOf(id: string): ServerSlot {
+    const slot = this.slots.get(id);
+    if (slot === undefined) throw new ConfigError(`unknown server "${id}"`, { serverId: id });
+    return slot;
+  }
+
+  private assertOpen(id?: string): void {
+    if (this.closed) throw new ConfigError('the MCP host is closed', id !== undefined ? { serverId: id } : {});
   }
 
   /** The current catalog: adapted tools of every ready server, reverse lookup, diagnostics. */
@@ -183,7 +347,7 @@ export class McpHost extends EventEmitter {
   async logout(id: string, options: { signal?: AbortSignal } = {}): Promise<LogoutResult> {
     const slot = this.oauthSlot(id);
     const out = await logoutServer(slot.server, this.options.auth || {}, this.tokens!, options);
-    if (slot.state !== 'disabled' && slot.state !== 'untrusted' && !this.closed) await slot.restart();
+    if (slot.state !== 'disabled' && slot.state !== 'untrusted' && slot.state !== 'stopped' && !this.closed) await slot.restart();
     return out;
   }
 
@@ -210,13 +374,37 @@ export class McpHost extends EventEmitter {
   }
 
   private slotChanged(slot: ServerSlot): void {
+    if (this.slots.get(slot.server.id) !== slot) return; // a replaced or removed server's late news
     this.rebuildCatalog();
-    this.emit('status', this.statusOf(slot));
+    const status = this.statusOf(slot);
+    this.emit('status', status);
+    const from = this.lastState.get(slot.server.id);
+    if (from !== slot.state) {
+      this.lastState.set(slot.server.id, slot.state);
+      const change: HostStateChange = { server: slot.server.id, from, to: slot.state, status };
+      this.emit('stateChange', change);
+    }
   }
 
   private rebuildCatalog(): void {
     const ready = [...this.slots.values()].filter((s) => s.state === 'ready');
-    this.current = adaptTools(ready.map((s) => ({ server: s.server.id, tools: s.tools })), this.options.adapt);
+    // Tools the host cannot call (a task-required tool on a server without task-augmented
+    // tools/call) are never offered to the model: listed in unavailableTools() with the reason.
+    const unavailable: UnavailableTool[] = [];
+    const callable = (s: ServerSlot) =>
+      s.tools.filter((t) => {
+        const reason = unavailableReason(t, s.client?.serverCapabilities, s.client?.protocolVersion);
+        if (reason !== undefined) unavailable.push({ server: s.server.id, tool: sanitizeText(t.name, 128, true), reason });
+        return reason === undefined;
+      });
+    this.current = adaptTools(ready.map((s) => ({ server: s.server.id, tools: callable(s), deny: s.server.config.permissions.deny })), this.options.adapt);
+    this.unavailable = unavailable;
+    for (const u of unavailable) {
+      const key = `${u.server}\0${u.tool}\0${u.reason}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.emit('diagnostic', { server: u.server, message: `tool "${u.tool}" ${u.reason}` });
+    }
     for (const d of this.current.diagnostics) {
       const key = `${d.server}\0${d.message}`;
       if (this.reported.has(key)) continue;
@@ -230,7 +418,7 @@ export class McpHost extends EventEmitter {
     }
   }
 
-  private statusOf(s: ServerSlot): ServerStatus {
+  private statusOf(s: ServerSlot, detail = false): ServerStatus {
     const out: ServerStatus = {
       id: s.server.id,
       transport: s.server.transport,
@@ -246,8 +434,21 @@ export class McpHost extends EventEmitter {
     if (s.nextRetryAt !== undefined) out.nextRetryAt = s.nextRetryAt;
     const info = s.client?.serverInfo;
     if (info) out.serverInfo = { name: sanitizeText(info.name, 100, true), version: sanitizeText(info.version, 50, true), ...(info.title ? { title: sanitizeText(info.title, 100, true) } : {}) };
-    if (s.client?.transportKind) out.transportKind = s.client.transportKind;
-    if (s.client?.instructions) out.instructions = sanitizeText(s.client.instructions, 2000);
+    const c = s.client;
+    if (c?.transportKind) out.transportKind = c.transportKind;
+    if (typeof c?.pid === 'number') out.pid = c.pid;
+    if (typeof c?.protocolVersion === 'string') out.protocolVersion = sanitizeText(c.protocolVersion, 40, true);
+    const caps = capabilitySummary(c?.serverCapabilities);
+    if (caps !== undefined) out.capabilities = caps;
+    const hidden = this.unavailable.filter((u) => u.server === s.server.id).length;
+    if (hidden > 0) out.toolsUnavailable = hidden;
+    if (detail) {
+      if (c?.instructions) out.instructions = sanitizeText(c.instructions, 2000);
+      if (c?.serverCapabilities) out.serverCapabilities = c.serverCapabilities;
+    } else {
+      const short = instructionsSummary(c?.instructions);
+      if (short !== undefined) out.instructions = short;
+    }
     return out;
   }
 }

@@ -3,8 +3,9 @@
  * drop, reconnect with backoff and jitter (`backoff.ts`), refresh tools on `list_changed`.
  * States follow the status view of seed §5.4: `disabled`, `connecting`, `auth_required`,
  * `ready`, `error` — plus `untrusted` (a project server the user has not trusted: never
- * started) and `closed` once the host is closed. A connection that fails or drops
- * affects only this server (seed §6).
+ * started), `stopped` (`host.stopServer(id)`: closed on purpose, no retries until
+ * `startServer`) and `closed` once the host is closed or the server removed. A connection that
+ * fails or drops affects only this server (seed §6).
  */
 import { isAuthRequiredError, type McpWireError } from '../errors.js';
 import type { CallToolOptions, ClientOptions } from '../mcp/client.js';
@@ -24,6 +25,10 @@ export interface HostClient {
   readonly serverCapabilities?: ServerCapabilities;
   readonly instructions?: string;
   readonly transportKind?: string;
+  /** The negotiated protocol version. */
+  readonly protocolVersion?: string;
+  /** The stdio server's process id. */
+  readonly pid?: number;
   listTools(options?: RequestOptions): Promise<Tool[]>;
   callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
   listResources(options?: RequestOptions): Promise<Resource[]>;
@@ -40,7 +45,7 @@ export interface HostClient {
 export type ConnectFn = (config: ServerConfig, options: ClientOptions) => Promise<HostClient>;
 
 /** A server's state in the status view. */
-export type ServerState = 'disabled' | 'untrusted' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'closed';
+export type ServerState = 'disabled' | 'untrusted' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'stopped' | 'closed';
 
 /** What the slot needs from the host. */
 export interface SlotDeps {
@@ -71,6 +76,8 @@ export class ServerSlot {
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
   private detach: (() => void) | undefined;
+  private started = false;
+  private attempting: Promise<void> | undefined;
 
   constructor(
     readonly server: ResolvedServer,
@@ -82,8 +89,31 @@ export class ServerSlot {
 
   /** Connects (once); resolves when the attempt settled, whatever its outcome. */
   async start(): Promise<void> {
-    if (this.server.error !== undefined || !this.server.enabled || this.server.untrusted) return;
+    if (this.started || this.state === 'closed' || this.server.error !== undefined || !this.server.enabled || this.server.untrusted) return;
+    this.started = true;
     await this.attempt();
+  }
+
+  /**
+   * Connects now, whatever the state (`host.startServer`): a stopped, failed or config-disabled
+   * server too. Never an invalid or untrusted entry (the caller refuses those), never a closed one.
+   */
+  async startNow(): Promise<void> {
+    if (this.state === 'closed' || this.server.error !== undefined || this.server.untrusted) return;
+    if (this.state === 'ready') return;
+    if (this.state === 'connecting' && this.attempting !== undefined) return this.attempting;
+    this.started = true;
+    await this.disconnect();
+    this.retries = 0;
+    await this.attempt();
+  }
+
+  /** Closes the connection on purpose: state `stopped`, no retries until started again. */
+  async stop(): Promise<void> {
+    if (this.state === 'closed') return;
+    await this.disconnect();
+    this.retries = 0;
+    this.setState('stopped');
   }
 
   /** Drops the connection (if any) and connects again now, with the retry count reset. */
@@ -100,7 +130,15 @@ export class ServerSlot {
     this.setState('closed');
   }
 
-  private async attempt(): Promise<void> {
+  private attempt(): Promise<void> {
+    const p = this.connectOnce().finally(() => {
+      if (this.attempting === p) this.attempting = undefined;
+    });
+    this.attempting = p;
+    return p;
+  }
+
+  private async connectOnce(): Promise<void> {
     const gen = ++this.generation;
     this.clearTimer();
     this.abort = new AbortController();

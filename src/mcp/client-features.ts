@@ -52,11 +52,24 @@ export interface ClientFeatureOptions {
   /** Capabilities to declare in addition (e.g. `experimental`). */
   capabilities?: ClientCapabilities;
   /**
+   * Told of every request for a client feature this client does not handle — `sampling/createMessage`
+   * without `onSampling`, `elicitation/create` without `onElicitation`, `roots/list` without
+   * `roots`. The request is refused all the same (-32601: fail closed); this makes the refusal
+   * visible (the host raises a `diagnostic` naming the server and the method).
+   */
+  onUnsupportedRequest?: (info: UnsupportedRequest) => void;
+  /**
    * The client as task receiver (task-receiver.ts): with `enabled: true`, declares
    * `tasks.requests.sampling.createMessage` / `tasks.requests.elicitation.create` (for the
    * handlers given) with `tasks.list` and `tasks.cancel`, and runs task-augmented requests as tasks.
    */
   taskReceiver?: TaskReceiverOptions;
+}
+
+/** A server's request for a client feature the client does not handle (refused with -32601). */
+export interface UnsupportedRequest {
+  method: 'sampling/createMessage' | 'elicitation/create' | 'roots/list';
+  serverId?: string;
 }
 
 export function clientCapabilities(o: ClientFeatureOptions): ClientCapabilities {
@@ -179,6 +192,22 @@ export function installClientFeatures(
     connection.setRequestHandler('elicitation/create', (params, ctx) =>
       answerElicit(o, state, params, context(ctx.signal)) as Promise<Record<string, unknown>>,
     );
+  }
+  // Fail closed, visibly: an undeclared client feature is still -32601, and the embedder is told.
+  const onUnsupported = o.onUnsupportedRequest;
+  if (onUnsupported !== undefined) {
+    const refuse = (method: UnsupportedRequest['method'], feature: string): void =>
+      connection.setRequestHandler(method, () => {
+        try {
+          onUnsupported({ method, ...(state.serverId !== undefined ? { serverId: state.serverId } : {}) });
+        } catch {
+          // an observer's failure must not turn the refusal into something else
+        }
+        throw new JsonRpcError(ErrorCode.MethodNotFound, `Method not found: ${method} (this client does not support ${feature})`);
+      });
+    if (roots === undefined) refuse('roots/list', 'roots');
+    if (o.onSampling === undefined) refuse('sampling/createMessage', 'sampling');
+    if (o.onElicitation === undefined) refuse('elicitation/create', 'elicitation');
   }
   for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
     connection.setNotificationHandler(method, (params) => emit(event, params ?? {}));
