@@ -11,8 +11,13 @@
  *   not tell the two apart anyway.
  * - Tools are ordered by (server id, tool name), so the catalog — and a prompt built from it —
  *   does not change when a server reorders its list.
+ * - A tool the server's config denies (`permissions.deny`, `ServerTools.deny`) is left out of
+ *   the catalog's `tools` (issue 17.4: never offered, listed or counted). It keeps its public
+ *   name in `byName`, so a call by that name is still refused as `config-deny` (not "unknown"),
+ *   and the other tools' names do not change when the deny list does.
  */
 import type { Tool, ToolAnnotations } from '../mcp/types.js';
+import { matchesAny } from './permissions.js';
 import { HOST_TOOL_NAMES } from './host-tools.js';
 import { sanitizeText } from './text.js';
 import { assignToolNames, sha256Hex, type HashHex, type NameRequest } from './tool-names.js';
@@ -49,6 +54,8 @@ export interface ToolDiagnostic {
 export interface ServerTools {
   server: string;
   tools: readonly Tool[];
+  /** Tool-name patterns denied by config (`permissions.deny`, `*` wildcards): not in the catalog. */
+  deny?: readonly string[];
 }
 
 /** The adapted catalog. */
@@ -76,7 +83,7 @@ export interface AdaptOptions {
 /** Builds the catalog of adapted tools for all `servers` (see the module comment). */
 export function adaptTools(servers: readonly ServerTools[], options: AdaptOptions = {}): ToolCatalog {
   const diagnostics: ToolDiagnostic[] = [];
-  const requests: (NameRequest & { tool: Tool })[] = [];
+  const requests: (NameRequest & { tool: Tool; denied: boolean })[] = [];
   for (const s of servers) {
     const seen = new Set<string>();
     for (const tool of s.tools) {
@@ -87,7 +94,8 @@ export function adaptTools(servers: readonly ServerTools[], options: AdaptOption
         diagnostics.push({ severity: 'warning', code: 'duplicate_tool', server: s.server, tool: name, message: `tool "${label(name)}" listed more than once; the first is used`, exposed: false });
       } else {
         seen.add(name);
-        requests.push({ serverId: s.server, toolName: name, tool });
+        const denied = s.deny !== undefined && s.deny.length > 0 && matchesAny(name, s.deny);
+        requests.push({ serverId: s.server, toolName: name, tool, denied });
       }
     }
   }
@@ -95,7 +103,11 @@ export function adaptTools(servers: readonly ServerTools[], options: AdaptOption
   const names = assignToolNames(requests, taken, options.hash ?? sha256Hex);
   const catalog: ToolCatalog = { tools: [], byName: new Map(), diagnostics };
   for (const [req, publicName] of names) {
-    const r = req as NameRequest & { tool: Tool };
+    const r = req as NameRequest & { tool: Tool; denied: boolean };
+    if (r.denied) {
+      catalog.byName.set(publicName, { server: r.serverId, tool: r.tool });
+      continue;
+    }
     const adapted = adaptOne(r.serverId, r.tool, publicName, options, diagnostics);
     if (adapted === undefined) continue;
     catalog.tools.push(adapted);

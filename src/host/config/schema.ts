@@ -8,6 +8,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
   type NormalizedServerConfig,
   type TransportKind,
 } from './types.js';
@@ -25,6 +27,13 @@ const oauthSchema = z.object({
   client_id: nonEmpty.optional(),
   client_secret: nonEmpty.optional(),
   scope: z.string().optional(),
+});
+
+const retrySchema = z.object({
+  max_retries: z.number().int().min(0).max(100).optional(),
+  base_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
+  max_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
+  retry_non_idempotent: z.boolean().optional(),
 });
 
 const permissionsSchema = z.object({
@@ -55,6 +64,12 @@ export const serverEntrySchema = z.object({
   permissions: permissionsSchema.optional(),
   /** client/roots: the directories this server may see (absolute paths), offered as file:// roots. */
   roots: z.array(nonEmpty.refine((p) => path.isAbsolute(p), 'must be an absolute directory path').refine(noNul, 'must not contain NUL')).optional(),
+  /** Tool calls (src/host/calls.ts): concurrency limit, retries, timeouts, argument checks. */
+  max_parallel: z.number().int().positive().max(10_000).optional(),
+  retry: retrySchema.optional(),
+  reset_timeout_on_progress: z.boolean().optional(),
+  max_total_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
+  validate_input: z.boolean().optional(),
 });
 
 /** The raw (snake_case) native entry type. */
@@ -109,6 +124,14 @@ function crossFieldIssues(raw: unknown): EntryIssue[] {
   if (raw.transport === 'http' && raw.url === undefined) out.push({ field: 'url', message: 'required when transport is "http"' });
   if (raw.transport === 'stdio' && raw.command === undefined) out.push({ field: 'command', message: 'required when transport is "stdio"' });
   if (typeof raw.url === 'string' && !isHttpUrl(raw.url)) out.push({ field: 'url', message: 'must be an absolute http(s) URL' });
+  // A typo inside `permissions` ("denied" for "deny") would silently allow calls: an error.
+  if (isPlainObject(raw.permissions)) {
+    for (const k of Object.keys(raw.permissions)) {
+      if (k === 'allow' || k === 'deny') continue;
+      const hint = /^(den|block|disallow|forbid|exclude)/i.test(k) ? ' (did you mean "deny"?)' : /^(allow|permit|include|approve)/i.test(k) ? ' (did you mean "allow"?)' : '';
+      out.push({ field: `permissions.${k}`, message: `unknown field${hint}; "permissions" takes only "allow" and "deny"` });
+    }
+  }
   const oauth = isPlainObject(raw.oauth) ? raw.oauth : {};
   for (const k of ['authorization_url', 'token_url', 'registration_url']) {
     const v = oauth[k];
@@ -131,6 +154,18 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.url !== undefined) config.url = e.url;
   if (e.oauth !== undefined) config.oauth = normalizeOAuth(e.oauth);
   if (e.roots !== undefined) config.roots = e.roots.map((r) => path.resolve(r));
+  if (e.max_parallel !== undefined) config.maxParallel = e.max_parallel;
+  if (e.retry !== undefined) {
+    config.retry = {
+      maxRetries: e.retry.max_retries ?? 0,
+      baseDelayMs: e.retry.base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
+      maxDelayMs: e.retry.max_delay_ms ?? DEFAULT_RETRY_MAX_DELAY_MS,
+      retryNonIdempotent: e.retry.retry_non_idempotent === true,
+    };
+  }
+  if (e.reset_timeout_on_progress !== undefined) config.resetTimeoutOnProgress = e.reset_timeout_on_progress;
+  if (e.max_total_timeout_ms !== undefined) config.maxTotalTimeoutMs = e.max_total_timeout_ms;
+  if (e.validate_input !== undefined) config.validateInput = e.validate_input;
   return { transport: e.transport, enabled: e.enabled !== false, config };
 }
 
