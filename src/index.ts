@@ -11,7 +11,7 @@
  */
 export { connect, McpClient, configSecrets } from './mcp/client.js';
 export type { ClientOptions, CallToolOptions, McpClientDiagnostic } from './mcp/client.js';
-export type { ClientFeatureOptions, HandlerContext } from './mcp/client-features.js';
+export type { ClientFeatureOptions, HandlerContext, UnsupportedRequest } from './mcp/client-features.js';
 export type { SamplingSupport } from './mcp/sampling.js';
 export {
   UrlElicitationRequiredError,
@@ -76,6 +76,11 @@ export type {
   TraceStats,
   ParsedTrace,
 } from './trace/index.js';
+
+/** `mcpwire tap`/`replay`/`trace diff` (relay, trace-as-server, session diff), loaded on first use. */
+export function loadTap(): Promise<typeof import('./tap/index.js')> {
+  return import('./tap/index.js');
+}
 
 export * from './errors.js';
 

@@ -7,8 +7,11 @@
 const COMMANDS: Record<string, { file: string; summary: string }> = {
   mcp: { file: './commands/mcp.js', summary: 'configure servers: mcp add|list|remove|enable|disable|test' },
   status: { file: './commands/status.js', summary: 'connect the configured servers and show their state' },
-  tools: { file: './commands/tools.js', summary: 'list the tools of the configured servers (or of --stdio/--url)' },
-  call: { file: './commands/call.js', summary: 'call a tool and print its CallToolResult: call <id> <tool>' },
+  tools: { file: './commands/tools.js', summary: 'list tools as signatures: tools [<id> [<tool>]] [--schema] [--names]' },
+  resources: { file: './commands/resources.js', summary: 'list resources (URIs to read): resources [<id>]' },
+  templates: { file: './commands/templates.js', summary: 'list resource templates: templates [<id>]' },
+  prompts: { file: './commands/prompts.js', summary: 'list prompts and their arguments: prompts [<id>]' },
+  call: { file: './commands/call.js', summary: 'call a tool: call <id> <tool> [key=value…] [--args <json>|@file|-]' },
   read: { file: './commands/read.js', summary: 'read a resource: read <id> <uri>' },
   prompt: { file: './commands/prompt.js', summary: 'get a prompt: prompt <id> <name> [--args <json>]' },
   login: { file: './commands/login.js', summary: 'authorize an HTTP server with OAuth: login <id> [--no-browser]' },
@@ -19,6 +22,8 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
   trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },
+  tap: { file: './commands/tap.js', summary: 'relay a stdio or HTTP server for any host and trace the session: tap --trace t.jsonl -- <cmd…>' },
+  replay: { file: './commands/replay.js', summary: 'serve a recorded trace as an MCP server: replay <trace> [--listen host:port]' },
   'conformance-client': {
     file: './commands/conformance-client.js',
     summary: 'act as the client under test for the official conformance suite',
@@ -77,12 +82,68 @@ async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS[command];
   if (!entry) {
-    process.stderr.write(`mcpwire: unknown command "${command}"\n${usage()}\n`);
+    const { didYouMean } = await import('./suggest.js');
+    const message = `unknown command "${command}"${didYouMean(command, Object.keys(COMMANDS))}`;
+    process.stderr.write(`mcpwire: ${message}\n${usage()}\n`);
+    if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { message, exit_code: 2 } }, null, 2)}\n`);
     return 2;
   }
+  // --help never starts a server: commands without their own help get their summary line.
+  if ((rest.includes('--help') || rest.includes('-h')) && !OWN_HELP.has(command)) {
+    process.stdout.write(`usage: mcpwire ${command} …  — ${entry.summary}\nsee docs/cli.md\n`);
+    return 0;
+  }
+  if (rest.includes('--strict') && !rest.some((a) => a === '--trace' || a.startsWith('--trace=')) && !process.env.MCPWIRE_TRACE && command !== 'check') {
+    process.stderr.write('mcpwire: warning: --strict checks messages for the trace: without --trace <file> (or MCPWIRE_TRACE) nothing records them\n');
+  }
   const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };
-  return mod.default(rest);
+  return jsonOnFailure(rest.includes('--json'), () => mod.default(rest));
 }
+
+/** Commands that answer `--help` themselves, without connecting anything. */
+const OWN_HELP = new Set(['mcp', 'status', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'login', 'logout', 'auth', 'trust', 'untrust', 'check', 'trace']);
+
+/**
+ * `--json` prints JSON even on failure: when a command fails without writing anything on stdout,
+ * `{ "error": { "message", "exit_code" } }` is printed there (the message: its last
+ * `mcpwire: …` line on stderr).
+ */
+async function jsonOnFailure(json: boolean, run: () => Promise<number>): Promise<number> {
+  if (!json) return run();
+  let wrote = false;
+  let lastError = '';
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: unknown, ...more: unknown[]) => {
+    wrote = true;
+    return (out as (...a: unknown[]) => boolean)(chunk, ...more);
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: unknown, ...more: unknown[]) => {
+    const text = String(chunk);
+    for (const line of text.split('\n')) if (line.startsWith('mcpwire: ') && !line.startsWith('mcpwire: warning:')) lastError = line.slice('mcpwire: '.length);
+    return (err as (...a: unknown[]) => boolean)(chunk, ...more);
+  }) as typeof process.stderr.write;
+  let code: number;
+  try {
+    code = await run();
+  } catch (e) {
+    lastError = e instanceof Error ? e.message : String(e);
+    process.stderr.write = err;
+    process.stderr.write(`mcpwire: ${lastError}\n`);
+    code = 1;
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+  if (code !== 0 && !wrote) out(`${JSON.stringify({ error: { message: lastError || `exit code ${code}`, exit_code: code } }, null, 2)}\n`);
+  return code;
+}
+
+// Piping into `head` closes stdout early: stop quietly, as other command-line tools do.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw err;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

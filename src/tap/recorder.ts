@@ -1,0 +1,147 @@
+/**
+ * What a tap sees, written as an mcpwire trace: each JSON-RPC message text that passes (either
+ * direction) is parsed once, classified, paired with its request for `method`/`latency_ms`, and
+ * handed to a tracer (which redacts it and, in strict mode, checks it against the schema).
+ *
+ * Directions are the trace's: `out` = host (client) → server, `in` = server → host.
+ * The recorder never touches the bytes that are relayed; it only reads copies of them.
+ */
+import { classify } from '../jsonrpc/types.js';
+import type { Tracer } from '../trace/tracer.js';
+
+type Dir = 'in' | 'out';
+
+interface Pending {
+  t: number;
+  method: string;
+}
+
+const MAX_PENDING = 10_000;
+
+export class Recorder {
+  /** Requests each side sent that are not answered yet, by session and id. */
+  private readonly pending: Record<Dir, Map<string, Pending>> = { in: new Map(), out: new Map() };
+  private session: string | undefined;
+
+  constructor(readonly tracer: Tracer) {}
+
+  /**
+   * Lines that follow belong to this session (`undefined`: none). The trace gets its hash (see
+   * `sessionTag`), never the id; the id is redacted wherever it appears.
+   */
+  setSession(id: string | undefined): void {
+    if (id === this.session) return;
+    this.session = id;
+    this.tracer.setSessionId(id);
+  }
+
+  /** One JSON-RPC message (or batch) as text, e.g. one stdio line or one SSE `data`. */
+  text(dir: Dir, text: string): void {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      this.tracer.message(dir, trimmed, { kind: 'invalid' });
+      return;
+    }
+    this.value(dir, value);
+  }
+
+  /** An already parsed message or batch. */
+  value(dir: Dir, value: unknown): void {
+    if (Array.isArray(value) && value.length > 0) {
+      for (const m of value) this.one(dir, m);
+    } else {
+      this.one(dir, value);
+    }
+  }
+
+  private one(dir: Dir, msg: unknown): void {
+    const kind = classify(msg);
+    if (kind === 'invalid') {
+      this.tracer.message(dir, msg, { kind });
+      return;
+    }
+    const m = msg as { id?: string | number | null; method?: string };
+    const id = m.id;
+    if (kind === 'request') {
+      const map = this.pending[dir];
+      if (map.size >= MAX_PENDING) map.delete(map.keys().next().value as string);
+      map.set(this.key(id), { t: performance.now(), method: String(m.method) });
+      this.tracer.message(dir, msg, { kind, method: m.method, id });
+    } else if (kind === 'notification') {
+      this.tracer.message(dir, msg, { kind, method: m.method });
+    } else {
+      // An answer travels opposite to its request.
+      const map = this.pending[dir === 'in' ? 'out' : 'in'];
+      const key = this.key(id);
+      const p = map.get(key);
+      if (p) map.delete(key);
+      this.tracer.message(dir, msg, {
+        kind,
+        id,
+        ...(p ? { requestMethod: p.method } : {}),
+        ...(p && dir === 'in' ? { latencyMs: performance.now() - p.t } : {}),
+      });
+    }
+  }
+
+  private key(id: unknown): string {
+    return `${this.session ?? ''}\u0000${typeof id}:${String(id)}`;
+  }
+}
+
+/**
+ * Splits a byte stream into lines for the recorder without holding up the stream: chunks are
+ * kept until a newline completes a line; only then is the line decoded.
+ */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+
+  constructor(private readonly onLine: (line: string) => void, private readonly maxLineBytes = 256 * 1024 * 1024) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl < 0) break;
+      const piece = chunk.subarray(start, nl);
+      let line: string;
+      if (this.parts.length) {
+        this.parts.push(piece);
+        line = Buffer.concat(this.parts, this.size + piece.length).toString('utf8');
+        this.parts = [];
+        this.size = 0;
+      } else {
+        line = piece.toString('utf8');
+      }
+      this.onLine(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      if (this.size + chunk.length - start > this.maxLineBytes) {
+        // A line this long is relayed but not traced whole.
+        this.parts = [];
+        this.size = 0;
+        return;
+      }
+      // Copy: the stream may reuse its chunk.
+      const rest = Buffer.from(chunk.subarray(start));
+      this.parts.push(rest);
+      this.size += rest.length;
+    }
+  }
+
+  /** The unterminated tail, if any (at end of stream). */
+  end(): void {
+    if (this.parts.length) {
+      const line = Buffer.concat(this.parts, this.size).toString('utf8');
+      this.parts = [];
+      this.size = 0;
+      this.onLine(line);
+    }
+  }
+}

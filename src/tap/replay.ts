@@ -1,0 +1,277 @@
+/**
+ * `mcpwire replay t.jsonl`: a recorded trace served back as an MCP server, so a host's bug can be
+ * reproduced without the original server.
+ *
+ * The script: every request the client sent (`dir: out`) with what answered it, and the server's
+ * own messages (notifications, server→client requests) placed where they were recorded — while a
+ * request was open (sent before its answer) or after it was answered (sent after the answer).
+ *
+ * Matching a live request to a recorded one: `strict` — the next recorded request, same method,
+ * same params (ids, `_meta.progressToken`, redacted and truncated values aside); `loose` — a
+ * recorded request with that method and the most similar params, unplayed ones and those right
+ * after the last one played first. The answer is the recorded one with the live id; progress
+ * notifications get the live progress token. A request nothing matches gets a JSON-RPC error
+ * and is counted; the summary lists them.
+ */
+import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
+import { normalizeParams, sameValue, similarity } from './match.js';
+
+export type MatchMode = 'strict' | 'loose';
+
+/** JSON-RPC error code of the answer to a request the trace does not hold. */
+export const NOT_RECORDED = -32001;
+
+export interface ServerAction {
+  kind: 'notification' | 'request';
+  msg: Record<string, unknown>;
+}
+
+export interface RecordedExchange {
+  index: number;
+  method: string;
+  params: unknown;
+  /** The recorded answer (`result` or `error`); absent when the server never answered. */
+  response?: Record<string, unknown>;
+  /** Server messages recorded while the request was open. */
+  before: ServerAction[];
+  /** Server messages recorded after the answer, before the client's next request. */
+  after: ServerAction[];
+  progressToken?: unknown;
+}
+
+export interface ReplayScript {
+  server: string;
+  exchanges: RecordedExchange[];
+  /** Server messages recorded before the client's first request. */
+  preamble: ServerAction[];
+}
+
+export interface ScriptOptions {
+  /** Which server of a multi-server trace (default: the only one; else an error lists them). */
+  server?: string;
+}
+
+export class ReplayScriptError extends Error {}
+
+function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function progressTokenOf(params: unknown): unknown {
+  return obj(obj(params)?._meta)?.progressToken;
+}
+
+/** Builds the replay script from trace records (file order). */
+export function buildScript(records: TraceRecord[], options: ScriptOptions = {}): ReplayScript {
+  const messages = records.filter(isMessageRecord);
+  const servers = [...new Set(messages.map((r) => r.server))];
+  if (servers.length === 0) throw new ReplayScriptError('the trace holds no messages');
+  let server = options.server;
+  if (server === undefined) {
+    if (servers.length > 1) throw new ReplayScriptError(`the trace holds several servers (${servers.join(', ')}): choose one with --server`);
+    server = servers[0];
+  } else if (!servers.includes(server)) {
+    throw new ReplayScriptError(`no server "${server}" in the trace (it holds ${servers.join(', ')})`);
+  }
+  const exchanges: RecordedExchange[] = [];
+  const preamble: ServerAction[] = [];
+  const open = new Map<string, RecordedExchange>();
+  const last = new Map<string, RecordedExchange>();
+  const sessionOf = (r: TraceMessageRecord) => r.session ?? '';
+  for (const r of messages) {
+    if (r.server !== server) continue;
+    const msg = obj(r.msg);
+    if (!msg) continue;
+    const s = sessionOf(r);
+    if (r.dir === 'out' && r.kind === 'request') {
+      const params = msg.params;
+      const ex: RecordedExchange = { index: exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
+      exchanges.push(ex);
+      open.set(`${s}\u0000${typeof msg.id}:${String(msg.id)}`, ex);
+      last.set(s, ex);
+    } else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) {
+      const key = `${s}\u0000${typeof msg.id}:${String(msg.id)}`;
+      const ex = open.get(key);
+      if (ex && !ex.response) {
+        ex.response = msg;
+        open.delete(key);
+      }
+    } else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) {
+      const action: ServerAction = { kind: r.kind, msg };
+      // Progress goes with the request that asked for it; anything else with the newest open request of the session.
+      const token = r.method === 'notifications/progress' ? obj(msg.params)?.progressToken : undefined;
+      let target: RecordedExchange | undefined;
+      for (const [key, ex] of open) {
+        if (!key.startsWith(`${s}\u0000`)) continue;
+        if (token !== undefined && ex.progressToken === token) {
+          target = ex;
+          break;
+        }
+        if (token === undefined) target = ex;
+      }
+      if (target) target.before.push(action);
+      else if (last.get(s)) last.get(s)!.after.push(action);
+      else preamble.push(action);
+    }
+  }
+  return { server, exchanges, preamble };
+}
+
+export interface Mismatch {
+  method: string;
+  id: unknown;
+  reason: string;
+}
+
+export interface ReplaySummary {
+  mode: MatchMode;
+  answered: number;
+  mismatches: Mismatch[];
+  /** Recorded requests never played. */
+  unplayed: number;
+}
+
+/** What one live connection sees; `send` writes one message to the client. */
+export class ReplaySession {
+  private cursor = 0;
+  private readonly played = new Set<number>();
+  private nextServerId = 0;
+  private readonly waiting = new Map<string, (msg: unknown) => void>();
+  answered = 0;
+  readonly mismatches: Mismatch[] = [];
+
+  constructor(
+    private readonly script: ReplayScript,
+    private readonly mode: MatchMode,
+    private readonly send: (msg: unknown) => void,
+    /** How long to wait for the client's answer to a replayed server→client request. */
+    private readonly answerTimeoutMs = 30_000,
+  ) {}
+
+  /** The recorded exchange a live request gets, or why none. */
+  match(method: string, params: unknown): { exchange: RecordedExchange } | { reason: string } {
+    const ex = this.script.exchanges;
+    const live = normalizeParams(params);
+    if (this.mode === 'strict') {
+      const next = ex[this.cursor];
+      if (!next) return { reason: `the recording has no more requests (${ex.length} recorded)` };
+      if (next.method !== method) return { reason: `request #${this.cursor + 1} of the recording is ${next.method}, not ${method}` };
+      if (!sameValue(normalizeParams(next.params), live)) return { reason: `request #${this.cursor + 1} (${method}) was recorded with other params: ${short(next.params)}` };
+      return { exchange: next };
+    }
+    let best: RecordedExchange | undefined;
+    let bestScore = -1;
+    for (const e of ex) {
+      if (e.method !== method) continue;
+      const recorded = normalizeParams(e.params);
+      const exact = sameValue(recorded, live);
+      const sim = exact ? 1 : similarity(recorded, live);
+      const fresh = this.played.has(e.index) ? 0 : 1;
+      const ahead = e.index >= this.cursor ? 1 / (1 + e.index - this.cursor) : 0;
+      // Exact beats similar, unplayed beats played, nearer after the last one beats farther.
+      const score = (exact ? 8 : 0) + sim * 4 + fresh * 2 + ahead;
+      if (score > bestScore) {
+        best = e;
+        bestScore = score;
+      }
+    }
+    return best ? { exchange: best } : { reason: `no ${method} request in the recording` };
+  }
+
+  /** Handles one message from the client. */
+  async receive(msg: unknown): Promise<void> {
+    const m = obj(msg);
+    if (!m || m.jsonrpc !== '2.0') {
+      this.send({ jsonrpc: '2.0', id: m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : null, error: { code: -32600, message: 'Invalid Request' } });
+      return;
+    }
+    if (typeof m.method !== 'string') {
+      // The client answering a replayed server→client request.
+      const w = this.waiting.get(`${typeof m.id}:${String(m.id)}`);
+      if (w) w(m);
+      return;
+    }
+    if (m.id === undefined) return; // client notifications need no answer
+    const outcome = this.match(m.method, m.params);
+    if ('reason' in outcome) {
+      if (this.mode === 'loose' && m.method === 'ping') {
+        this.send({ jsonrpc: '2.0', id: m.id, result: {} });
+        return;
+      }
+      this.mismatches.push({ method: m.method, id: m.id, reason: outcome.reason });
+      this.send({ jsonrpc: '2.0', id: m.id, error: { code: NOT_RECORDED, message: `mcpwire replay: ${outcome.reason}` } });
+      return;
+    }
+    await this.play(outcome.exchange, m.id as string | number, progressTokenOf(m.params));
+  }
+
+  /** Sends what the server sent for `ex`, in the recorded order, with the live ids. */
+  async play(ex: RecordedExchange, id: string | number, liveToken: unknown): Promise<void> {
+    this.played.add(ex.index);
+    this.cursor = ex.index + 1;
+    for (const a of ex.before) await this.act(a, ex.progressToken, liveToken);
+    if (ex.response) {
+      this.send({ ...ex.response, id });
+      this.answered++;
+    }
+    for (const a of ex.after) await this.act(a, ex.progressToken, liveToken);
+  }
+
+  /** Server messages recorded before the first request (rare: e.g. an early log message). */
+  preamble(): ServerAction[] {
+    return this.script.preamble;
+  }
+
+  private async act(a: ServerAction, recordedToken: unknown, liveToken: unknown): Promise<void> {
+    if (a.kind === 'notification') {
+      let msg = a.msg;
+      const p = obj(msg.params);
+      if (msg.method === 'notifications/progress' && p && liveToken !== undefined && p.progressToken === recordedToken) {
+        msg = { ...msg, params: { ...p, progressToken: liveToken } };
+      }
+      this.send(msg);
+      return;
+    }
+    const id = `replay-${++this.nextServerId}`;
+    const answered = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(`string:${id}`);
+        resolve();
+      }, this.answerTimeoutMs);
+      timer.unref?.();
+      this.waiting.set(`string:${id}`, () => {
+        clearTimeout(timer);
+        this.waiting.delete(`string:${id}`);
+        resolve();
+      });
+    });
+    this.send({ ...a.msg, id });
+    await answered;
+  }
+
+  summary(): ReplaySummary {
+    return { mode: this.mode, answered: this.answered, mismatches: this.mismatches, unplayed: this.script.exchanges.filter((e) => !this.played.has(e.index)).length };
+  }
+}
+
+function short(v: unknown): string {
+  const s = JSON.stringify(v) ?? 'none';
+  return s.length > 120 ? `${s.slice(0, 119)}…` : s;
+}
+
+/** Merges the summaries of several connections. */
+export function mergeSummaries(mode: MatchMode, parts: ReplaySummary[], total: number, playedAnywhere: number): ReplaySummary {
+  return {
+    mode,
+    answered: parts.reduce((n, p) => n + p.answered, 0),
+    mismatches: parts.flatMap((p) => p.mismatches),
+    unplayed: total - playedAnywhere,
+  };
+}
+
+export function formatSummary(s: ReplaySummary): string {
+  const lines = [`mcpwire replay: ${s.answered} request(s) answered from the recording, ${s.mismatches.length} not recorded (${s.mode} match), ${s.unplayed} recorded request(s) not played`];
+  for (const m of s.mismatches.slice(0, 20)) lines.push(`  ${m.method} (id ${JSON.stringify(m.id)}): ${m.reason}`);
+  if (s.mismatches.length > 20) lines.push(`  … and ${s.mismatches.length - 20} more`);
+  return lines.join('\n');
+}
