@@ -62,6 +62,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   unsupportedRequestedVersion,
 } from './versions.js';
+import { Telemetry, type RequestSpan, type TelemetryOption, type TelemetryTarget } from './telemetry.js';
 
 export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
   clientInfo?: Implementation;
@@ -119,6 +120,14 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   trace?: string | { file: string; strict?: boolean; secrets?: string[] } | false;
   /** Polling of `tasks/get` while a task-augmented call runs (tasks.ts). */
   taskPolling?: TaskPollOptions;
+  /**
+   * OpenTelemetry (telemetry.ts): `'auto'` (default) makes a CLIENT span per request, following
+   * the semantic conventions for MCP, and puts W3C trace context in `params._meta`, when an
+   * OpenTelemetry SDK registered a global tracer provider before `connect` (@opentelemetry/api,
+   * an optional peer dependency, is loaded only then); `{ tracer }` uses that tracer; `false`
+   * turns it off.
+   */
+  telemetry?: TelemetryOption;
 }
 
 export interface CallToolOptions {
@@ -195,6 +204,8 @@ export class McpClient extends EventEmitter {
   private pinging = false;
   /** Roots and URL elicitations in flight (client-features.ts), kept across sessions. */
   private readonly features: ClientFeatureState;
+  /** OpenTelemetry spans (telemetry.ts); undefined when off or @opentelemetry/api is not installed. */
+  private telemetry: Telemetry | undefined;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -274,6 +285,7 @@ export class McpClient extends EventEmitter {
       // basic.transports#45: a 404 outside a request's own POST (GET stream, notification, reply).
       transport.onsessionexpired = (err) => this.onTransportSessionExpired(err);
       const observer = await this.makeObserver(transport.kind);
+      this.telemetry = await Telemetry.create(this.options.telemetry, this.telemetryTarget(), (this.options.clientInfo ?? DEFAULT_CLIENT_INFO).version);
       this.connection = new Connection(transport, {
         serverId: this.serverId,
         defaultTimeoutMs: this.options.timeoutMs,
@@ -283,6 +295,8 @@ export class McpClient extends EventEmitter {
         // a task's progress outlives its creating request: not an unknown token (tasks.ts)
         onDiagnostic: (d) => !this.tasks.ownsDiagnostic(d) && this.emit('diagnostic', d),
         onClose: (err) => this.onConnectionClose(err),
+        // notifications the engine gives no meaning to (custom methods): a `notification` event
+        onOtherNotification: (method, params) => this.emit('notification', { method, params }),
       });
       // task-augmented sampling/elicitation from the server run as tasks the client owns
       this.taskReceiver = createTaskReceiver(this.connection, this.options, () => features(this.init?.protocolVersion)?.tasks === true);
@@ -307,13 +321,15 @@ export class McpClient extends EventEmitter {
   private async initialize(signal: AbortSignal | undefined): Promise<void> {
     this.lifecycle.transition('initializing');
     const requested = this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-    const result = await this.connection!.request<InitializeResult>(
+    const initParams = {
+      protocolVersion: requested,
+      capabilities: clientCapabilities(this.options),
+      clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
+    };
+    const span = this.telemetry?.start('initialize', initParams);
+    const sent = this.connection!.request<InitializeResult>(
       'initialize',
-      {
-        protocolVersion: requested,
-        capabilities: clientCapabilities(this.options),
-        clientInfo: this.options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      },
+      span === undefined ? initParams : span.params,
       {
         // basic.utilities.cancellation#2: initialize MUST NOT be cancelled.
         cancellable: false,
@@ -322,6 +338,7 @@ export class McpClient extends EventEmitter {
         signal,
       },
     );
+    const result = await (span === undefined ? sent : ended(sent, span));
     this.checkInitializeResult(result);
     this.init = result;
     this.shapes = resultShapes(result.protocolVersion);
@@ -485,6 +502,15 @@ export class McpClient extends EventEmitter {
     this.emit('close', err);
   }
 
+  private telemetryTarget(): TelemetryTarget {
+    return {
+      url: this.config.transport === 'stdio' ? undefined : this.config.url,
+      transportKind: () => this.transport?.kind,
+      protocolVersion: () => this.init?.protocolVersion,
+      sessionId: () => this.transport?.sessionId,
+    };
+  }
+
   // ---- requests ---------------------------------------------------------------------------
 
   /**
@@ -492,10 +518,12 @@ export class McpClient extends EventEmitter {
    * received; the typed methods (`listTools`, `callTool`…) also check its shape.
    */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+    const span = this.telemetry?.start(method, params);
     // -32042 becomes a UrlElicitationRequiredError carrying the URL elicitations (client/elicitation).
-    return this.requestOnce<T>(method, params, options).catch((err: unknown) => {
+    const p = this.requestOnce<T>(method, span === undefined ? params : span.params, options).catch((err: unknown) => {
       throw this.features.urlElicitations.fromError(err);
     });
+    return span === undefined ? p : ended(p, span);
   }
 
   private requestOnce<T>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
@@ -923,4 +951,18 @@ export async function connect(config: ServerConfig, options: ClientOptions = {})
   const client = new McpClient(config, options);
   await client.connect();
   return client;
+}
+
+/** Ends `span` when `p` settles, with its result or error; `p`'s outcome is unchanged. */
+function ended<T>(p: Promise<T>, span: RequestSpan): Promise<T> {
+  return p.then(
+    (result) => {
+      span.end({ result });
+      return result;
+    },
+    (error: unknown) => {
+      span.end({ error });
+      throw error;
+    },
+  );
 }

@@ -10,7 +10,7 @@
  * message (plain data, no credential key, nothing in its text any rule could match) and only
  * walks and copies it when something may have to change. Lines are appended to a per-file batch
  * that goes to SonicBoom in ~64 KiB writes. No closures are created. */
-import { createHash } from 'node:crypto';
+import { sessionTag } from './session-tag.js';
 import { writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
@@ -62,14 +62,8 @@ export function traceTarget(env: Record<string, string | undefined>, cliFlag?: s
   return v !== undefined && v !== '' ? v : undefined;
 }
 
-/**
- * What a trace writes for a session id: `sha256:` and the first 8 hex digits of the SHA-256 of
- * the id. Enough to tell sessions apart and to match a known id (hash it the same way); useless
- * to resume the session.
- */
-export function sessionTag(id: string): string {
-  return `sha256:${createHash('sha256').update(id, 'utf8').digest('hex').slice(0, 8)}`;
-}
+/** What a trace writes for a session id (session-tag.ts). */
+export { sessionTag };
 
 // ---- time base: one per process, so traces of several servers share it -------------------
 let traceStart: number | undefined;
