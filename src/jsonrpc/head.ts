@@ -24,6 +24,8 @@ export function responseIdFromHead(head: string): RequestId | undefined {
     const keyEnd = stringEnd(head, i);
     if (keyEnd < 0) return undefined;
     const key = head.slice(i + 1, keyEnd - 1);
+    // An escaped key (`"i\u0064"`) may name `id`, `result` or `method` in disguise: not readable.
+    if (key.indexOf('\\') !== -1) return undefined;
     i = skipWs(head, keyEnd);
     if (head.charCodeAt(i) !== 0x3a /* : */) return undefined;
     i = skipWs(head, i + 1);

@@ -89,7 +89,7 @@ export function invalidReason(msg: unknown): string {
   if (msg === null || typeof msg !== 'object') return `not a JSON object (${msg === null ? 'null' : typeof msg})`;
   if (Array.isArray(msg)) return 'a JSON array (batch) where a single message was expected';
   const m = msg as Record<string, unknown>;
-  if (m.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0" (got ${JSON.stringify(m.jsonrpc) ?? 'nothing'})`;
+  if (m.jsonrpc !== '2.0') return `"jsonrpc" must be "2.0" (got ${m.jsonrpc === undefined ? 'nothing' : excerptOf(m.jsonrpc, 60)})`;
   if (m.method !== undefined && typeof m.method !== 'string') return '"method" must be a string';
   if (m.method !== undefined && m.params !== undefined && (m.params === null || typeof m.params !== 'object'))
     return '"params" must be an object or array';
@@ -116,4 +116,19 @@ export function excerpt(text: string, max = 200): string {
   // eslint-disable-next-line no-control-regex
   const safe = flat.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return safe.length > max ? `${safe.slice(0, max)}… (${text.length} chars)` : safe;
+}
+
+/**
+ * `excerpt` of a parsed value's JSON. A peer's value may nest deeper than `JSON.stringify` can
+ * recurse (`[[[[…]]]]` 100k deep parses fine and is well under the size limit): that must not
+ * throw out of the layer reporting it.
+ */
+export function excerptOf(value: unknown, max = 200): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch (err) {
+    text = `[unserialisable value: ${(err as Error)?.message ?? String(err)}]`;
+  }
+  return excerpt(text, max);
 }

@@ -17,6 +17,7 @@ import {
   classify,
   ErrorCode,
   excerpt,
+  excerptOf,
   invalidReason,
   isRequestId,
   type JSONRPCErrorObject,
@@ -91,6 +92,8 @@ export interface ConnectionOptions {
   acceptBatches?: () => boolean;
   /** Called once when the transport closes; `error` when it was not a clean close. */
   onClose?: (error?: Error) => void;
+  /** A notification no handler is registered for (custom methods), instead of dropping it. */
+  onOtherNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
 }
 
 const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -310,7 +313,7 @@ export class Connection {
         code: 'MCPWIRE_BATCH_REJECTED',
         message:
           'JSON-RPC batch (array) rejected: batching exists only in protocol revision 2025-03-26 and was removed in 2025-06-18',
-        excerpt: excerpt(JSON.stringify(values)),
+        excerpt: excerptOf(values),
       });
       return;
     }
@@ -326,7 +329,7 @@ export class Connection {
     this.diagnostic({
       code: 'MCPWIRE_INVALID_MESSAGE',
       message: `invalid JSON-RPC message ignored: ${invalidReason(value)}`,
-      excerpt: excerpt(JSON.stringify(value) ?? String(value)),
+      excerpt: excerptOf(value),
     });
     // A malformed request still expects an answer, or the server waits forever (basic#2, JSON-RPC
     // 2.0 §5): -32600 with its id, or without an id when that cannot be read (basic#8; the MCP
@@ -378,7 +381,7 @@ export class Connection {
         id === null
           ? `error response without id from server: ${err ? `${err.code} ${excerpt(String(err.message))}` : ''}`
           : `response for unknown request id ${JSON.stringify(id)} dropped (never sent, or already answered)`,
-      excerpt: excerpt(JSON.stringify(msg)),
+      excerpt: excerptOf(msg),
     });
   }
 
@@ -391,7 +394,10 @@ export class Connection {
       this.onCancelledNotification(msg.params);
     }
     const handler = this.notificationHandlers.get(method);
-    if (handler === undefined) return;
+    if (handler === undefined) {
+      if (this.opts.onOtherNotification !== undefined && method !== 'notifications/cancelled' && method !== 'notifications/progress') this.opts.onOtherNotification(method, msg.params);
+      return;
+    }
     try {
       handler(msg.params);
     } catch (err) {
