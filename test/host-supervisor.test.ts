@@ -287,7 +287,7 @@ describe('tool calls', () => {
   it('calls the original tool name with the server timeout and returns a bounded result', async () => {
     const a = await ready({ permission: 'allow', bound: { maxBytes: 1000 } });
     const r = await host!.callTool(publicToolName('a', 'read'), { x: 'y' });
-    expect(r).toEqual({ content: [{ type: 'text', text: 'read:{"x":"y"}' }], isError: false });
+    expect(r).toMatchObject({ content: [{ type: 'text', text: 'read:{"x":"y"}' }], isError: false, outcome: 'ok' });
     expect(a.calls[0]).toMatchObject({ name: 'read', args: { x: 'y' }, options: { timeoutMs: 5000 } });
     a.callImpl = async () => ({ content: [{ type: 'text', text: 'z'.repeat(5000) }] });
     const big = await host!.callTool(publicToolName('a', 'read'), {}, { timeoutMs: 10 });
@@ -298,7 +298,7 @@ describe('tool calls', () => {
   it('isError results and thrown errors both become tool errors', async () => {
     const a = await ready({ permission: 'allow' });
     a.callImpl = async () => ({ content: [{ type: 'text', text: 'bad input' }], isError: true });
-    expect(await host!.callTool(publicToolName('a', 'read'), {})).toEqual({ content: [{ type: 'text', text: 'bad input' }], isError: true });
+    expect(await host!.callTool(publicToolName('a', 'read'), {})).toMatchObject({ content: [{ type: 'text', text: 'bad input' }], isError: true, outcome: 'tool_error' });
     a.callImpl = async () => {
       throw new TimeoutError('tools/call', 5000, { serverId: 'a' });
     };
@@ -348,7 +348,7 @@ describe('host tools', () => {
     c.set('t', new FakeClient([tool('x')]));
     host = createHost([server('r'), server('t')], { connect: c.fn });
     await host.start();
-    expect(host.toolDefinitions().map((d) => d.name)).toEqual([publicToolName('t', 'x'), 'mcp_resources_list', 'mcp_resource_read']);
+    expect(host.toolDefinitions().map((d) => d.name)).toEqual([publicToolName('t', 'x'), 'mcp_resources_list', 'mcp_resource_read', 'mcp_result_read']);
     const list = await host.callTool('mcp_resources_list', {});
     expect(list.structuredContent).toEqual({ resources: [{ server: 'r', uri: 'file:///a', name: 'a' }] });
     const read = await host.callTool('mcp_resource_read', { server: 'r', uri: 'file:///a' });
@@ -390,7 +390,7 @@ describe('over the real stdio mock server', () => {
     expect(echo.name).toBe(publicToolName('mock', 'echo'));
     expect(echo.description.startsWith('MCP mock/echo\n')).toBe(true);
     const r = await host.callTool(echo.name, { text: 'hello host' });
-    expect(r).toEqual({ content: [{ type: 'text', text: 'hello host' }], isError: false });
+    expect(r).toMatchObject({ content: [{ type: 'text', text: 'hello host' }], isError: false, outcome: 'ok' });
     expect(host.toolDefinitions().some((d) => d.name === 'mcp_resources_list')).toBe(true);
     await host.close();
     expect(host.serverStatus('mock')!.state).toBe('closed');

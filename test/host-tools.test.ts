@@ -252,9 +252,9 @@ describe('boundToolResult', () => {
 });
 
 describe('host tools for resources and prompts', () => {
-  it('defines four tools with object JSON Schemas', () => {
+  it('defines the host tools (four for resources/prompts, mcp_result_read) with object JSON Schemas', () => {
     const defs = hostToolDefinitions();
-    expect(defs.map((d) => d.name)).toEqual(['mcp_resources_list', 'mcp_resource_read', 'mcp_prompts_list', 'mcp_prompt_get']);
+    expect(defs.map((d) => d.name)).toEqual(['mcp_resources_list', 'mcp_resource_read', 'mcp_prompts_list', 'mcp_prompt_get', 'mcp_result_read']);
     for (const d of defs) {
       expect(d.parameters.type).toBe('object');
       expect(toolParameters(d.parameters).status).toBe('ok');

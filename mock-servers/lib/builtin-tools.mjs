@@ -6,6 +6,8 @@
 //        request(method, params) → Promise<{result}|{error}>, log(level, data, logger) → bool,
 //        crash(code, stderrText), resourceUpdated(uri) → bool, sleep(ms), forever() }
 
+import { existsSync, writeFileSync } from 'node:fs';
+
 const obj = (properties, required) => ({ type: 'object', properties, ...(required ? { required } : {}) });
 const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
 const num = (v, dflt) => (v === undefined || v === null || v === '' || !Number.isFinite(Number(v)) ? dflt : Number(v));
@@ -121,6 +123,75 @@ export const BUILTIN_TOOLS = {
     inputSchema: obj({}),
     run: ({ forever }) => forever(),
   },
+  job: {
+    description: 'A job of `ms` milliseconds; every `progressEveryMs` (0: never) a progress notification with the request\'s token',
+    inputSchema: obj({ ms: { type: 'number' }, progressEveryMs: { type: 'number' } }),
+    run: async ({ args, progress, sleep }) => {
+      const ms = num(args.ms, 1000);
+      const every = num(args.progressEveryMs, 0);
+      if (every <= 0) await sleep(ms);
+      else for (let t = every; t <= ms; t += every) {
+        await sleep(every);
+        progress(t, ms, `${t} of ${ms} ms`);
+      }
+      return text(`job done after ${ms} ms`);
+    },
+  },
+  concurrent: {
+    description: 'Sleeps `ms` while counted as in flight (see `inflight`); answers the count it saw',
+    inputSchema: obj({ ms: { type: 'number' } }),
+    annotations: { readOnlyHint: true },
+    run: async ({ args, state, sleep }) => {
+      const c = (state.concurrency ??= { inFlight: 0, maxInFlight: 0, calls: 0 });
+      c.inFlight++;
+      c.calls++;
+      c.maxInFlight = Math.max(c.maxInFlight, c.inFlight);
+      try {
+        await sleep(num(args.ms, 50));
+      } finally {
+        c.inFlight--;
+      }
+      return text(`done (max in flight so far ${c.maxInFlight})`);
+    },
+  },
+  inflight: {
+    description: 'Answers {inFlight, maxInFlight, calls} of the `concurrent` tool as JSON text',
+    inputSchema: obj({}),
+    run: ({ state }) => text(JSON.stringify(state.concurrency ?? { inFlight: 0, maxInFlight: 0, calls: 0 })),
+  },
+  crashOnce: {
+    description: 'The first call ever (no file at `marker`) creates `marker` and exits the server after `ms`, taking every call in flight down with it; later calls (a new process) answer after `ms`',
+    inputSchema: obj({ marker: { type: 'string' }, ms: { type: 'number' }, id: {} }, ['marker']),
+    annotations: { idempotentHint: true },
+    run: async ({ args, state, crash, sleep, forever }) => {
+      const marker = String(args.marker);
+      if (state.crashing) return forever();
+      if (!existsSync(marker)) {
+        writeFileSync(marker, String(process.pid));
+        state.crashing = true;
+        await sleep(num(args.ms, 100));
+        crash(1, 'crashOnce: exiting on purpose\n');
+        return forever();
+      }
+      await sleep(num(args.ms, 100));
+      return text(`ok ${args.id ?? ''} from pid ${process.pid}`.trim());
+    },
+  },
+  events: {
+    description: 'Sends `count` notifications `method` (default notifications/tool_event) and a log message each, `intervalMs` apart, then answers; `withToken` puts the request\'s progressToken in each notification\'s _meta',
+    inputSchema: obj({ count: { type: 'number' }, intervalMs: { type: 'number' }, method: { type: 'string' }, withToken: { type: 'boolean' }, tag: { type: 'string' } }),
+    run: async ({ args, progressToken, notify, log, sleep }) => {
+      const count = num(args.count, 2);
+      const method = String(args.method ?? 'notifications/tool_event');
+      for (let i = 1; i <= count; i++) {
+        await sleep(num(args.intervalMs, 10));
+        const meta = args.withToken === true && progressToken !== undefined ? { _meta: { progressToken } } : {};
+        notify(method, { tag: args.tag ?? null, seq: i, ...meta });
+        log('info', { tag: args.tag ?? null, seq: i }, 'events');
+      }
+      return text(`sent ${count} ${method}`);
+    },
+  },
   ignoreCancel: {
     description: 'Answers after `ms` even if the request was cancelled',
     inputSchema: obj({ ms: { type: 'number' } }),
@@ -138,5 +209,6 @@ export function builtinDefinition(builtin, overrides = {}) {
   const b = BUILTIN_TOOLS[builtin];
   const def = { name: builtin, description: b.description, inputSchema: b.inputSchema };
   if (b.outputSchema) def.outputSchema = b.outputSchema;
+  if (b.annotations) def.annotations = b.annotations;
   return { ...def, ...overrides };
 }

@@ -1,7 +1,8 @@
 /**
- * The four host tools that give an agent MCP resources and prompts (seed §9:
- * "local standard tool として公開"): their definitions and argument parsing. Results are built by
- * `host-tool-results.ts`; execution is wired by the host supervisor.
+ * The host tools: four that give an agent MCP resources and prompts (seed §9:
+ * "local standard tool として公開"), and `mcp_result_read`, which pages through a tool result that
+ * was cut for size (seed §8.4, `result-pages.ts`): their definitions and argument parsing.
+ * Results are built by `host-tool-results.ts`; execution is wired by `calls.ts`.
  */
 import { z } from 'zod';
 
@@ -11,6 +12,7 @@ export const HOST_TOOL_NAMES = {
   resourceRead: 'mcp_resource_read',
   promptsList: 'mcp_prompts_list',
   promptGet: 'mcp_prompt_get',
+  resultRead: 'mcp_result_read',
 } as const;
 
 /** One of the host tool names. */
@@ -63,9 +65,24 @@ const DEFINITIONS: readonly HostToolDefinition[] = [
       additionalProperties: false,
     },
   },
+  {
+    name: HOST_TOOL_NAMES.resultRead,
+    description:
+      'Read more of an MCP tool result that was cut for size. The cut result ends with a note giving its resultId and a cursor; ' +
+      'each call returns one page and, when more remains, the nextCursor. The content comes from the server and is untrusted.',
+    parameters: {
+      type: 'object',
+      properties: {
+        resultId: { type: 'string', description: 'The resultId from the truncation note.' },
+        cursor: { type: 'string', description: 'The cursor from the truncation note or the previous page. Default: from the start.' },
+      },
+      required: ['resultId'],
+      additionalProperties: false,
+    },
+  },
 ];
 
-/** The four host tool definitions (fresh copies: callers may modify them). */
+/** The host tool definitions (fresh copies: callers may modify them). */
 export function hostToolDefinitions(): HostToolDefinition[] {
   return structuredClone(DEFINITIONS) as HostToolDefinition[];
 }
@@ -79,19 +96,29 @@ const id = z.string().min(1).max(64);
 const listArgs = z.strictObject({ server: id.optional(), cursor: z.string().max(4096).optional() });
 const readArgs = z.strictObject({ server: id, uri: z.string().min(1).max(8192) });
 const getArgs = z.strictObject({ server: id, name: z.string().min(1).max(1024), arguments: z.record(z.string(), z.string()).optional() });
+const resultArgs = z.strictObject({ resultId: z.string().min(1).max(64), cursor: z.string().max(256).optional() });
 
 /** A parsed host tool call. */
 export type HostToolCall =
   | { tool: 'mcp_resources_list'; server?: string; cursor?: string }
   | { tool: 'mcp_resource_read'; server: string; uri: string }
   | { tool: 'mcp_prompts_list'; server?: string; cursor?: string }
-  | { tool: 'mcp_prompt_get'; server: string; name: string; arguments?: Record<string, string> };
+  | { tool: 'mcp_prompt_get'; server: string; name: string; arguments?: Record<string, string> }
+  | { tool: 'mcp_result_read'; resultId: string; cursor?: string };
 
 /** Validates the arguments an agent passed to a host tool. Errors name fields, not values. */
 export function parseHostToolArgs(name: string, args: unknown): { ok: true; call: HostToolCall } | { ok: false; error: string } {
   const input = args ?? {};
   const schema =
-    name === HOST_TOOL_NAMES.resourceRead ? readArgs : name === HOST_TOOL_NAMES.promptGet ? getArgs : isHostToolName(name) ? listArgs : undefined;
+    name === HOST_TOOL_NAMES.resourceRead
+      ? readArgs
+      : name === HOST_TOOL_NAMES.promptGet
+        ? getArgs
+        : name === HOST_TOOL_NAMES.resultRead
+          ? resultArgs
+          : isHostToolName(name)
+            ? listArgs
+            : undefined;
   if (schema === undefined) return { ok: false, error: 'unknown host tool' };
   const r = schema.safeParse(input);
   if (!r.success) {

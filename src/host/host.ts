@@ -19,7 +19,9 @@ import { ConfigError } from '../errors.js';
 import { connect as connectClient, type ClientOptions } from '../mcp/client.js';
 import { authorizedDirectoryRoots } from '../mcp/roots.js';
 import type { BackoffOptions } from './backoff.js';
-import { executeToolCall, type AgentCallOptions } from './calls.js';
+import { CallState, executeToolCall, type AgentCallOptions } from './calls.js';
+import type { HostCallResult } from './outcome.js';
+import type { ResultStoreOptions } from './result-pages.js';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { TrustOption } from './config/trust.js';
@@ -51,6 +53,8 @@ export interface HostOptions {
   adapt?: AdaptOptions;
   /** Result caps (default 256 KiB). */
   bound?: BoundOptions;
+  /** Where cut results are kept for `mcp_result_read` (default 16 MiB, 64 results, 10 min). */
+  results?: ResultStoreOptions;
   /** Offer the resources/prompts host tools when a ready server supports them (default true). */
   hostTools?: boolean;
   /**
@@ -313,16 +317,32 @@ export class McpHost extends EventEmitter {
     const ready = [...this.slots.values()].filter((s) => s.state === 'ready' && s.client);
     const has = (f: 'resources' | 'prompts') => this.options.hostTools !== false && ready.some((s) => s.client!.serverCapabilities?.[f] !== undefined);
     const host = hostToolDefinitions().filter((d) =>
-      d.name === HOST_TOOL_NAMES.resourcesList || d.name === HOST_TOOL_NAMES.resourceRead ? has('resources') : has('prompts'),
+      d.name === HOST_TOOL_NAMES.resultRead
+        ? this.options.hostTools !== false
+        : d.name === HOST_TOOL_NAMES.resourcesList || d.name === HOST_TOOL_NAMES.resourceRead
+          ? has('resources')
+          : has('prompts'),
     );
     return [...this.current.tools, ...host];
   }
 
-  /** Runs an agent tool call by public name; failures come back as tool error results. */
-  callTool(name: string, args: unknown, options: AgentCallOptions = {}): Promise<ToolResultForAgent> {
-    if (this.closed) return Promise.resolve({ content: [{ type: 'text', text: 'the MCP host is closed' }], isError: true });
-    return executeToolCall({ catalog: this.current, slots: this.slots, permission: this.options.permission, bound: this.options.bound ?? {} }, name, args, options);
+  /**
+   * Runs an agent tool call by public name (calls.ts): argument check, permission, the server's
+   * `max_parallel` queue, retries, timeouts with reset on progress, log messages and other
+   * notifications of the call to `onLog`/`onNotification`. Never throws: failures come back as
+   * typed tool error results (`outcome`, `code`, `retryable`; outcome.ts).
+   */
+  callTool(name: string, args: unknown, options: AgentCallOptions = {}): Promise<HostCallResult> {
+    if (this.closed) return Promise.resolve({ content: [{ type: 'text', text: 'the MCP host is closed' }], isError: true, outcome: 'unavailable', code: 'MCPWIRE_HOST_CLOSED', retryable: false, attempts: 0 });
+    this.callState ??= new CallState({ results: this.options.results });
+    return executeToolCall(
+      { catalog: this.current, slots: this.slots, permission: this.options.permission, bound: this.options.bound ?? {}, state: this.callState, events: this, random: this.options.random },
+      name,
+      args,
+      options,
+    );
   }
+  private callState: CallState | undefined;
 
   /** Reconnects one server now (e.g. after authorizing it), resetting its retry count. */
   async restart(id: string): Promise<void> {

@@ -32,9 +32,31 @@ export interface BoundOptions {
 }
 
 const size = (v: unknown): number => Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8');
+/** JSON bytes of a content block (how results are measured). */
+export const blockBytes = size;
 
 /** Converts a `CallToolResult` into a bounded `ToolResultForAgent` (see the module comment). */
 export function boundToolResult(result: CallToolResult, options: BoundOptions = {}): ToolResultForAgent {
+  return boundWithResume(result, options).result;
+}
+
+/** Where a cut result stops: the first block not kept whole, and how many of its characters were kept. */
+export interface ResumePoint {
+  block: number;
+  char: number;
+}
+
+/**
+ * `boundToolResult`, also saying where the kept content stops (`resume`, when content was cut)
+ * and whether `structuredContent` was dropped — what `result-pages.ts` needs to serve the rest.
+ * `marker(text)` may add to the truncation marker (e.g. how to read the rest).
+ */
+export function boundWithResume(
+  result: CallToolResult,
+  options: BoundOptions = {},
+  markerSuffix?: string,
+): { result: ToolResultForAgent; resume?: ResumePoint; structuredDropped: boolean } {
+  let resume: ResumePoint | undefined;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const maxStructured = options.maxStructuredBytes ?? maxBytes;
   const raw: unknown[] = Array.isArray(result?.content) ? result.content : [];
@@ -56,6 +78,7 @@ export function boundToolResult(result: CallToolResult, options: BoundOptions = 
         return;
       }
       const cut = !cutDone && block.type === 'text' ? cutText(block, room) : undefined;
+      if (!cutDone) resume = { block: i, char: cut?.chars ?? 0 };
       cutDone = true;
       if (cut !== undefined) {
         out.content.push(cut.block);
@@ -79,9 +102,9 @@ export function boundToolResult(result: CallToolResult, options: BoundOptions = 
   }
   if (omittedBytes > 0) {
     out.truncated = { omittedBytes, omittedBlocks };
-    out.content.push({ type: 'text', text: marker(omittedBytes, omittedBlocks, maxBytes, structuredNote) });
+    out.content.push({ type: 'text', text: marker(omittedBytes, omittedBlocks, maxBytes, structuredNote + (markerSuffix ?? '')) });
   }
-  return out;
+  return { result: out, resume, structuredDropped: structuredNote !== '' };
 }
 
 /**
@@ -155,7 +178,7 @@ function marker(bytes: number, blocks: number, cap: number, note: string): strin
 }
 
 /** The longest prefix of a text block whose JSON fits in `room` bytes, or undefined if none. */
-function cutText(block: Extract<ContentBlock, { type: 'text' }>, room: number): { block: ContentBlock; bytes: number } | undefined {
+export function cutText(block: Extract<ContentBlock, { type: 'text' }>, room: number): { block: ContentBlock; bytes: number; chars: number } | undefined {
   const text = typeof block.text === 'string' ? block.text : '';
   const make = (n: number): ContentBlock => ({ ...block, text: safePrefix(text, n) });
   if (size(make(0)) >= room) return undefined;
@@ -168,7 +191,7 @@ function cutText(block: Extract<ContentBlock, { type: 'text' }>, room: number): 
   }
   if (lo === 0) return undefined;
   const kept = make(lo);
-  return { block: kept, bytes: size(kept) };
+  return { block: kept, bytes: size(kept), chars: (kept as { text: string }).text.length };
 }
 
 /** `s.slice(0, n)` without splitting a surrogate pair. */

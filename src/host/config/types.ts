@@ -43,6 +43,28 @@ export interface NormalizedServerConfig {
   permissions: PermissionSettings;
   /** client/roots: absolute directories the user authorized this server to see. */
   roots?: string[];
+  /** Tool calls in flight to this server at once; more wait in a queue (default: no limit). */
+  maxParallel?: number;
+  /** Retry policy of this server's tool calls (default: no retries). */
+  retry?: RetrySettings;
+  /** Default of a call's `resetTimeoutOnProgress` (default false). */
+  resetTimeoutOnProgress?: boolean;
+  /** Default ceiling of a whole call, queue, retries and reconnect waits included (default 10 × requestTimeoutMs). */
+  maxTotalTimeoutMs?: number;
+  /** Check a call's arguments against the tool's inputSchema before sending (default true). */
+  validateInput?: boolean;
+}
+
+/** When and how often a failed tool call is sent again (`src/host/retry.ts`). */
+export interface RetrySettings {
+  /** Retries after the first attempt (default 0). */
+  maxRetries: number;
+  /** Delay before the first retry, doubled each time, ±20 % jitter (default 200 ms). */
+  baseDelayMs: number;
+  /** Cap of the un-jittered delay (default 5000 ms). */
+  maxDelayMs: number;
+  /** Also retry tools without `idempotentHint`/`readOnlyHint` (default false). */
+  retryNonIdempotent: boolean;
 }
 
 /** One server as the host sees it after all layers are merged. */
@@ -91,6 +113,11 @@ export interface ConfigLoadResult {
 
 /** Default per-request timeout when an entry sets none (seed §5: 30000). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/** Default delay before a tool call's first retry (`retry.base_delay_ms`). */
+export const DEFAULT_RETRY_BASE_DELAY_MS = 200;
+/** Default cap of a tool call's retry delay (`retry.max_delay_ms`). */
+export const DEFAULT_RETRY_MAX_DELAY_MS = 5000;
 
 /** Server ids: 1–64 characters of `[a-zA-Z0-9_-]` (seed §5). */
 export const SERVER_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

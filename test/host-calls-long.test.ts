@@ -1,0 +1,113 @@
+/**
+ * Long calls through the host (issue 12 item 1, seed 004): reset-on-progress and a total
+ * ceiling through host.callTool (per call and as per-server config defaults), cancellation,
+ * and the server's log messages and other notifications tied to the call that caused them
+ * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { McpHost } from '../src/host/index.js';
+import { mockServer, startHost, textOf, toolName } from './support/host-calls.js';
+
+const SCENARIO = { tools: ['job', 'events', 'echo'] };
+let host: McpHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+describe('long calls: reset-on-progress and timeouts through host.callTool', () => {
+  it('a 4 s job with progress every 500 ms completes with a 1.5 s reset-on-progress timeout; without progress it times out (outcome timeout)', async () => {
+    host = await startHost([mockServer('p', SCENARIO)]);
+    const job = toolName('p', 'job');
+    const seen: number[] = [];
+    const ok = await host.callTool(job, { ms: 4000, progressEveryMs: 500 }, { timeoutMs: 1500, resetTimeoutOnProgress: true, onProgress: (p) => seen.push(p.progress) });
+    expect(ok).toMatchObject({ outcome: 'ok', code: 'OK', isError: false, retryable: false, attempts: 1, server: 'p', tool: 'job' });
+    expect(textOf(ok)).toBe('job done after 4000 ms');
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.at(-1)).toBe(4000);
+
+    const silent = await host.callTool(job, { ms: 4000, progressEveryMs: 0 }, { timeoutMs: 1500, resetTimeoutOnProgress: true });
+    expect(silent).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT', isError: true, attempts: 1 });
+    expect(textOf(silent)).toMatch(/timed out after 1500 ms/);
+  });
+
+  it('without reset-on-progress the same job with progress times out: the reset is what keeps it alive', async () => {
+    host = await startHost([mockServer('p', SCENARIO)]);
+    const r = await host.callTool(toolName('p', 'job'), { ms: 4000, progressEveryMs: 500 }, { timeoutMs: 1500, onProgress: () => {} });
+    expect(r).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT' });
+  });
+
+  it('per-server defaults: request_timeout_ms + reset_timeout_on_progress from config apply without call options; max_total_timeout_ms caps it', async () => {
+    host = await startHost([
+      mockServer('cfg', SCENARIO, { requestTimeoutMs: 1500, resetTimeoutOnProgress: true }),
+      mockServer('cap', SCENARIO, { requestTimeoutMs: 1500, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 2500 }),
+    ]);
+    const ok = await host.callTool(toolName('cfg', 'job'), { ms: 3000, progressEveryMs: 500 });
+    expect(ok.outcome).toBe('ok');
+    const capped = await host.callTool(toolName('cap', 'job'), { ms: 4000, progressEveryMs: 500 });
+    expect(capped).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT' });
+    expect(textOf(capped)).toMatch(/timed out/);
+  });
+
+  it('aborting the signal mid-job ends the call with outcome cancelled', async () => {
+    host = await startHost([mockServer('p', SCENARIO)]);
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('user pressed stop')), 300);
+    const r = await host.callTool(toolName('p', 'job'), { ms: 5000, progressEveryMs: 100 }, { signal: ac.signal, onProgress: () => {} });
+    expect(r).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', isError: true, retryable: false });
+  });
+});
+
+describe('notifications tied to the call (onLog, onNotification)', () => {
+  type Got = { logs: unknown[]; events: { method: string; params: unknown }[] };
+  const listeners = (got: Got) => ({
+    onLog: (p: Record<string, unknown>) => got.logs.push(p.data),
+    onNotification: (method: string, params: Record<string, unknown> | undefined) => got.events.push({ method, params }),
+  });
+  const fresh = (): Got => ({ logs: [], events: [] });
+
+  it('the only call in flight to a server gets its log messages and custom notifications (also a method outside notifications/, seed 004 tool_event)', async () => {
+    host = await startHost([mockServer('e', SCENARIO)]);
+    const got = fresh();
+    const r = await host.callTool(toolName('e', 'events'), { count: 3, intervalMs: 10, tag: 'A' }, listeners(got));
+    expect(r.outcome).toBe('ok');
+    expect(got.logs).toEqual([{ tag: 'A', seq: 1 }, { tag: 'A', seq: 2 }, { tag: 'A', seq: 3 }]);
+    expect(got.events.map((e) => [e.method, (e.params as { seq: number }).seq])).toEqual([
+      ['notifications/tool_event', 1],
+      ['notifications/tool_event', 2],
+      ['notifications/tool_event', 3],
+    ]);
+    const custom = fresh();
+    await host.callTool(toolName('e', 'events'), { count: 1, intervalMs: 1, method: 'tool_event', tag: 'B' }, listeners(custom));
+    expect(custom.events).toEqual([{ method: 'tool_event', params: { tag: 'B', seq: 1 } }]);
+  });
+
+  it('with two calls in flight, notifications carrying a call\'s progress token go to that call only', async () => {
+    host = await startHost([mockServer('e', SCENARIO)]);
+    const a = fresh();
+    const b = fresh();
+    const name = toolName('e', 'events');
+    await Promise.all([
+      host.callTool(name, { count: 4, intervalMs: 30, tag: 'A', withToken: true }, listeners(a)),
+      host.callTool(name, { count: 4, intervalMs: 30, tag: 'B', withToken: true }, listeners(b)),
+    ]);
+    expect(a.events.map((e) => (e.params as { tag: string }).tag)).toEqual(['A', 'A', 'A', 'A']);
+    expect(b.events.map((e) => (e.params as { tag: string }).tag)).toEqual(['B', 'B', 'B', 'B']);
+    // log messages carry no token: with two calls in flight they belong to neither
+    expect(a.logs.length + b.logs.length).toBe(0);
+  });
+
+  it('with two calls in flight, a notification without a token goes to neither (it cannot be told apart)', async () => {
+    host = await startHost([mockServer('e', SCENARIO)]);
+    const a = fresh();
+    const b = fresh();
+    const name = toolName('e', 'events');
+    const [ra, rb] = await Promise.all([
+      host.callTool(name, { count: 2, intervalMs: 300, tag: 'A' }, listeners(a)),
+      host.callTool(name, { count: 2, intervalMs: 300, tag: 'B' }, listeners(b)),
+    ]);
+    expect([ra.outcome, rb.outcome]).toEqual(['ok', 'ok']);
+    expect(a).toEqual(fresh());
+    expect(b).toEqual(fresh());
+  });
+});

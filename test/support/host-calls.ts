@@ -1,0 +1,40 @@
+/**
+ * Helpers of the host-calls tests: a host over one real stdio mock server process
+ * (mock-servers/stdio-server.mjs) with a scenario and per-server config.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { emptyNormalizedConfig } from '../../src/host/config/types.js';
+import { createHost, publicToolName, type HostOptions, type McpHost, type ResolvedServer } from '../../src/host/index.js';
+
+export const ROOT = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+export const MOCK = path.join(ROOT, 'mock-servers', 'stdio-server.mjs');
+
+/** A resolved stdio server running the mock with `scenario`; `config` overrides normalized fields. */
+export function mockServer(id: string, scenario: unknown, config: Partial<ResolvedServer['config']> = {}, env: Record<string, string> = {}): ResolvedServer {
+  return {
+    id,
+    source: 'project',
+    file: '/p/.mcpwire/config.json',
+    enabled: true,
+    transport: 'stdio',
+    config: { ...emptyNormalizedConfig(), command: process.execPath, args: [MOCK], ...config, env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario), ...env } },
+  };
+}
+
+/** Starts a host over `servers` (permission: allow); the caller closes it. */
+export async function startHost(servers: ResolvedServer[], options: HostOptions = {}): Promise<McpHost> {
+  const host = createHost(servers, { permission: 'allow', ...options });
+  await host.start();
+  for (const s of servers) {
+    const st = host.serverStatus(s.id);
+    if (st?.state !== 'ready') throw new Error(`mock server ${s.id} is ${st?.state}: ${st?.lastError}`);
+  }
+  return host;
+}
+
+/** The public name of `tool` on server `id`. */
+export const toolName = (id: string, tool: string): string => publicToolName(id, tool);
+
+/** The first text block of a result. */
+export const textOf = (r: { content: unknown[] }): string => String((r.content[0] as { text?: unknown })?.text ?? '');
