@@ -1,6 +1,7 @@
 /**
- * Host configuration: native layers (global, project), import formats (Claude Desktop,
- * Claude Code, Cursor, VS Code), merging, editing, trusting projects, and the mapping to
+ * Host configuration: native layers (global, project; JSON or YAML), import formats (Claude
+ * Desktop, Claude Code `.mcp.json` and `~/.claude.json`, Cursor, VS Code, Codex, Windsurf,
+ * OpenCode), merging, editing, trusting projects, and the mapping to
  * `connect()` configs.
  */
 export type {
@@ -20,9 +21,10 @@ export { serverEntrySchema, validateServerEntry, type ServerEntry, type EntryIss
 export { findDuplicateKeys, type DuplicateKey } from './duplicate-keys.js';
 export { expandString, type ExpandContext, type VariableSyntax } from './expand.js';
 export type { ImportFile, ImportFormat } from './imports.js';
+export { nativeFile, nativeSyntax, stripJsonc, toJsonText, type FileSyntax } from './formats.js';
 export { parseNativeLayer, parseImportLayer } from './layer.js';
 export { configPathForScope, defaultImportFiles, globalConfigPath, projectConfigPath, userConfigDir, type PathOptions } from './paths.js';
-export { loadConfig, resolveConfig, type LoadConfigOptions, type LayerText, type ResolveConfigOptions } from './load.js';
+export { loadConfig, nativeLayer, resolveConfig, type LoadConfigOptions, type LayerText, type ResolveConfigOptions } from './load.js';
 export {
   projectRealPath,
   readTrustStore,

@@ -3,6 +3,7 @@
  * is pure and testable; `load.ts` does the reading. Covers the native format (never expands
  * variables) and the import formats (converted by `imports.ts`, then validated the same way).
  */
+import path from 'node:path';
 import { diagnostic, issuesText, parseJsonText, type DiagnosticSite } from './diagnostics.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { expandNativeEntry, type ExpandContext } from './expand.js';
@@ -57,7 +58,10 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
   return out;
 }
 
-/** Parses an import file (`mcpServers` or VS Code `servers`), expanding its variables. */
+/**
+ * Parses an import file (JSON text: TOML and JSONC are converted by `formats.ts` first),
+ * expanding its variables. Which map holds the servers depends on the format (`serverMaps`).
+ */
 export function parseImportLayer(text: string, format: ImportFormat, file: string, ctx: ExpandContext): ParsedLayer {
   const out: ParsedLayer = { entries: [], diagnostics: [] };
   const source: ConfigSource = `import:${file}`;
@@ -65,20 +69,64 @@ export function parseImportLayer(text: string, format: ImportFormat, file: strin
   const doc = parseJsonText(text);
   if (!doc.ok) return fail(out, site, doc.message);
   if (!isPlainObject(doc.value)) return fail(out, site, 'the top level must be a JSON object');
-  const key = format === 'vscode' ? 'servers' : 'mcpServers';
-  const servers = doc.value[key];
-  if (servers === undefined) return out;
-  if (!isPlainObject(servers)) return fail(out, site, `"${key}" must be an object`);
-  const dups = duplicateIndex(text, [key], site, out.diagnostics);
-  for (const [id, raw] of Object.entries(servers)) {
-    const conv = convertImportEntry(raw, format, ctx);
-    for (const w of conv.warnings) out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: w.field }, w.message));
-    const validation = conv.issues.length === 0 ? validateServerEntry(conv.entry, conv.legacySse) : undefined;
-    const issues = [...(dups.get(id) ?? []), ...conv.issues, ...(validation && !validation.ok ? validation.issues : [])];
-    const mapped = issues.map((i) => ({ field: i.field.replace(/^transport\b/, 'type'), message: i.message }));
-    out.entries.push(finishEntry(id, conv.entry, validation, mapped, site, out.diagnostics, false));
+  const maps = serverMaps(doc.value, format, ctx);
+  if (typeof maps === 'string') return fail(out, site, maps);
+  const seen = new Set<string>();
+  for (const { path: serversPath, servers } of maps) {
+    const dups = duplicateIndex(text, serversPath, site, out.diagnostics);
+    for (const [id, raw] of Object.entries(servers)) {
+      // ~/.claude.json: the project's own (local) entry wins over the user-wide one.
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const conv = convertImportEntry(raw, format, ctx);
+      for (const w of conv.warnings) out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: w.field }, w.message));
+      const validation = conv.issues.length === 0 ? validateServerEntry(conv.entry, conv.legacySse) : undefined;
+      const issues = [...(dups.get(id) ?? []), ...conv.issues, ...(validation && !validation.ok ? validation.issues : [])];
+      const mapped = issues.map((i) => ({ field: i.field.replace(/^transport\b/, 'type'), message: i.message }));
+      out.entries.push(finishEntry(id, conv.entry, validation, mapped, site, out.diagnostics, false));
+    }
   }
   return out;
+}
+
+/**
+ * The server maps of an import document, highest precedence first, with their key paths (for
+ * duplicate detection); a string when the document's shape is wrong.
+ */
+function serverMaps(root: Record<string, unknown>, format: ImportFormat, ctx: ExpandContext): { path: string[]; servers: Record<string, unknown> }[] | string {
+  const maps: { path: string[]; servers: Record<string, unknown> }[] = [];
+  const take = (p: string[], v: unknown): string | undefined => {
+    if (v === undefined) return undefined;
+    if (!isPlainObject(v)) return `"${p.join('.')}" must be an object`;
+    maps.push({ path: p, servers: v });
+    return undefined;
+  };
+  let problem: string | undefined;
+  if (format === 'claude-json') {
+    const projects = root.projects;
+    if (isPlainObject(projects)) {
+      const here = new Set([path.resolve(ctx.workspaceFolder), ...(ctx.projectRoot !== undefined ? [path.resolve(ctx.projectRoot)] : [])]);
+      const key = Object.keys(projects).find((k) => here.has(path.resolve(k)));
+      const entry = key === undefined ? undefined : projects[key];
+      if (key !== undefined && isPlainObject(entry)) problem = take(['projects', key, 'mcpServers'], entry.mcpServers);
+    }
+    problem ??= take(['mcpServers'], root.mcpServers);
+  } else if (format === 'vscode') {
+    problem = take(['servers'], root.servers);
+  } else if (format === 'codex') {
+    problem = take(['mcp_servers'], root.mcp_servers);
+  } else if (format === 'opencode') {
+    const mcp = root.mcp;
+    // OpenCode 2 nests them one level deeper (`mcp.servers`); a server named "servers" has a `type`.
+    if (isPlainObject(mcp) && isPlainObject(mcp.servers) && mcp.servers.type === undefined && Object.values(mcp.servers).every(isPlainObject)) {
+      problem = take(['mcp', 'servers'], mcp.servers);
+    } else {
+      problem = take(['mcp'], mcp);
+    }
+  } else {
+    problem = take(['mcpServers'], root.mcpServers);
+  }
+  return problem ?? maps;
 }
 
 function finishEntry(

@@ -21,7 +21,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { diagnostic } from './diagnostics.js';
-import type { ImportFile } from './imports.js';
+import { nativeFile, nativeSyntax, toJsonText } from './formats.js';
+import { importSyntax, type ImportFile } from './imports.js';
 import { parseImportLayer, parseNativeLayer, type LayerEntry, type ParsedLayer } from './layer.js';
 import { defaultImportFiles, globalConfigPath, projectConfigPath, type PathOptions } from './paths.js';
 import { projectRealPath, readTrustStore, serverFingerprint, storeAllows, trustStorePath, untrustedDiagnostic, type TrustOption, type TrustStoreData } from './trust.js';
@@ -53,7 +54,8 @@ export interface LoadConfigOptions extends PathOptions {
  * trust); default true for the native project layer and for import files inside the project.
  */
 export type LayerText =
-  | { kind: 'native'; scope: 'project' | 'global'; file: string; text: string; project?: boolean }
+  /** `error`: the file could not be converted to JSON text (YAML syntax); reported, no entries. */
+  | { kind: 'native'; scope: 'project' | 'global'; file: string; text: string; project?: boolean; error?: string }
   | { kind: 'import'; file: string; format: ImportFile['format']; text: string; project?: boolean };
 
 /** Options of `resolveConfig`: the paths, and the trust decision (see `LoadConfigOptions.trust`). */
@@ -81,20 +83,37 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
       return undefined;
     }
   };
-  const project = options.projectPath ?? projectConfigPath(options);
-  const global = options.globalPath ?? globalConfigPath(options);
+  const project = nativeFile(options.projectPath ?? projectConfigPath(options));
+  const global = nativeFile(options.globalPath ?? globalConfigPath(options));
   const projectText = await read(project, 'project');
-  if (projectText !== undefined) layers.push({ kind: 'native', scope: 'project', file: project, text: projectText });
+  if (projectText !== undefined) layers.push(await nativeLayer('project', project, projectText));
   const globalText = await read(global, 'global');
-  if (globalText !== undefined) layers.push({ kind: 'native', scope: 'global', file: global, text: globalText, project: false });
+  if (globalText !== undefined) layers.push({ ...(await nativeLayer('global', global, globalText)), project: false });
   const imports = options.imports === true ? defaultImportFiles(options) : options.imports || [];
   for (const imp of imports) {
-    const text = await read(imp.path, `import:${imp.path}`);
-    if (text !== undefined) layers.push({ kind: 'import', file: imp.path, format: imp.format, text, ...(imp.project !== undefined ? { project: imp.project } : {}) });
+    const source: ConfigSource = `import:${imp.path}`;
+    const text = await read(imp.path, source);
+    if (text === undefined) continue;
+    const json = await toJsonText(text, importSyntax(imp.format));
+    if (!json.ok) {
+      diagnostics.push(diagnostic('error', { source, file: imp.path }, json.message));
+      continue;
+    }
+    layers.push({ kind: 'import', file: imp.path, format: imp.format, text: json.text, ...(imp.project !== undefined ? { project: imp.project } : {}) });
   }
   const trust = await trustInputs(options, diagnostics);
   const result = resolveConfig(layers, { ...options, ...trust });
   return { servers: result.servers, diagnostics: [...diagnostics, ...result.diagnostics] };
+}
+
+/**
+ * A native layer from its file's text; YAML (`.yaml`/`.yml`) is converted to JSON text (a YAML
+ * syntax error becomes the layer's JSON error: the text handed on is unparsable on purpose).
+ */
+export async function nativeLayer(scope: 'project' | 'global', file: string, text: string): Promise<LayerText & { kind: 'native' }> {
+  if (nativeSyntax(file) === 'json') return { kind: 'native', scope, file, text };
+  const json = await toJsonText(text, 'yaml');
+  return { kind: 'native', scope, file, text: json.ok ? json.text : '', ...(json.ok ? {} : { error: json.message }) };
 }
 
 /** The project's real path, the trust list made real, and the store when the decision is `'ask'`. */
@@ -129,9 +148,10 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
     userHome: options.homedir ?? os.homedir(),
     projectRoot: options.projectDir ?? base,
   };
-  const parsed: ParsedLayer[] = layers.map((l) =>
-    l.kind === 'native' ? parseNativeLayer(l.text, l.scope, l.file, ctx) : parseImportLayer(l.text, l.format, l.file, ctx),
-  );
+  const parsed: ParsedLayer[] = layers.map((l) => {
+    if (l.kind === 'native' && l.error !== undefined) return { entries: [], diagnostics: [diagnostic('error', { source: l.scope, file: l.file }, l.error)] };
+    return l.kind === 'native' ? parseNativeLayer(l.text, l.scope, l.file, ctx) : parseImportLayer(l.text, l.format, l.file, ctx);
+  });
   layers.forEach((l, i) => {
     if (isProjectLayer(l, base)) markProjectEntries(parsed[i].entries, base, options);
   });

@@ -67,19 +67,32 @@ export function configPathForScope(scope: Scope, o: PathOptions = {}): string {
 }
 
 /**
- * The import files read by default, highest precedence first: the project's `.mcp.json`
- * (Claude Code), `.cursor/mcp.json`, `.vscode/mcp.json`, then the user's `~/.cursor/mcp.json`
- * and Claude Desktop's `claude_desktop_config.json`. The first three are the project's (their
- * servers need trust); the last two are the user's own.
+ * The import files read by default, highest precedence first. The project's own files (their
+ * servers need trust): `.mcp.json` (Claude Code), `.cursor/mcp.json`, `.vscode/mcp.json`,
+ * `opencode.json`/`opencode.jsonc`, `.codex/config.toml`. Then the user's: `~/.claude.json`
+ * (Claude Code; its entries for this project, then its user-wide ones), `~/.cursor/mcp.json`,
+ * Claude Desktop's `claude_desktop_config.json`, Codex's `config.toml` (`$CODEX_HOME` or
+ * `~/.codex`), Windsurf's `~/.codeium/windsurf/mcp_config.json`, and OpenCode's
+ * `opencode.json[c]` in `$XDG_CONFIG_HOME/opencode` (default `~/.config/opencode`, every platform).
  */
 export function defaultImportFiles(o: PathOptions = {}): ImportFile[] {
   const r = resolve(o);
   const claudeDir = r.p.join(userConfigDir(o), 'Claude');
+  const codexHome = r.env.CODEX_HOME && r.p.isAbsolute(r.env.CODEX_HOME) ? r.env.CODEX_HOME : r.p.join(r.home, '.codex');
+  const xdg = r.env.XDG_CONFIG_HOME && r.p.isAbsolute(r.env.XDG_CONFIG_HOME) ? r.env.XDG_CONFIG_HOME : r.p.join(r.home, '.config');
   return [
     { path: r.p.join(r.cwd, '.mcp.json'), format: 'mcpServers', project: true },
     { path: r.p.join(r.cwd, '.cursor', 'mcp.json'), format: 'mcpServers', project: true },
     { path: r.p.join(r.cwd, '.vscode', 'mcp.json'), format: 'vscode', project: true },
+    { path: r.p.join(r.cwd, 'opencode.json'), format: 'opencode', project: true },
+    { path: r.p.join(r.cwd, 'opencode.jsonc'), format: 'opencode', project: true },
+    { path: r.p.join(r.cwd, '.codex', 'config.toml'), format: 'codex', project: true },
+    { path: r.p.join(r.home, '.claude.json'), format: 'claude-json', project: false },
     { path: r.p.join(r.home, '.cursor', 'mcp.json'), format: 'mcpServers', project: false },
     { path: r.p.join(claudeDir, 'claude_desktop_config.json'), format: 'mcpServers', project: false },
+    { path: r.p.join(codexHome, 'config.toml'), format: 'codex', project: false },
+    { path: r.p.join(r.home, '.codeium', 'windsurf', 'mcp_config.json'), format: 'windsurf', project: false },
+    { path: r.p.join(xdg, 'opencode', 'opencode.json'), format: 'opencode', project: false },
+    { path: r.p.join(xdg, 'opencode', 'opencode.jsonc'), format: 'opencode', project: false },
   ];
 }

@@ -1,7 +1,8 @@
 /**
  * Editing one native config file for `mcpwire mcp add/remove/enable/disable --scope …` (seed
  * §5.2): the change touches only `mcp.servers.<id>`, keeps every other key of the file (and
- * the order of keys), and is written atomically with mode 0600 (`atomic.ts`). A file that is
+ * the order of keys; a YAML file keeps its comments too), and is written atomically with mode
+ * 0600 (`atomic.ts`). Values are written as given: `${VAR}` references stay references. A file that is
  * not valid JSON, or defines a server id twice, is refused rather than rewritten: rewriting
  * would silently drop content.
  */
@@ -10,6 +11,7 @@ import { writeFileAtomic, readIfExists } from '../../fs/atomic.js';
 import os from 'node:os';
 import { issuesText, parseJsonText } from './diagnostics.js';
 import { expandNativeEntry, type ExpandContext } from './expand.js';
+import { nativeSyntax } from './formats.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './schema.js';
 import { isValidServerId } from './types.js';
@@ -29,9 +31,14 @@ export interface AddServerOptions {
 /** What `setServerEnabled` did. */
 export type SetEnabledOutcome = 'updated' | 'unchanged' | 'override-added' | 'override-removed';
 
+/** An opened config file: a plain view of `mcp.servers`, and edits that keep the rest. */
 interface Doc {
-  root: Record<string, unknown>;
   servers: Record<string, unknown>;
+  set(id: string, entry: unknown): void;
+  remove(id: string): void;
+  /** Sets one key of an existing entry (YAML: keeps the entry's comments). */
+  setField(id: string, key: string, value: unknown): void;
+  save(): Promise<void>;
 }
 
 /**
@@ -62,8 +69,8 @@ export async function addServer(
   const doc = await readDoc(file);
   const replaced = Object.hasOwn(doc.servers, id);
   if (replaced && !options.replace) throw new ConfigError(`server "${id}" already exists in ${file} (use replace to overwrite)`, { serverId: id });
-  doc.servers[id] = structuredClone(entry);
-  await writeDoc(file, doc);
+  doc.set(id, structuredClone(entry));
+  await doc.save();
   return { replaced, unset: [...new Set(expanded.unset.map((u) => u.name))] };
 }
 
@@ -71,8 +78,8 @@ export async function addServer(
 export async function removeServer(file: string, id: string): Promise<boolean> {
   const doc = await readDoc(file);
   if (!Object.hasOwn(doc.servers, id)) return false;
-  delete doc.servers[id];
-  await writeDoc(file, doc);
+  doc.remove(id);
+  await doc.save();
   return true;
 }
 
@@ -89,20 +96,20 @@ export async function setServerEnabled(file: string, id: string, enabled: boolea
   let outcome: SetEnabledOutcome;
   if (!Object.hasOwn(doc.servers, id)) {
     if (enabled) throw new ConfigError(`server "${id}" is not defined in ${file}`, { serverId: id });
-    doc.servers[id] = { enabled: false };
+    doc.set(id, { enabled: false });
     outcome = 'override-added';
   } else if (!isPlainObject(entry)) {
     throw new ConfigError(`server "${id}" in ${file} is not an object`, { serverId: id });
   } else if (enabled && Object.keys(entry).length === 1 && entry.enabled === false) {
-    delete doc.servers[id];
+    doc.remove(id);
     outcome = 'override-removed';
   } else if (entry.enabled === enabled || (enabled && entry.enabled === undefined)) {
     return 'unchanged';
   } else {
-    entry.enabled = enabled;
+    doc.setField(id, 'enabled', enabled);
     outcome = 'updated';
   }
-  await writeDoc(file, doc);
+  await doc.save();
   return outcome;
 }
 
@@ -111,25 +118,70 @@ function checkId(id: string): void {
 }
 
 async function readDoc(file: string): Promise<Doc> {
+  if (nativeSyntax(file) === 'yaml') return readYamlDoc(file);
   const text = await readIfExists(file);
+  let root: Record<string, unknown>;
   if (text === undefined) {
-    const servers: Record<string, unknown> = {};
-    return { root: { version: 1, mcp: { servers } }, servers };
+    root = { version: 1, mcp: { servers: {} } };
+  } else {
+    const parsed = parseJsonText(text);
+    if (!parsed.ok) throw new ConfigError(`${file}: ${parsed.message}; not rewritten`);
+    if (!isPlainObject(parsed.value)) throw new ConfigError(`${file}: the top level must be a JSON object; not rewritten`);
+    root = parsed.value;
+    const dup = findDuplicateKeys(text).find((d) => d.path[0] === 'mcp' && d.path[1] === 'servers');
+    if (dup) throw new ConfigError(`${file}: key "${[...dup.path, dup.key].join('.')}" is defined ${dup.count} times; fix the file by hand`);
   }
-  const parsed = parseJsonText(text);
-  if (!parsed.ok) throw new ConfigError(`${file}: ${parsed.message}; not rewritten`);
-  const root = parsed.value;
-  if (!isPlainObject(root)) throw new ConfigError(`${file}: the top level must be a JSON object; not rewritten`);
+  const servers = serversOf(file, root);
+  return {
+    servers,
+    set: (id, entry) => void (servers[id] = entry),
+    remove: (id) => void delete servers[id],
+    setField: (id, key, value) => void ((servers[id] as Record<string, unknown>)[key] = value),
+    save: () => writeFileAtomic(file, `${JSON.stringify(root, null, 2)}\n`),
+  };
+}
+
+/** `mcp.servers` of a parsed file (created when missing), or a `ConfigError` when the shape is wrong. */
+function serversOf(file: string, root: Record<string, unknown>): Record<string, unknown> {
   if (root.version !== undefined && root.version !== 1) throw new ConfigError(`${file}: unsupported "version"; not rewritten`, { field: 'version' });
-  const dup = findDuplicateKeys(text).find((d) => d.path[0] === 'mcp' && d.path[1] === 'servers');
-  if (dup) throw new ConfigError(`${file}: key "${[...dup.path, dup.key].join('.')}" is defined ${dup.count} times; fix the file by hand`);
   const mcp = (root.mcp ??= {});
   if (!isPlainObject(mcp)) throw new ConfigError(`${file}: "mcp" must be an object; not rewritten`, { field: 'mcp' });
   const servers = (mcp.servers ??= {});
   if (!isPlainObject(servers)) throw new ConfigError(`${file}: "mcp.servers" must be an object; not rewritten`, { field: 'mcp.servers' });
-  return { root, servers };
+  return servers;
 }
 
-async function writeDoc(file: string, doc: Doc): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify(doc.root, null, 2)}\n`);
+/** A YAML config file, edited through the `yaml` Document API so comments and layout stay. */
+async function readYamlDoc(file: string): Promise<Doc> {
+  const YAML = await import('yaml');
+  const text = await readIfExists(file);
+  const doc = YAML.parseDocument(text ?? 'version: 1\nmcp:\n  servers: {}\n', { uniqueKeys: true, prettyErrors: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const pos = e.linePos?.[0];
+    throw new ConfigError(`${file}: not valid YAML (${e.code === 'DUPLICATE_KEY' ? 'a key is defined twice' : 'syntax error'}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}); fix the file by hand`);
+  }
+  const root = (doc.toJS({ maxAliasCount: 100 }) as unknown) ?? {};
+  if (!isPlainObject(root)) throw new ConfigError(`${file}: the top level must be a mapping; not rewritten`);
+  const servers = serversOf(file, root);
+  const at = (id: string, ...rest: string[]) => ['mcp', 'servers', id, ...rest];
+  return {
+    servers,
+    set: (id, entry) => {
+      servers[id] = entry;
+      // `mcp:` or `servers:` written with no value is a null scalar: make it a mapping first.
+      if (!YAML.isMap(doc.getIn(['mcp'], true))) doc.setIn(['mcp'], doc.createNode({ servers: {} }));
+      if (!YAML.isMap(doc.getIn(['mcp', 'servers'], true))) doc.setIn(['mcp', 'servers'], doc.createNode({}));
+      doc.setIn(at(id), doc.createNode(entry));
+    },
+    remove: (id) => {
+      delete servers[id];
+      doc.deleteIn(at(id));
+    },
+    setField: (id, key, value) => {
+      (servers[id] as Record<string, unknown>)[key] = value;
+      doc.setIn(at(id, key), value);
+    },
+    save: () => writeFileAtomic(file, doc.toString()),
+  };
 }
