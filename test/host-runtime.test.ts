@@ -14,7 +14,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { ConfigError } from '../src/errors.js';
-import { createHost, type HostDiagnostic, type HostStateChange, type McpHost, type ResolvedServer } from '../src/host/index.js';
+import { capabilitySummary, createHost, diffServers, instructionsSummary, sameServer, type HostDiagnostic, type HostStateChange, type McpHost, type ResolvedServer } from '../src/host/index.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -85,7 +85,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(st).toMatchObject({ id: 'late', state: 'ready', transport: 'stdio', transportKind: 'stdio', protocolVersion: '2025-11-25', tools: 1, instructions: 'Late server.', file: '<addServer>' });
     expect(st.pid).toEqual(expect.any(Number));
     expect(alive(st.pid!)).toBe(true);
-    expect(st.capabilities).toBe('logging tools(listChanged)');
+    expect(st.capabilities).toBe('logging tools');
     expect(st.serverCapabilities).toMatchObject({ tools: { listChanged: true } });
     expect(w.events).toEqual(['added:late']);
     expect(w.changes).toEqual(['late:->connecting', 'late:connecting>ready']);
@@ -230,12 +230,13 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
 });
 
 describe('issue 12.4: status view', { timeout: 60_000 }, () => {
-  it('issue 12.4: status() is the table view (instructions: first line, ≤ 80 chars); serverStatus(id) and status({ detail: true }) keep the whole', async () => {
+  it('issue 12.4: status() is the table view (instructions: first line, ≤ 60 chars; capabilities in one line); serverStatus(id) and status({ detail: true }) keep the whole', async () => {
     const long = `First line of the instructions that goes on and on and on and on and on and on for a while.\nSecond line.`;
     host = createHost([stdio('a', { tools: ['echo'], instructions: long })], { permission: 'allow' });
     await host.start();
     const row = host.status()[0];
-    expect(row.instructions!.length).toBeLessThanOrEqual(80);
+    expect(row.instructions!.length).toBeLessThanOrEqual(60);
+    expect(row.capabilities).toBe('logging tools');
     expect(row.instructions).toMatch(/^First line of the instructions .*…$/);
     expect(row.serverCapabilities).toBeUndefined();
     expect(Object.values(row).every((v) => v === undefined || typeof v !== 'object' || v === null || 'name' in (v as object))).toBe(true); // flat but serverInfo
@@ -299,5 +300,36 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
     expect(r.isError).toBe(false);
     expect(JSON.stringify(r.content)).toContain('sampled');
     expect(w.diagnostics.filter((x) => x.method !== undefined)).toEqual([]);
+  });
+});
+
+describe('issue 12.4: runtime helpers (pure)', () => {
+  it('issue 12.4: capabilitySummary: names in the server order, notable flags, task requests; listChanged left out; server text sanitized', () => {
+    expect(
+      capabilitySummary({
+        logging: {},
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+        ['evil\u001b[2J' as 'logging']: {},
+      }),
+    ).toBe('logging tools resources(subscribe) tasks(list,cancel,tools.call) evil[2J');
+    expect(capabilitySummary(undefined)).toBeUndefined();
+  });
+
+  it('issue 12.4: instructionsSummary: the first non-empty line, cut with … when longer or when more lines follow', () => {
+    expect(instructionsSummary('Short.')).toBe('Short.');
+    expect(instructionsSummary('\n  First.\nSecond.')).toBe('First.…');
+    expect(instructionsSummary('x'.repeat(200))!.length).toBe(60);
+    expect(instructionsSummary('   ')).toBeUndefined();
+  });
+
+  it('issue 12.4: sameServer ignores key order but not args order; diffServers refuses an id given twice', () => {
+    const a = stdio('a');
+    const reordered = { config: { ...a.config }, transport: a.transport, enabled: a.enabled, file: a.file, source: a.source, id: a.id } as ResolvedServer;
+    expect(sameServer(a, reordered)).toBe(true);
+    expect(sameServer({ ...a, config: { ...a.config, args: ['x', 'y'] } }, { ...a, config: { ...a.config, args: ['y', 'x'] } })).toBe(false);
+    expect(sameServer(a, { ...a, config: { ...a.config, permissions: { allow: ['echo'], deny: [] } } })).toBe(false);
+    expect(() => diffServers(new Map(), [a, a])).toThrow(/server id "a" given twice/);
   });
 });

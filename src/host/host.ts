@@ -95,12 +95,12 @@ export interface ServerStatus {
   pid?: number;
   /** The negotiated protocol version, while connected. */
   protocolVersion?: string;
-  /** The negotiated server capabilities in one line, e.g. `tools(listChanged) resources(subscribe) logging`. */
+  /** The negotiated server capabilities in one line, e.g. `logging tools resources(subscribe) prompts`. */
   capabilities?: string;
   /** Listed tools the host does not offer (`unavailableTools()` says why), when there are any. */
   toolsUnavailable?: number;
   /**
-   * The server's instructions (untrusted: sanitized). In `status()` the first line, at most 80
+   * The server's instructions (untrusted: sanitized). In `status()` the first line, at most 60
    * characters (`…` when cut) so `console.table(host.status())` stays readable; in
    * `serverStatus(id)` and `status({ detail: true })` the whole text, capped at 2000 characters.
    */

@@ -94,15 +94,16 @@ function stableJson(v: unknown): string {
 
 /**
  * The negotiated server capabilities in one short line for a status table:
- * `tools(listChanged) resources(subscribe,listChanged) prompts logging tasks(tools.call)`.
- * Server-sent names: sanitized and capped.
+ * `logging tools resources(subscribe) prompts completions tasks(list,cancel,tools.call)` —
+ * the capability names in the server's order with their notable flags (`listChanged` left out:
+ * the host follows list changes either way). Server-sent names: sanitized and capped.
  */
 export function capabilitySummary(caps: ServerCapabilities | undefined): string | undefined {
   if (!isPlainObject(caps)) return undefined;
   const parts: string[] = [];
   for (const [name, value] of Object.entries(caps)) {
     if (value === undefined || value === null) continue;
-    const flags = name === 'tasks' ? taskFlags(value) : isPlainObject(value) ? Object.keys(value).filter((k) => value[k] === true) : [];
+    const flags = name === 'tasks' ? taskFlags(value) : isPlainObject(value) ? Object.keys(value).filter((k) => value[k] === true && k !== 'listChanged') : [];
     const label = sanitizeText(name, 40, true);
     if (label) parts.push(flags.length > 0 ? `${label}(${flags.map((f) => sanitizeText(f, 40, true)).join(',')})` : label);
     if (parts.length >= 16) break;
@@ -123,7 +124,7 @@ function taskFlags(v: unknown): string[] {
 }
 
 /** The first line of the server's instructions, sanitized, at most `max` characters (`…` when cut). */
-export function instructionsSummary(instructions: string | undefined, max = 80): string | undefined {
+export function instructionsSummary(instructions: string | undefined, max = 60): string | undefined {
   if (typeof instructions !== 'string') return undefined;
   const text = sanitizeText(instructions, 4000);
   const first = text.split('\n').find((l) => l.trim() !== '')?.trim() ?? '';
