@@ -1,0 +1,45 @@
+/**
+ * issue 13 item 4: the short soak (`node scripts/soak.mjs --short`) in CI — a child process
+ * running the built client (dist/) against the stdio mock and the Streamable HTTP mock, tracing
+ * on: calls at 64 in flight on both transports, session renewals, connect/close cycles. Its exit
+ * code and every printed figure are checked here (the full `npm run soak` prints the same
+ * figures for 100k calls per transport, 1k cycles and 1k renewals).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function runSoak(): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(root, 'scripts', 'soak.mjs'), '--short'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe('soak, short (issue 13 item 4)', () => {
+  it('stdio + HTTP calls at 64 in flight, renewals, connect/close cycles with tracing: pendingCount 0, no child left, RSS growth < 10 %, no listener-leak warning, fds back to the start', async () => {
+    const { code, out } = await runSoak();
+    console.log(out.split('\n').filter((l) => l.startsWith('SOAK') || l.startsWith('[soak')).join('\n'));
+    const figure = (name: string): { value: string; ok: boolean } => {
+      const m = new RegExp(`^SOAK ${name} (\\S+) (ok|FAIL)$`, 'm').exec(out);
+      expect(m, `figure ${name} missing from the soak output:\n${out}`).not.toBeNull();
+      return { value: m![1], ok: m![2] === 'ok' };
+    };
+    expect(figure('pendingCount').value).toBe('0');
+    expect(figure('failedCalls').value).toBe('0');
+    expect(figure('children').value).toBe('0');
+    expect(Number(figure('rssGrowthPct').value)).toBeLessThan(10);
+    expect(figure('listenerWarnings').value).toBe('0');
+    expect(Number(figure('fdsEnd').value)).toBeLessThanOrEqual(Number(figure('fdsStart').value));
+    expect(figure('renewals').value).toBe('40/40');
+    expect(Number(figure('calls').value)).toBeGreaterThanOrEqual(6_000);
+    expect(Number(figure('traceMB').value)).toBeGreaterThan(0);
+    expect(out).toMatch(/^SOAK result ok$/m);
+    expect(code).toBe(0);
+  }, 180_000);
+});
