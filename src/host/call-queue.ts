@@ -72,6 +72,7 @@ export class CallQueue {
       }, waitMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiting.push(waiter);
+      this.pump(); // the limit may have been raised since the last release
     });
   }
 
