@@ -34,9 +34,60 @@ export const BUGS = {
   'bad-prompt-result': 'prompts.get',
   'bad-complete-result': 'completion.complete',
   'setlevel-error': 'logging.set-level',
-  'progress-decreasing': 'progress.well-formed',
-  'progress-wrong-token': 'progress.well-formed',
+  'progress-decreasing': 'progress.monotonic',
+  'progress-wrong-token': 'progress.token-echoed',
+  'progress-over-total': 'progress.total',
+  'progress-after-done': 'progress.after-completion',
   'ignore-cancel': 'cancellation.honoured',
+  'cancel-unknown-error': 'cancellation.unknown-ignored',
+  'cancel-race-dies': 'cancellation.race',
+  'version-old-for-unknown': 'lifecycle.version-latest',
+  'unstable-cursor': 'pagination.cursor-stable',
+  'bad-annotations': 'tools.annotations',
+  'call-result-invalid': 'tools.call-result',
+  'structured-mismatch': 'tools.structured-content',
+  'structured-no-text': 'tools.structured-text',
+  'tool-bad-image': 'tools.content-base64',
+  'echo-wrong': 'tools.fixture-expect',
+  'bad-resource-uri': 'resources.uri-format',
+  'bad-template': 'resources.templates',
+  'not-found-wrong-code': 'resources.not-found',
+  'bad-blob': 'resources.blob-base64',
+  'subscribe-broken': 'resources.subscribe',
+  'prompt-missing-arg-ok': 'prompts.missing-argument',
+  'prompt-unknown-ok': 'prompts.unknown',
+  'prompt-bad-image': 'prompts.content-base64',
+  'completion-too-many': 'completion.max-values',
+  'completion-total-low': 'completion.total-consistent',
+  'completion-unknown-ok': 'completion.unknown-ref',
+  'task-unknown-id-ok': 'tasks.unknown-id',
+  'tasks-list-broken': 'tasks.list',
+  'task-create-plain': 'tasks.create-result',
+  'task-initial-completed': 'tasks.initial-working',
+  'task-terminal-moves': 'tasks.transitions',
+  'task-bad-timestamps': 'tasks.timestamps',
+  'task-no-ttl': 'tasks.ttl',
+  'task-result-no-meta': 'tasks.result-related-meta',
+  'task-cancel-terminal-ok': 'tasks.cancel-terminal',
+  'task-not-listed': 'tasks.listed',
+  'tasks-undeclared-creates': 'tasks.ignored-when-undeclared',
+  'task-required-runs': 'tools.task-required',
+  'task-forbidden-runs': 'tools.task-forbidden',
+  'setlevel-any-ok': 'logging.invalid-level',
+  'log-ignores-level': 'logging.level-filter',
+  'log-undeclared': 'logging.declared-if-emitted',
+  'server-request-undeclared': 'server-requests.declared-only',
+  'server-request-id-reuse': 'jsonrpc.request-ids-unique',
+  'error-code-float': 'jsonrpc.error-code-integer',
+  'tools-list-changed-undeclared': 'tools.list-changed-declared',
+  'resources-list-changed-undeclared': 'resources.list-changed-declared',
+  'prompts-list-changed-undeclared': 'prompts.list-changed-declared',
+  'updated-unsubscribed': 'resources.updated-subscribed-only',
+  'bad-meta-key': 'meta.key-format',
+  'embedded-resource-undeclared': 'tools.embedded-resources-capability',
+  'bad-utf8': 'transport.utf8',
+  'batch-accepted': 'jsonrpc.batch-refused',
+  'parse-error-silent': 'jsonrpc.parse-error',
   'missing-jsonrpc': 'jsonrpc.envelope',
   'unknown-response-id': 'jsonrpc.response-ids',
   'stdout-garbage': 'transport.stdout-clean',
@@ -53,22 +104,28 @@ const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'aler
 const err = (code, message) => ({ error: { code, message } });
 const ok = (result) => ({ result });
 
+const RO = { readOnlyHint: true };
+
 function tools(bugs) {
   const list = [
     {
       name: 'echo',
-      description: 'Echoes its text',
+      description: bugs.has('schema-violation') ? 42 : 'Echoes its text',
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-      ...(bugs.has('schema-violation') ? { annotations: { readOnlyHint: 'yes' } } : {}),
+      annotations: bugs.has('bad-annotations') ? { readOnlyHint: 'yes' } : RO,
     },
-    { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } } },
-    { name: 'slow', description: 'Waits ms milliseconds, reporting progress', inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } },
+    { name: 'add', description: 'Adds two numbers', inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } }, annotations: RO },
+    { name: 'slow', description: 'Waits ms milliseconds, reporting progress', inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] }, annotations: RO },
     {
       name: 'structured',
       description: 'Returns structured content',
       inputSchema: { type: 'object', additionalProperties: false },
       outputSchema: { type: 'object', properties: { sum: { type: bugs.has('bad-output-schema') ? 'nonsense' : 'number' } }, required: ['sum'] },
+      annotations: RO,
     },
+    { name: 'job', description: 'A short job, as a task or not', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' }, annotations: RO },
+    { name: 'must-task', description: 'Only runs as a task', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, annotations: RO },
+    { name: 'write-file', description: 'Not read-only: the checker never calls it by default', inputSchema: { type: 'object' } },
   ];
   if (bugs.has('bad-tool-name')) list.push({ name: 'bad name!', inputSchema: { type: 'object' } });
   if (bugs.has('duplicate-tool-name')) list.push({ name: 'echo', inputSchema: { type: 'object' } });
@@ -78,10 +135,12 @@ function tools(bugs) {
 
 const RESOURCES = [
   { uri: 'mock://docs/readme', name: 'readme', mimeType: 'text/plain' },
+  { uri: 'mock://docs/bad uri', name: 'bad', mimeType: 'text/plain', onlyWith: 'bad-resource-uri' },
   { uri: 'mock://docs/guide', name: 'guide', mimeType: 'text/plain' },
   { uri: 'mock://data/blob', name: 'blob', mimeType: 'application/octet-stream' },
 ];
 const TEMPLATES = [{ uriTemplate: 'mock://items/{id}', name: 'item' }];
+const BAD_TEMPLATE = { uriTemplate: 'mock://items/{id', name: 'broken' };
 const PROMPTS = [
   { name: 'greeting', description: 'Says hello' },
   { name: 'summarize', description: 'Summarizes a topic', arguments: [{ name: 'topic', required: true }] },
@@ -94,6 +153,8 @@ function decodeCursor(c) {
   return m ? Number(m[1]) : undefined;
 }
 
+const served = new Map();
+
 function paginate(bugs, items, key, params) {
   let start = 0;
   if (params?.cursor !== undefined) {
@@ -103,7 +164,13 @@ function paginate(bugs, items, key, params) {
       start = 0;
     }
   }
-  const page = items.slice(start, start + PAGE);
+  items = items.filter((x) => x.onlyWith === undefined || bugs.has(x.onlyWith)).map(({ onlyWith: _o, ...x }) => x);
+  if (key === 'resourceTemplates' && bugs.has('bad-template')) items = [...items, BAD_TEMPLATE];
+  let page = items.slice(start, start + PAGE);
+  if (bugs.has('unstable-cursor') && key === 'tools' && start > 0) {
+    served.set(start, (served.get(start) ?? 0) + 1);
+    if (served.get(start) > 1) page = [...page].reverse(); // the same cursor, another page
+  }
   let next = start + PAGE < items.length ? start + PAGE : undefined;
   if (bugs.has('cursor-loop') && key === 'tools' && start > 0) next = start; // hands out the same cursor again, forever
   if (bugs.has('duplicate-across-pages') && key === 'tools' && next !== undefined) next -= 1; // pages overlap by one item
@@ -112,13 +179,83 @@ function paginate(bugs, items, key, params) {
 
 export function createSession(bugs, aside) {
   let state = 'new'; // new → initializing → ready (→ dead with dead-after-initialized)
+  let caps = {};
   const inflight = new Map();
+
+  const tasks = new Map();
+  let taskSeq = 0;
+  let logLevel = 'info';
 
   function capabilities() {
     if (bugs.has('caps-tools-only')) return { tools: {} };
-    const caps = { resources: { subscribe: true, listChanged: true }, prompts: {}, completions: {}, logging: {} };
+    const caps = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
     if (!bugs.has('undeclared-tools-served')) caps.tools = { listChanged: true };
+    if (!bugs.has('tasks-undeclared-creates')) caps.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    if (bugs.has('log-undeclared')) delete caps.logging;
+    if (bugs.has('tools-list-changed-undeclared')) caps.tools = {};
+    if (bugs.has('resources-list-changed-undeclared')) caps.resources = { subscribe: true };
+    if (bugs.has('prompts-list-changed-undeclared')) caps.prompts = {};
+    if (bugs.has('embedded-resource-undeclared')) delete caps.resources;
     return caps;
+  }
+
+  // ---- tasks (basic/utilities/tasks) ----
+  const now = () => new Date().toISOString();
+  const TERMINAL = ['completed', 'failed', 'cancelled'];
+  function taskView(t) {
+    const v = { taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttl: t.ttl, pollInterval: 100 };
+    if (bugs.has('task-bad-timestamps')) v.createdAt = 'yesterday';
+    return v;
+  }
+  function createTask(name, args) {
+    const t = { taskId: `task-${++taskSeq}-${Math.random().toString(36).slice(2)}`, status: 'working', createdAt: now(), lastUpdatedAt: now(), ttl: 60000, result: undefined };
+    tasks.set(t.taskId, t);
+    const finish = () => {
+      if (t.status !== 'working') return;
+      t.status = 'completed';
+      t.lastUpdatedAt = now();
+      t.result = { content: [{ type: 'text', text: `${name} done` }] };
+    };
+    if (bugs.has('task-initial-completed')) finish();
+    else setTimeout(finish, 300);
+    return ok({ task: taskView(t) });
+  }
+  function taskOp(method, params) {
+    const t = tasks.get(params?.taskId);
+    if (t === undefined) return bugs.has('task-unknown-id-ok') ? ok({ taskId: params?.taskId, status: 'completed', createdAt: now(), lastUpdatedAt: now(), ttl: null }) : err(-32602, 'Invalid params: unknown taskId');
+    switch (method) {
+      case 'tasks/get': {
+        const v = taskView(t);
+        if (bugs.has('task-no-ttl')) delete v.ttl;
+        return ok(v);
+      }
+      case 'tasks/result':
+        return new Promise((resolve) => {
+          const poll = setInterval(() => {
+            if (!TERMINAL.includes(t.status)) return;
+            clearInterval(poll);
+            resolve(ok({ ...t.result, ...(bugs.has('task-result-no-meta') ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId: t.taskId } } }) }));
+          }, 50);
+        });
+      case 'tasks/cancel':
+        if (TERMINAL.includes(t.status) && !bugs.has('task-cancel-terminal-ok')) return err(-32602, `task ${t.taskId} is already ${t.status}`);
+        if (!TERMINAL.includes(t.status)) {
+          t.status = 'cancelled';
+          t.lastUpdatedAt = now();
+        }
+        return ok(taskView(t));
+    }
+    return err(-32601, `Method not found: ${method}`);
+  }
+  function listTasks(params) {
+    if (bugs.has('tasks-list-broken')) return err(-32603, 'tasks/list is broken');
+    let list = [...tasks.values()].map((t) => {
+      const v = taskView(t);
+      if (bugs.has('task-terminal-moves') && TERMINAL.includes(v.status)) v.status = 'working'; // a terminal task moves again
+      return v;
+    });
+    if (bugs.has('task-not-listed')) list = [];
+    return paginate(bugs, list, 'tasks', params);
   }
 
   function initialize(params) {
@@ -126,10 +263,12 @@ export function createSession(bugs, aside) {
     let version = SUPPORTED.includes(requested) ? requested : LATEST;
     if (bugs.has('version-echo-unknown') && typeof requested === 'string') version = requested;
     if (bugs.has('version-no-echo')) version = requested === '2025-06-18' ? '2025-03-26' : '2025-06-18';
+    if (bugs.has('version-old-for-unknown') && !SUPPORTED.includes(requested)) version = '2024-11-05';
     state = 'initializing';
+    caps = capabilities();
     return ok({
       protocolVersion: version,
-      capabilities: capabilities(),
+      capabilities: caps,
       ...(bugs.has('init-missing-serverinfo') ? {} : { serverInfo: { name: 'check-fixture', version: '1.0.0' } }),
     });
   }
@@ -142,7 +281,7 @@ export function createSession(bugs, aside) {
       const timer = setInterval(() => {
         step++;
         if (token !== undefined) {
-          const progress = bugs.has('progress-decreasing') ? total - step + 1 : step;
+          const progress = bugs.has('progress-decreasing') ? total - step + 1 : bugs.has('progress-over-total') ? step * 2 : step;
           const progressToken = bugs.has('progress-wrong-token') ? `${token}-not-yours` : token;
           out.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken, progress, total } });
         }
@@ -150,6 +289,9 @@ export function createSession(bugs, aside) {
           clearInterval(timer);
           inflight.delete(id);
           resolve(ok({ content: [{ type: 'text', text: `waited ${total * 100} ms` }] }));
+          if (bugs.has('progress-after-done') && token !== undefined) {
+            setTimeout(() => aside({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: total + 0.5, total: total + 1 } }), 20);
+          }
         }
       }, 100);
       inflight.set(id, () => {
@@ -165,17 +307,41 @@ export function createSession(bugs, aside) {
       return bugs.has('invalid-params-success') ? ok({ content: [] }) : err(-32602, 'Invalid params: "name" is required');
     }
     const a = params.arguments ?? {};
+    const known = tools(bugs).find((t) => t.name === params.name);
+    if (params.task !== undefined && known !== undefined) {
+      const support = known.execution?.taskSupport;
+      if (!caps.tasks && bugs.has('tasks-undeclared-creates')) return createTask(params.name, a);
+      if (caps.tasks && (support === 'optional' || support === 'required')) {
+        if (!bugs.has('task-create-plain')) return createTask(params.name, a);
+      } else if (caps.tasks && !bugs.has('task-forbidden-runs')) {
+        return err(-32601, `Method not found: ${params.name} does not support tasks`);
+      }
+    }
+    if (known?.execution?.taskSupport === 'required' && params.task === undefined && !bugs.has('task-required-runs')) {
+      return err(-32601, `Method not found: ${params.name} must be called as a task`);
+    }
     switch (params.name) {
       case 'echo':
-        return ok({ content: [{ type: 'text', text: String(a.text ?? '') }] });
+        if (bugs.has('call-result-invalid')) return ok({ content: 'not an array' });
+        if (bugs.has('embedded-resource-undeclared')) return ok({ content: [{ type: 'resource', resource: { uri: 'mock://docs/readme', text: 'embedded' } }] });
+        return ok({ content: [{ type: 'text', text: bugs.has('echo-wrong') ? 'something else' : String(a.text ?? '') }] });
       case 'add':
+        if (bugs.has('tool-bad-image')) return ok({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] });
         return ok({ content: [{ type: 'text', text: String(Number(a.a) + Number(a.b)) }] });
       case 'slow':
         return slow(id, a, params._meta, out);
-      case 'structured':
-        return ok({ content: [{ type: 'text', text: '{"sum":3}' }], structuredContent: { sum: 3 } });
+      case 'structured': {
+        const sc = bugs.has('structured-mismatch') ? { sum: 'three' } : { sum: 3 };
+        return ok({ content: bugs.has('structured-no-text') ? [] : [{ type: 'text', text: JSON.stringify(sc) }], structuredContent: sc });
+      }
+      case 'job':
+      case 'must-task':
+        return ok({ content: [{ type: 'text', text: `${params.name} done` }] });
+      case 'write-file':
+        return ok({ content: [{ type: 'text', text: 'wrote a file (the checker should never call this by default)' }] });
       default:
         if (bugs.has('unknown-tool-success')) return ok({ content: [{ type: 'text', text: 'done' }] });
+        if (bugs.has('error-code-float')) return err(-32602.5, `Unknown tool: ${params.name}`);
         return err(-32602, `Unknown tool: ${params.name}`);
     }
   }
@@ -184,8 +350,8 @@ export function createSession(bugs, aside) {
     if (typeof params?.uri !== 'string') return err(-32602, 'Invalid params: "uri" is required');
     if (bugs.has('bad-read-result')) return ok({ contents: [{ text: 'no uri here' }] });
     const r = RESOURCES.find((x) => x.uri === params.uri);
-    if (r === undefined) return { error: { code: -32002, message: 'Resource not found', data: { uri: params.uri } } };
-    if (r.mimeType === 'application/octet-stream') return ok({ contents: [{ uri: r.uri, mimeType: r.mimeType, blob: 'AAEC' }] });
+    if (r === undefined) return { error: { code: bugs.has('not-found-wrong-code') ? -32603 : -32002, message: 'Resource not found', data: { uri: params.uri } } };
+    if (r.mimeType === 'application/octet-stream') return ok({ contents: [{ uri: r.uri, mimeType: r.mimeType, blob: bugs.has('bad-blob') ? 'AA=A!' : 'AAEC' }] });
     return ok({ contents: [{ uri: r.uri, mimeType: r.mimeType, text: `contents of ${r.name}` }] });
   }
 
@@ -193,9 +359,10 @@ export function createSession(bugs, aside) {
     if (bugs.has('declared-not-served')) return err(-32601, 'Method not found: prompts/get');
     if (typeof params?.name !== 'string') return err(-32602, 'Invalid params: "name" is required');
     const p = PROMPTS.find((x) => x.name === params.name);
-    if (p === undefined) return err(-32602, `Unknown prompt: ${params.name}`);
-    for (const a of p.arguments ?? []) if (a.required && typeof params.arguments?.[a.name] !== 'string') return err(-32602, `Missing argument ${a.name}`);
+    if (p === undefined) return bugs.has('prompt-unknown-ok') ? ok({ messages: [] }) : err(-32602, `Unknown prompt: ${params.name}`);
+    for (const a of p.arguments ?? []) if (a.required && typeof params.arguments?.[a.name] !== 'string' && !bugs.has('prompt-missing-arg-ok')) return err(-32602, `Missing argument ${a.name}`);
     if (bugs.has('bad-prompt-result')) return ok({ messages: [{ role: 'robot', content: { type: 'text', text: 'hi' } }] });
+    if (bugs.has('prompt-bad-image')) return ok({ messages: [{ role: 'user', content: { type: 'image', data: 'not base64!', mimeType: 'image/png' } }] });
     return ok({ messages: [{ role: 'user', content: { type: 'text', text: `${p.name} ${params.arguments?.topic ?? ''}`.trim() } }] });
   }
 
@@ -204,18 +371,26 @@ export function createSession(bugs, aside) {
     let values;
     if (ref?.type === 'ref/prompt' && ref.name === 'summarize') values = ['alpha', 'beta'];
     else if (ref?.type === 'ref/resource' && ref.uri === TEMPLATES[0].uriTemplate) values = ['1', '2'];
-    else return err(-32602, 'Unknown reference');
+    else return bugs.has('completion-unknown-ok') ? ok({ completion: { values: [] } }) : err(-32602, 'Unknown reference');
     if (bugs.has('bad-complete-result')) return ok({ completion: { values: 'nope' } });
-    return ok({ completion: { values, total: values.length, hasMore: false } });
+    if (bugs.has('completion-too-many')) values = Array.from({ length: 101 }, (_, i) => `v${i}`);
+    return ok({ completion: { values, total: bugs.has('completion-total-low') ? 1 : values.length, hasMore: false } });
   }
 
   async function dispatch(id, method, params, out) {
     if (bugs.has('caps-tools-only') && !/^(initialize|ping|tools\/)/.test(method)) return err(-32601, `Method not found: ${method}`);
+    if (!caps.resources && method.startsWith('resources/')) return err(-32601, `Method not found: ${method}`);
     switch (method) {
       case 'initialize':
         return initialize(params);
       case 'ping':
-        return ok(bugs.has('ping-nonempty') ? { pong: true } : {});
+        return ok(bugs.has('ping-nonempty') ? { pong: true } : bugs.has('bad-meta-key') ? { _meta: { '-not.a/valid-key-': 1 } } : {});
+      case 'tasks/get':
+      case 'tasks/result':
+      case 'tasks/cancel':
+        return caps.tasks ? taskOp(method, params) : err(-32601, `Method not found: ${method}`);
+      case 'tasks/list':
+        return caps.tasks ? listTasks(params) : err(-32601, `Method not found: ${method}`);
       case 'tools/list':
         return paginate(bugs, tools(bugs), 'tools', params);
       case 'tools/call':
@@ -228,6 +403,7 @@ export function createSession(bugs, aside) {
         return readResource(params);
       case 'resources/subscribe':
       case 'resources/unsubscribe':
+        if (bugs.has('subscribe-broken')) return err(-32603, 'subscriptions are broken');
         return typeof params?.uri === 'string' ? ok({}) : err(-32602, 'Invalid params: "uri" is required');
       case 'prompts/list':
         return bugs.has('declared-not-served') ? err(-32601, 'Method not found: prompts/list') : paginate(bugs, PROMPTS, 'prompts', params);
@@ -237,18 +413,36 @@ export function createSession(bugs, aside) {
         return complete(params);
       case 'logging/setLevel':
         if (bugs.has('setlevel-error')) return err(-32603, 'logging is broken');
-        return LEVELS.includes(params?.level) ? ok({}) : err(-32602, 'Invalid log level');
+        if (!caps.logging) return err(-32601, `Method not found: ${method}`);
+        if (!LEVELS.includes(params?.level)) return bugs.has('setlevel-any-ok') ? ok({}) : err(-32602, 'Invalid log level');
+        logLevel = params.level;
+        // One log message right after (at the level set; "debug" with log-ignores-level).
+        setTimeout(() => aside({ jsonrpc: '2.0', method: 'notifications/message', params: { level: bugs.has('log-ignores-level') ? 'debug' : logLevel, data: `level set to ${logLevel}` } }), 50);
+        return ok({});
       default:
         return bugs.has('unknown-method-success') ? ok({}) : err(-32601, `Method not found: ${method}`);
     }
   }
 
-  function onNotification(msg) {
+  const answered = new Set();
+
+  function onNotification(msg, out) {
     if (msg.method === 'notifications/initialized') {
       state = bugs.has('dead-after-initialized') ? 'dead' : 'ready';
       if (bugs.has('missing-jsonrpc')) aside({ method: 'notifications/message', params: { level: 'info', data: 'hello' } });
-    } else if (msg.method === 'notifications/cancelled' && !bugs.has('ignore-cancel')) {
-      inflight.get(msg.params?.requestId)?.();
+      if (bugs.has('server-request-undeclared')) aside({ jsonrpc: '2.0', id: 'srv-s1', method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 } });
+      if (bugs.has('server-request-id-reuse')) for (let i = 0; i < 2; i++) aside({ jsonrpc: '2.0', id: 'srv-p', method: 'ping' });
+      if (bugs.has('log-undeclared')) aside({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } });
+      if (bugs.has('tools-list-changed-undeclared')) aside({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+      if (bugs.has('resources-list-changed-undeclared')) aside({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
+      if (bugs.has('prompts-list-changed-undeclared')) aside({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+      if (bugs.has('updated-unsubscribed')) aside({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'mock://docs/guide' } });
+      if (bugs.has('bad-utf8')) aside(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]));
+    } else if (msg.method === 'notifications/cancelled') {
+      const id = msg.params?.requestId;
+      if (answered.has(id) && bugs.has('cancel-race-dies')) state = 'dead';
+      if (!inflight.has(id) && !answered.has(id) && bugs.has('cancel-unknown-error')) out.send({ jsonrpc: '2.0', id: null, error: { code: -32602, message: `no request ${id}` } });
+      if (!bugs.has('ignore-cancel')) inflight.get(id)?.();
     }
   }
 
@@ -256,7 +450,7 @@ export function createSession(bugs, aside) {
     if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return out.end();
     if (typeof msg.method !== 'string') return out.end(); // a response from the client
     if (!('id' in msg)) {
-      onNotification(msg);
+      onNotification(msg, out);
       return out.end();
     }
     if (state === 'dead') return; // never answers again
@@ -268,6 +462,7 @@ export function createSession(bugs, aside) {
       answer = await dispatch(id, method, params, out);
     }
     if (answer !== undefined) out.send({ jsonrpc: '2.0', id, ...answer });
+    answered.add(id);
     out.end();
     if (method === 'initialize') {
       if (bugs.has('early-request')) aside({ jsonrpc: '2.0', id: 'srv-1', method: 'roots/list' });

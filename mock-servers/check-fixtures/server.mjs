@@ -5,7 +5,7 @@ import { createInterface } from 'node:readline';
 import { bugsFrom, createSession } from './core.mjs';
 
 const bugs = bugsFrom(process.argv.slice(2), process.env);
-const write = (m) => process.stdout.write(`${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
+const write = (m) => process.stdout.write(Buffer.isBuffer(m) ? Buffer.concat([m, Buffer.from('\n')]) : `${typeof m === 'string' ? m : JSON.stringify(m)}\n`);
 const session = createSession(bugs, write);
 const out = { send: write, end() {} };
 
@@ -18,7 +18,15 @@ rl.on('line', (line) => {
   try {
     msg = JSON.parse(line);
   } catch {
-    write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    if (!bugs.has('parse-error-silent')) write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    return;
+  }
+  if (Array.isArray(msg)) {
+    // No JSON-RPC batching since 2025-06-18: refused, unless batch-accepted.
+    if (!bugs.has('batch-accepted')) return write({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: batches are not supported' } });
+    const replies = [];
+    const sink = { send: (m) => replies.push(m), end() {} };
+    Promise.all(msg.map((m) => session.handle(m, sink))).then(() => write(replies));
     return;
   }
   session.handle(msg, out).catch((e) => process.stderr.write(`fixture error: ${e?.stack ?? e}\n`));

@@ -37,6 +37,27 @@ export interface CheckOptions {
    * SIGKILL; see src/transport/exit-hooks.ts). The CLI sets it; library callers opt in.
    */
   closeOnExit?: boolean;
+  /** Tools the user named (`--fixtures <file>`): arguments to call them with, and what to expect. */
+  fixtures?: ToolFixtures;
+  /** Call every tool, not only read-only ones and fixtures (`--allow-calls`). */
+  allowCalls?: boolean;
+}
+
+/** What `--fixtures <file>` holds: tool name → how to call it and what its result must look like. */
+export type ToolFixtures = Record<string, ToolFixture>;
+
+export interface ToolFixture {
+  arguments?: Record<string, unknown>;
+  /** The expected shape of the CallToolResult (every field optional). */
+  expect?: {
+    isError?: boolean;
+    /** The content block types, in order (`["text"]`). */
+    contentTypes?: string[];
+    /** A substring of the concatenated text content. */
+    textIncludes?: string;
+    /** A subset of structuredContent (deep, objects only need the named keys). */
+    structuredContent?: unknown;
+  };
 }
 
 export class CheckContext {

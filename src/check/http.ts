@@ -14,6 +14,8 @@ const MAX_BODY = 1024 * 1024;
 
 interface RawResponse {
   status: number;
+  /** SSE event ids seen in the body. */
+  eventIds?: string[];
   headers: Record<string, string | string[] | undefined>;
   /** The first JSON-RPC message in the body (JSON or SSE), if any. */
   message: Record<string, unknown> | undefined;
@@ -40,31 +42,49 @@ function firstMessage(text: string, contentType: string): Record<string, unknown
   return undefined;
 }
 
-async function raw(ctx: CheckContext, method: 'POST' | 'DELETE', headers: Record<string, string>, body?: unknown): Promise<RawResponse> {
+async function raw(ctx: CheckContext, method: 'POST' | 'DELETE' | 'GET', headers: Record<string, string>, body?: unknown, opts: { readMs?: number; rawBody?: string } = {}): Promise<RawResponse> {
   const { url, headers: userHeaders } = ctx.target as HttpServerConfig;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`no HTTP response within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
+  const payload = opts.rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined);
   try {
     const res = await request(url, {
       method,
       headers: {
         ...lowerKeys(userHeaders),
         accept: 'application/json, text/event-stream',
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,
       },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(payload !== undefined ? { body: payload } : {}),
       signal: ac.signal,
     });
     const ct = String(res.headers['content-type'] ?? '');
     let text = '';
-    // Read until the body ends or a JSON-RPC response shows up (an SSE stream may stay open).
-    for await (const chunk of res.body) {
-      text += (chunk as Buffer).toString('utf8');
-      if (text.length > MAX_BODY || firstMessage(text, ct) !== undefined) break;
+    if (opts.readMs !== undefined) {
+      // A stream read for a while (GET): whatever arrives in readMs.
+      clearTimeout(timer);
+      const stop = setTimeout(() => res.body.destroy(), opts.readMs);
+      try {
+        for await (const chunk of res.body) {
+          text += (chunk as Buffer).toString('utf8');
+          if (text.length > MAX_BODY) break;
+        }
+      } catch {
+        /* destroyed when readMs passed */
+      } finally {
+        clearTimeout(stop);
+      }
+    } else {
+      // Read until the body ends or a JSON-RPC response shows up (an SSE stream may stay open).
+      for await (const chunk of res.body) {
+        text += (chunk as Buffer).toString('utf8');
+        if (text.length > MAX_BODY || firstMessage(text, ct) !== undefined) break;
+      }
     }
     res.body.destroy();
-    return { status: res.statusCode, headers: res.headers, message: firstMessage(text, ct), text };
+    const eventIds = ct.includes('text/event-stream') ? text.split(/\r?\n/).filter((l) => l.startsWith('id:')).map((l) => l.slice(3).trim()) : [];
+    return { status: res.statusCode, headers: res.headers, message: firstMessage(text, ct), text, eventIds };
   } finally {
     clearTimeout(timer);
   }
@@ -191,4 +211,173 @@ const origin = httpCheck(
   },
 );
 
-export const httpChecks: CheckDef[] = [sessionId, deleteThen404, versionBad, versionMissing, origin];
+const ctype = (r: RawResponse) => String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+const sseMessages = (text: string): unknown[] =>
+  text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => {
+    try {
+      return JSON.parse(l.slice(5).trim()) as unknown;
+    } catch {
+      return undefined;
+    }
+  }).filter((m) => m !== undefined);
+
+const getStream = httpCheck(
+  { id: 'http.get-sse-or-405', title: 'GET on the endpoint returns text/event-stream or 405', clause: 'basic.transports#30', level: 'MUST' },
+  async (ctx, s) => {
+    const r = await raw(ctx, 'GET', { ...s.headers, accept: 'text/event-stream' }, undefined, { readMs: 300 });
+    if (r.status === 405) return pass('405: no SSE stream offered');
+    if (r.status === 200 && ctype(r) === 'text/event-stream') return pass('SSE stream');
+    return violated(`the server MUST either return Content-Type: text/event-stream in response to GET, or 405 Method Not Allowed; it returned HTTP ${r.status} ${ctype(r) || '(no content type)'}`, `HTTP ${r.status} content-type: ${ctype(r)} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const getNoResponse = httpCheck(
+  { id: 'http.get-no-response', title: 'the GET SSE stream carries no JSON-RPC responses', clause: 'basic.transports#32', level: 'MUST' },
+  async (ctx, s) => {
+    const r = await raw(ctx, 'GET', { ...s.headers, accept: 'text/event-stream' }, undefined, { readMs: 1000 });
+    if (r.status !== 200 || ctype(r) !== 'text/event-stream') return notApplicable(`GET got HTTP ${r.status} (no SSE stream)`);
+    const resp = sseMessages(r.text).find((m) => m !== null && typeof m === 'object' && ('result' in m || 'error' in m));
+    if (resp !== undefined) return violated('the server MUST NOT send a JSON-RPC response on the GET stream unless resuming a stream of a previous request', resp);
+    return pass();
+  },
+);
+
+const postContentType = httpCheck(
+  { id: 'http.content-type', title: 'a POSTed request is answered with text/event-stream or application/json', clause: 'basic.transports#18', level: 'MUST' },
+  async (ctx, s) => {
+    const r = await raw(ctx, 'POST', s.headers, ping(10));
+    const ct = ctype(r);
+    if (r.status >= 200 && r.status < 300 && (ct === 'text/event-stream' || ct === 'application/json')) return pass(ct);
+    return violated(`for a JSON-RPC request the server MUST return Content-Type text/event-stream or application/json; a ping got HTTP ${r.status} ${ct || '(no content type)'}`, `HTTP ${r.status} content-type: ${ct} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const notification202 = httpCheck(
+  { id: 'http.notification-202', title: 'an accepted notification gets 202 Accepted with no body', clause: 'basic.transports#16', level: 'MUST' },
+  async (ctx, s) => {
+    const r = await raw(ctx, 'POST', s.headers, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'mcpwire-check-never-sent' } });
+    if (r.status === 202 && r.text === '') return pass();
+    if (r.status >= 400) return notApplicable(`the notification was not accepted (HTTP ${r.status})`);
+    return violated(`if the server accepts a notification it MUST return HTTP 202 Accepted with no body; it returned HTTP ${r.status}${r.text ? ` with a body` : ''}`, `HTTP ${r.status} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const missingSession = httpCheck(
+  { id: 'http.missing-session-400', title: 'a request without MCP-Session-Id (not initialize) gets 400', clause: 'basic.transports#43', level: 'SHOULD' },
+  async (ctx, s) => {
+    if (s.sessionId === undefined) return notApplicable('the server assigns no session id');
+    const { 'mcp-session-id': _omit, ...headers } = s.headers;
+    const r = await raw(ctx, 'POST', headers, ping(11));
+    if (r.status === 400) return pass();
+    return violated(`servers that require a session id SHOULD answer requests without MCP-Session-Id with 400 Bad Request; a ping got HTTP ${r.status}`, `HTTP ${r.status} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const unknownSession = httpCheck(
+  { id: 'http.unknown-session-404', title: 'a request with a session id the server never issued gets 404 (or 400)', clause: 'basic.transports#44', level: 'SHOULD' },
+  async (ctx, s) => {
+    if (s.sessionId === undefined) return notApplicable('the server assigns no session id');
+    const r = await raw(ctx, 'POST', { ...s.headers, 'mcp-session-id': 'mcpwire-check-no-such-session' }, ping(12));
+    if (r.status === 404 || r.status === 400) return pass(`HTTP ${r.status}`);
+    return violated(`a session id the server does not know should be refused (404 Not Found, as for a terminated session); a ping got HTTP ${r.status}`, `HTTP ${r.status} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const batchRefused = httpCheck(
+  { id: 'http.batch-refused', title: 'a POSTed JSON array (batch) gets an HTTP error status', clause: 'basic.transports#17', level: 'SHOULD' },
+  async (ctx, s) => {
+    if (s.version < '2025-06-18') return notApplicable(`negotiated ${s.version}, which had batches`);
+    const r = await raw(ctx, 'POST', s.headers, [ping(13), ping(14)]);
+    if (r.status >= 400) return pass(`HTTP ${r.status}`);
+    return violated(`the body of a POST MUST be a single JSON-RPC message (basic.transports#15); a server that cannot accept the input MUST return an HTTP error status, but a batch got HTTP ${r.status}`, `HTTP ${r.status} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const invalidJson = httpCheck(
+  { id: 'http.invalid-json', title: 'a POST body that is not JSON gets an HTTP error status', clause: 'basic.transports#17', level: 'MUST' },
+  async (ctx, s) => {
+    const r = await raw(ctx, 'POST', s.headers, undefined, { rawBody: '{"jsonrpc": "2.0", "id": 15, "method": "ping"' });
+    if (r.status >= 400 && r.status < 500) return pass(`HTTP ${r.status}`);
+    return violated(`if the server cannot accept the input it MUST return an HTTP error status code (e.g. 400); a body that is not JSON got HTTP ${r.status}`, `HTTP ${r.status} ${r.text.slice(0, 200)}`);
+  },
+);
+
+const eventIdsUnique = httpCheck(
+  { id: 'http.event-ids-unique', title: 'SSE event ids are unique across the streams of a session', clause: 'basic.transports#35', level: 'MUST' },
+  async (ctx, s) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(...((await raw(ctx, 'POST', s.headers, ping(20 + i))).eventIds ?? []));
+    const g = await raw(ctx, 'GET', { ...s.headers, accept: 'text/event-stream' }, undefined, { readMs: 300 });
+    ids.push(...(g.eventIds ?? []));
+    const real = ids.filter((x) => x !== '');
+    if (real.length === 0) return notApplicable('the server sends no SSE event ids');
+    const seen = new Set<string>();
+    for (const id of real) {
+      if (seen.has(id)) return violated(`event ids MUST be globally unique across all streams within the session; ${JSON.stringify(id)} was used twice`, `id: ${id}`);
+      seen.add(id);
+    }
+    return pass(`${real.length} distinct event ids`);
+  },
+);
+
+const replay = httpCheck(
+  { id: 'http.last-event-id-replay', title: 'resuming with Last-Event-ID replays only that stream (never another stream\'s messages)', clause: 'basic.transports#38', level: 'MUST' },
+  async (ctx, s) => {
+    const a = await raw(ctx, 'POST', s.headers, ping(30));
+    await raw(ctx, 'POST', s.headers, ping(31));
+    const first = (a.eventIds ?? []).find((x) => x !== '');
+    if (first === undefined) return notApplicable('the server sends no SSE event ids (no resumability)');
+    const g = await raw(ctx, 'GET', { ...s.headers, accept: 'text/event-stream', 'last-event-id': first }, undefined, { readMs: 800 });
+    if (g.status !== 200 || ctype(g) !== 'text/event-stream') return notApplicable(`GET with Last-Event-ID got HTTP ${g.status}`);
+    const other = sseMessages(g.text).find((m) => m !== null && typeof m === 'object' && ('result' in m || 'error' in m) && (m as { id?: unknown }).id !== 30);
+    if (other !== undefined) return violated(`resuming after event ${JSON.stringify(first)} (the stream of request 30) replayed a message of another stream`, other);
+    return pass(sseMessages(g.text).length > 0 ? 'replayed that stream only' : 'nothing replayed');
+  },
+);
+
+const sessionUnique = httpCheck(
+  { id: 'http.session-id-unique', title: 'each session gets its own session id', clause: 'basic.transports#39', level: 'SHOULD' },
+  async (ctx, s) => {
+    if (s.sessionId === undefined) return notApplicable('the server assigns no session id');
+    const again = await rawSession(ctx);
+    if ('status' in again) return again;
+    try {
+      if (again.sessionId === s.sessionId) return violated(`the session id SHOULD be globally unique and cryptographically secure; two sessions both got ${JSON.stringify(s.sessionId)}`, `MCP-Session-Id: ${s.sessionId}`);
+      return pass();
+    } finally {
+      await end(ctx, again);
+    }
+  },
+);
+
+const sessionOnlyOnInit = httpCheck(
+  { id: 'http.session-id-stable', title: 'responses after initialize do not assign a different session id', clause: 'basic/transports §Session Management', level: 'SHOULD' },
+  async (ctx, s) => {
+    if (s.sessionId === undefined) return notApplicable('the server assigns no session id');
+    const r = await raw(ctx, 'POST', s.headers, ping(40));
+    const sid = r.headers['mcp-session-id'];
+    const v = Array.isArray(sid) ? sid[0] : sid;
+    if (v !== undefined && v !== s.sessionId) return violated(`a session id is assigned on the response containing the InitializeResult; a later response carried a different MCP-Session-Id (${JSON.stringify(v)})`, `MCP-Session-Id: ${v}`);
+    return pass();
+  },
+);
+
+export const httpChecks: CheckDef[] = [
+  sessionId,
+  sessionUnique,
+  sessionOnlyOnInit,
+  deleteThen404,
+  missingSession,
+  unknownSession,
+  versionBad,
+  versionMissing,
+  origin,
+  postContentType,
+  notification202,
+  batchRefused,
+  invalidJson,
+  getStream,
+  getNoResponse,
+  eventIdsUnique,
+  replay,
+];

@@ -6,9 +6,9 @@
 import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
-import { blockedBy, describeOutcome, messageOf } from './probe.js';
+import { blockedBy, describeOutcome, messageOf, Probe, type Outcome } from './probe.js';
 import { describeViolation, serverMessageViolations } from './schema.js';
-import { BlockedError, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
 
 export const UNKNOWN_VERSION = '1999-01-01';
 
@@ -94,8 +94,7 @@ const versionUnknown: CheckDef = {
   clause: 'basic.lifecycle#10',
   level: 'MUST',
   async run(ctx) {
-    const probe = await ctx.open();
-    const o = await probe.initialize(UNKNOWN_VERSION);
+    const o = await unknownVersionOutcome(ctx);
     if (o.kind === 'error') return pass(`refused with error ${o.error.code}`);
     const blocked = blockedBy(o);
     if (blocked !== undefined) return skip(blocked);
@@ -142,4 +141,43 @@ const beforeInitialize: CheckDef = {
   },
 };
 
-export const lifecycleChecks: CheckDef[] = [initializeResult, initializedAccepted, versionEcho, versionUnknown, beforeInitialize];
+const unknownOutcomes = new WeakMap<CheckContext, Promise<Outcome>>();
+
+/** The answer to an initialize with UNKNOWN_VERSION (asked once per run, on a connection of its own). */
+function unknownVersionOutcome(ctx: CheckContext): Promise<Outcome> {
+  let p = unknownOutcomes.get(ctx);
+  if (p === undefined) {
+    p = (async () => {
+      const probe = await Probe.open(ctx.target, ctx.traffic, { timeoutMs: ctx.timeoutMs, closeOnExit: ctx.options.closeOnExit === true });
+      try {
+        return await probe.initialize(UNKNOWN_VERSION);
+      } finally {
+        await probe.close();
+      }
+    })();
+    unknownOutcomes.set(ctx, p);
+  }
+  return p;
+}
+
+const versionLatest: CheckDef = {
+  id: 'lifecycle.version-latest',
+  title: 'an unsupported version is answered with the latest version the server supports',
+  clause: 'basic.lifecycle#11',
+  level: 'SHOULD',
+  async run(ctx) {
+    await trySession(ctx);
+    const init = ctx.firstSession?.init;
+    if (init?.kind !== 'result' || typeof init.result.protocolVersion !== 'string') return skip('blocked: no initialize result with a protocolVersion (see lifecycle.initialize-result)');
+    const known = init.result.protocolVersion;
+    const o = await unknownVersionOutcome(ctx);
+    if (o.kind !== 'result' || typeof o.result.protocolVersion !== 'string') return notApplicable(`the unsupported version got ${describeOutcome(o)}`);
+    const got = o.result.protocolVersion;
+    if (got === UNKNOWN_VERSION) return skip('see lifecycle.version-unknown');
+    // The server supports `known` (it answered a request for the latest revision with it).
+    if (got < known) return violated(`asked for unsupported ${UNKNOWN_VERSION}, the server answered ${got}, though it supports ${known}; this SHOULD be the latest version it supports`, messageOf(o));
+    return pass(`answered ${got}`);
+  },
+};
+
+export const lifecycleChecks: CheckDef[] = [initializeResult, initializedAccepted, versionEcho, versionUnknown, versionLatest, beforeInitialize];

@@ -81,4 +81,27 @@ const invalidCursor: CheckDef = {
   },
 };
 
-export const paginationChecks: CheckDef[] = [terminates, noDuplicates, invalidCursor];
+const cursorStable: CheckDef = {
+  id: 'pagination.cursor-stable',
+  title: 'asking for the same cursor again returns the same page',
+  clause: 'server.utilities.pagination#2',
+  level: 'SHOULD',
+  async run(ctx) {
+    const s = await ctx.session();
+    for (const m of declaredLists(s)) {
+      const l = await listAll(ctx, s, m);
+      if (l.pages.length < 2) continue;
+      const cursor = (l.pages[0].message as { result?: { nextCursor?: unknown } }).result?.nextCursor;
+      const before = (l.pages[1].message as { result?: Record<string, unknown> }).result?.[LIST_KEY[m]];
+      const o = await s.probe.request(m, { cursor });
+      if (o.kind !== 'result') return violated(`${m}: the cursor of page 2 asked again got ${describeOutcome(o)}`, messageOf(o));
+      if (JSON.stringify(o.result[LIST_KEY[m]]) !== JSON.stringify(before)) {
+        return violated(`${m}: the same cursor returned a different page (nothing changed in between); servers SHOULD provide stable cursors`, messageOf(o));
+      }
+      return pass(`${m}: page 2 read twice, identical`);
+    }
+    return notApplicable('no list has more than one page');
+  },
+};
+
+export const paginationChecks: CheckDef[] = [terminates, noDuplicates, invalidCursor, cursorStable];

@@ -28,6 +28,8 @@ export interface Recorded {
   claims: string[];
   /** A response from the server whose id was never sent on this connection, or was already answered. */
   unmatched?: 'unknown-id' | 'duplicate';
+  /** The client capabilities the probe had declared when the message was seen. */
+  clientCaps?: Record<string, unknown>;
 }
 
 const MAX_RECORDED = 20_000;
@@ -133,6 +135,7 @@ export class Probe {
       message,
       kind,
       phase: this.phase,
+      clientCaps: this.clientCapabilities,
       ...(requestMethod ? { requestMethod } : {}),
       ...(unmatched ? { unmatched } : {}),
     });
@@ -172,12 +175,16 @@ export class Probe {
     }
   }
 
+  /** The client capabilities this probe declared in its initialize request. */
+  clientCapabilities: Record<string, unknown> = {};
+
   /** Sends `initialize` (never cancelled, basic.utilities.cancellation#2). */
-  async initialize(protocolVersion: string = LATEST_PROTOCOL_VERSION): Promise<Outcome> {
+  async initialize(protocolVersion: string = LATEST_PROTOCOL_VERSION, capabilities: Record<string, unknown> = {}): Promise<Outcome> {
     this.phase = 'initializing';
+    this.clientCapabilities = capabilities;
     const out = await this.request(
       'initialize',
-      { protocolVersion, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } },
+      { protocolVersion, capabilities, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } },
       { cancellable: false, isInitialize: true },
     );
     if (out.kind === 'result' && typeof out.result.protocolVersion === 'string') {

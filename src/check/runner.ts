@@ -16,6 +16,10 @@ import { toolChecks } from './tools.js';
 import { trafficChecks } from './traffic.js';
 import { BlockedError, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from './types.js';
 import { utilityChecks } from './utilities.js';
+import { aggregateChecks } from './aggregates.js';
+import { resourcePromptAggregates } from './resources-prompts.js';
+import { stdioRawChecks } from './stdio-raw.js';
+import { taskChecks } from './tasks.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
@@ -27,27 +31,36 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...paginationChecks,
   ...toolChecks,
   ...resourcePromptChecks,
+  ...taskChecks,
   ...utilityChecks,
+  ...stdioRawChecks,
   ...httpChecks,
+  // Aggregates last; the ones that claim parts of messages before schema.strict (in trafficChecks).
+  ...aggregateChecks,
+  ...resourcePromptAggregates,
   ...trafficChecks,
 ];
 
 export interface RunOptions extends Partial<CheckOptions> {
-  /** Check ids or group prefixes (`tools`, `lifecycle.version-echo`); default: all. */
+  /** Check ids, group prefixes (`tools`, `lifecycle.version-echo`) or clause prefixes (`basic.transports`, `server.tools#14`); default: all. */
   only?: string[];
+  /** Like `only`, but leaves these out. */
+  skip?: string[];
   /** Called as each result is known (progress output). */
   onResult?: (r: CheckResult) => void;
 }
 
-/** The checks `only` selects (ids or `group` prefixes); throws on a name matching nothing. */
-export function selectChecks(only: string[] | undefined): CheckDef[] {
-  if (only === undefined || only.length === 0) return [...ALL_CHECKS];
-  const picked = new Set<CheckDef>();
-  for (const name of only) {
-    const hits = ALL_CHECKS.filter((c) => c.id === name || c.id.startsWith(`${name}.`));
-    if (hits.length === 0) throw new Error(`no check named "${name}" (see mcpwire check --list)`);
-    for (const h of hits) picked.add(h);
-  }
+/** The checks a name selects: an id, a group prefix (`tools`), or a clause / clause prefix (`basic.transports`, `server.tools#14`). */
+function matching(name: string): CheckDef[] {
+  const hits = ALL_CHECKS.filter((c) => c.id === name || c.id.startsWith(`${name}.`) || c.clause === name || c.clause.startsWith(name));
+  if (hits.length === 0) throw new Error(`no check or clause named "${name}" (see mcpwire check --list)`);
+  return hits;
+}
+
+/** The checks `only` selects minus those `skip` names; throws on a name matching nothing. */
+export function selectChecks(only: string[] | undefined, skip: string[] = []): CheckDef[] {
+  const picked = new Set<CheckDef>(only === undefined || only.length === 0 ? ALL_CHECKS : only.flatMap(matching));
+  for (const name of skip) for (const c of matching(name)) picked.delete(c);
   return ALL_CHECKS.filter((c) => picked.has(c));
 }
 
@@ -62,11 +75,13 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     ...(options.slowTool ? { slowTool: options.slowTool } : {}),
     ...(options.cancelRunMs !== undefined ? { cancelRunMs: options.cancelRunMs } : {}),
     ...(options.closeOnExit === true ? { closeOnExit: true } : {}),
+    ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
+    ...(options.allowCalls === true ? { allowCalls: true } : {}),
   });
   const kind = target.transport === 'stdio' ? 'stdio' : 'http';
   const results: CheckResult[] = [];
   try {
-    for (const check of selectChecks(options.only)) {
+    for (const check of selectChecks(options.only, options.skip)) {
       // Aggregates judge recorded traffic: make sure there is some (when run alone via --only).
       if (check.aggregate && ctx.traffic.records.length === 0) await ctx.session().catch(() => undefined);
       const r = check.transport !== undefined && check.transport !== kind

@@ -4,6 +4,8 @@
  * "slow" one (sleep/delay/long-running…) for the cancellation and progress checks.
  */
 import { compileSchema } from '../schema/index.js';
+import { isBase64, mayCall, matchesSubset, toolCalls, type ToolCall } from './calls.js';
+import { describeViolation, serverMessageViolations } from './schema.js';
 import type { CheckContext, Session } from './context.js';
 import { isObject } from './context.js';
 import { declared, listAll, type Listing } from './lists.js';
@@ -130,7 +132,173 @@ const unknownTool: CheckDef = {
   },
 };
 
-export const toolChecks: CheckDef[] = [namesFormat, namesUnique, inputSchema, outputSchema, unknownTool];
+/** The calls the checker made (read-only tools, fixtures, or every tool with --allow-calls). */
+async function calls(ctx: CheckContext): Promise<ToolCall[] | Verdict> {
+  const c = await toolCalls(ctx);
+  if (c.calls.length === 0) return notApplicable(c.none ?? 'no tool was called');
+  return c.calls;
+}
+
+const annotations: CheckDef = {
+  id: 'tools.annotations',
+  title: 'tool annotations are booleans (hints) and a string title',
+  clause: 'schema.json ToolAnnotations',
+  level: 'MUST',
+  async run(ctx) {
+    const t = await toolList(ctx);
+    if ('status' in t) return t;
+    let n = 0;
+    for (let i = 0; i < t.list.items.length; i++) {
+      const a = t.list.items[i].annotations;
+      if (a === undefined) continue;
+      n++;
+      const bad = !isObject(a)
+        ? 'annotations is not an object'
+        : (['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].find((k) => a[k] !== undefined && typeof a[k] !== 'boolean') ?? (a.title !== undefined && typeof a.title !== 'string' ? 'title' : undefined));
+      if (bad === undefined) continue;
+      const origin = t.list.origins[i];
+      origin.page?.claims.push(`/result/tools/${origin.index}/annotations`);
+      return violated(`tool ${JSON.stringify(t.list.items[i].name)}: ${bad === 'annotations is not an object' ? bad : `annotations.${bad} has the wrong type (${JSON.stringify(isObject(a) ? a[bad] : a)})`}`, { name: t.list.items[i].name, annotations: a });
+    }
+    return n === 0 ? notApplicable('no tool has annotations') : pass(`${n} tools annotated`);
+  },
+};
+
+const callResult: CheckDef = {
+  id: 'tools.call-result',
+  title: 'tools/call of callable tools returns a valid CallToolResult (or a JSON-RPC error)',
+  clause: 'schema.json CallToolResult',
+  level: 'MUST',
+  async run(ctx) {
+    const c = await calls(ctx);
+    if ('status' in c) return c;
+    for (const call of c) {
+      const o = call.outcome;
+      if (o.kind === 'timeout' || o.kind === 'closed') return violated(`tools/call ${JSON.stringify(call.name)} got ${describeOutcome(o)}`, undefined, { level: 'SHOULD', clause: 'basic.transports#24' });
+      if (o.kind !== 'result' || o.message === undefined) continue;
+      // Binary encodings are tools.content-base64's.
+      const vs = serverMessageViolations(o.message.message, 'tools/call').filter((v) => !/\/(data|blob)$/.test(v.instancePath));
+      o.message.claims.push('/result');
+      if (vs.length > 0) return violated(`the result of ${JSON.stringify(call.name)} is not a valid CallToolResult: ${vs.slice(0, 3).map(describeViolation).join('; ')}`, o.message.message);
+    }
+    return pass(`${c.length} tools called: ${c.map((x) => `${x.name} (${x.why})`).join(', ')}`);
+  },
+};
+
+const structuredContent: CheckDef = {
+  id: 'tools.structured-content',
+  title: 'a tool with an outputSchema returns structuredContent that conforms to it',
+  clause: 'server.tools#14',
+  level: 'MUST',
+  async run(ctx) {
+    const c = await calls(ctx);
+    if ('status' in c) return c;
+    const judged = c.filter((x) => isObject(x.tool.outputSchema) && x.outcome.kind === 'result' && x.outcome.result.isError !== true);
+    if (judged.length === 0) return notApplicable('no successful call of a tool with an outputSchema');
+    for (const call of judged) {
+      const r = (call.outcome as { result: Record<string, unknown> }).result;
+      if (r.structuredContent === undefined) return violated(`${JSON.stringify(call.name)} declares an outputSchema but its result has no structuredContent`, messageOf(call.outcome));
+      const compiled = compileSchema(call.tool.outputSchema);
+      if (!compiled.ok) continue; // tools.output-schema reports it
+      const problems = compiled.validate(r.structuredContent);
+      if (problems.length > 0) {
+        return violated(`${JSON.stringify(call.name)}: structuredContent does not conform to its outputSchema: ${problems.slice(0, 3).map((p) => `${p.path} ${p.message}`).join('; ')}`, messageOf(call.outcome));
+      }
+    }
+    return pass(`${judged.length} structured results validated`);
+  },
+};
+
+const structuredText: CheckDef = {
+  id: 'tools.structured-text',
+  title: 'structuredContent is also returned as serialized JSON in a text block',
+  clause: 'server.tools#13',
+  level: 'SHOULD',
+  async run(ctx) {
+    const c = await calls(ctx);
+    if ('status' in c) return c;
+    const judged = c.filter((x) => x.outcome.kind === 'result' && x.outcome.result.structuredContent !== undefined);
+    if (judged.length === 0) return notApplicable('no call returned structuredContent');
+    for (const call of judged) {
+      const r = (call.outcome as { result: Record<string, unknown> }).result;
+      const texts = (Array.isArray(r.content) ? r.content : []).filter((b): b is { type: 'text'; text: string } => isObject(b) && b.type === 'text' && typeof b.text === 'string');
+      const same = texts.some((b) => {
+        try {
+          return JSON.stringify(JSON.parse(b.text)) === JSON.stringify(r.structuredContent) || matchesSubset(JSON.parse(b.text), r.structuredContent);
+        } catch {
+          return false;
+        }
+      });
+      if (!same) return violated(`${JSON.stringify(call.name)} returns structuredContent without the same JSON in a TextContent block`, messageOf(call.outcome));
+    }
+    return pass(`${judged.length} structured results carry their JSON as text`);
+  },
+};
+
+/** Every image/audio block's data (and embedded blob) in a content array. */
+export function binaryProblems(content: unknown): string | undefined {
+  for (const b of Array.isArray(content) ? content : []) {
+    if (!isObject(b)) continue;
+    if ((b.type === 'image' || b.type === 'audio') && !isBase64(b.data)) return `${b.type} content data is not base64`;
+    if ((b.type === 'image' || b.type === 'audio') && (typeof b.mimeType !== 'string' || !/^[\w.+-]+\/[\w.+-]+/.test(b.mimeType))) return `${b.type} content has no valid mimeType`;
+    if (b.type === 'resource' && isObject(b.resource) && b.resource.blob !== undefined && !isBase64(b.resource.blob)) return 'an embedded resource blob is not base64';
+  }
+  return undefined;
+}
+
+const contentBase64: CheckDef = {
+  id: 'tools.content-base64',
+  title: 'image/audio content in tool results is base64 with a MIME type',
+  clause: 'schema.json ImageContent.data',
+  level: 'MUST',
+  async run(ctx) {
+    const c = await calls(ctx);
+    if ('status' in c) return c;
+    let n = 0;
+    for (const call of c) {
+      if (call.outcome.kind !== 'result') continue;
+      const content = call.outcome.result.content;
+      if (!Array.isArray(content) || !content.some((b) => isObject(b) && ['image', 'audio', 'resource'].includes(String(b.type)))) continue;
+      n++;
+      const bad = binaryProblems(content);
+      if (bad !== undefined) {
+        call.outcome.message?.claims.push('/result/content');
+        return violated(`${JSON.stringify(call.name)}: ${bad}`, messageOf(call.outcome));
+      }
+    }
+    return n === 0 ? notApplicable('no call returned binary content') : pass(`${n} results with binary content`);
+  },
+};
+
+const fixtureExpect: CheckDef = {
+  id: 'tools.fixture-expect',
+  title: 'tools named in --fixtures return the expected shape',
+  clause: '--fixtures expect',
+  level: 'MUST',
+  async run(ctx) {
+    if (ctx.options.fixtures === undefined) return notApplicable('no --fixtures file');
+    const c = await calls(ctx);
+    if ('status' in c) return c;
+    const judged = c.filter((x) => x.fixture?.expect !== undefined);
+    if (judged.length === 0) return notApplicable('no fixture states an expected result');
+    for (const call of judged) {
+      const want = call.fixture!.expect!;
+      const o = call.outcome;
+      if (o.kind !== 'result') return violated(`${JSON.stringify(call.name)} ${JSON.stringify(call.args)} got ${describeOutcome(o)}; the fixture expects a result`, messageOf(o));
+      const r = o.result;
+      const content = Array.isArray(r.content) ? r.content.filter(isObject) : [];
+      const problems: string[] = [];
+      if (want.isError !== undefined && (r.isError === true) !== want.isError) problems.push(`isError is ${r.isError === true}, expected ${want.isError}`);
+      if (want.contentTypes !== undefined && JSON.stringify(content.map((b) => b.type)) !== JSON.stringify(want.contentTypes)) problems.push(`content types ${JSON.stringify(content.map((b) => b.type))}, expected ${JSON.stringify(want.contentTypes)}`);
+      if (want.textIncludes !== undefined && !content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n').includes(want.textIncludes)) problems.push(`text does not include ${JSON.stringify(want.textIncludes)}`);
+      if (want.structuredContent !== undefined && !matchesSubset(r.structuredContent, want.structuredContent)) problems.push('structuredContent does not match the expected subset');
+      if (problems.length > 0) return violated(`${JSON.stringify(call.name)}: ${problems.join('; ')}`, messageOf(o));
+    }
+    return pass(`${judged.length} fixture expectations met`);
+  },
+};
+
+export const toolChecks: CheckDef[] = [namesFormat, namesUnique, inputSchema, outputSchema, annotations, unknownTool, callResult, structuredContent, structuredText, contentBase64, fixtureExpect];
 
 // ---- the slow tool (cancellation, progress) ----------------------------------------------------
 
@@ -151,6 +319,10 @@ export async function pickSlowTool(ctx: CheckContext): Promise<SlowTool | undefi
   if ('status' in t) return undefined;
   for (const tool of t.list.items) {
     if (typeof tool.name !== 'string' || !SLOW_NAME.test(tool.name) || !isObject(tool.inputSchema)) continue;
+    // Safe by default: only a read-only tool, a fixture, or any tool with --allow-calls.
+    if (!mayCall(ctx, tool).allowed) continue;
+    const fixtureArgs = ctx.options.fixtures?.[tool.name]?.arguments;
+    if (fixtureArgs !== undefined) return { name: tool.name, args: () => fixtureArgs };
     const props = isObject(tool.inputSchema.properties) ? tool.inputSchema.properties : {};
     const timeProp = Object.keys(props).find((k) => TIME_PROP.test(k) && isNumeric(props[k]));
     if (timeProp === undefined) continue;

@@ -8,7 +8,7 @@ import { isObject } from './context.js';
 import { declared } from './lists.js';
 import { describeOutcome, messageOf, type Outcome, type Recorded } from './probe.js';
 import { pickSlowTool } from './tools.js';
-import { notApplicable, pass, violated, type CheckDef } from './types.js';
+import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -51,15 +51,20 @@ function strayProgress(ctx: CheckContext): Recorded | undefined {
   return undefined;
 }
 
-const progress: CheckDef = {
-  id: 'progress.well-formed',
-  title: 'progress notifications carry a token the client sent, increase, and stop at completion',
-  clause: 'basic.utilities.progress#3',
-  level: 'MUST',
-  async run(ctx) {
+interface ProgressRun {
+  tool: string;
+  all: Recorded[];
+  doneSeq: number;
+  stray: Recorded | undefined;
+  response: unknown;
+}
+
+/** One call of the slow tool with a progress token (memoized: the four progress checks judge it). */
+async function progressRun(ctx: CheckContext): Promise<ProgressRun | Verdict> {
+  return ctx.memo('progress-run', async (): Promise<ProgressRun | Verdict> => {
     const s = await ctx.session();
     const tool = await pickSlowTool(ctx);
-    if (tool === undefined) return notApplicable('no tool that takes time was found (name like sleep/delay/slow/long-running with a numeric duration)');
+    if (tool === undefined) return notApplicable('no callable tool that takes time was found (read-only or in --fixtures, name like sleep/delay/slow/long-running with a numeric duration; or --slow-tool)');
     const token = `mcpwire-check-progress-${++tokenCounter}`;
     const o = await s.probe.request(
       'tools/call',
@@ -68,23 +73,79 @@ const progress: CheckDef = {
     );
     if (o.kind !== 'result' && o.kind !== 'error') return notApplicable(`${tool.name} got ${describeOutcome(o)}`);
     const doneSeq = o.message?.seq ?? Number.MAX_SAFE_INTEGER;
-    await sleep(300);
-    const stray = strayProgress(ctx);
-    if (stray !== undefined) {
-      return violated('a progress notification references a token no request of this client carried', stray.message, { clause: 'basic.utilities.progress#5' });
-    }
+    await sleep(400);
     const all = progressFor(ctx, token);
-    if (all.length === 0) return notApplicable(`the server sent no progress for ${tool.name}`);
+    if (all.length === 0 && strayProgress(ctx) === undefined) return notApplicable(`the server sent no progress for ${tool.name}`);
+    return { tool: tool.name, all, doneSeq, stray: strayProgress(ctx), response: messageOf(o) };
+  });
+}
+
+const progressToken: CheckDef = {
+  id: 'progress.token-echoed',
+  title: 'progress notifications only carry a token the client sent',
+  clause: 'basic.utilities.progress#5',
+  level: 'MUST',
+  async run(ctx) {
+    const r = await progressRun(ctx);
+    if ('status' in r) return r;
+    if (r.stray !== undefined) return violated('a progress notification references a token no request of this client carried', r.stray.message);
+    return pass(`${r.all.length} notifications from ${r.tool}, all with the request's token`);
+  },
+};
+
+const progressMonotonic: CheckDef = {
+  id: 'progress.monotonic',
+  title: 'the progress value increases with each notification',
+  clause: 'basic.utilities.progress#3',
+  level: 'MUST',
+  async run(ctx) {
+    const r = await progressRun(ctx);
+    if ('status' in r) return r;
+    if (r.all.length === 0) return notApplicable(`no progress with the request's token from ${r.tool}`);
     let last = -Infinity;
-    for (const r of all) {
-      const p = (r.message as { params: Record<string, unknown> }).params;
-      if (typeof p.progress !== 'number') return violated('a progress notification has no numeric "progress"', r.message);
-      if (p.progress <= last) return violated(`progress MUST increase with each notification: ${last} then ${p.progress}`, r.message);
-      if (p.total !== undefined && typeof p.total !== 'number') return violated('"total" is not a number', r.message);
-      if (r.seq > doneSeq) return violated('progress notifications MUST stop after completion; one arrived after the response', r.message, { clause: 'basic.utilities.progress#11' });
+    for (const n of r.all) {
+      const p = (n.message as { params: Record<string, unknown> }).params;
+      if (typeof p.progress !== 'number') return violated('a progress notification has no numeric "progress"', n.message);
+      if (p.progress <= last) return violated(`progress MUST increase with each notification: ${last} then ${p.progress}`, n.message);
       last = p.progress;
     }
-    return pass(`${all.length} notifications from ${tool.name}`);
+    return pass(`${r.all.length} increasing values`);
+  },
+};
+
+const progressTotal: CheckDef = {
+  id: 'progress.total',
+  title: 'progress "total" is a number that stays the same and is not exceeded',
+  clause: 'schema.json ProgressNotification.total',
+  level: 'SHOULD',
+  async run(ctx) {
+    const r = await progressRun(ctx);
+    if ('status' in r) return r;
+    const withTotal = r.all.filter((n) => (n.message as { params: Record<string, unknown> }).params.total !== undefined);
+    if (withTotal.length === 0) return notApplicable('no notification carried a total');
+    let first: unknown;
+    for (const n of withTotal) {
+      const p = (n.message as { params: Record<string, unknown> }).params;
+      if (typeof p.total !== 'number') return violated('"total" is not a number', n.message, { level: 'MUST' });
+      first ??= p.total;
+      if (p.total !== first) return violated(`"total" (the total number of items to process) changed from ${String(first)} to ${p.total}`, n.message);
+      if (typeof p.progress === 'number' && p.progress > p.total) return violated(`progress ${p.progress} exceeds total ${p.total}`, n.message);
+    }
+    return pass(`total ${String(first)}`);
+  },
+};
+
+const progressAfter: CheckDef = {
+  id: 'progress.after-completion',
+  title: 'no progress notification after the response',
+  clause: 'basic.utilities.progress#11',
+  level: 'MUST',
+  async run(ctx) {
+    const r = await progressRun(ctx);
+    if ('status' in r) return r;
+    const late = r.all.find((n) => n.seq > r.doneSeq);
+    if (late !== undefined) return violated('progress notifications MUST stop after completion; one arrived after the response', late.message);
+    return pass();
   },
 };
 
@@ -147,4 +208,85 @@ function lastOut(ctx: CheckContext, probe: number, kind: string): { id?: string 
   return undefined;
 }
 
-export const utilityChecks: CheckDef[] = [setLevel, progress, cancellation];
+/** An initialized connection of its own (so a check that may kill it leaves the shared session alone). */
+async function fresh(ctx: CheckContext) {
+  const probe = await ctx.open();
+  const init = await probe.initialize();
+  if (init.kind !== 'result') throw new BlockedError(`blocked: initialize got ${describeOutcome(init)} (see lifecycle.initialize-result)`);
+  await probe.initialized();
+  return probe;
+}
+
+const cancelUnknown: CheckDef = {
+  id: 'cancellation.unknown-ignored',
+  title: 'a cancellation for an unknown request is ignored (no response, server keeps working)',
+  clause: 'basic.utilities.cancellation#9',
+  level: 'SHOULD',
+  async run(ctx) {
+    const probe = await fresh(ctx);
+    const from = ctx.traffic.records.at(-1)?.seq ?? 0;
+    await probe.conn.notify('notifications/cancelled', { requestId: 'mcpwire-check-never-sent', reason: 'mcpwire check: unknown request' });
+    const alive = await probe.request('ping');
+    await sleep(100);
+    const answer = ctx.traffic.records.find((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && (r.kind === 'error' || r.kind === 'result') && (r.message as { id?: unknown }).id === null);
+    if (answer !== undefined) return violated('invalid cancellation notifications SHOULD be ignored; the server answered one (and a notification MUST NOT get a response, basic#11)', answer.message);
+    if (alive.kind !== 'result' && alive.kind !== 'error') return violated(`after a cancellation for an unknown request, ping got ${describeOutcome(alive)}`, undefined);
+    return pass();
+  },
+};
+
+const cancelRace: CheckDef = {
+  id: 'cancellation.race',
+  title: 'a cancellation that arrives after the response is handled gracefully',
+  clause: 'basic.utilities.cancellation#6',
+  level: 'MUST',
+  async run(ctx) {
+    const probe = await fresh(ctx);
+    const first = await probe.request('ping');
+    if (first.kind !== 'result') return skip(`blocked: ping got ${describeOutcome(first)} (see ping.empty-result)`);
+    const id = (first.message?.message as { id?: unknown } | undefined)?.id;
+    await probe.conn.notify('notifications/cancelled', { requestId: id, reason: 'mcpwire check: already answered' });
+    const alive = await probe.request('ping');
+    if (alive.kind === 'result' || alive.kind === 'error') return pass();
+    return violated(`both parties MUST handle the race where a cancellation arrives after the response; after cancelling answered request ${JSON.stringify(id)} the server's next ping got ${describeOutcome(alive)}`, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+  },
+};
+
+const invalidLevel: CheckDef = {
+  id: 'logging.invalid-level',
+  title: 'logging/setLevel with an unknown level gets -32602',
+  clause: 'server.utilities.logging#2',
+  level: 'SHOULD',
+  async run(ctx) {
+    const s = await ctx.session();
+    if (!declared(s, 'logging')) return notApplicable('the server does not declare the logging capability');
+    const o = await s.probe.request('logging/setLevel', { level: 'mcpwire-check-loud' });
+    if (o.kind === 'error' && o.error.code === -32602) return pass();
+    return violated(`an invalid log level SHOULD get -32602 (Invalid params); it got ${describeOutcome(o)}`, messageOf(o));
+  },
+};
+
+const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+const levelFilter: CheckDef = {
+  id: 'logging.level-filter',
+  title: 'after logging/setLevel "error", no less severe log messages arrive',
+  clause: 'schema.json SetLevelRequest.level',
+  level: 'SHOULD',
+  async run(ctx) {
+    const s = await ctx.session();
+    if (!declared(s, 'logging')) return notApplicable('the server does not declare the logging capability');
+    const probe = await fresh(ctx);
+    const set = await probe.request('logging/setLevel', { level: 'error' });
+    if (set.kind !== 'result') return skip(`blocked: logging/setLevel got ${describeOutcome(set)} (see logging.set-level)`);
+    const from = set.message?.seq ?? 0;
+    await probe.request('ping');
+    await sleep(1000);
+    const logs = ctx.traffic.records.filter((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && r.kind === 'notification' && (r.message as { method?: unknown }).method === 'notifications/message');
+    const low = logs.find((r) => LEVELS.indexOf(String((r.message as { params?: { level?: unknown } }).params?.level)) < LEVELS.indexOf('error'));
+    if (low !== undefined) return violated(`the server should send logs at the set level and higher only; after setLevel "error" it sent a "${String((low.message as { params?: { level?: unknown } }).params?.level)}" message`, low.message);
+    return logs.length === 0 ? notApplicable('the server sent no log message within 1 s after setLevel') : pass(`${logs.length} messages, all at "error" or above`);
+  },
+};
+
+export const utilityChecks: CheckDef[] = [setLevel, invalidLevel, levelFilter, progressToken, progressMonotonic, progressTotal, progressAfter, cancellation, cancelUnknown, cancelRace];
