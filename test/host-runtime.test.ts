@@ -305,14 +305,15 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
 
 describe('issue 12.4: runtime helpers (pure)', () => {
   it('issue 12.4: capabilitySummary: names in the server order, notable flags, task requests; listChanged left out; server text sanitized', () => {
+    const caps: Record<string, unknown> = {
+      logging: {},
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    };
+    caps['evil\u001b[2J'] = {};
     expect(
-      capabilitySummary({
-        logging: {},
-        tools: { listChanged: true },
-        resources: { subscribe: true, listChanged: true },
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-        ['evil\u001b[2J' as 'logging']: {},
-      }),
+      capabilitySummary(caps as Parameters<typeof capabilitySummary>[0]),
     ).toBe('logging tools resources(subscribe) tasks(list,cancel,tools.call) evil[2J');
     expect(capabilitySummary(undefined)).toBeUndefined();
   });
