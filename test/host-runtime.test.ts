@@ -229,6 +229,20 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
   });
 });
 
+describe('issue 12.4: run-time changes one at a time', { timeout: 60_000 }, () => {
+  it('issue 12.4: concurrent reloads and adds apply in call order, each on what the previous left', async () => {
+    host = createHost([stdio('a')], { permission: 'allow' });
+    await host.start();
+    const [r1, r2] = await Promise.all([host.reload([stdio('a'), stdio('b')]), host.reload([stdio('a')])]);
+    expect(r1).toEqual({ added: ['b'], removed: [], restarted: [], unchanged: ['a'] });
+    expect(r2).toEqual({ added: [], removed: ['b'], restarted: [], unchanged: ['a'] });
+    expect(host.status().map((s) => s.id)).toEqual(['a']);
+    const added = await Promise.allSettled([host.addServer('c', { command: process.execPath, args: [mockServer] }), host.addServer('c', { command: process.execPath, args: [mockServer] })]);
+    expect(added.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(host.status().map((s) => [s.id, s.state])).toEqual([['a', 'ready'], ['c', 'ready']]);
+  });
+});
+
 describe('issue 12.4: status view', { timeout: 60_000 }, () => {
   it('issue 12.4: status() is the table view (instructions: first line, ≤ 60 chars; capabilities in one line); serverStatus(id) and status({ detail: true }) keep the whole', async () => {
     const long = `First line of the instructions that goes on and on and on and on and on and on for a while.\nSecond line.`;

@@ -142,6 +142,8 @@ export class McpHost extends EventEmitter {
   /** Last state reported per server, for `stateChange`. */
   private readonly lastState = new Map<string, ServerState>();
   private unavailable: UnavailableTool[] = [];
+  /** addServer/removeServer/reload run one at a time: each sees what the previous one left. */
+  private changing: Promise<unknown> = Promise.resolve();
 
   constructor(
     servers: readonly ResolvedServer[],
@@ -213,7 +215,11 @@ export class McpHost extends EventEmitter {
    * embedder's entry is its own decision: no project trust applies, unless it passes a
    * `ResolvedServer` carrying the `untrusted` mark.
    */
-  async addServer(id: string, entry: RuntimeServerEntry | ResolvedServer): Promise<ServerStatus> {
+  addServer(id: string, entry: RuntimeServerEntry | ResolvedServer): Promise<ServerStatus> {
+    return this.oneAtATime(() => this.add(id, entry));
+  }
+
+  private async add(id: string, entry: RuntimeServerEntry | ResolvedServer): Promise<ServerStatus> {
     this.assertOpen(id);
     const server = serverFromEntry(id, entry);
     if (this.slots.has(id)) throw new ConfigError(`server "${id}" already exists (reload() or removeServer() first)`, { serverId: id, phase: 'config' });
@@ -227,7 +233,11 @@ export class McpHost extends EventEmitter {
   }
 
   /** Closes server `id` (its calls in flight fail) and forgets it; its tools leave the catalog. False when unknown. */
-  async removeServer(id: string): Promise<boolean> {
+  removeServer(id: string): Promise<boolean> {
+    return this.oneAtATime(() => this.remove(id));
+  }
+
+  private async remove(id: string): Promise<boolean> {
     const slot = this.slots.get(id);
     if (slot === undefined) return false;
     await slot.close(); // stateChange → closed
@@ -265,13 +275,17 @@ export class McpHost extends EventEmitter {
    * unchanged ones keep their connection (same process, same session, same tools). Resolves
    * when the added and restarted servers have made their first attempt (when the host is started).
    */
-  async reload(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
+  reload(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
+    return this.oneAtATime(() => this.applyConfig(config));
+  }
+
+  private async applyConfig(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
     this.assertOpen();
     const list = Array.isArray(config) ? (config as readonly ResolvedServer[]) : (config as ConfigLoadResult).servers;
     const next = trusted(list, this.options.trust);
     const diff = diffServers(new Map([...this.slots].map(([id, slot]) => [id, slot.server])), next);
     const byId = new Map(next.map((s) => [s.id, s]));
-    await Promise.all(diff.removed.map((id) => this.removeServer(id)));
+    await Promise.all(diff.removed.map((id) => this.remove(id)));
     const starting: ServerSlot[] = [];
     for (const id of diff.restarted) {
       await this.slots.get(id)!.close(); // stateChange → closed, then the new entry's states
@@ -290,6 +304,12 @@ export class McpHost extends EventEmitter {
     if (this.started) await Promise.all(starting.map((s) => s.start()));
     this.emit('reloaded', diff);
     return diff;
+  }
+
+  private oneAtATime<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.changing.then(op, op);
+    this.changing = run.catch(() => {});
+    return run;
   }
 
   private slotOf(id: string): ServerSlot {
