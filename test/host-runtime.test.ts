@@ -302,6 +302,23 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
     expect(d).toEqual([{ server: 'cf', method, message: expect.stringMatching(new RegExp(`^server "cf" sent ${method.replace('/', '\\/')}, but this host does not handle .*: refused \\(-32601\\)$`)) }]);
   });
 
+  it('issue 12.5: a task-required tool is offered where tasks work, and not on a server that negotiated a revision without tasks (even one declaring tasks.requests.tools.call)', async () => {
+    const research = { name: 'research', builtin: 'slow', execution: { taskSupport: 'required' } };
+    host = createHost(
+      [stdio('now', { tasks: { pollInterval: 50 }, tools: [research, 'echo'] }), stdio('old', { protocolVersions: ['2025-06-18'], tasks: { pollInterval: 50 }, tools: [research, 'echo'] })],
+      { permission: 'allow' },
+    );
+    const w = watch(host);
+    await host.start();
+    expect(host.serverStatus('old')!.protocolVersion).toBe('2025-06-18');
+    expect(host.tools().map((t) => `${t.server}/${t.tool}`)).toEqual(['now/echo', 'now/research', 'old/echo']);
+    expect(host.unavailableTools()).toEqual([{ server: 'old', tool: 'research', reason: expect.stringMatching(/requires task execution .*the negotiated protocol version has no tasks; not offered$/) }]);
+    expect(host.status().map((s) => [s.id, s.toolsUnavailable])).toEqual([['now', undefined], ['old', 1]]);
+    expect(w.diagnostics).toContainEqual({ server: 'old', message: expect.stringMatching(/^tool "research" requires task execution/) });
+    const r = await host.callTool(host.tools().find((t) => t.server === 'now' && t.tool === 'research')!.name, { ms: 50 });
+    expect(r.isError).toBe(false);
+  });
+
   it('issue 12.5: a host that handles sampling answers it and raises no diagnostic', async () => {
     host = createHost([stdio('cf', { extends: 'client-features' })], {
       permission: 'allow',
