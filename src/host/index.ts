@@ -10,6 +10,10 @@ export type { ConnectFn, HostClient, ServerState } from './server-slot.js';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 export { decidePermission, matchesAny, type PermissionDecision, type PermissionHook, type PermissionRequest } from './permissions.js';
 export type { AgentCallOptions } from './calls.js';
+export { OUTCOME_CODES, MAX_META_BYTES, type CallOutcome, type HostCallResult, type RpcErrorInfo } from './outcome.js';
+export { ResultStore, type ResultPage, type ResultStoreOptions } from './result-pages.js';
+export { isIdempotentTool, mayRetry, retryDelay, NO_RETRY } from './retry.js';
+export type { CallLogListener, CallNotificationListener } from './call-notifications.js';
 export * from './tools.js';
 export { sanitizeText } from './text.js';
 export {
