@@ -13,3 +13,9 @@ export type { ReplayScript, RecordedExchange, ReplaySummary, Mismatch, MatchMode
 export { serveReplayStdio, serveReplayHttp } from './replay-serve.js';
 export type { ReplayServer } from './replay-serve.js';
 export { normalizeParams, sameValue, similarity } from './match.js';
+export { diffTraces, formatDiff, firstDifference } from './diff.js';
+export type { TraceDiff, DiffOptions, CatalogDiff, ValueChange, LatencyRow, Divergence } from './diff.js';
+// Trace readers the CLI's `trace show --follow` uses (live tail of a growing trace, e.g. a tap's).
+export { followTrace } from '../trace/read.js';
+export { createShowRenderer, isMultiProcess, orderByTime } from '../trace/show.js';
+export { safeText } from '../trace/text.js';

@@ -76,7 +76,9 @@ export class Recorder {
     } else {
       // An answer travels opposite to its request.
       const map = this.pending[dir === 'in' ? 'out' : 'in'];
-      const key = this.key(id);
+      let key = this.key(id);
+      // initialize was sent before the session existed
+      if (!map.has(key) && this.session !== undefined) key = `\u0000${typeof id}:${String(id)}`;
       const p = map.get(key);
       if (p) map.delete(key);
       this.tracer.message(dir, msg, {

@@ -90,7 +90,9 @@ export function buildScript(records: TraceRecord[], options: ScriptOptions = {})
       open.set(`${s}\u0000${typeof msg.id}:${String(msg.id)}`, ex);
       last.set(s, ex);
     } else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) {
-      const key = `${s}\u0000${typeof msg.id}:${String(msg.id)}`;
+      let key = `${s}\u0000${typeof msg.id}:${String(msg.id)}`;
+      // initialize was sent before the session existed
+      if (!open.has(key)) key = `\u0000${typeof msg.id}:${String(msg.id)}`;
       const ex = open.get(key);
       if (ex && !ex.response) {
         ex.response = msg;

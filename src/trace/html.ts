@@ -9,10 +9,42 @@
  * never `innerHTML`.
  */
 import type { TraceRecord } from './record.js';
+import { orderByTime } from './show.js';
 
 export interface HtmlOptions {
   /** Shown in the page title (e.g. the trace file name). */
   title?: string;
+}
+
+/**
+ * One lane per peer: a server seen in several sessions (an HTTP tap relaying several hosts'
+ * sessions, or several runs through a stdio tap) gets a lane per session, named
+ * `server #n`; requests pair with their answers within a lane only.
+ */
+export function peerLanes(records: TraceRecord[]): TraceRecord[] {
+  const sessions = new Map<string, string[]>();
+  for (const r of records) {
+    if (r.session === undefined) continue;
+    const list = sessions.get(r.server) ?? [];
+    if (!list.includes(r.session)) list.push(r.session);
+    sessions.set(r.server, list);
+  }
+  if (![...sessions.values()].some((l) => l.length > 1)) return records;
+  // A line before its session was known (trace-start, the initialize request) joins the next session of that server.
+  const next = new Array<string | undefined>(records.length);
+  const upcoming = new Map<string, string>();
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r.session !== undefined) upcoming.set(r.server, r.session);
+    next[i] = r.session ?? upcoming.get(r.server);
+  }
+  return records.map((r, i) => {
+    const list = sessions.get(r.server);
+    if (!list || list.length < 2) return r;
+    const session = next[i];
+    const n = session === undefined ? 0 : list.indexOf(session) + 1;
+    return { ...r, server: `${r.server} #${n}` };
+  });
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -213,7 +245,7 @@ const JS = String.raw`
 
 /** Renders one self-contained HTML page for `records`. */
 export function renderHtml(records: TraceRecord[], options: HtmlOptions & { truncated?: boolean } = {}): string {
-  const payload = { title: options.title ?? '', truncated: options.truncated === true, records };
+  const payload = { title: options.title ?? '', truncated: options.truncated === true, records: peerLanes(orderByTime(records)) };
   return `<!doctype html>
 <html lang="en">
 <head>

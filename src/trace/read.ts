@@ -57,8 +57,9 @@ export interface Exchange {
   latencyMs?: number;
 }
 
-function pairKey(server: string, requestDir: string, id: unknown): string {
-  return `${server}\u0000${requestDir}\u0000${typeof id}:${String(id)}`;
+/** Ids are unique per connection: per server and session (a tap gives each relayed connection its own). */
+function pairKey(server: string, session: string | undefined, requestDir: string, id: unknown): string {
+  return `${server}\u0000${session ?? ''}\u0000${requestDir}\u0000${typeof id}:${String(id)}`;
 }
 
 /**
@@ -74,9 +75,11 @@ export function pairExchanges(records: TraceRecord[]): { exchanges: Exchange[]; 
     if (r.kind === 'request') {
       const ex: Exchange = { request: r };
       exchanges.push(ex);
-      open.set(pairKey(r.server, r.dir, r.id), ex);
+      open.set(pairKey(r.server, r.session, r.dir, r.id), ex);
     } else if (r.kind === 'result' || r.kind === 'error') {
-      const key = pairKey(r.server, r.dir === 'in' ? 'out' : 'in', r.id);
+      let key = pairKey(r.server, r.session, r.dir === 'in' ? 'out' : 'in', r.id);
+      // The request that opened a session (initialize) was sent before the session was known.
+      if (!open.has(key) && r.session !== undefined) key = pairKey(r.server, undefined, r.dir === 'in' ? 'out' : 'in', r.id);
       const ex = open.get(key);
       if (!ex) continue;
       open.delete(key);
@@ -90,4 +93,68 @@ export function pairExchanges(records: TraceRecord[]): { exchanges: Exchange[]; 
 
 export function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
+}
+
+export interface FollowOptions {
+  /** Stop following when aborted. */
+  signal?: AbortSignal;
+  /** How often to look for new lines (ms). Default 150. */
+  pollMs?: number;
+}
+
+/**
+ * `trace show --follow`: calls `onRecords` with what the file holds, then with each batch of
+ * complete lines appended later (a line still being written waits for its newline), until the
+ * signal aborts. A file that does not exist yet is waited for; a file that shrank (rewritten)
+ * is read again from its start. Unreadable lines are skipped (counted in `onBad`).
+ */
+export async function followTrace(file: string, onRecords: (records: TraceRecord[]) => void, options: FollowOptions = {}, onBad?: (line: string) => void): Promise<void> {
+  const { open, stat } = await import('node:fs/promises');
+  const pollMs = options.pollMs ?? 150;
+  let pos = 0;
+  let partial = '';
+  const decoder = new TextDecoder('utf-8');
+  const wait = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, pollMs);
+      function done() {
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      options.signal?.addEventListener('abort', done, { once: true });
+    });
+  while (!options.signal?.aborted) {
+    let size: number;
+    try {
+      size = (await stat(file)).size;
+    } catch {
+      await wait();
+      continue;
+    }
+    if (size < pos) {
+      pos = 0;
+      partial = '';
+    }
+    if (size > pos) {
+      const fh = await open(file, 'r');
+      try {
+        const buf = Buffer.allocUnsafe(Math.min(size - pos, 8 * 1024 * 1024));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, pos);
+        pos += bytesRead;
+        const text = partial + decoder.decode(buf.subarray(0, bytesRead), { stream: true });
+        const nl = text.lastIndexOf('\n');
+        partial = nl < 0 ? text : text.slice(nl + 1);
+        if (nl >= 0) {
+          const parsed = parseTrace(text.slice(0, nl + 1));
+          if (onBad) for (const n of parsed.badLines) onBad(text.split('\n')[n - 1] ?? '');
+          if (parsed.records.length) onRecords(parsed.records);
+        }
+      } finally {
+        await fh.close();
+      }
+      if (pos < size) continue;
+    }
+    await wait();
+  }
 }

@@ -90,7 +90,7 @@ function eventText(e: TraceEventRecord): string {
   }
 }
 
-function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: Map<TraceRecord, Exchange>, paint: Paint): string {
+function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: Map<TraceRecord, Exchange>, paint: Paint, live = false): string {
   const arrow = r.dir === 'out' ? paint('cyan', '→') : paint('green', '←');
   const kindColor = r.kind === 'error' || r.kind === 'invalid' ? 'red' : r.dir === 'out' ? 'cyan' : 'green';
   const head = `${arrow} ${paint(kindColor, r.kind.padEnd(13))} ${paint('bold', safeText(r.method ?? '?', 60))}${idText(r.id)}`;
@@ -101,15 +101,73 @@ function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: 
     const closing = answered.get(r);
     const lat = closing?.latencyMs ?? r.latency_ms;
     if (lat !== undefined) parts.push(paint('yellow', ms(lat)));
-  } else if (r.kind === 'request') {
+  } else if (r.kind === 'request' && !live) {
     parts.push(paint('dim', ex?.response ? `(answered in ${ms(ex.latencyMs ?? 0)})` : '(no response)'));
   }
   parts.push(paint('dim', `${r.bytes} B`));
   return parts.join('  ');
 }
 
-/** Renders the timeline; `records` in file order. */
+/**
+ * Records in time order. One process writes its lines in order; several processes appending to
+ * one file (e.g. a tap per server) interleave by batches, so a file with several `trace-start`
+ * lines of different processes is ordered by wall-clock time (`ts`, stable for equal times).
+ */
+export function orderByTime(records: TraceRecord[]): TraceRecord[] {
+  if (!isMultiProcess(records)) return records;
+  const keyed = records.map((r, i) => ({ r, i, k: Date.parse(r.ts) }));
+  keyed.sort((x, y) => (Number.isNaN(x.k) || Number.isNaN(y.k) ? 0 : x.k - y.k) || x.i - y.i);
+  return keyed.map((x) => x.r);
+}
+
+/** Whether lines of several processes share the file (their `t` clocks are not comparable). */
+export function isMultiProcess(records: TraceRecord[]): boolean {
+  const pids = new Set<unknown>();
+  for (const r of records) if ((r as TraceEventRecord).event === 'trace-start') pids.add((r as TraceEventRecord).pid);
+  return pids.size > 1;
+}
+
+/**
+ * A timeline renderer that takes records as they come (`trace show --follow`): a request line
+ * cannot know its answer yet, so answers carry the latency instead.
+ */
+export function createShowRenderer(options: ShowOptions & { serverWidth?: number; wallClock?: boolean } = {}): (r: TraceRecord) => string {
+  const paint: Paint = options.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
+  const open = new Map<string, TraceMessageRecord>();
+  const answered = new Map<TraceRecord, Exchange>();
+  const width = options.serverWidth ?? 16;
+  return (r) => {
+    const t = paint('dim', options.wallClock ? safeText(r.ts, 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
+    const server = safeText(r.server, 24).padEnd(width);
+    if (isMessageRecord(r)) {
+      const key = (dir: string) => `${r.server}\u0000${r.session ?? ''}\u0000${dir}\u0000${typeof r.id}:${String(r.id)}`;
+      if (r.kind === 'request') open.set(key(r.dir), r);
+      else if (r.kind === 'result' || r.kind === 'error') {
+        let k = key(r.dir === 'in' ? 'out' : 'in');
+        if (!open.has(k)) k = k.replace(`\u0000${r.session ?? ''}\u0000`, '\u0000\u0000');
+        const q = open.get(k);
+        if (q) {
+          open.delete(k);
+          answered.set(r, { request: q, response: r, latencyMs: typeof r.latency_ms === 'number' ? r.latency_ms : Math.round((r.t - q.t) * 1000) / 1000 });
+        }
+      }
+      const line = `${t}  ${server}  ${messageLine(r, undefined, answered, paint, true)}`;
+      answered.delete(r);
+      return line;
+    }
+    const e = r as TraceEventRecord;
+    const color = e.event === 'schema' ? 'magenta' : e.event === 'timeout' || e.event === 'diagnostic' ? 'red' : 'yellow';
+    return `${t}  ${server}  ${paint(color, '•')} ${paint(color, safeText(e.event, 13).padEnd(13))} ${eventText(e)}`.trimEnd();
+  };
+}
+
+/**
+ * Renders the timeline; `records` in file order (a file several processes wrote is put in time
+ * order first, and shows wall-clock times since their `t` clocks differ).
+ */
 export function renderShow(records: TraceRecord[], options: ShowOptions = {}): string {
+  const wallClock = isMultiProcess(records);
+  records = orderByTime(records);
   const paint: Paint = options.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
   const { exchanges, byResponse } = pairExchanges(records);
   const byRequest = new Map<TraceRecord, Exchange>();
@@ -117,7 +175,7 @@ export function renderShow(records: TraceRecord[], options: ShowOptions = {}): s
   const serverWidth = Math.min(24, Math.max(6, ...records.map((r) => safeText(r.server, 24).length)));
   const out: string[] = [];
   for (const r of records) {
-    const t = paint('dim', r.t.toFixed(3).padStart(11));
+    const t = paint('dim', wallClock ? safeText(r.ts, 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
     const server = safeText(r.server, 24).padEnd(serverWidth);
     if (isMessageRecord(r)) {
       out.push(`${t}  ${server}  ${messageLine(r, byRequest.get(r), byResponse, paint)}`);

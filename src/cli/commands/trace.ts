@@ -1,17 +1,23 @@
 /**
- * `mcpwire trace show <file> [--color|--no-color]` — readable timeline
+ * `mcpwire trace show <file> [--follow] [--color|--no-color]` — readable timeline (time order,
+ *   several processes' lines merged by wall clock); --follow keeps printing lines as they are
+ *   appended (Ctrl-C stops)
  * `mcpwire trace stats <file> [--json]` — per-method counts, errors, latency percentiles
- * `mcpwire trace html <file> [-o out.html]` — one self-contained HTML page (stdout without -o)
+ * `mcpwire trace html <file> [-o out.html|-]` — one self-contained HTML page; without -o it is
+ *   written next to the trace (`run.jsonl` → `run.html`) and its path printed; `-o -`: stdout
+ * `mcpwire trace diff <a> <b> [--json] [--server <id>]` — protocol-level comparison; exit 1 on
+ *   differences
  */
 import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeStats, formatStats, readTrace, renderHtml, renderShow, type ParsedTrace } from '../../index.js';
+import { computeStats, formatStats, loadTap, readTrace, renderHtml, renderShow, type ParsedTrace } from '../../index.js';
 
 const USAGE = `usage:
-  mcpwire trace show <file> [--color|--no-color]
+  mcpwire trace show <file> [--follow] [--color|--no-color]
   mcpwire trace stats <file> [--json]
-  mcpwire trace html <file> [-o out.html]`;
+  mcpwire trace html <file> [-o out.html | -o -]
+  mcpwire trace diff <a.jsonl> <b.jsonl> [--json] [--server <id>]`;
 
 class UsageError extends Error {}
 
@@ -26,6 +32,8 @@ function parse(argv: string[]) {
         'no-color': { type: 'boolean' },
         json: { type: 'boolean' },
         output: { type: 'string', short: 'o' },
+        follow: { type: 'boolean', short: 'f' },
+        server: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -48,6 +56,34 @@ function useColor(values: { color?: boolean; 'no-color'?: boolean }): boolean {
   return process.stdout.isTTY === true && !process.env.NO_COLOR;
 }
 
+/** `run.jsonl` → `run.html` beside it. */
+export function htmlPathFor(file: string): string {
+  const ext = extname(file);
+  return join(dirname(file), `${basename(file, ext === '.html' ? '' : ext)}.html`);
+}
+
+async function follow(file: string, color: boolean): Promise<number> {
+  const tap = await loadTap();
+  const ctrl = new AbortController();
+  const stop = () => ctrl.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.on('error', stop); // piped into head: stop quietly
+  // Wall-clock times: a followed file is often written by several processes (taps), whose `t` clocks differ.
+  const render = tap.createShowRenderer({ color, wallClock: true });
+  await tap.followTrace(
+    file,
+    (records) => {
+      const lines = records.map(render);
+      if (!ctrl.signal.aborted) process.stdout.write(`${lines.join('\n')}\n`);
+    },
+    { signal: ctrl.signal },
+  );
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  return 0;
+}
+
 export default async function trace(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parse(argv);
@@ -56,9 +92,20 @@ export default async function trace(argv: string[]): Promise<number> {
       process.stdout.write(`${USAGE}\n`);
       return values.help ? 0 : 2;
     }
-    if (!['show', 'stats', 'html'].includes(sub)) throw new UsageError(`unknown trace subcommand "${sub}"`);
+    if (!['show', 'stats', 'html', 'diff'].includes(sub)) throw new UsageError(`unknown trace subcommand "${sub}"`);
     if (!file) throw new UsageError(`trace ${sub} needs a trace file`);
+    if (sub === 'diff') {
+      if (extra.length !== 1) throw new UsageError('trace diff needs two trace files');
+      const [a, b] = await Promise.all([readTrace(file), readTrace(extra[0])]);
+      warnings(file, a);
+      warnings(extra[0], b);
+      const tap = await loadTap();
+      const d = tap.diffTraces(a.records, b.records, { server: values.server });
+      process.stdout.write(values.json ? `${JSON.stringify(d, null, 2)}\n` : `${tap.formatDiff(d, tap.safeText)}\n`);
+      return d.same ? 0 : 1;
+    }
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (sub === 'show' && values.follow) return await follow(file, useColor(values));
     const parsed = await readTrace(file);
     warnings(file, parsed);
     if (sub === 'show') {
@@ -69,11 +116,13 @@ export default async function trace(argv: string[]): Promise<number> {
       process.stdout.write(values.json ? `${JSON.stringify(stats, null, 2)}\n` : `${formatStats(stats)}\n`);
     } else {
       const html = renderHtml(parsed.records, { title: basename(file), truncated: parsed.truncated });
-      if (values.output) {
-        await writeFile(values.output, html);
-        process.stderr.write(`mcpwire: wrote ${values.output}\n`);
-      } else {
+      if (values.output === '-') {
         process.stdout.write(html);
+      } else {
+        const out = values.output ?? htmlPathFor(file);
+        await writeFile(out, html, { mode: 0o600 });
+        // The path on stdout (scripts open it); where it came from on stderr only with -o.
+        process.stdout.write(`${out}\n`);
       }
     }
     return 0;
