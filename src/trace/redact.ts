@@ -611,7 +611,7 @@ export class Redactor {
       }
       const outKey = checkKeys ? this.scrub(key) : key;
       if (next !== value || outKey !== key) out ??= copyHead(obj, key);
-      if (out !== undefined) out[outKey] = next;
+      if (out !== undefined) put(out, outKey, next);
     }
     this.stack.pop();
     return out ?? obj;
@@ -795,9 +795,19 @@ function copyHead(obj: Record<string, unknown>, stop: string): Record<string, un
     if (k === stop) break;
     const val = obj[k];
     const t = typeof val;
-    if (t !== 'undefined' && t !== 'function' && t !== 'symbol') out[k] = val;
+    if (t !== 'undefined' && t !== 'function' && t !== 'symbol') put(out, k, val);
   }
   return out;
+}
+
+/**
+ * `out[key] = value`, but an own `__proto__` member (JSON.parse makes one from `{"__proto__":…}`)
+ * stays a member: the assignment would set the copy's prototype instead and the member would
+ * vanish from the trace.
+ */
+function put(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 function safeStringify(v: unknown): string {

@@ -1,0 +1,213 @@
+/**
+ * issue 13 item 1: property-based fuzzing of the redactors (src/trace/redact.ts for traces,
+ * src/host/redaction.ts for what the host hands out). What they claim, tested as claimed:
+ *
+ * - a configured secret (≥ MIN_SECRET_LENGTH characters) does not survive anywhere in a string —
+ *   as given, URL-encoded, form-encoded, JSON-escaped, base64 / base64url — however it is
+ *   embedded (arbitrary text around it, in a key, deep in a value, in a string cut at the
+ *   truncation limit, cut short before `…`); not in `redactString`, `redact`, `redactJson`;
+ * - a Bearer header value's credential alone, a Basic credential's password and a URL's password
+ *   are secrets too;
+ * - the host's data redaction leaves a string without a credential unchanged (no over-redaction);
+ * - `redactJson` writes the same bytes as `JSON.stringify(redact(v))` and `lastBytes` is the JSON
+ *   size of the original, for arbitrary JSON values (own `__proto__` members included).
+ *
+ * Secrets are drawn from an alphabet without `[` and `]`, so a secret cannot be a piece of the
+ * `[redacted]` marker itself. Counts print as `[fuzz] …` lines.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { serverRedaction } from '../src/host/redaction.js';
+import type { ResolvedServer } from '../src/host/config/types.js';
+import { emptyNormalizedConfig } from '../src/host/config/types.js';
+import { MIN_SECRET_LENGTH, REDACTED, Redactor } from '../src/trace/redact.js';
+import { fuzz } from './support/fuzz.js';
+
+const secretChar = fc.oneof(
+  { weight: 8, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')) },
+  { weight: 2, arbitrary: fc.constantFrom(...'-_.~+/=!$%&*()?#@:;,\'"\\ <>{}|^`'.split('')) },
+  { weight: 1, arbitrary: fc.constantFrom('é', 'ß', '日', '本', '🔑', '\n', '\t', '\u2028') },
+);
+const secretArb = fc.array(secretChar, { minLength: MIN_SECRET_LENGTH, maxLength: 24 }).map((a) => a.join(''));
+/**
+ * Without whitespace: a value shaped `Scheme credentials` (`aaaa- bbbb`) is read as a header value
+ * whose scheme is public (`secretForms`), so only its credentials are secret.
+ */
+const secretNoWs = secretArb.map((s) => s.replace(/\s/g, '_'));
+/** Text around a secret: anything (full Unicode), or something that looks like its neighbours. */
+const around = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 20 }), fc.string({ maxLength: 20 }), fc.constantFrom('', ' ', '=', 'token=', 'Bearer ', '"key":"', 'https://u:', '?x=1&sig=', '…'));
+
+type Encoding = 'raw' | 'url' | 'form' | 'json' | 'base64' | 'base64url' | 'base64-padded';
+const encodingArb = fc.constantFrom<Encoding>('raw', 'url', 'form', 'json', 'base64', 'base64url', 'base64-padded');
+
+/** The secret's form under `enc` (what must not be in the output). */
+function form(secret: string, enc: Encoding): string {
+  switch (enc) {
+    case 'raw':
+      return secret;
+    case 'url':
+      return encodeURIComponent(secret);
+    case 'form':
+      return encodeURIComponent(secret).replace(/%20/g, '+');
+    case 'json':
+      return JSON.stringify(secret).slice(1, -1);
+    case 'base64':
+      return Buffer.from(secret).toString('base64').replace(/=+$/, '');
+    case 'base64url':
+      return Buffer.from(secret).toString('base64url');
+    case 'base64-padded':
+      return Buffer.from(secret).toString('base64').replace(/=+$/, '');
+  }
+}
+
+/** The whole text as a server would echo it: the encoding applies to everything (it is char-local) or, for base64, to the secret. */
+function embed(before: string, secret: string, after: string, enc: Encoding): string {
+  const whole = before + secret + after;
+  switch (enc) {
+    case 'raw':
+      return whole;
+    case 'url':
+      return encodeURIComponent(whole);
+    case 'form':
+      return encodeURIComponent(whole).replace(/%20/g, '+');
+    case 'json':
+      return JSON.stringify(whole);
+    case 'base64':
+      return before + Buffer.from(secret).toString('base64').replace(/=+$/, '') + after;
+    case 'base64url':
+      return before + Buffer.from(secret).toString('base64url') + after;
+    case 'base64-padded':
+      return before + Buffer.from(secret).toString('base64') + after;
+  }
+}
+
+/** encodeURIComponent throws on lone surrogates: such texts are not echoable in that form. */
+function encodable(s: string): boolean {
+  try {
+    encodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function noForm(out: string, secret: string, enc: Encoding): void {
+  const f = form(secret, enc);
+  expect(out.includes(f), `${enc} form ${JSON.stringify(f)} of ${JSON.stringify(secret)} survived in ${JSON.stringify(out)}`).toBe(false);
+}
+
+describe('fuzz: trace redactor (issue 13 item 1)', () => {
+  it('a configured secret survives in no claimed encoding, wherever it sits in a string, a key, a nested value; redactString, redact and redactJson alike', () => {
+    fuzz('trace redactor: configured secrets in any encoding', 12_000, fc.tuple(secretArb, around, around, encodingArb, fc.nat(3)), ([secret, before, after, enc, where]) => {
+      fc.pre(encodable(before + secret + after));
+      const r = new Redactor({ secrets: [secret] });
+      const text = embed(before, secret, after, enc);
+      noForm(r.redactString(text), secret, enc);
+      const value =
+        where === 0 ? { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }] } } : where === 1 ? { [text]: 1, params: { a: [text] } } : where === 2 ? [[[{ x: text }]]] : text;
+      const json = r.redactJson(value) ?? '';
+      noForm(json, secret, enc);
+      noForm(JSON.stringify(JSON.parse(json)), secret, enc); // …nor once its JSON is read back
+      noForm(JSON.stringify(r.redact(value)), secret, enc);
+    });
+  });
+
+  it('cut by truncation or before "…": no secret head of MIN_SECRET_LENGTH or more survives', () => {
+    fuzz('trace redactor: truncation and … cuts', 6_000, fc.tuple(secretNoWs, fc.integer({ min: 0, max: 200 }), fc.integer({ min: MIN_SECRET_LENGTH, max: 24 })), ([secret, pad, keep]) => {
+      const r = new Redactor({ secrets: [secret], maxStringBytes: 128 });
+      // a long string with the secret across the 128-byte cut
+      const long = 'x'.repeat(Math.max(0, 128 - pad % 40)) + secret + 'y'.repeat(200 + pad);
+      const out = r.redactString(long);
+      expect(out).toContain('[truncated by mcpwire');
+      for (let n = MIN_SECRET_LENGTH; n <= secret.length; n++) expect(out.includes(secret.slice(0, n)) && !REDACTED.includes(secret.slice(0, n))).toBe(false);
+      // an excerpt cut short right after a head of the secret
+      const head = secret.slice(0, Math.min(keep, secret.length));
+      const cut = r.redactString(`body: ${head}… (512 chars)`);
+      expect(cut.includes(head)).toBe(false);
+    });
+  });
+
+  it('regression: an own __proto__ member stays in the trace when a sibling is redacted (was set as the copy\'s prototype and lost)', () => {
+    const v = JSON.parse('{"__proto__":{"a":1},"token":"abcdefgh","x":{"__proto__":"p","password":"pw"}}') as unknown;
+    const r = new Redactor();
+    expect(r.redactJson(v)).toBe('{"__proto__":{"a":1},"token":"[redacted]","x":{"__proto__":"p","password":"[redacted]"}}');
+  });
+
+  it('redactJson writes the bytes of JSON.stringify(redact(v)), and lastBytes is the JSON size of v, for arbitrary JSON (own __proto__ members included)', () => {
+    const key = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'token', 'code', 'state', 'authorization', 'progressToken', 'text'), fc.string({ maxLength: 6 }));
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(fc.string({ unit: 'grapheme', maxLength: 10 }), fc.constantFrom('Bearer abcdefgh', 'GITHUB_TOKEN=ghp_123456', 'https://u:p@h/', 'supersecret1'), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null)),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }).map((members) => JSON.parse(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as unknown),
+      ),
+    }));
+    fuzz('trace redactor: redactJson ≡ JSON.stringify(redact) and lastBytes', 8_000, fc.tuple(value, fc.boolean()), ([v, withSecret]) => {
+      const r = new Redactor(withSecret ? { secrets: ['supersecret1'] } : {});
+      const fast = r.redactJson(v);
+      const fastBytes = r.lastBytes;
+      const slow = JSON.stringify(r.redact(v));
+      expect(fast).toBe(slow);
+      expect(r.lastBytes).toBe(Buffer.byteLength(JSON.stringify(v), 'utf8'));
+      expect(fastBytes).toBe(r.lastBytes);
+      // nothing but values changes: the same members, own `__proto__` ones included
+      sameMembers(JSON.parse(fast ?? 'null'), v);
+    });
+  });
+});
+
+/** `out` (redacted) has the members of `orig`, recursively; a value redacted whole is not looked into. */
+function sameMembers(out: unknown, orig: unknown): void {
+  if (out === REDACTED || orig === null || typeof orig !== 'object') return;
+  if (Array.isArray(orig)) {
+    expect(Array.isArray(out) && out.length === orig.length).toBe(true);
+    orig.forEach((x, i) => sameMembers((out as unknown[])[i], x));
+    return;
+  }
+  expect(Object.keys(out as object)).toEqual(Object.keys(orig));
+  for (const k of Object.keys(orig)) sameMembers((out as Record<string, unknown>)[k], (orig as Record<string, unknown>)[k]);
+}
+
+describe('fuzz: host redaction (issue 13 item 1)', () => {
+  const server = (env: Record<string, string>, headers: Record<string, string>, url?: string, clientSecret?: string): ResolvedServer => ({
+    id: 's',
+    source: 'global',
+    file: '/c.json',
+    enabled: true,
+    transport: url ? 'http' : 'stdio',
+    config: { ...emptyNormalizedConfig(), env, headers, ...(url ? { url } : { command: 'x' }), ...(clientSecret ? { oauth: { clientSecret } } : {}) },
+  });
+
+  it('credentials (credential-named env values, Bearer header credentials, Basic passwords, URL passwords, the OAuth client secret) survive neither text() nor data() in any claimed encoding', () => {
+    const where = fc.constantFrom('env', 'bearer', 'basic', 'url', 'oauth');
+    fuzz('host redaction: credentials in any encoding', 10_000, fc.tuple(secretNoWs, around, around, encodingArb, where), ([secret, before, after, enc, w]) => {
+      fc.pre(encodable(before + secret + after));
+      const alnum = secret.replace(/[^A-Za-z0-9]/g, 'x'); // URL user info and Basic need printable, unambiguous credentials
+      const s =
+        w === 'env'
+          ? server({ MY_API_TOKEN: secret, ROOT_DIR: '/srv/data' }, {})
+          : w === 'bearer'
+            ? server({}, { Authorization: `Bearer ${secret}` }, 'https://mcp.example/')
+            : w === 'basic'
+              ? server({}, { Authorization: `Basic ${Buffer.from(`user:${alnum}`).toString('base64')}` }, 'https://mcp.example/')
+              : w === 'url'
+                ? server({}, {}, `https://user:${alnum}@mcp.example/mcp`)
+                : server({}, {}, 'https://mcp.example/', secret);
+      const credential = w === 'basic' || w === 'url' ? alnum : secret;
+      const red = serverRedaction(s);
+      const text = embed(before, credential, after, enc);
+      noForm(red.text(text), credential, enc);
+      noForm(red.data(text), credential, enc);
+    });
+  });
+
+  it('data() changes nothing in a string that holds no credential (a non-credential env value stays visible)', () => {
+    fuzz('host redaction: data() leaves credential-free text alone', 6_000, fc.tuple(secretArb, fc.string({ unit: 'grapheme', maxLength: 40 })), ([secret, text]) => {
+      const red = serverRedaction(server({ MY_API_TOKEN: secret, ROOT_DIR: '/srv/data' }, {}));
+      const probe = `${text} /srv/data`;
+      fc.pre(!['raw', 'url', 'form', 'json', 'base64', 'base64url'].some((e) => probe.includes(form(secret, e as Encoding))));
+      expect(red.data(probe)).toBe(probe);
+    });
+  });
+});
