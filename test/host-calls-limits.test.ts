@@ -102,6 +102,18 @@ describe('retries', () => {
     expect(host.serverStatus('c')!.state).toBe('ready');
   });
 
+  it('a new idempotent call made while its server is reconnecting waits for it (within the deadline) and succeeds', async () => {
+    const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
+    host = await startHost([mockServer('w', scenario, { retry: RETRY })], { backoff: { initialDelayMs: 300, maxRetries: 5 } });
+    const look = toolName('w', 'look');
+    expect((await host.callTool(look, { text: 'before' })).outcome).toBe('ok');
+    expect((await host.callTool(toolName('w', 'crash'), {})).outcome).toBe('transport');
+    expect(host.serverStatus('w')!.state).not.toBe('ready');
+    const r = await host.callTool(look, { text: 'during the outage' });
+    expect(r).toMatchObject({ outcome: 'ok', attempts: 1 });
+    expect(textOf(r)).toBe('during the outage');
+  });
+
   it('a non-idempotent call is not retried (outcome transport, retryable false); with retry_non_idempotent it is', async () => {
     const scenario = { tools: [{ name: 'mutate', builtin: 'crashOnce', annotations: { destructiveHint: true } }] };
     host = await startHost([

@@ -46,20 +46,19 @@ describe('outcomes', () => {
     expect(crashed.outcome).toBe('ok');
     const dead = await host.callTool(toolName('o', 'crash'), { code: 3 });
     expect(dead).toMatchObject({ outcome: 'transport', code: 'MCPWIRE_CONNECTION_CLOSED', retryable: false, attempts: 1 });
-    // the crashed server's tools have left the catalog; a caller holding the name gets unknown_tool
-    expect((await host.callTool(toolName('o', 'echo'), { text: 'x' })).outcome).toBe('unknown_tool');
+    // the crashed server's tools have left the catalog; a caller holding the name learns the server is down
+    expect(await host.callTool(toolName('o', 'echo'), { text: 'x' })).toMatchObject({ outcome: 'unavailable', code: 'MCPWIRE_SERVER_UNAVAILABLE', retryable: false });
   });
 
-  it('a server that is not connected: outcome unavailable, retryable for an idempotent tool', async () => {
+  it('a server that is not connected: outcome unavailable (not unknown_tool, though its tools left the catalog), retryable for an idempotent tool', async () => {
     host = await startHost([mockServer('d', { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] })], { backoff: { maxRetries: 0 } });
     const look = toolName('d', 'look');
-    const catalog = host.catalog;
+    expect((await host.callTool(look, { text: 'x' })).outcome).toBe('ok');
     await host.callTool(toolName('d', 'crash'), {});
-    // a call that resolved its name before the crash (same catalog snapshot as an agent turn would)
-    const { executeToolCall } = await import('../src/host/calls.js');
-    const slots = (host as unknown as { slots: Map<string, never> }).slots;
-    const r = await executeToolCall({ catalog, slots, permission: 'allow', bound: {} }, look, { text: 'x' });
-    expect(r).toMatchObject({ outcome: 'unavailable', code: 'MCPWIRE_SERVER_UNAVAILABLE', retryable: true, attempts: 0 });
+    expect(host.catalog.byName.has(look)).toBe(false);
+    const r = await host.callTool(look, { text: 'x' });
+    expect(r).toMatchObject({ outcome: 'unavailable', code: 'MCPWIRE_SERVER_UNAVAILABLE', retryable: true, attempts: 0, server: 'd', tool: 'look' });
+    expect(textOf(r)).toMatch(/not connected \(error\)/);
   });
 
   it('_meta of the result is kept, redacted; one over the cap is dropped and its size reported', async () => {

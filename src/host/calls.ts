@@ -44,6 +44,23 @@ export class CallState {
   }
 
   private readonly wakers = new Map<string, Set<() => void>>();
+  /** Tools seen in earlier catalogs: a call to a server that is reconnecting is `unavailable`, not `unknown_tool`. */
+  private readonly known = new Map<string, { server: string; tool: Tool }>();
+  private knownFrom: ToolCatalog | undefined;
+
+  /** The catalog entry of `publicName`, or the last one seen when its server is not ready now. */
+  lookup(catalog: ToolCatalog, slots: ReadonlyMap<string, ServerSlot>, publicName: string): { server: string; tool: Tool } | undefined {
+    if (this.knownFrom !== catalog) {
+      this.knownFrom = catalog;
+      for (const [name, entry] of catalog.byName) this.known.set(name, entry);
+    }
+    const entry = catalog.byName.get(publicName);
+    if (entry !== undefined) return entry;
+    const last = this.known.get(publicName);
+    const slot = last === undefined ? undefined : slots.get(last.server);
+    return slot !== undefined && slot.state !== 'ready' ? last : undefined;
+  }
+
   private watching: unknown;
 
   /** Calls `wake` on the next `status` event of server `id` (one host listener for all waits). */
@@ -114,7 +131,8 @@ function typed(base: ToolResultForAgent, outcome: CallOutcome, code: string, ext
 export async function executeToolCall(ctx: CallContext, publicName: string, args: unknown, options: AgentCallOptions = {}): Promise<HostCallResult> {
   const started = Date.now();
   if (isHostToolName(publicName)) return executeHostTool(ctx, publicName, args, options);
-  const entry = ctx.catalog.byName.get(publicName);
+  const state = ctx.state ?? new CallState();
+  const entry = state.lookup(ctx.catalog, ctx.slots, publicName);
   if (entry === undefined) return typed(hostToolError(`unknown tool "${sanitizeText(publicName, 128, true)}"`), 'unknown_tool', OUTCOME_CODES.unknownTool);
   const where: Origin = { server: entry.server, tool: entry.tool.name };
   const origin = `${entry.server}/${sanitizeText(entry.tool.name, 128, true)}`;
@@ -136,7 +154,6 @@ export async function executeToolCall(ctx: CallContext, publicName: string, args
   );
   if (!decision.allowed) return typed(hostToolError(`permission denied for MCP tool ${origin} (${decision.reason})`), 'denied', OUTCOME_CODES.denied, where);
 
-  const state = ctx.state ?? new CallState();
   const policy = cfg.retry ?? NO_RETRY;
   const timeoutMs = options.timeoutMs ?? cfg.requestTimeoutMs;
   const deadline = started + (options.maxTotalTimeoutMs ?? cfg.maxTotalTimeoutMs ?? timeoutMs * 10);
