@@ -12,3 +12,5 @@
  * ```
  */
 export * from './host/index.js';
+/** The one JSON Schema module's validator (the CLI checks typed tool arguments with it before a call). */
+export { validateValue, type SchemaCheck, type SchemaProblem } from './schema/index.js';

@@ -355,9 +355,11 @@ describe('mcpwire tools / call / read / prompt from config', { timeout: 120_000 
     const one = JSON.parse((await run(sb, ['tools', 'beta-2', '--json'])).stdout) as { name: string }[];
     expect(one.map((t) => t.name)).toEqual(list.filter((t) => t.server === 'beta-2').map((t) => t.name));
 
-    const table = await run(sb, ['tools', 'beta-2']);
-    expect(table.stdout).toMatch(/^server\s+tool\s+name\s+description$/m);
-    expect(table.stdout).toMatch(new RegExp(`^beta-2\\s+echo\\s+${publicName('beta-2', 'echo')}\\s+Echoes`, 'm'));
+    // People get signatures; the public name only with --names (issue 17.6).
+    const table = await run(sb, ['tools', 'beta-2', '--names']);
+    expect(table.stdout).toMatch(/^ {2}echo\(text: string\)$/m);
+    expect(table.stdout).toMatch(/^ {6}Echoes/m);
+    expect(table.stdout).toContain(`      name: ${publicName('beta-2', 'echo')}`);
 
     // Ad hoc: the raw tools array, as before.
     const adHoc = await run(sb, ['--stdio', `${node} ${mock}`, 'tools', '--json']);

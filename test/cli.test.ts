@@ -28,11 +28,11 @@ describe('mcpwire CLI', () => {
     expect(tools.map((t) => t.name)).toContain('echo');
   });
 
-  it('tools prints a table for people', async () => {
+  it('tools prints signatures and descriptions for people', async () => {
     const r = await run(['--stdio', mockCmd, 'tools']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^name\s+description/m);
-    expect(r.stdout).toMatch(/^echo\s+Echoes the given text back/m);
+    expect(r.stdout).toMatch(/^echo\(text: string\)$/m);
+    expect(r.stdout).toMatch(/^ {4}Echoes the given text back/m);
   });
 
   it('call --json prints the CallToolResult; progress goes to stderr as plain lines when not a TTY', async () => {

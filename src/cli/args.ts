@@ -3,12 +3,16 @@
  * `--timeout-ms`, `--json`, `--trace`, `--header`, `--config`) and a shell-words splitter for
  * `--stdio "<command line>"`.
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { didYouMean } from './suggest.js';
 
 export const GLOBAL_OPTIONS = {
   stdio: { type: 'string' },
   url: { type: 'string' },
   header: { type: 'string', multiple: true },
+  /** `--env K=V` / `--env K` (pass the current value) for a `--stdio` server (target.ts). */
+  env: { type: 'string', multiple: true },
   'timeout-ms': { type: 'string' },
   json: { type: 'boolean' },
   trace: { type: 'string' },
@@ -27,10 +31,17 @@ export type Parsed<O extends Options> = ReturnType<
 
 /** Parses argv with the global options plus the command's own. */
 export function parse<O extends Options>(argv: string[], own: O): Parsed<O> {
+  const options = { ...GLOBAL_OPTIONS, ...own };
   try {
-    return parseArgs({ args: argv, options: { ...GLOBAL_OPTIONS, ...own }, allowPositionals: true, strict: true });
+    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    const e = err as Error & { code?: string };
+    const unknown = e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'(-[^']*)'/.exec(e.message)?.[1] : undefined;
+    if (unknown !== undefined) {
+      const name = unknown.replace(/^-+/, '').split('=')[0];
+      throw new UsageError(`unknown option "${unknown}"${didYouMean(name, Object.keys(options), (o) => `"--${o}"`)}`);
+    }
+    throw new UsageError(e.message);
   }
 }
 
@@ -68,14 +79,22 @@ export function splitCommandLine(line: string): string[] {
   return out;
 }
 
-/** `k=v` pairs from repeated options. */
+/**
+ * `k=v` pairs from repeated options. For `--header`, the HTTP form `Name: value` is accepted too
+ * (a `:` before any `=`), as curl takes it. An error never echoes the value (it may be a secret).
+ */
 export function keyValues(list: string[] | undefined, what: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const kv of list ?? []) {
-    const i = kv.indexOf('=');
-    if (i <= 0) throw new UsageError(`${what} must look like key=value (got "${kv}")`);
-    out[kv.slice(0, i)] = kv.slice(i + 1);
-  }
+  (list ?? []).forEach((kv, n) => {
+    const eq = kv.indexOf('=');
+    const colon = what === '--header' ? kv.indexOf(':') : -1;
+    if (colon > 0 && (eq < 0 || colon < eq)) {
+      out[kv.slice(0, colon).trim()] = kv.slice(colon + 1).trim();
+      return;
+    }
+    if (eq <= 0) throw new UsageError(`${what} must look like ${what === '--header' ? '"Name: value" or Name=value' : 'key=value'} (occurrence ${n + 1})`);
+    out[kv.slice(0, eq)] = kv.slice(eq + 1);
+  });
   return out;
 }
 
@@ -96,4 +115,25 @@ export function parseJsonObject(text: string | undefined, what: string): Record<
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`${what} must be a JSON object`);
   return v as Record<string, unknown>;
+}
+
+/**
+ * The text of `--args`: inline JSON, `@file.json` (read from that file) or `-` (read from
+ * stdin). Undefined when not given.
+ */
+export async function argsText(value: string | undefined, stdin: NodeJS.ReadableStream = process.stdin): Promise<string | undefined> {
+  if (value === undefined) return undefined;
+  if (value === '-') {
+    const chunks: Buffer[] = [];
+    for await (const c of stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  if (value.startsWith('@')) {
+    try {
+      return await readFile(value.slice(1), 'utf8');
+    } catch (err) {
+      throw new UsageError(`--args ${value}: cannot read the file (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  return value;
 }

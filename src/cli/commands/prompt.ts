@@ -1,17 +1,19 @@
 /**
  * `mcpwire prompt <id> <name> [--args '<json>'] [--json]`: `prompts/get` on a configured server
  * (or `mcpwire --stdio "<cmd>" | --url <url> prompt <name>` on an ad-hoc one). `--args` is a
- * JSON object of string values (the prompt's arguments). Prints the messages as `role: text`
+ * JSON object of string values (the prompt's arguments; also `@file.json` or `-` for stdin), and
+ * `key=value` pairs add to it. Prints the messages as `role: text`
  * lines; `--json` prints the GetPromptResult.
  */
 import type { GetPromptResult, McpClient } from '../../index.js';
-import { parse, parseJsonObject, UsageError } from '../args.js';
+import { argsText, parse, parseJsonObject, UsageError } from '../args.js';
+import { isKeyValue } from '../kv-args.js';
 import { withConfigClient } from '../config-client.js';
 import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer, withClient } from '../target.js';
 
-const USAGE = "usage: mcpwire prompt <id> <name> [--args '<json>'] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [--args '<json>']";
+const USAGE = "usage: mcpwire prompt <id> <name> [key=value…] [--args '<json>'|@file|-] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [key=value…]";
 
 export default async function prompt(argv: string[]): Promise<number> {
   let scrub = (s: string) => s;
@@ -22,9 +24,12 @@ export default async function prompt(argv: string[]): Promise<number> {
       return 0;
     }
     const adHoc = adHocServer(values) !== undefined;
+    const fixed = adHoc ? 1 : 2;
     const [id, name] = adHoc ? [undefined, positionals[0]] : positionals;
-    if (!name || positionals.length !== (adHoc ? 1 : 2)) throw new UsageError(USAGE);
-    const raw = parseJsonObject(values.args, '--args');
+    const pairs = positionals.slice(fixed);
+    if (!name || positionals.length < fixed || isKeyValue(name) || pairs.some((p) => !isKeyValue(p))) throw new UsageError(USAGE);
+    const raw: Record<string, unknown> = parseJsonObject(await argsText(values.args), '--args');
+    for (const p of pairs) raw[p.slice(0, p.indexOf('='))] = p.slice(p.indexOf('=') + 1);
     const args: Record<string, string> = {};
     for (const [k, v] of Object.entries(raw)) {
       if (typeof v !== 'string') throw new UsageError(`--args: prompt arguments are strings (argument "${safeText(k, 40)}" is not)`);

@@ -1,22 +1,25 @@
 /**
  * `mcpwire read <id> <uri> [--json]`: `resources/read` on a configured server (or
  * `mcpwire --stdio "<cmd>" | --url <url> read <uri>` on an ad-hoc one). Text contents are
- * printed as they are; binary ones as a `[blob <mimeType>, <n> bytes]` line. `--json` prints
+ * printed as they are; binary ones as a `[blob <mimeType>, <n> bytes]` line, or written to
+ * `--save-dir DIR` (the extension from the MIME type; the path printed). `--json` prints
  * the ReadResourceResult.
  */
+import path from 'node:path';
 import type { McpClient, ReadResourceResult } from '../../index.js';
 import { parse, UsageError } from '../args.js';
 import { withConfigClient } from '../config-client.js';
+import { saveBlob } from '../content.js';
 import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer, withClient } from '../target.js';
 
-const USAGE = 'usage: mcpwire read <id> <uri> [--json]  |  mcpwire --stdio "<cmd>" read <uri> [--json]';
+const USAGE = 'usage: mcpwire read <id> <uri> [--json] [--save-dir DIR]  |  mcpwire --stdio "<cmd>" read <uri> [--json] [--save-dir DIR]';
 
 export default async function read(argv: string[]): Promise<number> {
   let scrub = (s: string) => s;
   try {
-    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
+    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports, 'save-dir': { type: 'string' } });
     if (values.help) {
       process.stdout.write(`${USAGE}\n`);
       return 0;
@@ -34,7 +37,10 @@ export default async function read(argv: string[]): Promise<number> {
     }
     for (const c of result.contents ?? []) {
       if ('text' in c && typeof c.text === 'string') process.stdout.write(c.text.endsWith('\n') ? c.text : `${c.text}\n`);
-      else if ('blob' in c && typeof c.blob === 'string') {
+      else if ('blob' in c && typeof c.blob === 'string' && values['save-dir'] !== undefined) {
+        const stem = path.posix.basename(String(c.uri ?? '')).replace(/\.[A-Za-z0-9]+$/, '') || 'resource';
+        process.stdout.write(`${saveBlob(values['save-dir'], stem, c.mimeType, c.blob)}\n`);
+      } else if ('blob' in c && typeof c.blob === 'string') {
         process.stdout.write(`[blob ${safeText(c.mimeType ?? 'application/octet-stream', 80)}, ${Buffer.from(c.blob, 'base64').length} bytes: ${safeText(c.uri, 200)}]\n`);
       }
     }

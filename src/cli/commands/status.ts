@@ -12,6 +12,7 @@ import { parse, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
 import { printJson, safeText, table } from '../output.js';
+import { timeoutHint } from '../server-pick.js';
 
 /** One server in `status --json` (every field always present). */
 export interface StatusRow {
@@ -82,7 +83,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
       ['enabled', String(r.enabled)],
       ['state', r.state],
       ['tools', String(r.tools)],
-      ['last_error', r.last_error ?? '-'],
+      ['last_error', r.last_error === null ? '-' : timeoutHint(r.last_error)],
       ['last_connected_at', r.last_connected_at ?? '-'],
       ...(r.next !== null ? ([['next', r.next]] as [string, string][]) : []),
     ];
@@ -98,7 +99,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     String(r.enabled),
     r.state,
     String(r.tools),
-    ...(hasError ? [safeText(r.last_error ?? '', 120)] : []),
+    ...(hasError ? [safeText(timeoutHint(r.last_error ?? ''), 300)] : []),
   ]);
   process.stdout.write(`${table(headers, body)}\n`);
   for (const r of rows) if (r.next !== null) process.stdout.write(`${safeText(r.id, 64)}: authorization required: run "${safeText(r.next, 100)}"\n`);

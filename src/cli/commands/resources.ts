@@ -1,0 +1,29 @@
+/**
+ * `mcpwire resources [<id>] [--json]`: `resources/list` (all pages) of the configured servers
+ * (or of `--stdio` / `--url`). The table shows each resource's URI — what `mcpwire read <id>
+ * <uri>` takes. `--json`: an array of the Resource objects as the servers sent them, each with
+ * `server` (from config; the raw array ad hoc).
+ */
+import type { Resource } from '../../index.js';
+import { browse } from '../browse.js';
+import { safeText, table } from '../output.js';
+
+export default function resources(argv: string[]): Promise<number> {
+  return browse<Resource>(argv, {
+    command: 'resources',
+    noun: 'resources',
+    capability: 'resources',
+    fetch: (client) => client.listResources(),
+    render(items) {
+      const withServer = items[0]?.server !== undefined;
+      const rows = items.map(({ server, item: r }) => [
+        ...(withServer ? [safeText(server, 64)] : []),
+        safeText(r.uri, 300),
+        safeText(r.title ?? r.name, 80),
+        safeText(r.mimeType ?? '', 60),
+        safeText(r.description ?? '', 300),
+      ]);
+      process.stdout.write(`${table([...(withServer ? ['server'] : []), 'uri', 'name', 'mime', 'description'], rows)}\n`);
+    },
+  });
+}
