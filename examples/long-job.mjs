@@ -4,7 +4,7 @@
 //
 // - The servers come from a config file (loadConfig), as an application would have them.
 // - `trigger-long-running-operation` of @modelcontextprotocol/server-everything runs 3 s and
-//   reports progress every 500 ms. With `timeoutMs: 1500` alone it would time out; with
+//   reports progress every 500 ms. With `timeoutMs: 1500` alone it times out; with
 //   `resetTimeoutOnProgress: true` each progress notification restarts the 1.5 s, and
 //   `maxTotalTimeoutMs` still caps the whole call.
 // - The second run is cancelled by the caller (AbortController) after two progress
@@ -30,6 +30,10 @@ const host = createHost(servers, { permission: 'allow' });
 await host.start();
 const job = host.tools().find((t) => t.server === 'jobs' && t.tool === 'trigger-long-running-operation');
 console.log(`jobs: ${host.serverStatus('jobs').state}; job tool: ${job ? 'found' : 'missing'}`);
+
+// 0. The same job under a plain 1.5 s timeout: it times out (and the host cancels it on the server).
+const plain = await host.callTool(job.name, { duration: 3, steps: 6 }, { timeoutMs: 1500 });
+console.log(`run 0: ${plain.isError ? 'error' : 'ok'}${plain.outcome ? ` (${plain.outcome})` : ''} without resetTimeoutOnProgress`);
 
 // 1. Runs to the end: every progress notification restarts the 1.5 s timeout.
 const done = await host.callTool(
