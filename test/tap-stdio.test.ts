@@ -97,7 +97,7 @@ describe('mcpwire tap (stdio)', () => {
     const trace = path.join(dir, 'redact.jsonl');
     const secret = 'ghp_tapsecret_5c1e9d2a7b';
     const line = `${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'echo', arguments: { text: `token is ${secret}` } } })}\n`;
-    const r = await tap(trace, ['-e', CAT], (stdin) => stdin.end(line), { GITHUB_TOKEN: secret });
+    const r = await tap(trace, ['-e', CAT], (stdin) => void stdin.end(line), { GITHUB_TOKEN: secret });
     expect(r.stdout.toString()).toBe(line); // the host still gets the bytes as they were
     const text = fs.readFileSync(trace, 'utf8');
     expect(text).toContain('tools/call');
@@ -134,5 +134,32 @@ describe('mcpwire tap (stdio)', () => {
       child.kill('SIGINT');
     });
     expect(r.code).toBe(3);
+  });
+  it('--strict checks both directions against the schema as they pass: violations are schema events and stderr lines, bytes still pass', async () => {
+    const trace = path.join(dir, 'strict.jsonl');
+    // answers initialize without serverInfo/capabilities (a violation); the host's request is valid
+    const server = `let b='';process.stdin.on('data',c=>{b+=c;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{protocolVersion:'2025-11-25'}})+'\\n');}});`;
+    const init = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } } })}\n`;
+    const child = spawn(process.execPath, [cli, 'tap', '--strict', '--trace', trace, '--', process.execPath, '-e', server], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const answered = new Promise<void>((resolve) =>
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.endsWith('\n')) resolve();
+      }),
+    );
+    child.stdin.write(init);
+    await answered;
+    child.stdin.end();
+    await new Promise((r) => child.once('close', r));
+    expect(JSON.parse(out)).toEqual({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25' } });
+    expect(err).toMatch(/schema: server result initialize \/result: must have required property '(capabilities|serverInfo)'/);
+    const records = parseTrace(fs.readFileSync(trace, 'utf8')).records as any[];
+    const schema = records.filter((r) => r.event === 'schema');
+    expect(schema.length).toBeGreaterThanOrEqual(1);
+    expect(schema.every((v) => v.dir === 'in' && v.schemaType === 'InitializeResult')).toBe(true);
+    expect(records.find((r) => r.event === 'trace-start').strict).toBe(true);
   });
 });
