@@ -35,7 +35,15 @@ export function readSse(body: BodyReadable, maxEventChars: number, cb: SseCallba
     const parser = createParser({
       maxBufferSize: maxEventChars,
       onEvent: (ev) => {
-        if (ended === undefined) cb.onEvent(ev);
+        if (ended !== undefined) return;
+        // The parser checks its buffer between chunks only: an event that arrives whole in one
+        // chunk is held to the same cap here, so the limit does not depend on the chunking.
+        if (ev.data.length > maxEventChars) {
+          finish({ kind: 'too-large', limit: maxEventChars });
+          body.destroy();
+          return;
+        }
+        cb.onEvent(ev);
       },
       onRetry: (ms) => cb.onRetry(ms),
       onError: (err) => {
@@ -51,6 +59,8 @@ export function readSse(body: BodyReadable, maxEventChars: number, cb: SseCallba
     // undici's body ignores setEncoding: decode here, keeping split multibyte characters whole.
     const decoder = new StringDecoder('utf8');
     let first = true;
+    /** The text fed so far ends with a CR, which the parser holds (a LF may follow). */
+    let endsWithCR = false;
     body.on('data', (chunk: Buffer) => {
       if (ended !== undefined) return;
       try {
@@ -61,13 +71,25 @@ export function readSse(body: BodyReadable, maxEventChars: number, cb: SseCallba
           first = false;
           if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         }
+        if (text.length > 0) endsWithCR = text.charCodeAt(text.length - 1) === 0x0d;
         parser.feed(text);
       } catch (error) {
         finish({ kind: 'error', error: error as Error });
         body.destroy();
       }
     });
-    body.once('end', () => finish({ kind: 'end' }));
+    body.once('end', () => {
+      // A CR at the very end is a whole line ending (no LF can follow now): without this the
+      // parser never sees the blank line that completes the last event, and drops it.
+      if (ended === undefined && endsWithCR) {
+        try {
+          parser.feed('\n');
+        } catch {
+          /* reported as the end below */
+        }
+      }
+      finish({ kind: 'end' });
+    });
     body.once('error', (error: Error) => finish({ kind: 'error', error }));
     body.once('close', () => finish({ kind: 'error', error: new Error('stream closed') }));
   });
