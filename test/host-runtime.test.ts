@@ -194,6 +194,17 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(w.events).toEqual(['removed:gone', 'added:fresh']);
   });
 
+  it('issue 12.4: reload leaves a stopped server stopped, with the new entry when it changed; startServer then runs the new entry', async () => {
+    host = createHost([stdio('a'), stdio('b')], { permission: 'allow' });
+    await host.start();
+    await host.stopServer('a');
+    await host.stopServer('b');
+    const r = await host.reload([stdio('a'), stdio('b', { tools: ['echo', 'add'] })]);
+    expect(r).toEqual({ added: [], removed: [], restarted: ['b'], unchanged: ['a'] });
+    expect(host.status().map((s) => [s.id, s.state])).toEqual([['a', 'stopped'], ['b', 'stopped']]);
+    expect(await host.startServer('b')).toMatchObject({ state: 'ready', tools: 2 });
+  });
+
   it('issue 12.4: reload keeps an unchanged HTTP server on its session (no new initialize, no DELETE) and restarts one whose headers changed', async () => {
     const mock = (await startHttpMock({ mode: 'json', sessions: true })) as {
       url: string;

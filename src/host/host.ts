@@ -272,7 +272,8 @@ export class McpHost extends EventEmitter {
   /**
    * Applies a new config (a `loadConfig` result or resolved servers) by difference: servers no
    * longer configured are removed, new ones added, changed entries closed and connected again,
-   * unchanged ones keep their connection (same process, same session, same tools). Resolves
+   * unchanged ones keep their connection (same process, same session, same tools); a stopped
+   * server stays stopped, with the new entry when it changed. Resolves
    * when the added and restarted servers have made their first attempt (when the host is started).
    */
   reload(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
@@ -288,11 +289,15 @@ export class McpHost extends EventEmitter {
     await Promise.all(diff.removed.map((id) => this.remove(id)));
     const starting: ServerSlot[] = [];
     for (const id of diff.restarted) {
-      await this.slots.get(id)!.close(); // stateChange → closed, then the new entry's states
+      const old = this.slots.get(id)!;
+      const wasStopped = old.state === 'stopped';
+      await old.close(); // stateChange → closed, then the new entry's states
       const slot = this.makeSlot(byId.get(id)!);
       this.slots.set(id, slot);
+      // a server the embedder stopped takes the new entry but stays stopped
+      if (wasStopped) await slot.stop();
+      else starting.push(slot);
       this.slotChanged(slot);
-      starting.push(slot);
     }
     for (const id of diff.added) {
       const slot = this.makeSlot(byId.get(id)!);

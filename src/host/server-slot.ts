@@ -89,7 +89,7 @@ export class ServerSlot {
 
   /** Connects (once); resolves when the attempt settled, whatever its outcome. */
   async start(): Promise<void> {
-    if (this.started || this.state === 'closed' || this.server.error !== undefined || !this.server.enabled || this.server.untrusted) return;
+    if (this.started || this.state === 'closed' || this.state === 'stopped' || this.server.error !== undefined || !this.server.enabled || this.server.untrusted) return;
     this.started = true;
     await this.attempt();
   }
