@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../src/index.js';
+import { defaultServerName } from '../src/tap/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const cli = path.join(root, 'dist/cli/main.js');
@@ -161,5 +162,12 @@ describe('mcpwire tap (stdio)', () => {
     expect(schema.length).toBeGreaterThanOrEqual(1);
     expect(schema.every((v) => v.dir === 'in' && v.schemaType === 'InitializeResult')).toBe(true);
     expect(records.find((r) => r.event === 'trace-start').strict).toBe(true);
+  });
+  it('names the server after what a launcher runs when --name is not given', () => {
+    expect(defaultServerName('npx', ['-y', '@modelcontextprotocol/server-everything@latest'])).toBe('server-everything');
+    expect(defaultServerName('/usr/bin/node', ['dist/server.js', '--port', '1'])).toBe('server');
+    expect(defaultServerName('uvx', ['mcp-server-git'])).toBe('mcp-server-git');
+    expect(defaultServerName('/opt/bin/my-server', ['--flag'])).toBe('my-server');
+    expect(defaultServerName('node', [])).toBe('node');
   });
 });

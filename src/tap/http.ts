@@ -78,8 +78,10 @@ export async function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
   const recorder = new Recorder(tracer);
   const lib = upstream.protocol === 'https:' ? https : http;
   const agent = new lib.Agent({ keepAlive: true });
-  /** Legacy SSE: the GET stream's session id, learnt from its `endpoint` event. */
+  /** Upstream requests in flight (destroyed on close: GET streams never end by themselves). */
   const open = new Set<http.ClientRequest>();
+  /** Credential header values already registered with the redactor. */
+  const knownSecrets = new Set<string>();
 
   const record = (session: string | undefined, fn: () => void) => {
     recorder.setSession(session);
@@ -90,10 +92,15 @@ export async function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     const target = new URL(req.url ?? '/', upstream.origin);
     const headers: http.OutgoingHttpHeaders = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
+    // The body is relayed unchanged, so its length stays true.
+    if (req.headers['content-length'] !== undefined) headers['content-length'] = req.headers['content-length'];
     headers.host = upstream.host;
     for (const h of CREDENTIAL_HEADERS) {
       const v = single(req.headers[h]);
-      if (v) tracer.addSecrets([v]);
+      if (v && !knownSecrets.has(v) && knownSecrets.size < 1000) {
+        knownSecrets.add(v);
+        tracer.addSecrets([v]);
+      }
     }
     let session = single(req.headers['mcp-session-id']) ?? target.searchParams.get('sessionId') ?? undefined;
     const method = req.method ?? 'GET';

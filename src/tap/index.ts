@@ -3,7 +3,7 @@
  * HTTP), `mcpwire replay` (a trace served back as an MCP server) and `mcpwire trace diff`
  * (two sessions compared at the protocol level). Loaded on demand through `loadTap()`.
  */
-export { runStdioTap, secretEnvValues } from './stdio.js';
+export { runStdioTap, secretEnvValues, defaultServerName } from './stdio.js';
 export type { StdioTapOptions, TapExit } from './stdio.js';
 export { startHttpTap, parseListen } from './http.js';
 export type { HttpTapOptions, HttpTap } from './http.js';

@@ -22,7 +22,13 @@ export async function serveReplayStdio(
 ): Promise<ReplaySummary> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
-  const session = new ReplaySession(script, options.mode, (msg) => stdout.write(`${JSON.stringify(msg)}\n`));
+  let closed = false;
+  stdout.on('error', () => {
+    closed = true; // the client went away: nothing more to send
+  });
+  const session = new ReplaySession(script, options.mode, (msg) => {
+    if (!closed) stdout.write(`${JSON.stringify(msg)}\n`);
+  });
   const inflight = new Set<Promise<void>>();
   for (const a of session.preamble()) stdout.write(`${JSON.stringify(a.msg)}\n`);
   const lines = new LineSplitter((line) => {

@@ -44,12 +44,33 @@ export function secretEnvValues(env: NodeJS.ProcessEnv): string[] {
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+const LAUNCHERS = new Set(['node', 'npx', 'uvx', 'uv', 'python', 'python3', 'deno', 'bun', 'bunx', 'pnpm', 'yarn', 'docker', 'pipx']);
+const LAUNCHER_WORDS = new Set(['run', 'dlx', 'exec', 'x', 'tool']);
+
+/**
+ * The trace's server name when --name is not given: the command's base name, or for a launcher
+ * (`npx -y @scope/server-x`, `node dist/server.js`, `uvx mcp-server-y`) the package or script it runs.
+ */
+export function defaultServerName(command: string, args: string[]): string {
+  const base = basename(command).replace(/\.(exe|cmd|bat)$/i, '');
+  if (!LAUNCHERS.has(base)) return base;
+  const target = args.find((a) => !a.startsWith('-') && !LAUNCHER_WORDS.has(a));
+  if (!target) return base;
+  const name = target
+    .replace(/@[^@/]*$/, '') // a version: pkg@1.2.3
+    .split('/')
+    .filter(Boolean)
+    .pop()!
+    .replace(/\.(m?js|cjs|ts|py)$/, '');
+  return name || base;
+}
+
 /** Runs the relay until the server exits; resolves with how it exited. */
 export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
   const env = options.env ?? process.env;
   const tracer = await createTracer({
     file: options.trace,
-    serverId: options.name ?? basename(options.command),
+    serverId: options.name ?? defaultServerName(options.command, options.args),
     transport: 'stdio',
     secrets: secretEnvValues(env),
     strict: options.strict,
