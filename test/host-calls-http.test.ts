@@ -4,6 +4,7 @@
  * reach host.callTool's caller, by the same rules as on stdio. Real HTTP mock on 127.0.0.1.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host/index.js';

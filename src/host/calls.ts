@@ -20,7 +20,8 @@ import type { EventEmitter } from 'node:events';
 import { AbortError, TimeoutError } from '../errors.js';
 import type { CallToolOptions } from '../mcp/client.js';
 import type { CallToolResult, ServerCapabilities, Tool } from '../mcp/types.js';
-import { validateValue } from '../schema/index.js';
+import { compileSchema, type CompiledSchema } from '../schema/index.js';
+import { DEFAULT_MAX_SCHEMA_BYTES } from './tool-schema.js';
 import { CallQueue } from './call-queue.js';
 import { newCallToken, routeCallNotifications, type CallLogListener, type CallNotificationListener } from './call-notifications.js';
 import { decidePermission, type PermissionHook } from './permissions.js';
@@ -279,11 +280,23 @@ function abortOf(err: unknown, serverId: string): unknown {
   return new AbortError(`tools/call aborted while waiting to retry${err === undefined ? '' : `: ${String(err)}`}`, { serverId, phase: 'request' });
 }
 
-/** Why `args` do not match the tool's inputSchema (fields named), or undefined. An unusable schema checks nothing. */
+/** Compiled inputSchemas per listed tool object (a re-listing brings new objects). */
+const validators = new WeakMap<Tool, CompiledSchema | undefined>();
+
+/**
+ * Why `args` do not match the tool's inputSchema (fields named), or undefined. An unusable
+ * schema checks nothing, nor does one over the adapter's size cap (untrusted: the server checks).
+ */
 function inputProblem(tool: Tool, args: Record<string, unknown>): string | undefined {
-  const check = validateValue(tool.inputSchema, args);
-  if (check.schemaError !== undefined || check.problems.length === 0) return undefined;
-  return check.problems
+  let compiled = validators.get(tool);
+  if (!validators.has(tool)) {
+    compiled = jsonBytes(tool.inputSchema) <= DEFAULT_MAX_SCHEMA_BYTES ? compileSchema(tool.inputSchema) : undefined;
+    validators.set(tool, compiled);
+  }
+  if (compiled === undefined || !compiled.ok) return undefined;
+  const problems = compiled.validate(args);
+  if (problems.length === 0) return undefined;
+  return problems
     .slice(0, 5)
     .map((p) => `${sanitizeText(p.path, 200, true)}: ${sanitizeText(p.message, 200, true)}`)
     .join('; ');
