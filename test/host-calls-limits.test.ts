@@ -114,6 +114,30 @@ describe('retries', () => {
     expect(textOf(r)).toBe('during the outage');
   });
 
+  it('waiting for the reconnect ends at the call deadline, at once when the server gave up, and when the signal aborts', async () => {
+    const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
+    host = await startHost([
+      mockServer('slow', scenario, { retry: { ...RETRY, maxRetries: 5 }, maxTotalTimeoutMs: 1200 }),
+      mockServer('stop', scenario, { retry: { ...RETRY, maxRetries: 5 } }),
+    ], { backoff: { initialDelayMs: 20_000, maxRetries: 1 } });
+    await Promise.all(['slow', 'stop'].map((id) => host!.callTool(toolName(id, 'crash'), {})));
+    let t0 = Date.now();
+    const late = await host.callTool(toolName('slow', 'look'), { text: 'x' });
+    expect(late).toMatchObject({ outcome: 'unavailable', retryable: true, attempts: 0 });
+    expect(Date.now() - t0).toBeLessThan(15_000); // the 1.2 s deadline, not the 20 s reconnect
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('user stop')), 200);
+    const stopped = await host.callTool(toolName('stop', 'look'), { text: 'x' }, { signal: ac.signal });
+    expect(stopped).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', attempts: 0 });
+    await host.close();
+    host = await startHost([mockServer('gave', scenario, { retry: { ...RETRY, maxRetries: 5 } })], { backoff: { maxRetries: 0 } });
+    await host.callTool(toolName('gave', 'crash'), {});
+    t0 = Date.now();
+    const gone = await host.callTool(toolName('gave', 'look'), { text: 'x' }, { maxTotalTimeoutMs: 60_000 });
+    expect(gone).toMatchObject({ outcome: 'unavailable', attempts: 0 });
+    expect(Date.now() - t0).toBeLessThan(30_000); // no reconnect is coming: not the 60 s deadline
+  });
+
   it('a non-idempotent call is not retried (outcome transport, retryable false); with retry_non_idempotent it is', async () => {
     const scenario = { tools: [{ name: 'mutate', builtin: 'crashOnce', annotations: { destructiveHint: true } }] };
     host = await startHost([
