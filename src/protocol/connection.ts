@@ -331,6 +331,22 @@ export class Connection {
       message: `invalid JSON-RPC message ignored: ${invalidReason(value)}`,
       excerpt: excerptOf(value),
     });
+    // An invalid response whose id is one we wait for (both result and error, no "jsonrpc"…):
+    // fail that request now, not at its timeout; nothing in it is trusted.
+    const r = value as Record<string, unknown> | null;
+    if (r !== null && typeof r === 'object' && !Array.isArray(r) && !('method' in r) && ('result' in r || 'error' in r) && isRequestId(r.id)) {
+      const entry = this.registry.take(r.id, 'error');
+      if (entry !== undefined) {
+        if (entry.progress !== undefined) this.progressGate.flush(entry);
+        entry.reject(
+          new ProtocolError(`the response to "${entry.method}" (request ${JSON.stringify(r.id)}) is invalid: ${invalidReason(value)}`, {
+            ...this.where(),
+            code: 'MCPWIRE_INVALID_RESPONSE',
+          }),
+        );
+        return;
+      }
+    }
     // A malformed request still expects an answer, or the server waits forever (basic#2, JSON-RPC
     // 2.0 §5): -32600 with its id, or without an id when that cannot be read (basic#8; the MCP
     // schema has no `"id": null`). Notifications and responses are never answered (basic#11).

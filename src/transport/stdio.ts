@@ -53,6 +53,8 @@ type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
 const RESOLVED: Promise<void> = Promise.resolve();
 /** After the process exits, how long to wait for its pipes to drain before finishing anyway. */
 const EXIT_DRAIN_MS = 50;
+/** How long a failed stdin write waits for the server's exit before ending a server that lives on. */
+const STDIN_GONE_GRACE_MS = 250;
 
 export class StdioTransport implements Transport {
   readonly kind = 'stdio';
@@ -77,6 +79,10 @@ export class StdioTransport implements Transport {
   /** The 'spawn' event came (the child is running). */
   private spawned = false;
   private unregisterExit: (() => void) | undefined;
+  /** A write to stdin failed (EPIPE…); see `stdinFailed`. */
+  private writeFailure: NodeJS.ErrnoException | undefined;
+  /** close() was called by the owner (not by `stdinFailed`). */
+  private closeRequested = false;
 
   constructor(options: StdioTransportOptions) {
     this.opts = options;
@@ -150,8 +156,9 @@ export class StdioTransport implements Transport {
         this.stderr.push(chunk);
         this.opts.onStderr?.(chunk);
       });
-      // EPIPE and friends: the exit that follows tells the story.
-      child.stdin.on('error', () => {});
+      // EPIPE and friends: the exit that follows tells the story — unless the server closed its
+      // stdin and lives on (`stdinFailed`).
+      child.stdin.on('error', (err: NodeJS.ErrnoException) => this.stdinFailed(err));
       child.stdout.on('error', () => {});
       child.stderr.on('error', () => {});
       child.once('exit', (code, signal) => {
@@ -203,7 +210,13 @@ export class StdioTransport implements Transport {
     for (const w of waiters) w();
   };
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
+    this.closeRequested = true;
+    return this.ladder();
+  }
+
+  /** stdin end → SIGTERM → SIGKILL, each after its wait (basic.lifecycle#15). */
+  private async ladder(): Promise<void> {
     if (this.state === 'new') {
       this.state = 'closed';
       this.onclose?.();
@@ -232,6 +245,20 @@ export class StdioTransport implements Transport {
         resolve(true);
       });
     });
+  }
+
+  /**
+   * A write to the server's stdin failed (EPIPE…). Usually the server died and its exit follows
+   * at once; a server that closed its stdin but keeps running can never be told anything again:
+   * it is ended (the close ladder) and the connection fails with this as the reason.
+   */
+  private stdinFailed(err: NodeJS.ErrnoException): void {
+    if (this.state !== 'open' || this.writeFailure !== undefined) return;
+    this.writeFailure = err;
+    const t = setTimeout(() => {
+      if (this.state === 'open' && this.exitInfo === undefined) void this.ladder();
+    }, STDIN_GONE_GRACE_MS);
+    t.unref?.();
   }
 
   /** SIGKILL to the whole process group, synchronously (the 'exit' hook). */
@@ -282,12 +309,25 @@ export class StdioTransport implements Transport {
       }
     }
     this.finish();
+    const { code, signal } = this.exitInfo ?? { code: null, signal: null };
+    const tail = this.stderr.text();
+    const wf = this.writeFailure;
+    if (wasClosing && wf !== undefined && !this.closeRequested) {
+      this.onclose?.(
+        new ConnectionClosedError(`the server closed its stdin (${wf.code ?? wf.message}) but kept running: nothing can be sent to it; the process was ended`, {
+          ...this.where('transport'),
+          cause: wf,
+          exitCode: code,
+          signal,
+          stderrTail: tail,
+        }),
+      );
+      return;
+    }
     if (wasClosing) {
       this.onclose?.();
       return;
     }
-    const { code, signal } = this.exitInfo ?? { code: null, signal: null };
-    const tail = this.stderr.text();
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
     this.onclose?.(
       new ConnectionClosedError(`server process ${how}${tail ? `; stderr tail:\n${tail}` : ' (no stderr output)'}`, {
