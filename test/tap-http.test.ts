@@ -75,7 +75,7 @@ describe('mcpwire tap --listen/--upstream (HTTP reverse proxy)', () => {
     expect(r1.status).toBe(200);
     expect(r1.headers.get('mcp-session-id')).toBe(SESSION);
     expect(r1.headers.get('x-upstream')).toBe('yes');
-    expect((await r1.json()).result.serverInfo.name).toBe('up');
+    expect(((await r1.json()) as any).result.serverInfo.name).toBe('up');
     expect(seen[0]).toMatchObject({ method: 'POST', url: '/mcp?v=1', body: JSON.stringify(init) });
     expect(seen[0].headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(seen[0].headers.host).toBe(`127.0.0.1:${port}`);
