@@ -15,6 +15,8 @@ import {
   configPathForScope,
   defaultImportFiles,
   loadConfig,
+  nativeFile,
+  nativeLayer,
   projectRealPath,
   readTrustStore,
   resolveConfig,
@@ -69,7 +71,7 @@ export async function loadView(flags: ConfigFlags, view: ConfigView = 'effective
   } else if (view === 'effective') {
     result = await loadConfig({ ...pathOptions(), imports: flags.imports === true });
   } else {
-    result = await loadSingleFile(configPathForScope(view, pathOptions()), view);
+    result = await loadSingleFile(nativeFile(configPathForScope(view, pathOptions())), view);
   }
   printDiagnostics(result.diagnostics);
   return result;
@@ -98,7 +100,9 @@ async function loadSingleFile(file: string, scope: Scope, named = false): Promis
     trust.trustStore = data;
     trust.projectDir = await projectRealPath(process.cwd());
   }
-  const result = resolveConfig([{ kind: 'native', scope, file, text, project: scope === 'project' && !named }], { ...pathOptions(), ...trust });
+  // YAML (`.yaml`/`.yml`) is converted to JSON text first; `--config` may name either.
+  const layer = await nativeLayer(scope, file, text);
+  const result = resolveConfig([{ ...layer, project: scope === 'project' && !named }], { ...pathOptions(), ...trust });
   result.diagnostics.unshift(...extra);
   // A `{ "enabled": false }` stub is an override of a lower layer; seen alone it is not a problem.
   return { servers: result.servers, diagnostics: result.diagnostics.filter((d) => !/disables a server that no lower layer defines$/.test(d.message)) };
@@ -124,11 +128,15 @@ export async function skippedImports(flags: ConfigFlags): Promise<string[]> {
   return out;
 }
 
-/** The native file a write goes to: `--config <file>` or the scope's file. */
+/**
+ * The native file a write goes to: `--config <file>`, or the scope's file (its `.yaml`/`.yml`
+ * sibling when that exists instead of `config.json`).
+ */
 export function writeTarget(flags: ConfigFlags): { file: string; scope: Scope; label: string } {
+  if (flags.config !== undefined && flags.scope !== undefined) throw new UsageError('--scope and --config exclude each other (--config names the one file to use)');
   if (flags.config !== undefined) return { file: flags.config, scope: 'project', label: 'config file' };
   const scope = parseScope<Scope>(flags, ['project', 'global'], 'project');
-  return { file: configPathForScope(scope, pathOptions()), scope, label: `${scope} config` };
+  return { file: nativeFile(configPathForScope(scope, pathOptions())), scope, label: `${scope} config` };
 }
 
 /** Finds server `id` or fails naming the ids that exist. */

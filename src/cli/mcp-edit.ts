@@ -9,7 +9,7 @@ import { pathOptions, type ConfigFlags } from './config-target.js';
 /** The effective entry for `id` (quiet: prints no diagnostics). Undefined with `--config`. */
 export async function effectiveEntry(flags: ConfigFlags, id: string, withImports = flags.imports === true): Promise<ResolvedServer | undefined> {
   if (flags.config !== undefined) return undefined;
-  const result = await loadConfig({ ...pathOptions(), imports: withImports ? undefined : false });
+  const result = await loadConfig({ ...pathOptions(), imports: withImports });
   return result.servers.find((s) => s.id === id);
 }
 

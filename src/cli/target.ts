@@ -1,6 +1,7 @@
 /**
- * Which server a command talks to: `--stdio "<command line>"` or `--url <url>` (with
- * `--header k=v`), and the client options every command shares (timeout, trace, strict).
+ * Which server a command talks to: `--stdio "<command line>"` (with `--env K=V` or `--env K`)
+ * or `--url <url>` (with `--header k=v`), and the client options every command shares
+ * (timeout, trace, strict).
  */
 import { cliElicitation } from './elicit.js';
 import { connect, traceTarget, type ClientOptions, type McpClient, type ServerConfig } from '../index.js';
@@ -10,6 +11,7 @@ export interface TargetFlags {
   stdio?: string;
   url?: string;
   header?: string[];
+  env?: string[];
   'timeout-ms'?: string;
   trace?: string;
   strict?: boolean;
@@ -18,10 +20,15 @@ export interface TargetFlags {
 /** A server given on the command line, or undefined when none was. */
 export function adHocServer(flags: TargetFlags): ServerConfig | undefined {
   if (flags.stdio !== undefined && flags.url !== undefined) throw new UsageError('give either --stdio or --url, not both');
+  if (flags.env?.length && flags.stdio === undefined) {
+    throw new UsageError('--env is for a --stdio server (a configured server takes its env from the config; see "Secrets" in docs/cli.md)');
+  }
   if (flags.stdio !== undefined) {
     const [command, ...args] = splitCommandLine(flags.stdio);
     if (!command) throw new UsageError('--stdio needs a command line');
-    return { transport: 'stdio', id: 'stdio', command, args };
+    const out: ServerConfig = { transport: 'stdio', id: 'stdio', command, args };
+    if (flags.env?.length) out.env = adHocEnv(flags.env);
+    return out;
   }
   if (flags.url !== undefined) {
     let u: URL;
@@ -33,6 +40,30 @@ export function adHocServer(flags: TargetFlags): ServerConfig | undefined {
     return { transport: 'http', id: u.host, url: u.href, headers: keyValues(flags.header, '--header') };
   }
   return undefined;
+}
+
+/**
+ * `--env K=V` sets K; `--env K` passes this shell's current value of K (so a secret never has to
+ * be typed on the command line or written to a file). The server otherwise gets only a minimal
+ * safe environment (src/transport/env.ts). Errors name the variable, never a value.
+ */
+export function adHocEnv(list: readonly string[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const out: Record<string, string> = {};
+  list.forEach((item, n) => {
+    const eq = item.indexOf('=');
+    const name = eq < 0 ? item : item.slice(0, eq);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      throw new UsageError(`--env must look like NAME=value or NAME (occurrence ${n + 1} has no valid variable name)`);
+    }
+    if (eq >= 0) {
+      out[name] = item.slice(eq + 1);
+      return;
+    }
+    const v = env[name];
+    if (v === undefined) throw new UsageError(`--env ${name}: "${name}" is not set in this environment (give --env ${name}=<value>, or export it first)`);
+    out[name] = v;
+  });
+  return out;
 }
 
 export function clientOptions(flags: TargetFlags): ClientOptions {

@@ -1,10 +1,16 @@
 /**
- * `mcpwire mcp add <id> --transport http|stdio …`: writes `mcp.servers.<id>` of one native
+ * `mcpwire mcp add <id> --transport http|sse|stdio …`: writes `mcp.servers.<id>` of one native
  * config file (project by default, `--scope global`, or `--config <file>`). Fails when the id
  * is there already unless `--replace`. Nothing it prints holds a header, env or secret value.
+ *
+ * Mistakes are caught here, when written (issue 17.4): no `--url`/`--command` says which is
+ * missing; `--command "npx -y pkg"` (a whole command line) is split like `--stdio` does (and
+ * refused when `--arg` is given too); `--env K` (no value) stores the reference `${K}`, never the
+ * secret, and says when K is not set in this shell.
  */
+import { existsSync } from 'node:fs';
 import { addServer } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
+import { parse, splitCommandLine, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, reportFailure, secretPairs, writeTarget } from '../config-target.js';
 import { printJson } from '../output.js';
 
@@ -26,7 +32,8 @@ const OPTIONS = {
   'oauth-scope': { type: 'string' },
 } as const;
 
-const USAGE = 'usage: mcpwire mcp add <id> --transport http --url <url> … | --transport stdio --command <cmd> … (see mcpwire mcp --help)';
+const USAGE = 'usage: mcpwire mcp add <id> --url <url> [--transport http|sse] … | --command <cmd> [--arg <value>]… (see mcpwire mcp --help)';
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export default async function mcpAdd(argv: string[]): Promise<number> {
   try {
@@ -34,19 +41,26 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
     const [id, extra] = positionals;
     if (!id) throw new UsageError(USAGE);
     if (extra !== undefined) throw new UsageError('unexpected extra argument after <id> (give server arguments with --arg <value>, one per argument)');
-    if (values.stdio !== undefined) throw new UsageError('--stdio is for ad-hoc servers; use --transport stdio --command <cmd> [--arg <value>]…');
+    if (values.stdio !== undefined) throw new UsageError('--stdio is for ad-hoc servers; use --command <cmd> [--arg <value>]…');
+    if (values.transport === undefined && values.url === undefined && values.command === undefined) {
+      throw new UsageError(`mcp add ${id}: say where the server is: --url <url> (an HTTP server) or --command <cmd> (a stdio server the CLI starts)`);
+    }
     const transport = values.transport ?? (values.url !== undefined && values.command === undefined ? 'http' : values.command !== undefined && values.url === undefined ? 'stdio' : undefined);
-    if (transport !== 'http' && transport !== 'stdio') throw new UsageError('--transport must be "http" or "stdio"');
+    if (transport === undefined) throw new UsageError('give either --url (HTTP) or --command (stdio), not both');
+    if (transport !== 'http' && transport !== 'sse' && transport !== 'stdio') {
+      throw new UsageError('--transport must be "http" (streamable HTTP), "sse" (the legacy HTTP+SSE transport) or "stdio"');
+    }
     const entry: Record<string, unknown> = { transport };
     if (values.enabled !== undefined) {
       if (values.enabled !== 'true' && values.enabled !== 'false') throw new UsageError('--enabled must be true or false');
       entry.enabled = values.enabled === 'true';
     }
     const misplaced = (names: string[]) => names.filter((n) => (values as Record<string, unknown>)[n] !== undefined);
-    if (transport === 'http') {
+    let note: string | undefined;
+    if (transport === 'http' || transport === 'sse') {
       const wrong = misplaced(['command', 'arg', 'cwd', 'env']);
-      if (wrong.length) throw new UsageError(`--${wrong[0]} is for --transport stdio`);
-      if (values.url === undefined) throw new UsageError('--transport http needs --url <url>');
+      if (wrong.length) throw new UsageError(`--${wrong[0]} is for a stdio server (--command); an HTTP server takes --url and --header`);
+      if (values.url === undefined) throw new UsageError(`--transport ${transport} needs --url <url>`);
       entry.url = values.url;
       const headers = secretPairs(values.header, '--header');
       if (Object.keys(headers).length) entry.headers = headers;
@@ -58,12 +72,14 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
       if (Object.keys(oauth).length) entry.oauth = oauth;
     } else {
       const wrong = misplaced(['url', 'header', 'oauth-authorization-url', 'oauth-token-url', 'oauth-registration-url', 'oauth-client-id', 'oauth-client-secret', 'oauth-scope']);
-      if (wrong.length) throw new UsageError(`--${wrong[0]} is for --transport http`);
+      if (wrong.length) throw new UsageError(`--${wrong[0]} is for an HTTP server (--url)`);
       if (values.command === undefined) throw new UsageError('--transport stdio needs --command <cmd> (arguments with --arg, one per argument)');
-      entry.command = values.command;
-      if (values.arg?.length) entry.args = values.arg;
+      const { command, args, split } = commandOf(values.command, values.arg ?? []);
+      entry.command = command;
+      if (args.length) entry.args = args;
+      if (split) note = `note: split --command into the program "${command}" and ${args.length} argument${args.length === 1 ? '' : 's'}`;
       if (values.cwd !== undefined) entry.cwd = values.cwd;
-      const env = secretPairs(values.env, '--env');
+      const env = envEntries(values.env ?? []);
       if (Object.keys(env).length) entry.env = env;
     }
     if (values['request-timeout-ms'] !== undefined) {
@@ -72,12 +88,54 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
       entry.request_timeout_ms = n;
     }
     const target = writeTarget(values);
-    const { replaced } = await addServer(target.file, id, entry, { replace: values.replace === true });
-    if (values.json) printJson({ id, scope: target.scope, file: target.file, transport, replaced });
-    else process.stdout.write(`${replaced ? 'replaced' : 'added'} server "${id}" (${transport}) in ${target.label} ${target.file}\n`);
+    const { replaced, unset } = await addServer(target.file, id, entry, { replace: values.replace === true });
+    if (values.json) printJson({ id, scope: target.scope, file: target.file, transport, replaced, unset_variables: unset });
+    else {
+      process.stdout.write(`${replaced ? 'replaced' : 'added'} server "${id}" (${transport}) in ${target.label} ${target.file}\n`);
+      if (note !== undefined) process.stderr.write(`mcpwire: ${note}\n`);
+      for (const name of unset) {
+        process.stderr.write(`mcpwire: note: "${name}" is not set in this shell; "${id}" stays disabled until it is set where mcpwire runs\n`);
+      }
+    }
     return 0;
   } catch (err) {
     if (err instanceof Error && err.message.endsWith('(use replace to overwrite)')) err.message = err.message.replace('(use replace to overwrite)', '(use --replace to overwrite)');
     return reportFailure(err);
   }
+}
+
+/**
+ * `--command` as given: one program, or a whole command line (`"npx -y pkg"`), which is split
+ * like `--stdio` does — unless it names an existing file (a path with spaces), or `--arg` is
+ * given too (then which words are arguments is ambiguous: refused, showing the `--arg` form).
+ */
+function commandOf(raw: string, argList: string[]): { command: string; args: string[]; split: boolean } {
+  if (!/\s/.test(raw.trim()) || existsSync(raw)) return { command: raw, args: argList, split: false };
+  const words = splitCommandLine(raw);
+  if (words.length === 0) throw new UsageError('--command is empty');
+  if (words.length === 1) return { command: words[0], args: argList, split: false };
+  if (argList.length > 0) {
+    const form = [...words.slice(1), ...argList].map((w) => `--arg${w.startsWith('-') ? '=' : ' '}${/[\s'"\\$]/.test(w) ? `'${w.replace(/'/g, `'\\''`)}'` : w}`);
+    throw new UsageError(`--command holds a whole command line and --arg is given too: give the program alone, each argument with --arg (--command ${words[0]} ${form.join(' ')})`);
+  }
+  return { command: words[0], args: words.slice(1), split: true };
+}
+
+/**
+ * `--env K=V` stores the value; `--env K` stores the reference `${K}` (expanded from the
+ * environment when the server starts, never written back). Errors never echo a value.
+ */
+function envEntries(list: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  list.forEach((item, n) => {
+    const eq = item.indexOf('=');
+    if (eq < 0) {
+      if (!ENV_NAME.test(item)) throw new UsageError(`--env must look like NAME=value or NAME (occurrence ${n + 1} is not a variable name)`);
+      out[item] = `\${${item}}`;
+      return;
+    }
+    if (eq === 0) throw new UsageError(`--env must look like NAME=value or NAME (occurrence ${n + 1} has no name before "=")`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  });
+  return out;
 }

@@ -15,7 +15,7 @@ export default async function mcpRemove(argv: string[]): Promise<number> {
     if (!id || positionals.length > 1) throw new UsageError('usage: mcpwire mcp remove <id> [--scope project|global]');
     const target = writeTarget(values);
     const removed = await removeServer(target.file, id);
-    if (!removed) throw new CliFailure(`server "${id}" is not defined in ${target.label} ${target.file}`);
+    if (!removed) throw new CliFailure(`server "${id}" is not defined in ${target.label} ${target.file}${await elsewhereHint(values, id, target.scope)}`);
     const still = await effectiveEntry(values, id);
     if (values.json) printJson({ id, scope: target.scope, file: target.file, removed: true, still_defined_in: still ? still.source : null });
     else {
@@ -26,4 +26,18 @@ export default async function mcpRemove(argv: string[]): Promise<number> {
   } catch (err) {
     return reportFailure(err);
   }
+}
+
+/** Where else `id` is defined, and how to remove it there (issue 17.5: "--scope global"). */
+async function elsewhereHint(values: { config?: string; imports?: boolean; scope?: string }, id: string, scope: string): Promise<string> {
+  if (values.config !== undefined) return '';
+  const other = await effectiveEntry(values, id, true);
+  if (other === undefined) return '';
+  if ((other.source === 'global' || other.source === 'project') && other.source !== scope) {
+    return `; it is defined in the ${whereLabel(other)}: remove it with "mcpwire mcp remove ${id} --scope ${other.source}"`;
+  }
+  if (other.source !== 'global' && other.source !== 'project') {
+    return `; it comes from the ${whereLabel(other)} (read with --imports), which mcpwire does not edit: change that file, or hide it with "mcpwire mcp disable ${id}"`;
+  }
+  return '';
 }

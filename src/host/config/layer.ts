@@ -162,7 +162,7 @@ function finishEntry(
 
 function guessFromRaw(raw: unknown): ResolvedServer['transport'] {
   if (!isPlainObject(raw)) return 'unknown';
-  return raw.transport === 'stdio' || raw.transport === 'http' ? raw.transport : 'unknown';
+  return raw.transport === 'stdio' || raw.transport === 'http' ? raw.transport : raw.transport === 'sse' ? 'http' : 'unknown';
 }
 
 /** Duplicate ids (per id, an issue) under `serversPath`; duplicates inside an entry are issues too. */

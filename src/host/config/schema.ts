@@ -47,7 +47,8 @@ const permissionsSchema = z.object({
  * `crossFieldIssues`, which runs even when a field fails here, so every problem shows at once.
  */
 export const serverEntrySchema = z.object({
-  transport: z.enum(['stdio', 'http']),
+  /** `sse`: an HTTP server speaking the legacy 2024-11-05 HTTP+SSE transport (`mcp add --transport sse`). */
+  transport: z.enum(['stdio', 'http', 'sse']),
   enabled: z.boolean().optional(),
   command: nonEmpty.refine(noNul, 'must not contain NUL').optional(),
   args: z.array(z.string().refine(noNul, 'must not contain NUL')).optional(),
@@ -121,7 +122,7 @@ export function unknownEntryKeys(raw: unknown): string[] {
 function crossFieldIssues(raw: unknown): EntryIssue[] {
   if (!isPlainObject(raw)) return [];
   const out: EntryIssue[] = [];
-  if (raw.transport === 'http' && raw.url === undefined) out.push({ field: 'url', message: 'required when transport is "http"' });
+  if ((raw.transport === 'http' || raw.transport === 'sse') && raw.url === undefined) out.push({ field: 'url', message: `required when transport is "${raw.transport}"` });
   if (raw.transport === 'stdio' && raw.command === undefined) out.push({ field: 'command', message: 'required when transport is "stdio"' });
   if (typeof raw.url === 'string' && !isHttpUrl(raw.url)) out.push({ field: 'url', message: 'must be an absolute http(s) URL' });
   // A typo inside `permissions` ("denied" for "deny") would silently allow calls: an error.
@@ -146,7 +147,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
     env: { ...(e.env ?? {}) },
     headers: { ...(e.headers ?? {}) },
     requestTimeoutMs: e.request_timeout_ms ?? DEFAULT_REQUEST_TIMEOUT_MS,
-    legacySse: e.transport === 'http' && legacySse,
+    legacySse: e.transport === 'sse' || (e.transport === 'http' && legacySse),
     permissions: { allow: e.permissions?.allow ?? [], deny: e.permissions?.deny ?? [] },
   };
   if (e.command !== undefined) config.command = e.command;
@@ -166,7 +167,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.reset_timeout_on_progress !== undefined) config.resetTimeoutOnProgress = e.reset_timeout_on_progress;
   if (e.max_total_timeout_ms !== undefined) config.maxTotalTimeoutMs = e.max_total_timeout_ms;
   if (e.validate_input !== undefined) config.validateInput = e.validate_input;
-  return { transport: e.transport, enabled: e.enabled !== false, config };
+  return { transport: e.transport === 'sse' ? 'http' : e.transport, enabled: e.enabled !== false, config };
 }
 
 function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedServerConfig['oauth']> {
@@ -183,6 +184,7 @@ function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedS
 function guessTransport(raw: unknown): TransportKind | 'unknown' {
   if (!isPlainObject(raw)) return 'unknown';
   if (raw.transport === 'stdio' || raw.transport === 'http') return raw.transport;
+  if (raw.transport === 'sse') return 'http';
   return 'unknown';
 }
 
