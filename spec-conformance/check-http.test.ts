@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/check/runner.js';
 import type { CheckReport } from '../src/check/types.js';
+import { HTTP_BUGS } from '../mock-servers/check-fixtures/http-bugs.mjs';
+import { ALL_CHECKS } from '../src/check/runner.js';
 
 const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/http-server.mjs', import.meta.url));
 const children: ChildProcess[] = [];
@@ -31,10 +33,13 @@ async function server(bug?: string): Promise<{ url: string; child: ChildProcess 
   return { url, child };
 }
 
-async function check(bug?: string): Promise<CheckReport> {
+const SLOW = ['cancellation.honoured', 'progress', 'logging.level-filter'];
+
+async function check(bug?: string, target?: string): Promise<CheckReport> {
   const { url, child } = await server(bug);
   try {
-    return await runChecks({ transport: 'http', id: 'fixture', url }, { timeoutMs: 15_000, cancelRunMs: 3000 });
+    const skip = bug === undefined ? [] : SLOW.filter((s) => !target?.startsWith(s));
+    return await runChecks({ transport: 'http', id: 'fixture', url }, { timeoutMs: 15_000, cancelRunMs: 3000, skip });
   } finally {
     child.stdin!.end();
     child.kill('SIGTERM');
@@ -51,23 +56,25 @@ describe.concurrent('mcpwire check --url (HTTP fixture)', () => {
     expect(r.results.find((x) => x.id === 'transport.stdout-clean')?.detail).toBe('not applicable: stdio only');
   });
 
+  const level = (id: string) => (ALL_CHECKS.find((c) => c.id === id)!.level === 'MUST' ? 'fail' : 'warn');
   const cases: Array<[string, string, 'fail' | 'warn']> = [
-    ['http-session-id-nonascii', 'http.session-id', 'fail'],
-    ['http-no-404-after-delete', 'http.delete-then-404', 'fail'],
-    ['http-accept-bad-version', 'http.protocol-version-bad', 'fail'],
-    ['http-reject-missing-version', 'http.protocol-version-missing', 'warn'],
-    ['http-no-origin-check', 'http.origin-forbidden', 'fail'],
+    ...Object.entries(HTTP_BUGS).map(([bug, id]): [string, string, 'fail' | 'warn'] => [bug, id, level(id)]),
     ['ping-nonempty', 'ping.empty-result', 'fail'],
     ['ignore-cancel', 'cancellation.honoured', 'warn'],
   ];
+  /** A knob whose violation is, by nature, also another check's (allowed to fail too). */
+  const ALSO: Record<string, string[]> = {
+    // A response on the GET stream answers no request of the client: an unknown id too.
+    'http-get-sends-response': ['jsonrpc.response-ids'],
+  };
   for (const [bug, id, status] of cases) {
     it(`${id}: --bug=${bug} → ${status}, nothing else fails`, { timeout: 180_000 }, async () => {
-      const r = await check(bug);
+      const r = await check(bug, id);
       const target = r.results.find((x) => x.id === id)!;
       expect(target.status, JSON.stringify(target)).toBe(status);
       expect(target.detail).toContain(`${target.clause} (`);
       expect(target.evidence).toBeTruthy();
-      const others = r.results.filter((x) => x.id !== id && (x.status === 'fail' || x.status === 'error'));
+      const others = r.results.filter((x) => x.id !== id && !(ALSO[bug] ?? []).includes(x.id) && (x.status === 'fail' || x.status === 'error'));
       expect(others, JSON.stringify(others, null, 1)).toEqual([]);
     });
   }

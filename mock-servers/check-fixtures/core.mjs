@@ -7,6 +7,8 @@
 //   aside: (message | string) => void — writes outside any request (stdio: a line on stdout)
 //   out:   { send(message), end() } — where messages related to a request go (HTTP: its SSE stream)
 
+import { HTTP_BUGS } from './http-bugs.mjs';
+
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST = SUPPORTED[0];
 
@@ -322,11 +324,11 @@ export function createSession(bugs, aside) {
     }
     switch (params.name) {
       case 'echo':
-        if (bugs.has('call-result-invalid')) return ok({ content: 'not an array' });
-        if (bugs.has('embedded-resource-undeclared')) return ok({ content: [{ type: 'resource', resource: { uri: 'mock://docs/readme', text: 'embedded' } }] });
-        return ok({ content: [{ type: 'text', text: bugs.has('echo-wrong') ? 'something else' : String(a.text ?? '') }] });
+        return ok({ content: [{ type: 'text', text: bugs.has('echo-wrong') ? 'nope' : String(a.text ?? '') }] });
       case 'add':
         if (bugs.has('tool-bad-image')) return ok({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] });
+        if (bugs.has('call-result-invalid')) return ok({ content: 'not an array' });
+        if (bugs.has('embedded-resource-undeclared')) return ok({ content: [{ type: 'resource', resource: { uri: 'mock://docs/readme', text: 'embedded' } }] });
         return ok({ content: [{ type: 'text', text: String(Number(a.a) + Number(a.b)) }] });
       case 'slow':
         return slow(id, a, params._meta, out);
@@ -348,7 +350,7 @@ export function createSession(bugs, aside) {
 
   function readResource(params) {
     if (typeof params?.uri !== 'string') return err(-32602, 'Invalid params: "uri" is required');
-    if (bugs.has('bad-read-result')) return ok({ contents: [{ text: 'no uri here' }] });
+    if (bugs.has('bad-read-result') && params.uri === 'mock://docs/readme') return ok({ contents: [{ text: 'no uri here' }] });
     const r = RESOURCES.find((x) => x.uri === params.uri);
     if (r === undefined) return { error: { code: bugs.has('not-found-wrong-code') ? -32603 : -32002, message: 'Resource not found', data: { uri: params.uri } } };
     if (r.mimeType === 'application/octet-stream') return ok({ contents: [{ uri: r.uri, mimeType: r.mimeType, blob: bugs.has('bad-blob') ? 'AA=A!' : 'AAEC' }] });
@@ -479,6 +481,6 @@ export function bugsFrom(argv, env) {
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const n of names) if (!(n in BUGS) && !PROFILES.includes(n) && !n.startsWith('http-')) throw new Error(`unknown bug knob: ${n}`);
+  for (const n of names) if (!(n in BUGS) && !PROFILES.includes(n) && !(n in HTTP_BUGS)) throw new Error(`unknown bug knob: ${n}`);
   return new Set(names);
 }

@@ -146,7 +146,8 @@ function httpCheck(def: Omit<CheckDef, 'run' | 'transport'>, run: (ctx: CheckCon
   };
 }
 
-const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+/** The raw probes' requests carry string ids (`mcpwire-check-<n>`), never a client library's. */
+const ping = (id: number) => ({ jsonrpc: '2.0', id: `mcpwire-check-${id}`, method: 'ping' });
 
 const sessionId = httpCheck(
   { id: 'http.session-id', title: 'MCP-Session-Id holds only visible ASCII (0x21–0x7E)', clause: 'basic.transports#40', level: 'MUST' },
@@ -329,8 +330,8 @@ const replay = httpCheck(
     if (first === undefined) return notApplicable('the server sends no SSE event ids (no resumability)');
     const g = await raw(ctx, 'GET', { ...s.headers, accept: 'text/event-stream', 'last-event-id': first }, undefined, { readMs: 800 });
     if (g.status !== 200 || ctype(g) !== 'text/event-stream') return notApplicable(`GET with Last-Event-ID got HTTP ${g.status}`);
-    const other = sseMessages(g.text).find((m) => m !== null && typeof m === 'object' && ('result' in m || 'error' in m) && (m as { id?: unknown }).id !== 30);
-    if (other !== undefined) return violated(`resuming after event ${JSON.stringify(first)} (the stream of request 30) replayed a message of another stream`, other);
+    const other = sseMessages(g.text).find((m) => m !== null && typeof m === 'object' && ('result' in m || 'error' in m) && (m as { id?: unknown }).id !== 'mcpwire-check-30');
+    if (other !== undefined) return violated(`resuming after event ${JSON.stringify(first)} (the stream of request "mcpwire-check-30") replayed a message of another stream`, other);
     return pass(sseMessages(g.text).length > 0 ? 'replayed that stream only' : 'nothing replayed');
   },
 );

@@ -13,3 +13,7 @@ export { ALL_CHECKS, DEFAULT_CHECK_TIMEOUT_MS, runChecks, selectChecks } from '.
 export type { RunOptions as RunChecksOptions } from './runner.js';
 export { checkExitCode, renderCheckReport } from './report.js';
 export type { CheckDef, CheckReport, CheckResult, CheckSummary, Level as CheckLevel, Status as CheckStatus } from './types.js';
+export { renderJUnit } from './junit.js';
+export { asSurface, diffSurfaces, takeSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
+export type { Change as SurfaceChange, Surface, SurfaceDiff } from './snapshot.js';
+export type { ToolFixture, ToolFixtures } from './context.js';

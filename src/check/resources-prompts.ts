@@ -8,18 +8,16 @@ import type { CheckContext, Session } from './context.js';
 import { isObject } from './context.js';
 import { declared, listAll } from './lists.js';
 import { describeOutcome, messageOf, type Outcome } from './probe.js';
-import { describeViolation, serverMessageViolations } from './schema.js';
+import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
 import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
 import { isBase64 } from './calls.js';
-import { binaryProblems } from './tools.js';
-
-export const BINARY_PATH = /\/(data|blob)$/;
+import { badBinaryPaths, binaryProblems } from './tools.js';
 
 /** Schema-judges a result and claims its message. */
 function judgeResult(o: Outcome & { kind: 'result' }, method: string, type: string, okText: string): Verdict {
   if (o.message === undefined) return pass(okText);
   // Binary encodings are resources.blob-base64's and prompts.content-base64's.
-  const vs = serverMessageViolations(o.message.message, method).filter((v) => !BINARY_PATH.test(v.instancePath));
+  const vs = unclaimed(serverMessageViolations(o.message.message, method), badBinaryPaths(o.message.message));
   o.message.claims.push('');
   if (vs.length === 0) return pass(okText);
   return violated(`the ${method} result is not a valid ${type}: ${vs.slice(0, 3).map(describeViolation).join('; ')}`, o.message.message);
@@ -275,7 +273,9 @@ const blobBase64: CheckDef = {
     if (!declared(s, 'resources')) return notApplicable('the server does not declare the resources capability');
     const items = (await listed(ctx, s, 'resources/list')) ?? [];
     // Binary-looking resources first.
-    const pick = [...items].filter((it) => typeof it.uri === 'string').sort((a, b) => Number(String(b.mimeType ?? '').startsWith('text')) * -1 - Number(String(a.mimeType ?? '').startsWith('text')) * -1).slice(0, 5);
+    // Not the ones read already, nor URIs resources.uri-format refuses.
+    const read = new Set(ctx.traffic.records.filter((r) => r.dir === 'out' && (r.message as { method?: unknown }).method === 'resources/read').map((r) => (r.message as { params?: { uri?: unknown } }).params?.uri));
+    const pick = [...items].filter((it) => typeof it.uri === 'string' && URI.test(it.uri) && !read.has(it.uri)).sort((a, b) => Number(String(b.mimeType ?? '').startsWith('text')) * -1 - Number(String(a.mimeType ?? '').startsWith('text')) * -1).slice(0, 5);
     for (const it of pick) await s.probe.request('resources/read', { uri: it.uri });
     let blobs = 0;
     for (const r of ctx.traffic.fromServer()) {
@@ -285,7 +285,7 @@ const blobBase64: CheckDef = {
         if (!isObject(c) || c.blob === undefined) continue;
         blobs++;
         if (!isBase64(c.blob)) {
-          r.claims.push(`/result/contents/${i}/blob`);
+          r.claims.push(`/result/contents/${i}`);
           return violated(`binary data MUST be properly encoded: the blob of ${JSON.stringify(c.uri)} is not base64`, r.message);
         }
       }
@@ -369,7 +369,7 @@ const promptBinary: CheckDef = {
         n++;
         const bad = binaryProblems([m.content]);
         if (bad !== undefined) {
-          r.claims.push(`/result/messages/${i}/content`);
+          r.claims.push(...badBinaryPaths(r.message));
           return violated(`prompt message ${i}: ${bad}`, r.message);
         }
       }

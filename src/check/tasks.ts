@@ -210,10 +210,11 @@ const timestamps: CheckDef = {
   async run(ctx) {
     const r = await created(ctx);
     if ('status' in r) return r;
+    const badTs = (t: Record<string, unknown>) => ['createdAt', 'lastUpdatedAt'].some((k) => typeof t[k] !== 'string' || !ISO.test(t[k] as string));
+    for (const snap of r.snapshots) if (badTs(snap.task)) snap.rec?.claims.push('');
     for (const snap of r.snapshots) {
       for (const k of ['createdAt', 'lastUpdatedAt']) {
         const v = snap.task[k];
-        if (typeof v !== 'string' || !ISO.test(v)) snap.rec?.claims.push('');
         if (typeof v !== 'string' || !ISO.test(v)) return violated(`${snap.from}: receivers MUST include an ISO 8601 "${k}" in all task responses; got ${JSON.stringify(v)}`, snap.message, k === 'lastUpdatedAt' ? { clause: 'basic.utilities.tasks#31' } : {});
       }
     }
@@ -231,10 +232,9 @@ const ttl: CheckDef = {
     if ('status' in r) return r;
     const gets = r.snapshots.filter((x) => x.from === 'tasks/get');
     if (gets.length === 0) return notApplicable('the task was terminal at once: no tasks/get was needed');
-    for (const g of gets) {
-      if (!('ttl' in g.task) || (g.task.ttl !== null && typeof g.task.ttl !== 'number')) g.rec?.claims.push('');
-      if (!('ttl' in g.task) || (g.task.ttl !== null && typeof g.task.ttl !== 'number')) return violated(`tasks/get MUST include the actual ttl (or null); got ${JSON.stringify(g.task.ttl)}`, g.message);
-    }
+    const bad = gets.filter((g) => !('ttl' in g.task) || (g.task.ttl !== null && typeof g.task.ttl !== 'number'));
+    for (const g of bad) g.rec?.claims.push('');
+    if (bad.length > 0) return violated(`tasks/get MUST include the actual ttl (or null); got ${JSON.stringify(bad[0].task.ttl)}`, bad[0].message);
     return pass(`ttl ${JSON.stringify(gets[0].task.ttl)}`);
   },
 };

@@ -5,7 +5,7 @@
  */
 import { compileSchema } from '../schema/index.js';
 import { isBase64, mayCall, matchesSubset, toolCalls, type ToolCall } from './calls.js';
-import { describeViolation, serverMessageViolations } from './schema.js';
+import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
 import type { CheckContext, Session } from './context.js';
 import { isObject } from './context.js';
 import { declared, listAll, type Listing } from './lists.js';
@@ -177,7 +177,7 @@ const callResult: CheckDef = {
       if (o.kind === 'timeout' || o.kind === 'closed') return violated(`tools/call ${JSON.stringify(call.name)} got ${describeOutcome(o)}`, undefined, { level: 'SHOULD', clause: 'basic.transports#24' });
       if (o.kind !== 'result' || o.message === undefined) continue;
       // Binary encodings are tools.content-base64's.
-      const vs = serverMessageViolations(o.message.message, 'tools/call').filter((v) => !/\/(data|blob)$/.test(v.instancePath));
+      const vs = unclaimed(serverMessageViolations(o.message.message, 'tools/call'), badBinaryPaths(o.message.message));
       o.message.claims.push('/result');
       if (vs.length > 0) return violated(`the result of ${JSON.stringify(call.name)} is not a valid CallToolResult: ${vs.slice(0, 3).map(describeViolation).join('; ')}`, o.message.message);
     }
@@ -235,6 +235,19 @@ const structuredText: CheckDef = {
   },
 };
 
+/**
+ * Instance paths of the content blocks in a result whose binary data is malformed (judged by the
+ * *-base64 checks): the schema checks leave what is under them alone, so one defect is one failure.
+ */
+export function badBinaryPaths(message: unknown): string[] {
+  const out: string[] = [];
+  const r = isObject(message) && isObject(message.result) ? message.result : {};
+  (Array.isArray(r.content) ? r.content : []).forEach((b, i) => binaryProblems([b]) !== undefined && out.push(`/result/content/${i}`));
+  (Array.isArray(r.messages) ? r.messages : []).forEach((m, i) => isObject(m) && binaryProblems([m.content]) !== undefined && out.push(`/result/messages/${i}/content`));
+  (Array.isArray(r.contents) ? r.contents : []).forEach((c, i) => isObject(c) && c.blob !== undefined && !isBase64(c.blob) && out.push(`/result/contents/${i}`));
+  return out;
+}
+
 /** Every image/audio block's data (and embedded blob) in a content array. */
 export function binaryProblems(content: unknown): string | undefined {
   for (const b of Array.isArray(content) ? content : []) {
@@ -262,7 +275,7 @@ const contentBase64: CheckDef = {
       n++;
       const bad = binaryProblems(content);
       if (bad !== undefined) {
-        call.outcome.message?.claims.push('/result/content');
+        call.outcome.message?.claims.push(...badBinaryPaths(call.outcome.message.message));
         return violated(`${JSON.stringify(call.name)}: ${bad}`, messageOf(call.outcome));
       }
     }

@@ -21,6 +21,7 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   untrust: { file: './commands/untrust.js', summary: 'forget a trusted project: untrust [<dir>]' },
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
+  snapshot: { file: './commands/snapshot.js', summary: "save a server's surface (snapshot <id> -o f.json) or diff two (snapshot diff old new)" },
   trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },
   tap: { file: './commands/tap.js', summary: 'relay a stdio or HTTP server for any host and trace the session: tap --trace t.jsonl -- <cmd…>' },
   replay: { file: './commands/replay.js', summary: 'serve a recorded trace as an MCP server: replay <trace> [--listen host:port]' },
@@ -51,7 +52,7 @@ function usage(): string {
 
 /** Finds the command word: the first argument that is not an option or an option's value. */
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
-  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--slow-tool', '--slow-tool-args', '--args', '--scope',
+  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--skip', '--junit', '--fixtures', '--output', '--slow-tool', '--slow-tool-args', '--args', '--scope',
     '--transport', '--command', '--arg', '--cwd', '--env', '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url',
     '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope']);
   for (let i = 0; i < argv.length; i++) {
@@ -89,7 +90,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // --help never starts a server: commands without their own help get their summary line.
-  if ((rest.includes('--help') || rest.includes('-h')) && !OWN_HELP.has(command)) {
+  if ((rest.includes('--help') || rest.includes('-h')) && NO_OWN_HELP.has(command)) {
     process.stdout.write(`usage: mcpwire ${command} …  — ${entry.summary}\nsee docs/cli.md\n`);
     return 0;
   }
@@ -100,8 +101,8 @@ async function main(argv: string[]): Promise<number> {
   return jsonOnFailure(rest.includes('--json'), () => mod.default(rest));
 }
 
-/** Commands that answer `--help` themselves, without connecting anything. */
-const OWN_HELP = new Set(['mcp', 'status', 'tools', 'resources', 'templates', 'prompts', 'call', 'read', 'prompt', 'login', 'logout', 'auth', 'trust', 'untrust', 'check', 'trace']);
+/** Commands that do not answer `--help` themselves (every other one does, connecting nothing: test/cli-errors.test.ts). */
+const NO_OWN_HELP = new Set(['demo', 'conformance-client']);
 
 /**
  * `--json` prints JSON even on failure: when a command fails without writing anything on stdout,

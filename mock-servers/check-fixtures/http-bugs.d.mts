@@ -1,0 +1,1 @@
+export declare const HTTP_BUGS: Record<string, string>;

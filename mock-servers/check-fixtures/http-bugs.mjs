@@ -1,0 +1,20 @@
+// The Streamable HTTP fixture's knobs (http-server.mjs), each with the check it breaks.
+export const HTTP_BUGS = {
+  'http-session-id-nonascii': 'http.session-id',
+  'http-session-id-constant': 'http.session-id-unique',
+  'http-session-id-changes': 'http.session-id-stable',
+  'http-no-404-after-delete': 'http.delete-then-404',
+  'http-missing-session-ok': 'http.missing-session-400',
+  'http-unknown-session-ok': 'http.unknown-session-404',
+  'http-accept-bad-version': 'http.protocol-version-bad',
+  'http-reject-missing-version': 'http.protocol-version-missing',
+  'http-no-origin-check': 'http.origin-forbidden',
+  'http-bad-content-type': 'http.content-type',
+  'http-notification-200': 'http.notification-202',
+  'http-batch-accepted': 'http.batch-refused',
+  'http-invalid-json-200': 'http.invalid-json',
+  'http-get-200-json': 'http.get-sse-or-405',
+  'http-get-sends-response': 'http.get-no-response',
+  'http-duplicate-event-ids': 'http.event-ids-unique',
+  'http-replay-other-stream': 'http.last-event-id-replay',
+};
