@@ -82,6 +82,17 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(custom.events).toEqual([{ method: 'tool_event', params: { tag: 'B', seq: 1 } }]);
   });
 
+  it('what reaches onLog and onNotification has the server\'s credentials taken out', async () => {
+    const secret = 'tok-9b8a7c6d5e4f3a2b1c0d';
+    host = await startHost([mockServer('e', SCENARIO, {}, { SERVICE_TOKEN: secret })]);
+    const got = fresh();
+    await host.callTool(toolName('e', 'events'), { count: 1, intervalMs: 1, tag: `key=${secret}` }, listeners(got));
+    expect(got.logs).toHaveLength(1);
+    expect(got.events).toHaveLength(1);
+    expect(JSON.stringify(got)).not.toContain(secret);
+    expect(JSON.stringify(got)).toContain('key=');
+  });
+
   it('with two calls in flight, notifications carrying a call\'s progress token go to that call only', async () => {
     host = await startHost([mockServer('e', SCENARIO)]);
     const a = fresh();

@@ -224,7 +224,13 @@ async function attempt(run: Run, slot: ServerSlot, client: HostClient): Promise<
     if (left <= 0) return { sent: false, error: new TimeoutError('tools/call', run.timeoutMs, { serverId: run.where.server, phase: 'request' }) };
     const wants = options.onProgress !== undefined || options.onLog !== undefined || options.onNotification !== undefined || run.reset;
     const token = wants ? newCallToken() : undefined;
-    const unroute = routeCallNotifications(client, { token, onLog: options.onLog, onNotification: options.onNotification });
+    // What the server sends goes to the embedder with the server's credentials taken out, as results do.
+    const { onLog, onNotification } = options;
+    const unroute = routeCallNotifications(client, {
+      token,
+      onLog: onLog && ((p) => onLog(redactData(p, slot.redaction))),
+      onNotification: onNotification && ((m, p) => onNotification(m, p === undefined ? p : redactData(p, slot.redaction))),
+    });
     try {
       const call: CallToolOptions = {
         signal: options.signal,
