@@ -38,8 +38,7 @@ describe('examples/', { timeout: 90_000 }, () => {
 
   it('issue 12.7: agent-bridge — resources and prompts as tool results, permission denial, fail-closed sampling/elicitation with diagnostics', async () => {
     const r = await runExample('agent-bridge.mjs');
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
     expect(out).toMatch(/^tools offered: \d+ \(host tools: mcp_resources_list, mcp_resource_read, mcp_prompts_list, mcp_prompt_get(?:, \w+)*\)$/m);
     expect(out).toMatch(/^stable name for docs\/echo: mcp_docs_echo_[0-9a-f]{8}$/m);
