@@ -7,7 +7,9 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createTracer, Redactor } from '../src/trace/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -42,4 +44,29 @@ describe('soak, short (issue 13 item 4)', () => {
     expect(out).toMatch(/^SOAK result ok$/m);
     expect(code).toBe(0);
   }, 180_000);
+});
+
+describe('soak finding: session renewals must not pile up in the trace redactor (issue 13 item 4)', () => {
+  it('regression: a renewed session id replaces the old one among the redacted secrets (1k renewals had made each traced line ~4x slower and RSS grow by hundreds of MB)', async () => {
+    const stream = new PassThrough();
+    const chunks: string[] = [];
+    stream.on('data', (c: Buffer) => chunks.push(c.toString()));
+    const t = await createTracer({ destination: stream, serverId: 's', transport: 'streamable-http' });
+    const ids = Array.from({ length: 50 }, (_, i) => `session-${String(i).padStart(4, '0')}-abcdef`);
+    for (const id of ids) t.setSessionId(id);
+    const last = ids[ids.length - 1];
+    t.message('in', { jsonrpc: '2.0', method: 'notifications/message', params: { data: `old ${ids[0]} current ${last}` } }, { kind: 'notification', method: 'notifications/message' });
+    await t.close();
+    const line = chunks.join('').split('\n').find((l) => l.includes('notifications/message'))!;
+    expect(line).toContain(`old ${ids[0]} current [redacted]`); // the dead id is no secret any more; the live one is
+  });
+
+  it('Redactor.removeSecrets stops redacting exactly the removed values', () => {
+    const r = new Redactor({ secrets: ['configured-secret-1'] });
+    r.addSecrets(['runtime-secret-22', 'runtime-secret-33']);
+    r.removeSecrets(['runtime-secret-22']);
+    expect(r.redactString('configured-secret-1 runtime-secret-22 runtime-secret-33')).toBe('[redacted] runtime-secret-22 [redacted]');
+    r.removeSecrets(['never-added-value']);
+    expect(r.redactString(encodeURIComponent('runtime-secret-33'))).toBe('[redacted]');
+  });
 });

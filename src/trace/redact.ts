@@ -238,6 +238,8 @@ export class Redactor {
   private readonly maxDepth: number;
   private readonly exactSecrets = new Set<string>();
   private readonly substringSecrets = new Set<string>();
+  /** The values given to `addSecrets` (for `removeSecrets`). */
+  private readonly values = new Set<string>();
   private secretRe: RegExp | undefined;
   private maxSecretLength = 0;
   private readonly stack: object[] = [];
@@ -262,6 +264,7 @@ export class Redactor {
   addSecrets(values: Iterable<string>): void {
     for (const v of values) {
       if (typeof v !== 'string' || v.length === 0) continue;
+      this.values.add(v);
       if (v.length < MIN_SECRET_LENGTH) {
         this.exactSecrets.add(v);
         this.exactSecrets.add(encodeURIComponent(v));
@@ -282,6 +285,22 @@ export class Redactor {
     this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
     this.scrubCache.clear();
     this.jsonCache.clear();
+  }
+
+  /**
+   * Stops redacting `values` (added before), e.g. the id of an HTTP session that was replaced: a
+   * long-lived client renews its session again and again, and every id kept would make every
+   * later redaction slower (one alternation of all their forms) and the process bigger.
+   */
+  removeSecrets(values: Iterable<string>): void {
+    let removed = false;
+    for (const v of values) if (this.values.delete(v)) removed = true;
+    if (!removed) return;
+    const keep = [...this.values];
+    this.values.clear();
+    this.exactSecrets.clear();
+    this.substringSecrets.clear();
+    this.addSecrets(keep);
   }
 
   /** Whether any secret value is configured. */

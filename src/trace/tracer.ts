@@ -249,6 +249,8 @@ class TraceWriter implements Tracer {
   private readonly incoming = new Map<string | number, string>();
   /** `,"server":…,"transport":…[,"session":…]`: the fields every line repeats after `ts`. */
   private bindings: string;
+  /** The session id being redacted (replaced, not accumulated, on renewal). */
+  private sessionSecret: string | undefined;
   private readonly baseBindings: string;
 
   constructor(
@@ -319,6 +321,10 @@ class TraceWriter implements Tracer {
   }
 
   setSessionId(id: string | undefined): void {
+    // A renewed session replaces the old one: its id is dead and stops being a secret to scan for
+    // (kept, every renewal would slow every later line; see the soak, issue 13.4).
+    if (this.sessionSecret !== undefined && this.sessionSecret !== id) this.redactor.removeSecrets([this.sessionSecret]);
+    this.sessionSecret = id !== undefined && id !== '' ? id : undefined;
     if (id !== undefined && id !== '') this.redactor.addSecrets([id]);
     this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(sessionTag(id))}`;
   }
