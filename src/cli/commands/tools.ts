@@ -201,7 +201,7 @@ function detail(list: readonly Tool[], name: string, server: string | undefined,
   const pub = publicNames?.get(tool.name);
   if (flags.names && pub !== undefined) out.push('', `name: ${pub}`);
   if (flags.schema) out.push('', ...schemaLines(tool, 0));
-  if (server !== undefined) out.push('', `call it: mcpwire call ${server} ${tool.name}${Object.keys((tool.inputSchema as { properties?: object })?.properties ?? {}).map((k) => ` ${k}=…`).join('')}`);
+  if (server !== undefined) out.push('', ...wrap(`call it: mcpwire call ${server} ${safeText(tool.name, 128)}${Object.keys((tool.inputSchema as { properties?: object })?.properties ?? {}).map((k) => ` ${safeText(k, 64)}=…`).join('')}`, width));
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
