@@ -123,14 +123,25 @@ class Provider implements OAuthClientProvider {
       if (this.grant !== undefined && this.grant !== sent) return;
       // A refresh keeps the granted scope: worth it only when the challenge asks for nothing more.
       const held = splitScope(sent?.scope);
+      let refreshFailure: unknown;
       if (sent?.refresh_token !== undefined && splitScope(ch?.scope).every((s) => held.includes(s))) {
         const refreshed = await this.refreshLocked(sent, options).then(
           () => true,
-          () => false,
+          (e: unknown) => ((refreshFailure = e), false),
         );
         if (refreshed) return;
       }
-      await this.authorizeLocked({ challengeScope: ch?.scope, resourceMetadata: ch?.resource_metadata }, options);
+      try {
+        await this.authorizeLocked({ challengeScope: ch?.scope, resourceMetadata: ch?.resource_metadata }, options);
+      } catch (err) {
+        // Nobody to ask: the refresh's failure (an AS that is down, a 5xx…) is the story, not
+        // "log in again" — unless the AS said the refresh token is dead.
+        const dead = refreshFailure instanceof AuthError && refreshFailure.oauthError === 'invalid_grant';
+        if (refreshFailure !== undefined && !dead && err instanceof AuthError && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') {
+          throw new AuthError(`the access token was refused and refreshing it failed: ${failureText(refreshFailure)}`, 'MCPWIRE_AUTH_REFRESH_FAILED', { cause: refreshFailure });
+        }
+        throw err;
+      }
     });
     return true;
   }
@@ -375,4 +386,12 @@ function registrationMethod(d: Discovery): ClientIdentity['token_endpoint_auth_m
   const supported = d.as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
   if (supported.includes('none')) return 'none';
   return chooseAuthMethod(d.as, true, false);
+}
+
+/** An error's message with the network code under it (`fetch failed (ECONNREFUSED)`). */
+function failureText(e: unknown): string {
+  const err = e as { message?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } } | undefined;
+  const code = err?.cause?.code ?? err?.cause?.cause?.code;
+  const message = String(err?.message ?? e);
+  return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
 }

@@ -15,7 +15,7 @@
  * - The stdio transport never uses OAuth (basic.authorization#2).
  */
 import { FileTokenStore } from '../auth/file-store.js';
-import { isAuthError } from '../auth/errors.js';
+import { AuthError, isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
@@ -110,6 +110,10 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
         return await p.onUnauthorized(info, attempt, o);
       } catch (err) {
         if (isAuthError(err) && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') return false;
+        // The call's error names the server (the provider knows only its store key).
+        if (isAuthError(err) && err.serverId === undefined) {
+          throw new AuthError(err.message.replace(/^\[[^\]]*\] /, ''), err.code, { cause: err.cause, serverId: server.id, ...(err.oauthError !== undefined ? { oauthError: err.oauthError } : {}) });
+        }
         throw err;
       }
     },
