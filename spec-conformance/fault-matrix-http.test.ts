@@ -40,7 +40,7 @@ const answerEvent = (eventId: string, id: unknown) =>
   `id: ${eventId}\ndata: ${JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: 'worked' }] } })}\n\n`;
 
 describe('fault matrix: Streamable HTTP', { timeout: 60_000 }, () => {
-  it('fault: SSE stream cut mid-event (resumable) → the half event is dropped, the call resumes with Last-Event-ID and settles once (basic.transports#38)', async () => {
+  it('fault: SSE stream cut mid-event (resumable) → the half event is dropped, the call resumes with Last-Event-ID and settles once (basic.transports#37)', async () => {
     let workId: unknown;
     const b = await start({
       onPost: ({ res, msg }) => {
@@ -83,7 +83,7 @@ describe('fault matrix: Streamable HTTP', { timeout: 60_000 }, () => {
     expect(text(e)).toBe('next');
   });
 
-  it('fault: `retry: 0` on a stream that keeps closing → reconnects still wait (no hot loop), the call settles when the answer comes', async () => {
+  it('fault: `retry: 0` on a stream that keeps closing → reconnects still wait ≥ 250 ms (no hot loop), the call settles when the answer comes (basic.transports#23)', async () => {
     let workId: unknown;
     let gets = 0;
     const b = await start({

@@ -73,7 +73,7 @@ describe('fault matrix: stdio', { timeout: 60_000 }, () => {
     bench = await FaultBench.start(faultStdio('faulty', 'truncated', {}, { requestTimeoutMs: 60_000 }));
     const r = await bench.call('faulty', 'work');
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/server "faulty" during request/);
+    expect(text(r)).toMatch(/server "faulty" during request.*MCPWIRE_RESPONSE_UNREADABLE/s);
     expect(text(r)).not.toMatch(/timed out/);
     const e = await bench.call('faulty', 'echo', { text: 'next' });
     expect(text(e)).toBe('next');
@@ -84,7 +84,7 @@ describe('fault matrix: stdio', { timeout: 60_000 }, () => {
     const rss = process.memoryUsage().rss;
     const r = await bench.call('faulty', 'work');
     expect(r.isError).toBe(true);
-    expect(text(r)).toMatch(/server "faulty" during request/);
+    expect(text(r)).toMatch(/server "faulty" during request.*MCPWIRE_RESPONSE_UNREADABLE/s);
     expect(text(r)).not.toMatch(/timed out/);
     // Bounded by the 16 MiB line limit, not the 100 MiB the server wrote (generous: GC is lazy).
     expect(process.memoryUsage().rss - rss).toBeLessThan(80 * 1024 * 1024);
@@ -122,7 +122,7 @@ describe('fault matrix: stdio', { timeout: 60_000 }, () => {
     expect(text(e)).toBe('ok');
   });
 
-  it('fault: id "1" answering request 1 → not the same id (basic#4: string and number ids differ); the call times out naming the server', async () => {
+  it('fault: id "1" answering request 1 → not the same id (JSON-RPC: a string id and a number id differ); the call times out naming the server', async () => {
     bench = await FaultBench.start(faultStdio('faulty', 'string-id', {}, { requestTimeoutMs: 1500 }));
     const r = await bench.call('faulty', 'work');
     expect(r.isError).toBe(true);
@@ -133,10 +133,13 @@ describe('fault matrix: stdio', { timeout: 60_000 }, () => {
 
   it('fault: 100k notifications flood → all read, the answer after them arrives, the healthy server answers meanwhile', async () => {
     bench = await FaultBench.start(faultStdio('faulty', 'flood'));
+    let logs = 0;
+    bench.clients.find((c) => c.serverId === 'faulty')!.on('log', () => logs++);
     const call = bench.call('faulty', 'work');
     await bench.expectHealthy();
     const r = await call;
     expect(r).toMatchObject({ isError: false, content: [{ type: 'text', text: 'worked' }] });
+    expect(logs).toBe(100_000);
   });
 
   it('fault: a server that ignores cancellation → the aborted call settles at once naming the server; its late answer is dropped', async () => {
