@@ -12,7 +12,10 @@
  * method and an id. Counts print as `[fuzz] …` lines; `MCPWIRE_FUZZ_SCALE` scales them.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Fuzz properties run many cases: generous per-test bounds for a loaded 2-core CI box (no timing is asserted).
+vi.setConfig({ testTimeout: 180_000 });
 import { NdjsonFramer, type FramerDiagnostic } from '../src/jsonrpc/framer.js';
 import { HEAD_BYTES, responseIdFromHead } from '../src/jsonrpc/head.js';
 import { classify, invalidReason, isRequestId, type MessageKind } from '../src/jsonrpc/types.js';

@@ -16,7 +16,10 @@
  * `[redacted]` marker itself. Counts print as `[fuzz] …` lines.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Fuzz properties run many cases: generous per-test bounds for a loaded 2-core CI box (no timing is asserted).
+vi.setConfig({ testTimeout: 180_000 });
 import { serverRedaction } from '../src/host/redaction.js';
 import type { ResolvedServer } from '../src/host/config/types.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';

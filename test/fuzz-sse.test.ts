@@ -13,7 +13,10 @@
  */
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+
+// Fuzz properties run many cases: generous per-test bounds for a loaded 2-core CI box (no timing is asserted).
+vi.setConfig({ testTimeout: 180_000 });
 import type { BodyReadable } from '../src/transport/http-common.js';
 import { readSse, type EventSourceMessage, type SseEnd } from '../src/transport/http-sse.js';
 import { createSseStream, decodeEvent } from '../src/transport/sse-stream.js';

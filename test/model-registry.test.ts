@@ -14,6 +14,9 @@
 import { getEventListeners } from 'node:events';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+// Fuzz properties run many cases: generous per-test bounds for a loaded 2-core CI box (no timing is asserted).
+vi.setConfig({ testTimeout: 180_000 });
 import { AbortError, ConnectionClosedError, JsonRpcError, ProtocolError, TimeoutError, TransportError } from '../src/errors.js';
 import type { JSONRPCMessage, RequestId } from '../src/jsonrpc/types.js';
 import { Connection } from '../src/protocol/connection.js';

@@ -132,6 +132,10 @@ export function expandEntry(entry: Record<string, unknown>, syntax: VariableSynt
   return issues;
 }
 
+/** Deeper values in a config entry are refused (no real setting nests this deep). */
+const MAX_ENTRY_DEPTH = 64;
+const TOO_DEEP = `nested more than ${MAX_ENTRY_DEPTH} levels deep`;
+
 /**
  * Expands every string field of a native entry (at any depth: command, args, env and header
  * values, url, cwd, oauth, permissions, roots…) and returns a new value; keys are never
@@ -140,18 +144,23 @@ export function expandEntry(entry: Record<string, unknown>, syntax: VariableSynt
 export function expandNativeEntry(raw: unknown, ctx: ExpandContext): { value: unknown; issues: EntryIssue[]; unset: { field: string; name: string }[] } {
   const issues: EntryIssue[] = [];
   const unset: { field: string; name: string }[] = [];
-  const walk = (v: unknown, field: string): unknown => {
+  const walk = (v: unknown, field: string, depth = 0): unknown => {
+    if (depth > MAX_ENTRY_DEPTH) {
+      // a value nested thousands deep would overflow the stack: the entry is refused instead
+      if (!issues.some((i) => i.message === TOO_DEEP)) issues.push({ field: field.split('.')[0], message: TOO_DEEP });
+      return v;
+    }
     if (typeof v === 'string') {
       const r = expandString(v, 'native', ctx);
       for (const p of r.problems) issues.push({ field, message: p });
       for (const name of r.unset) unset.push({ field, name });
       return r.value;
     }
-    if (Array.isArray(v)) return v.map((x, i) => walk(x, field ? `${field}.${i}` : String(i)));
+    if (Array.isArray(v)) return v.map((x, i) => walk(x, field ? `${field}.${i}` : String(i), depth + 1));
     if (typeof v === 'object' && v !== null) {
       const out: Record<string, unknown> = {};
       // defineProperty: a `__proto__` key from JSON stays a plain key.
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, field ? `${field}.${k}` : k), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, field ? `${field}.${k}` : k, depth + 1), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return v;
