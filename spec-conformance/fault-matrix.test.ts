@@ -50,6 +50,16 @@ describe('fault matrix: stdio', { timeout: 60_000 }, () => {
     await bench.expectHealthy();
   });
 
+  it('fault: hang in initialize (no response, no exit) → state error naming the server and initialize after its timeout; the process is ended', async () => {
+    bench = await FaultBench.start(faultStdio('faulty', 'hang-init', {}, { requestTimeoutMs: 1500 }));
+    const s = bench.status('faulty');
+    expect(s.state).toBe('error');
+    expect(s.lastError).toMatch(/server "faulty" during initialize.*timed out after 1500 ms/s);
+    const [pid] = bench.pids('faulty');
+    await until(() => !isAlive(pid), 'the hanging server to be ended after the failed connect');
+    await bench.expectHealthy();
+  });
+
   it('fault: one byte at a time → every message is read whole, the call answers', async () => {
     bench = await FaultBench.start(faultStdio('faulty', 'one-byte'));
     expect(bench.status('faulty').state).toBe('ready');
