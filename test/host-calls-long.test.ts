@@ -4,7 +4,10 @@
  * and the server's log messages and other notifications tied to the call that caused them
  * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.
  */
+import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { routeCallNotifications } from '../src/host/call-notifications.js';
+import type { HostClient } from '../src/host/server-slot.js';
 import type { McpHost } from '../src/host/index.js';
 import { mockServer, startHost, textOf, toolName } from './support/host-calls.js';
 
@@ -129,5 +132,29 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(seqs).toContain(3);
     expect(seqs).not.toContain(1);
     expect(b.logs).toContainEqual({ tag: 'B', seq: 3 });
+  });
+});
+
+describe('routeCallNotifications (the tying rules, on a fake client)', () => {
+  it('by token first (a token of no running call goes to none), else only to a call that is alone; a throwing listener breaks nothing', () => {
+    const client = new EventEmitter() as unknown as HostClient & EventEmitter;
+    const got: string[] = [];
+    const end1 = routeCallNotifications(client, { token: 't1', onNotification: (m) => got.push(`1:${m}`), onLog: () => got.push('1:log') });
+    client.emit('notification', { method: 'x/alone', params: {} });
+    client.emit('log', { level: 'info', data: 'alone' });
+    const end2 = routeCallNotifications(client, { token: 't2', onNotification: (m) => got.push(`2:${m}`) });
+    client.emit('notification', { method: 'x/untagged', params: {} }); // two in flight: none
+    client.emit('notification', { method: 'x/for2', params: { _meta: { progressToken: 't2' } } });
+    client.emit('notification', { method: 'x/stale', params: { _meta: { progressToken: 't9' } } }); // no such call: none
+    end2();
+    end2(); // idempotent
+    client.emit('notification', { method: 'x/again-alone', params: {} });
+    end1();
+    client.emit('notification', { method: 'x/nobody', params: {} });
+    expect(got).toEqual(['1:x/alone', '1:log', '2:x/for2', '1:x/again-alone']);
+    const end3 = routeCallNotifications(client, { token: undefined, onNotification: () => { throw new Error('listener bug'); } });
+    expect(() => client.emit('notification', { method: 'x/throws', params: {} })).not.toThrow();
+    end3();
+    expect(client.listenerCount('notification')).toBe(1); // one listener per client, however many calls
   });
 });
