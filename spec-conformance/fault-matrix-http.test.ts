@@ -3,7 +3,7 @@
  * matrix"). A host with a faulty HTTP server on 127.0.0.1 (test/fixtures/faults/fault-http.ts,
  * configured with a secret header) beside a healthy stdio server; `FaultBench.finish()` checks
  * what every row shares (healthy server answers, nothing pending, no process left, no unhandled
- * rejection, no secret in any output).
+ * rejection, no secret in any output — the session ids the server issued included).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { FaultBench, SECRET, until } from '../test/fixtures/faults/bench.js';
@@ -15,7 +15,7 @@ afterEach(async () => {
   const b = bench;
   bench = undefined;
   try {
-    await b?.finish();
+    await b?.finish(server?.issued ?? []);
   } finally {
     await server?.close();
     server = undefined;
