@@ -89,7 +89,8 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
     }
     const target = writeTarget(values);
     const { replaced, unset } = await addServer(target.file, id, entry, { replace: values.replace === true });
-    if (values.json) printJson({ id, scope: target.scope, file: target.file, transport, replaced, unset_variables: unset });
+    // `unset_variables`: only when a `${VAR}` written is not set in this shell.
+    if (values.json) printJson({ id, scope: target.scope, file: target.file, transport, replaced, ...(unset.length ? { unset_variables: unset } : {}) });
     else {
       process.stdout.write(`${replaced ? 'replaced' : 'added'} server "${id}" (${transport}) in ${target.label} ${target.file}\n`);
       if (note !== undefined) process.stderr.write(`mcpwire: ${note}\n`);
