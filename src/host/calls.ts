@@ -320,7 +320,7 @@ async function waitReady(ctx: CallContext, state: CallState, id: string, failed:
     const slot = ctx.slots.get(id);
     if (slot === undefined) return false;
     if (slot.state === 'ready' && slot.client !== undefined && slot.client !== failed) return true;
-    if (slot.state === 'disabled' || slot.state === 'untrusted' || slot.state === 'closed' || slot.state === 'auth_required') return false;
+    if (slot.state === 'disabled' || slot.state === 'stopped' || slot.state === 'untrusted' || slot.state === 'closed' || slot.state === 'auth_required') return false;
     if (slot.state === 'error' && slot.nextRetryAt === undefined) return false;
     const left = deadline - Date.now();
     if (left <= 0) return false;
