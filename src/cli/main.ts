@@ -94,7 +94,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`usage: mcpwire ${command} …  — ${entry.summary}\nsee docs/cli.md\n`);
     return 0;
   }
-  if (rest.includes('--strict') && !rest.some((a) => a === '--trace' || a.startsWith('--trace=')) && !process.env.MCPWIRE_TRACE && command !== 'check') {
+  const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`: a server's command line
+  if (own.includes('--strict') && !own.some((a) => a === '--trace' || a.startsWith('--trace=')) && !process.env.MCPWIRE_TRACE && !['check', 'tap', 'replay'].includes(command)) {
     process.stderr.write('mcpwire: warning: --strict checks messages for the trace: without --trace <file> (or MCPWIRE_TRACE) nothing records them\n');
   }
   const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };

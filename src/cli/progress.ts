@@ -3,7 +3,12 @@
  * otherwise (so logs and CI stay readable).
  */
 import type { ProgressParams, Task } from '../index.js';
-import { safeText } from './output.js';
+import { safeText, truncate } from './output.js';
+
+/** A status line cut to the terminal's width (one column spare for the cursor). */
+function fit(line: string, stream: NodeJS.WriteStream): string {
+  return stream.columns > 1 ? truncate(line, stream.columns - 1) : line;
+}
 
 export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: ProgressParams) => void; done: () => void } {
   const tty = stream.isTTY === true;
@@ -19,7 +24,8 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
       const width = 24;
       const frac = total ? Math.min(1, p.progress / total) : 0;
       const bar = total ? `[${'#'.repeat(Math.round(frac * width)).padEnd(width, '.')}] ${Math.round(frac * 100)}%` : `[${p.progress}]`;
-      stream.write(`\r\u001b[2K${bar}${msg}`);
+      // one terminal line, or the \r redraw would leave wrapped pieces behind
+      stream.write(`\r\u001b[2K${fit(`${bar}${msg}`, stream)}`);
       drew = true;
     },
     done() {
@@ -52,8 +58,8 @@ export function taskStatusPrinter(
         stream.write(`${line(t)}\n`);
         return;
       }
-      stream.write(`\r\u001b[2K${line(t)}`);
-      timer ??= setInterval(() => last && stream.write(`\r\u001b[2K${line(last)}`), 1000);
+      stream.write(`\r\u001b[2K${fit(line(t), stream)}`);
+      timer ??= setInterval(() => last && stream.write(`\r\u001b[2K${fit(line(last), stream)}`), 1000);
       timer.unref();
     },
     done() {
