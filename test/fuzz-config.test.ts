@@ -81,7 +81,7 @@ describe('fuzz: config loader (issue 13 item 1)', () => {
   });
 
   it('resolveConfig never throws on arbitrary layers; every server has an id and an error or a command/URL; nothing reaches Object.prototype', () => {
-    fuzz('config resolveConfig arbitrary layers', 2_500, fc.array(layer, { minLength: 1, maxLength: 3 }), (layers) => {
+    fuzz('config resolveConfig arbitrary layers', 1_500, fc.array(layer, { minLength: 1, maxLength: 3 }), (layers) => {
       const r = resolveConfig(layers, { cwd: '/p', env: { HOME: '/home/u', X: 'x' }, homedir: '/home/u', trust: 'ask' });
       for (const s of r.servers) {
         expect(typeof s.id).toBe('string');
@@ -95,7 +95,7 @@ describe('fuzz: config loader (issue 13 item 1)', () => {
   it('toJsonText (YAML, TOML, JSONC) never throws on arbitrary text; ok means JSON; errors quote nothing of the input', async () => {
     const secret = 'sk_live_Zq8vN3xR';
     const junk = fc.array(fc.oneof(fc.constantFrom('[', ']', '{', '}', ':', '=', '"', "'", '#', '//', '/*', '*/', ',', '\n', '  ', '- ', '&a', '*a', '<<', '!!', '%', '|', '>', '[[', '__proto__', 'constructor', '.', '\t', '\r', '"""', '0x', '1979-05-27'), fc.string({ maxLength: 4 }), fc.constant(secret)), { maxLength: 30 }).map((a) => a.join(''));
-    await fuzzAsync('config toJsonText arbitrary text', 5_000, fc.tuple(junk, fc.constantFrom<FileSyntax>('yaml', 'toml', 'jsonc')), async ([text, syntax]) => {
+    await fuzzAsync('config toJsonText arbitrary text', 4_000, fc.tuple(junk, fc.constantFrom<FileSyntax>('yaml', 'toml', 'jsonc')), async ([text, syntax]) => {
       const r = await toJsonText(text, syntax);
       if (r.ok) JSON.parse(r.text);
       else expect(r.message.includes(secret)).toBe(false);
@@ -107,7 +107,7 @@ describe('fuzz: config loader (issue 13 item 1)', () => {
     const str = fc.string({ unit: 'grapheme', maxLength: 10 });
     const entry = fc.record({ command: str, args: fc.array(str, { maxLength: 3 }), env: fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }).filter((k) => k !== '__proto__'), str, { maxKeys: 3 }), enabled: fc.boolean(), requestTimeoutMs: fc.nat(1e6) }, { requiredKeys: ['command'] });
     const config = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }).filter((k) => k !== '__proto__'), entry, { maxKeys: 3 }).map((servers) => ({ version: 1, mcp: { servers } }));
-    await fuzzAsync('config JSON/YAML/TOML round trip', 2_000, fc.tuple(config, fc.constantFrom<FileSyntax>('yaml', 'toml', 'jsonc')), async ([value, syntax]) => {
+    await fuzzAsync('config JSON/YAML/TOML round trip', 1_000, fc.tuple(config, fc.constantFrom<FileSyntax>('yaml', 'toml', 'jsonc')), async ([value, syntax]) => {
       const text = syntax === 'yaml' ? YAML.stringify(value) : syntax === 'toml' ? tomlStringify(value) : `// a comment\n${JSON.stringify(value, null, 2).replace(/\n}$/, ',\n}')}`;
       const r = await toJsonText(text, syntax);
       expect(r.ok).toBe(true);

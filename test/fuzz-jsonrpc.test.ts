@@ -173,7 +173,7 @@ function expectSameOutcomes(actual: Outcome[], expected: Outcome[], max: number)
 
 describe('fuzz: NDJSON framer (issue 13 item 1)', () => {
   it('arbitrary bytes, any chunking: agrees with the line-by-line reference (each valid message once, in order; each bad line one diagnostic); holds ≤ max + 1 bytes; never throws', () => {
-    fuzz('framer vs reference, arbitrary bytes and chunking', 15_000, fc.tuple(byteStream, cuts, maxBytes), ([input, cutList, max]) => {
+    fuzz('framer vs reference, arbitrary bytes and chunking', 12_000, fc.tuple(byteStream, cuts, maxBytes), ([input, cutList, max]) => {
       const expected = reference(input, max);
       const { outcomes, maxHeld } = runFramer(cutAt(input, cutList), max);
       expectSameOutcomes(outcomes, expected, max);
@@ -188,7 +188,7 @@ describe('fuzz: NDJSON framer (issue 13 item 1)', () => {
 
   it('a stream of valid messages (nasty keys, huge numbers, deep nesting, CRLF, BOM) comes through whole, exactly once each and in order, with no diagnostic', () => {
     const message = fc.oneof({ weight: 6, arbitrary: messageText }, { weight: 1, arbitrary: nestedText });
-    fuzz('framer valid stream delivered exactly once in order', 8_000, fc.tuple(fc.array(fc.tuple(message, fc.constantFrom('\n', '\r\n'), fc.boolean()), { minLength: 1, maxLength: 10 }), cuts), ([msgs, cutList]) => {
+    fuzz('framer valid stream delivered exactly once in order', 6_000, fc.tuple(fc.array(fc.tuple(message, fc.constantFrom('\n', '\r\n'), fc.boolean()), { minLength: 1, maxLength: 10 }), cuts), ([msgs, cutList]) => {
       const input = Buffer.concat(msgs.map(([t, nl, bom]) => Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(t + nl)])));
       const { outcomes } = runFramer(cutAt(input, cutList), 16 * 1024 * 1024);
       expect(outcomes).toEqual(msgs.map(([t]) => ({ kind: 'message', json: stableJson(JSON.parse(t)) })));
@@ -214,7 +214,7 @@ describe('fuzz: responseIdFromHead (issue 13 item 1)', () => {
     // regression: `"i\u0064"` is `id` to JSON.parse; the head reader named the first id instead
     expect(responseIdFromHead('{"jsonrpc":"2.0","id":0,"i\\u0064":1,"result":0}')).toBeUndefined();
     expect(responseIdFromHead('{"jsonrpc":"2.0","id":7,"result":{"x":1')).toBe(7);
-    fuzz('head reader vs JSON.parse', 15_000, fc.tuple(fc.oneof(shaped, messageText, fc.string({ unit: 'binary', maxLength: 60 })), fc.nat()), ([text, cut]) => {
+    fuzz('head reader vs JSON.parse', 20_000, fc.tuple(fc.oneof(shaped, messageText, fc.string({ unit: 'binary', maxLength: 60 })), fc.nat()), ([text, cut]) => {
       for (const head of [text, text.slice(0, HEAD_BYTES), text.slice(0, cut % (text.length + 1))]) {
         const id = responseIdFromHead(head);
         if (id === undefined) continue;
@@ -264,7 +264,7 @@ function referenceKind(v: unknown): MessageKind {
 
 describe('fuzz: message classifier (issue 13 item 1)', () => {
   it('classify agrees with the reference on arbitrary JSON-RPC-shaped objects (nasty keys, huge numbers); invalidReason never throws', () => {
-    fuzz('classify vs reference', 20_000, fc.oneof({ weight: 5, arbitrary: messageText }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: deepText }), (text) => {
+    fuzz('classify vs reference', 16_000, fc.oneof({ weight: 5, arbitrary: messageText }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: deepText }), (text) => {
       const v: unknown = JSON.parse(text);
       const kind = classify(v);
       expect(kind).toBe(referenceKind(v));
@@ -306,7 +306,7 @@ describe('fuzz: Connection.receive (issue 13 item 1)', () => {
   });
 
   it('never throws out of receive; answers exactly the messages with a method and an id (-32601 / -32600), nothing else', () => {
-    fuzz('Connection.receive arbitrary messages', 4_000, fc.array(fc.oneof({ weight: 6, arbitrary: messageText }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: deepText }), { maxLength: 6 }), (texts) => {
+    fuzz('Connection.receive arbitrary messages', 3_000, fc.array(fc.oneof({ weight: 6, arbitrary: messageText }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: deepText }), { maxLength: 6 }), (texts) => {
       const t = fakeTransport();
       const conn = new Connection(t, { serverId: 'fuzz', onDiagnostic: () => {} });
       let expectReplies = 0;
