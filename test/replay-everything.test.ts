@@ -97,7 +97,7 @@ function replayProcess(file: string, mode: string) {
   child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   return {
     got,
-    request(msg: { id: unknown }): Promise<any> {
+    request(msg: { id: unknown; [k: string]: unknown }): Promise<any> {
       const p = new Promise<any>((r) => waiters.set(msg.id, r));
       child.stdin.write(`${JSON.stringify(msg)}\n`);
       return p;
@@ -213,5 +213,65 @@ describe('replay script: server messages at the recorded points', () => {
   it('a multi-server trace needs --server', () => {
     expect(() => buildScript([...records, { ...records[0], server: 'other' } as TraceRecord])).toThrow(/several servers \(s, other\)/);
     expect(buildScript([...records, { ...records[0], server: 'other' } as TraceRecord], { server: 'other' }).exchanges).toHaveLength(1);
+  });
+});
+
+describe('replay over HTTP (--listen): sessions, streams, server requests', () => {
+  const base = { v: 1, ts: '2025-11-25T10:00:00.000Z', server: 's', transport: 'stdio' };
+  const rec = (t: number, dir: 'in' | 'out', kind: string, msg: Record<string, unknown>): TraceRecord =>
+    ({ ...base, t, dir, kind, method: msg.method as string | undefined, id: msg.id as number | undefined, bytes: 1, msg }) as TraceRecord;
+  const records: TraceRecord[] = [
+    rec(1, 'out', 'request', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'c', version: '1' } } }),
+    rec(2, 'in', 'result', { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'rec', version: '1' } } }),
+    rec(3, 'out', 'request', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'needs-roots' } }),
+    rec(4, 'in', 'request', { jsonrpc: '2.0', id: 0, method: 'roots/list' }),
+    rec(5, 'out', 'result', { jsonrpc: '2.0', id: 0, result: { roots: [] } }),
+    rec(6, 'in', 'result', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'slow done' }] } }),
+    rec(7, 'out', 'request', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'fast' } }),
+    rec(8, 'in', 'result', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'fast done' }] } }),
+  ];
+
+  it('a server request goes out on its POST stream and waits for the answer; a concurrent POST gets its own answer as JSON; DELETE ends the session', async () => {
+    const { serveReplayHttp } = await import('../src/tap/index.js');
+    const srv = await serveReplayHttp(buildScript(records), { mode: 'loose', listen: '127.0.0.1:0' });
+    try {
+      const post = (body: unknown, session?: string) =>
+        fetch(srv.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+      const init = await post({ jsonrpc: '2.0', id: 'i', method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { roots: {} }, clientInfo: { name: 'live', version: '2' } } });
+      const sid = init.headers.get('mcp-session-id')!;
+      expect(sid).toBeTruthy();
+      expect(((await init.json()) as any).result.serverInfo.name).toBe('rec');
+
+      const slow = await post({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'needs-roots' } }, sid);
+      expect(slow.headers.get('content-type')).toBe('text/event-stream');
+      const reader = slow.body!.getReader();
+      let text = '';
+      const nextEvent = async () => {
+        while (!text.includes('\n\n')) {
+          const { value, done } = await reader.read();
+          if (done) throw new Error('stream ended');
+          text += Buffer.from(value).toString('utf8');
+        }
+        const i = text.indexOf('\n\n');
+        const ev = text.slice(0, i);
+        text = text.slice(i + 2);
+        return JSON.parse(ev.replace(/^data: /, ''));
+      };
+      const rootsRequest = await nextEvent();
+      expect(rootsRequest.method).toBe('roots/list');
+
+      // meanwhile another request of the same session is answered on its own response
+      const fast = await post({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'fast' } }, sid);
+      expect(await fast.json()).toEqual({ jsonrpc: '2.0', id: 11, result: { content: [{ type: 'text', text: 'fast done' }] } });
+
+      expect((await post({ jsonrpc: '2.0', id: rootsRequest.id, result: { roots: [] } }, sid)).status).toBe(202);
+      expect(await nextEvent()).toEqual({ jsonrpc: '2.0', id: 10, result: { content: [{ type: 'text', text: 'slow done' }] } });
+
+      expect((await fetch(srv.url, { method: 'DELETE', headers: { 'mcp-session-id': sid } })).status).toBe(200);
+      expect((await post({ jsonrpc: '2.0', id: 12, method: 'tools/call', params: { name: 'fast' } }, sid)).status).toBe(404);
+      expect(srv.summary()).toMatchObject({ answered: 3, mismatches: [], unplayed: 0 });
+    } finally {
+      await srv.close();
+    }
   });
 });

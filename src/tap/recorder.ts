@@ -35,7 +35,7 @@ export class Recorder {
     this.tracer.setSessionId(id);
   }
 
-  /** One JSON-RPC message (or batch) as text, e.g. one stdio line or one SSE `data`. */
+  /** One JSON-RPC message as text, e.g. one stdio line or one SSE `data`. */
   text(dir: Dir, text: string): void {
     const trimmed = text.trim();
     if (trimmed === '') return;
@@ -49,13 +49,12 @@ export class Recorder {
     this.value(dir, value);
   }
 
-  /** An already parsed message or batch. */
+  /**
+   * An already parsed message. A JSON array (a JSON-RPC batch, which MCP 2025-11-25 no longer
+   * has) is one `invalid` line holding the whole array, so a replay can answer it as recorded.
+   */
   value(dir: Dir, value: unknown): void {
-    if (Array.isArray(value) && value.length > 0) {
-      for (const m of value) this.one(dir, m);
-    } else {
-      this.one(dir, value);
-    }
+    this.one(dir, value);
   }
 
   private one(dir: Dir, msg: unknown): void {

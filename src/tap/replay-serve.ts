@@ -37,14 +37,13 @@ export async function serveReplayStdio(
     try {
       msg = JSON.parse(line);
     } catch {
-      stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })}\n`);
+      if (script.invalid.length) session.replayInvalid(line.trim());
+      else stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } })}\n`);
       return;
     }
-    for (const m of Array.isArray(msg) ? msg : [msg]) {
-      const p = session.receive(m);
-      inflight.add(p);
-      void p.finally(() => inflight.delete(p));
-    }
+    const p = session.receive(msg);
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p));
   });
   await new Promise<void>((resolve) => {
     stdin.on('data', (c: Buffer) => lines.push(c));
@@ -122,15 +121,15 @@ export async function serveReplayHttp(script: ReplayScript, options: ServeOption
       if (!session) {
         if (isInit) {
           newId = randomUUID();
-          session = new ReplaySession(script, options.mode, (m) => sendTo.get(session!)?.(m));
+          session = new ReplaySession(script, options.mode, () => {});
           sessions.set(newId, session);
         } else {
-          sessionless ??= new ReplaySession(script, options.mode, (m) => sendTo.get(sessionless!)?.(m));
+          sessionless ??= new ReplaySession(script, options.mode, () => {});
           session = sessionless;
         }
       }
       if (requests.length === 0) {
-        for (const m of batch) void session.receive(m);
+        for (const m of batch) void session.receive(m, () => {});
         res.writeHead(202).end();
         return;
       }
@@ -144,8 +143,8 @@ export async function serveReplayHttp(script: ReplayScript, options: ServeOption
         res.writeHead(200, headers);
         res.flushHeaders();
       }
-      sendTo.set(session, send);
-      void Promise.all(batch.map((m) => session!.receive(m))).then(() => {
+      // This POST's answers (and the server messages around them) go out on this POST's response.
+      void Promise.all(batch.map((m) => session!.receive(m, send))).then(() => {
         if (sse) {
           res.end();
           return;
@@ -155,8 +154,6 @@ export async function serveReplayHttp(script: ReplayScript, options: ServeOption
       });
     });
   });
-  /** Where each session's messages go right now (the open POST's response). */
-  const sendTo = new Map<ReplaySession, (msg: unknown) => void>();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err) => reject(new McpWireError('MCPWIRE_LISTEN', `cannot listen on ${options.listen}: ${err.message}`, { phase: 'connect', cause: err })));

@@ -39,9 +39,18 @@ export interface RecordedExchange {
   progressToken?: unknown;
 }
 
+/** Something the client sent that was not a JSON-RPC message (unparseable text, a batch array…) and what the server answered. */
+export interface InvalidExchange {
+  index: number;
+  /** As recorded: the text (unparseable input) or the value. */
+  input: unknown;
+  replies: Record<string, unknown>[];
+}
+
 export interface ReplayScript {
   server: string;
   exchanges: RecordedExchange[];
+  invalid: InvalidExchange[];
   /** Server messages recorded before the client's first request. */
   preamble: ServerAction[];
 }
@@ -74,15 +83,23 @@ export function buildScript(records: TraceRecord[], options: ScriptOptions = {})
     throw new ReplayScriptError(`no server "${server}" in the trace (it holds ${servers.join(', ')})`);
   }
   const exchanges: RecordedExchange[] = [];
+  const invalid: InvalidExchange[] = [];
+  let lastInvalid: InvalidExchange | undefined;
   const preamble: ServerAction[] = [];
   const open = new Map<string, RecordedExchange>();
   const last = new Map<string, RecordedExchange>();
   const sessionOf = (r: TraceMessageRecord) => r.session ?? '';
   for (const r of messages) {
     if (r.server !== server) continue;
+    const s = sessionOf(r);
+    if (r.dir === 'out' && r.kind === 'invalid') {
+      lastInvalid = { index: invalid.length, input: r.msg, replies: [] };
+      invalid.push(lastInvalid);
+      continue;
+    }
+    if (r.dir === 'out') lastInvalid = undefined;
     const msg = obj(r.msg);
     if (!msg) continue;
-    const s = sessionOf(r);
     if (r.dir === 'out' && r.kind === 'request') {
       const params = msg.params;
       const ex: RecordedExchange = { index: exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
@@ -97,6 +114,8 @@ export function buildScript(records: TraceRecord[], options: ScriptOptions = {})
       if (ex && !ex.response) {
         ex.response = msg;
         open.delete(key);
+      } else if (lastInvalid) {
+        lastInvalid.replies.push(msg);
       }
     } else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) {
       const action: ServerAction = { kind: r.kind, msg };
@@ -116,7 +135,7 @@ export function buildScript(records: TraceRecord[], options: ScriptOptions = {})
       else preamble.push(action);
     }
   }
-  return { server, exchanges, preamble };
+  return { server, exchanges, invalid, preamble };
 }
 
 export interface Mismatch {
@@ -180,11 +199,15 @@ export class ReplaySession {
     return best ? { exchange: best } : { reason: `no ${method} request in the recording` };
   }
 
-  /** Handles one message from the client. */
-  async receive(msg: unknown): Promise<void> {
+  /** Handles one message from the client; what answers it goes to `send` (default: the session's). */
+  async receive(msg: unknown, send: (msg: unknown) => void = this.send): Promise<void> {
     const m = obj(msg);
     if (!m || m.jsonrpc !== '2.0') {
-      this.send({ jsonrpc: '2.0', id: m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : null, error: { code: -32600, message: 'Invalid Request' } });
+      if (this.script.invalid.length) {
+        this.replayInvalid(msg, send);
+        return;
+      }
+      send({ jsonrpc: '2.0', id: m && (typeof m.id === 'string' || typeof m.id === 'number') ? m.id : null, error: { code: -32600, message: 'Invalid Request' } });
       return;
     }
     if (typeof m.method !== 'string') {
@@ -197,26 +220,48 @@ export class ReplaySession {
     const outcome = this.match(m.method, m.params);
     if ('reason' in outcome) {
       if (this.mode === 'loose' && m.method === 'ping') {
-        this.send({ jsonrpc: '2.0', id: m.id, result: {} });
+        send({ jsonrpc: '2.0', id: m.id, result: {} });
         return;
       }
       this.mismatches.push({ method: m.method, id: m.id, reason: outcome.reason });
-      this.send({ jsonrpc: '2.0', id: m.id, error: { code: NOT_RECORDED, message: `mcpwire replay: ${outcome.reason}` } });
+      send({ jsonrpc: '2.0', id: m.id, error: { code: NOT_RECORDED, message: `mcpwire replay: ${outcome.reason}` } });
       return;
     }
-    await this.play(outcome.exchange, m.id as string | number, progressTokenOf(m.params));
+    await this.play(outcome.exchange, m.id as string | number, progressTokenOf(m.params), send);
+  }
+
+  private readonly invalidPlayed = new Set<number>();
+
+  /**
+   * Input that is not a JSON-RPC message (unparseable text as a string, a batch array…): the
+   * server's recorded replies to the recorded input most like it, unplayed ones first.
+   */
+  replayInvalid(input: unknown, send: (msg: unknown) => void = this.send): void {
+    let best: InvalidExchange | undefined;
+    let bestScore = -1;
+    for (const e of this.script.invalid) {
+      const exact = sameValue(e.input, input);
+      const score = (exact ? 8 : 0) + similarity(e.input, input) * 4 + (this.invalidPlayed.has(e.index) ? 0 : 2);
+      if (score > bestScore) {
+        best = e;
+        bestScore = score;
+      }
+    }
+    if (!best) return;
+    this.invalidPlayed.add(best.index);
+    for (const r of best.replies) send(r);
   }
 
   /** Sends what the server sent for `ex`, in the recorded order, with the live ids. */
-  async play(ex: RecordedExchange, id: string | number, liveToken: unknown): Promise<void> {
+  async play(ex: RecordedExchange, id: string | number, liveToken: unknown, send: (msg: unknown) => void = this.send): Promise<void> {
     this.played.add(ex.index);
     this.cursor = ex.index + 1;
-    for (const a of ex.before) await this.act(a, ex.progressToken, liveToken);
+    for (const a of ex.before) await this.act(a, ex.progressToken, liveToken, send);
     if (ex.response) {
-      this.send({ ...ex.response, id });
+      send({ ...ex.response, id });
       this.answered++;
     }
-    for (const a of ex.after) await this.act(a, ex.progressToken, liveToken);
+    for (const a of ex.after) await this.act(a, ex.progressToken, liveToken, send);
   }
 
   /** Server messages recorded before the first request (rare: e.g. an early log message). */
@@ -224,14 +269,14 @@ export class ReplaySession {
     return this.script.preamble;
   }
 
-  private async act(a: ServerAction, recordedToken: unknown, liveToken: unknown): Promise<void> {
+  private async act(a: ServerAction, recordedToken: unknown, liveToken: unknown, send: (msg: unknown) => void): Promise<void> {
     if (a.kind === 'notification') {
       let msg = a.msg;
       const p = obj(msg.params);
       if (msg.method === 'notifications/progress' && p && liveToken !== undefined && p.progressToken === recordedToken) {
         msg = { ...msg, params: { ...p, progressToken: liveToken } };
       }
-      this.send(msg);
+      send(msg);
       return;
     }
     const id = `replay-${++this.nextServerId}`;
@@ -247,7 +292,7 @@ export class ReplaySession {
         resolve();
       });
     });
-    this.send({ ...a.msg, id });
+    send({ ...a.msg, id });
     await answered;
   }
 
