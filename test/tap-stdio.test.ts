@@ -170,4 +170,33 @@ describe('mcpwire tap (stdio)', () => {
     expect(defaultServerName('/opt/bin/my-server', ['--flag'])).toBe('my-server');
     expect(defaultServerName('node', [])).toBe('node');
   });
+  it('forwards each message at once, not when the trace is written (median ping round trip through the tap far below the 250 ms trace batch)', async () => {
+    const server = `let b='';process.stdin.on('data',c=>{b+=c;let i;while((i=b.indexOf('\\n'))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{}})+'\\n');}});`;
+    const child = spawn(process.execPath, [cli, 'tap', '--trace', path.join(dir, 'latency.jsonl'), '--', process.execPath, '-e', server], { cwd: root });
+    let buf = '';
+    let waiter: (() => void) | undefined;
+    child.stdout.on('data', (c: Buffer) => {
+      buf += c.toString();
+      while (buf.includes('\n')) {
+        buf = buf.slice(buf.indexOf('\n') + 1);
+        waiter?.();
+      }
+    });
+    const ping = (id: number) =>
+      new Promise<void>((resolve) => {
+        waiter = resolve;
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' })}\n`);
+      });
+    const times: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      await ping(i);
+      times.push(performance.now() - t0);
+    }
+    child.stdin.end();
+    await new Promise((r) => child.once('close', r));
+    times.sort((a, b) => a - b);
+    // Typically ~0.3 ms (scripts/tap-bench.mjs); a relay that waited for the trace writer would take ≥ 250 ms.
+    expect(times[100]).toBeLessThan(50);
+  });
 });
