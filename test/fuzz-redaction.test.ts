@@ -205,6 +205,14 @@ describe('fuzz: host redaction (issue 13 item 1)', () => {
     });
   });
 
+  it('regression: run-time secrets (a session id per renewal) stay bounded: the newest ones are redacted, long-dead ones no longer scanned for', () => {
+    const red = serverRedaction(server({ MY_API_TOKEN: 'configured-token-1' }, {}));
+    const ids = Array.from({ length: 100 }, (_, i) => `session-${String(i).padStart(3, '0')}-abcdef`);
+    for (const id of ids) red.addSecrets([id]);
+    expect(red.data(`${ids[99]} ${ids[92]} configured-token-1`)).toBe('[redacted] [redacted] [redacted]');
+    expect(red.text(ids[0])).toBe(ids[0]);
+  });
+
   it('data() changes nothing in a string that holds no credential (a non-credential env value stays visible)', () => {
     fuzz('host redaction: data() leaves credential-free text alone', 5_000, fc.tuple(secretArb, fc.string({ unit: 'grapheme', maxLength: 40 })), ([secret, text]) => {
       const red = serverRedaction(server({ MY_API_TOKEN: secret, ROOT_DIR: '/srv/data' }, {}));

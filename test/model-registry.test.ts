@@ -52,7 +52,7 @@ class ScriptTransport implements Transport {
   async start(): Promise<void> {}
 
   send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
-    const m = message as Record<string, unknown>;
+    const m = message as unknown as Record<string, unknown>;
     if (this.closed) return Promise.reject(new ConnectionClosedError('closed'));
     if ('id' in m && 'method' in m && this.throwOnSend.has(m.id as RequestId)) throw new TypeError('Do not know how to serialize a BigInt');
     this.sent.push(m);

@@ -50,7 +50,7 @@ class FakeHttp implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new ConnectionClosedError('closed'));
-    const m = message as Record<string, unknown>;
+    const m = message as unknown as Record<string, unknown>;
     this.sent.push(m);
     const id = m.id as RequestId | undefined;
     if (id === undefined) return Promise.resolve(); // notifications

@@ -23,6 +23,9 @@ import type { ResolvedServer } from './config/types.js';
 /** Env variable names whose values are credentials (matched anywhere in the name, any case). */
 export const CREDENTIAL_ENV = /secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key|private[_-]?key|credential|cookie|signature|(?:^|[_-])(?:key|pat|sig|dsn)(?:$|[_-])/i;
 
+/** The most recent run-time secrets (HTTP session ids) kept per server; older ones are dead sessions. */
+const KEEP_RUNTIME_SECRETS = 8;
+
 /** The two redactions of one server (see the module comment). */
 export interface ServerRedaction {
   /** Error text: every configured secret in all its forms, plus the credential patterns. */
@@ -53,16 +56,24 @@ export function serverRedaction(server: ResolvedServer): ServerRedaction {
   ].filter((v) => typeof v === 'string' && v !== '');
   const errors = new Redactor({ secrets: all });
   const data = new Redactor({ secrets: credentials });
-  const known = new Set<string>();
+  /** Run-time secrets, oldest first: session ids, a new one per renewal (bounded, see below). */
+  const known: string[] = [];
   return {
     text: (s) => errors.redactString(s),
     data: (s) => (data.hasSecrets ? data.redactSecrets(s) : s),
     addSecrets(values) {
-      const added = [...values].filter((v): v is string => typeof v === 'string' && v !== '' && !known.has(v));
+      const added = [...values].filter((v): v is string => typeof v === 'string' && v !== '' && !known.includes(v));
       if (added.length === 0) return;
-      for (const v of added) known.add(v);
+      known.push(...added);
       errors.addSecrets(added);
       data.addSecrets(added);
+      // A long-lived host renews sessions again and again: keeping every dead session id would
+      // make each redaction slower and the process bigger without end (issue 13 soak).
+      if (known.length > KEEP_RUNTIME_SECRETS) {
+        const old = known.splice(0, known.length - KEEP_RUNTIME_SECRETS);
+        errors.removeSecrets(old);
+        data.removeSecrets(old);
+      }
     },
   };
 }
