@@ -442,7 +442,7 @@ export class McpHost extends EventEmitter {
         if (reason !== undefined) unavailable.push({ server: s.server.id, tool: sanitizeText(t.name, 128, true), reason });
         return reason === undefined;
       });
-    this.current = adaptTools(ready.map((s) => ({ server: s.server.id, tools: callable(s), deny: s.server.config.permissions.deny })), this.options.adapt);
+    this.current = adaptTools(ready.map((s) => ({ server: s.server.id, tools: callable(s), deny: s.server.config.permissions?.deny })), this.options.adapt);
     this.unavailable = unavailable;
     for (const u of unavailable) {
       const key = `${u.server}\0${u.tool}\0${u.reason}`;

@@ -33,8 +33,8 @@ export interface PermissionDecision {
 }
 
 /** True when `name` matches one of `patterns` (`*` = any characters). */
-export function matchesAny(name: string, patterns: readonly string[]): boolean {
-  return patterns.some((p) => (p.includes('*') ? globToRegExp(p).test(name) : p === name));
+export function matchesAny(name: string, patterns: readonly string[] | undefined): boolean {
+  return patterns !== undefined && patterns.some((p) => (p.includes('*') ? globToRegExp(p).test(name) : p === name));
 }
 
 function globToRegExp(p: string): RegExp {
@@ -44,11 +44,11 @@ function globToRegExp(p: string): RegExp {
 /** Applies the config lists, then the hook (see the module comment). */
 export async function decidePermission(
   request: PermissionRequest,
-  settings: PermissionSettings,
+  settings: PermissionSettings | undefined,
   hook: PermissionHook | 'allow' | undefined,
 ): Promise<PermissionDecision> {
-  if (matchesAny(request.tool, settings.deny)) return { allowed: false, reason: 'config-deny' };
-  if (matchesAny(request.tool, settings.allow)) return { allowed: true, reason: 'config-allow' };
+  if (matchesAny(request.tool, settings?.deny)) return { allowed: false, reason: 'config-deny' };
+  if (matchesAny(request.tool, settings?.allow)) return { allowed: true, reason: 'config-allow' };
   if (hook === 'allow') return { allowed: true, reason: 'allow-all' };
   if (hook === undefined) return { allowed: false, reason: 'no-hook' };
   try {
