@@ -22,7 +22,7 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
   snapshot: { file: './commands/snapshot.js', summary: "save a server's surface (snapshot <id> -o f.json) or diff two (snapshot diff old new)" },
-  trace: { file: './commands/trace.js', summary: 'read a trace: trace show|stats|html <file>' },
+  trace: { file: './commands/trace.js', summary: 'read traces: trace show [--follow]|stats|html <file>, trace diff <a> <b>' },
   tap: { file: './commands/tap.js', summary: 'relay a stdio or HTTP server for any host and trace the session: tap --trace t.jsonl -- <cmd…>' },
   replay: { file: './commands/replay.js', summary: 'serve a recorded trace as an MCP server: replay <trace> [--listen host:port]' },
   'conformance-client': {
