@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addServer, expandString, loadConfig, toConnectConfig, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
+import { addServer, expandString, loadConfig, toConnectConfig, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
 
 let dir: string;
 let home: string;
@@ -168,5 +168,22 @@ describe('writing keeps references verbatim', () => {
     await expect(addServer(file, 'h', { transport: 'http', url: '${BASE}/mcp' }, { expand })).rejects.toThrow(/field "url": must be an absolute http\(s\) URL/);
     await expect(addServer(file, 's', { transport: 'stdio', command: 'x', args: ['${oops'] }, { expand })).rejects.toThrow(/field "args.0".*literal/);
     expect(fs.existsSync(file)).toBe(false);
+  });
+});
+
+describe('trust and references', () => {
+  it('a project entry with ${VAR} is trusted as written: a new value keeps it trusted, a changed reference does not', async () => {
+    const store = path.join(dir, 'trust.json');
+    write(projectFile(), native({ gh: { transport: 'stdio', command: 'node', env: { TOKEN: '${GH_TOKEN}' } } }));
+    const ask = { ...opts, trust: 'ask' as const, trustStorePath: store };
+    await trustProject(cwd, { ...ask, env: { GH_TOKEN: 'old-token' } });
+    const rotated = await loadConfig({ ...ask, env: { GH_TOKEN: 'new-token' } });
+    expect(byId(rotated.servers, 'gh')).toMatchObject({ config: { env: { TOKEN: 'new-token' } } });
+    expect(byId(rotated.servers, 'gh').untrusted).toBeUndefined();
+    // The hash never holds the value: the store file does not contain it either way.
+    expect(fs.readFileSync(store, 'utf8')).not.toContain('old-token');
+    write(projectFile(), native({ gh: { transport: 'stdio', command: 'node', env: { TOKEN: '${OTHER_TOKEN}' } } }));
+    const changed = await loadConfig({ ...ask, env: { OTHER_TOKEN: 'x' } });
+    expect(byId(changed.servers, 'gh').untrusted).toEqual({ project: cwd, changed: true });
   });
 });

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addServer, defaultImportFiles, loadConfig, removeServer, setServerEnabled, stripJsonc, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
+import { addServer, defaultImportFiles, loadConfig, removeServer, setServerEnabled, stripJsonc, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'config');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -157,6 +157,17 @@ describe('imports stay opt-in and trust-gated', () => {
     expect(byId(servers, 'repo')!.untrusted).toEqual({ project: cwd, changed: false });
     expect(byId(servers, 'everything')!.untrusted).toEqual({ project: cwd, changed: false });
     expect(byId(servers, 'context7')!.untrusted).toBeUndefined();
+  });
+
+  it('mcpwire trust records the servers of a project config.yaml, opencode.jsonc and .codex/config.toml', async () => {
+    put(path.join(cwd, '.mcpwire', 'config.yaml'), 'mcp:\n  servers:\n    y: { transport: stdio, command: node }\n');
+    put(path.join(cwd, 'opencode.jsonc'), fixture('opencode.jsonc'));
+    put(path.join(cwd, '.codex', 'config.toml'), '[mcp_servers.repo]\ncommand = "./run-me.sh"\n');
+    const ask = { ...opts, trust: 'ask' as const, trustStorePath: path.join(dir, 'trust.json') };
+    expect((await loadConfig(ask)).servers.filter((s) => s.untrusted !== undefined).map((s) => s.id)).toEqual(['everything', 'jira', 'paused', 'repo', 'y']);
+    const r = await trustProject(cwd, ask);
+    expect(r.servers.map((s) => s.id).sort()).toEqual(['everything', 'jira', 'paused', 'repo', 'y']);
+    expect((await loadConfig(ask)).servers.filter((s) => s.untrusted !== undefined)).toEqual([]);
   });
 
   it('the default import list names every format, project files first', () => {

@@ -53,7 +53,9 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
     for (const k of unknownEntryKeys(raw)) {
       out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
     }
-    out.entries.push(finishEntry(id, raw, validation, [...(dups.get(id) ?? []), ...issues], site, out.diagnostics, disableOnly));
+    const entry = finishEntry(id, raw, validation, [...(dups.get(id) ?? []), ...issues], site, out.diagnostics, disableOnly);
+    if (ctx !== undefined && !disableOnly && entry.server.error === undefined && JSON.stringify(raw).includes('${')) entry.server.written = structuredClone(raw);
+    out.entries.push(entry);
   }
   return out;
 }

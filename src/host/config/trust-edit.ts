@@ -9,7 +9,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { readIfExists } from '../../fs/atomic.js';
-import { resolveConfig, type LayerText } from './load.js';
+import { nativeFile, toJsonText } from './formats.js';
+import { importSyntax } from './imports.js';
+import { nativeLayer, resolveConfig, type LayerText } from './load.js';
 import { defaultImportFiles, projectConfigPath, type PathOptions } from './paths.js';
 import { projectRealPath, readTrustStore, readTrustStoreForWrite, serverFingerprint, trustStorePath, writeTrustStore, type TrustedProject } from './trust.js';
 import type { ConfigDiagnostic, ResolvedServer } from './types.js';
@@ -74,12 +76,14 @@ export async function listTrustedProjects(options: TrustEditOptions = {}): Promi
 async function projectServers(project: string, options: PathOptions): Promise<{ servers: ResolvedServer[]; diagnostics: ConfigDiagnostic[] }> {
   const o = { ...options, cwd: project };
   const layers: LayerText[] = [];
-  const nativeFile = projectConfigPath(o);
-  const nativeText = await readIfExists(nativeFile);
-  if (nativeText !== undefined) layers.push({ kind: 'native', scope: 'project', file: nativeFile, text: nativeText, project: true });
+  // The same files, in the same syntaxes (YAML, TOML, JSONC), as loadConfig reads.
+  const file = nativeFile(projectConfigPath(o));
+  const nativeText = await readIfExists(file);
+  if (nativeText !== undefined) layers.push({ ...(await nativeLayer('project', file, nativeText)), project: true });
   for (const imp of defaultImportFiles(o).filter((f) => f.project)) {
     const text = await readIfExists(imp.path).catch(() => undefined);
-    if (text !== undefined) layers.push({ kind: 'import', file: imp.path, format: imp.format, text, project: true });
+    const json = text === undefined ? undefined : await toJsonText(text, importSyntax(imp.format));
+    if (json?.ok) layers.push({ kind: 'import', file: imp.path, format: imp.format, text: json.text, project: true });
   }
   const servers: ResolvedServer[] = [];
   const diagnostics: ConfigDiagnostic[] = [];

@@ -10,6 +10,8 @@
  * symlink reaches the same entry) and records one hash per project server entry — id, file,
  * transport and the whole normalized entry (command, args, env names and values, cwd, url,
  * headers, OAuth, permissions…) — so a changed or added entry is untrusted until trusted again.
+ * A native entry with `${VAR}` references is hashed as written (`ResolvedServer.written`), so
+ * a variable's value is not part of the hash.
  * The rule is uniform: HTTP project servers need trust too (an imported entry can expand
  * `${env:…}` into headers sent to a URL the repository chose).
  *
@@ -77,7 +79,9 @@ export async function projectRealPath(dir: string, cwd: string = process.cwd()):
  */
 export function serverFingerprint(server: ResolvedServer, base: string): string {
   const file = path.relative(base, server.file).split(path.sep).join('/');
-  const text = canonicalJson({ id: server.id, file, transport: server.transport, config: server.config });
+  // An entry with `${…}` references is trusted as written: a changed variable (a rotated token)
+  // does not make the user trust the project again; a changed reference does.
+  const text = canonicalJson(server.written !== undefined ? { id: server.id, file, transport: server.transport, written: server.written } : { id: server.id, file, transport: server.transport, config: server.config });
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 

@@ -92,6 +92,11 @@ export interface ResolvedServer {
    * refuses it. `changed`: the project was trusted, but not with this entry as it is now.
    */
   untrusted?: { project: string; changed: boolean };
+  /**
+   * The native entry as written, when it holds `${…}` references (`config` has them resolved).
+   * Trust fingerprints hash this: the repository chose the text, the values are the user's.
+   */
+  written?: unknown;
 }
 
 /** Something the loader noticed. Messages name layer, file, server id and field, never values. */
