@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { addServer, expandString, loadConfig, toConnectConfig, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
+import { addServer, expandString, loadConfig, setServerEnabled, toConnectConfig, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
 
 let dir: string;
 let home: string;
@@ -160,6 +160,12 @@ describe('writing keeps references verbatim', () => {
     const text = fs.readFileSync(file, 'utf8');
     expect(JSON.parse(text).mcp.servers.h).toEqual({ transport: 'http', url: '${BASE}/mcp', headers: { Authorization: 'Bearer ${TOKEN}', 'X-K': '${NOT_SET_NOW}' } });
     expect(text).not.toContain('SECRET-NOT-WRITTEN');
+  });
+
+  it('enable/disable rewrite the JSON file with the references as written', async () => {
+    const file = write(path.join(dir, 'w', 'config.json'), native({ s: { transport: 'stdio', command: '${BIN}', env: { T: '${TOKEN:-none}' } } }));
+    expect(await setServerEnabled(file, 's', false)).toBe('updated');
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).mcp.servers.s).toEqual({ transport: 'stdio', command: '${BIN}', env: { T: '${TOKEN:-none}' }, enabled: false });
   });
 
   it('addServer still refuses a URL that is wrong once resolved, and a malformed reference', async () => {
