@@ -600,9 +600,13 @@ export class StreamableHttpTransport implements Transport {
       // the HTTP status below, not a bare "connection closed".
       legacy.onclose = undefined;
       await legacy.close().catch(() => {});
-      const hint = status === 404 || status === 405 ? `no MCP endpoint at ${endpointText(this.opts.url)} (HTTP ${status}) — is the path right? (e.g. /mcp); ` : '';
+      const legacyStatus = (err as { status?: unknown }).status;
+      const text =
+        status === 404 || status === 405
+          ? `no MCP endpoint at ${endpointText(this.opts.url)} (HTTP ${status}) — is the path right? (e.g. /mcp); the legacy HTTP+SSE fallback failed too${typeof legacyStatus === 'number' ? ` (HTTP ${legacyStatus})` : `: ${(err as Error).message}`}`
+          : `${original.message}; the legacy HTTP+SSE fallback failed too: ${(err as Error).message}`;
       throw new TransportError(
-        `${hint}${original.message}; the legacy HTTP+SSE fallback failed too: ${(err as Error).message}`,
+        text,
         { ...this.where, phase: 'initialize', status, cause: err },
       );
     }
