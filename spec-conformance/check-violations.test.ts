@@ -45,7 +45,7 @@ describe('check fixture: coverage of the battery', () => {
     expect(problems, JSON.stringify(problems, null, 1)).toEqual([]);
     // The checks that need a real call ran (not skipped): calls, tasks, progress, cancellation.
     for (const id of ['tools.call-result', 'tools.structured-content', 'tools.fixture-expect', 'tasks.transitions', 'tasks.cancel-terminal', 'progress.monotonic',
-      'cancellation.honoured', 'logging.level-filter', 'transport.utf8', 'jsonrpc.batch-refused', 'resources.blob-base64', 'tools.task-required']) {
+      'cancellation.honoured', 'logging.level-filter', 'transport.utf8', 'jsonrpc.batch-refused', 'resources.blob-base64', 'tools.task-required', 'elicitation.requests']) {
       expect(r.results.find((x) => x.id === id)?.status, id).toBe('pass');
     }
   });

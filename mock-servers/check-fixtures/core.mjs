@@ -90,6 +90,7 @@ export const BUGS = {
   'bad-utf8': 'transport.utf8',
   'batch-accepted': 'jsonrpc.batch-refused',
   'parse-error-silent': 'jsonrpc.parse-error',
+  'elicit-bad-schema': 'elicitation.requests',
   'missing-jsonrpc': 'jsonrpc.envelope',
   'unknown-response-id': 'jsonrpc.response-ids',
   'stdout-garbage': 'transport.stdout-clean',
@@ -127,6 +128,7 @@ function tools(bugs) {
     },
     { name: 'job', description: 'A short job, as a task or not', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' }, annotations: RO },
     { name: 'must-task', description: 'Only runs as a task', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, annotations: RO },
+    { name: 'ask-elicit', description: 'Asks the user for their name (elicitation)', inputSchema: { type: 'object' }, annotations: RO },
     { name: 'write-file', description: 'Not read-only: the checker never calls it by default', inputSchema: { type: 'object' } },
   ];
   if (bugs.has('bad-tool-name')) list.push({ name: 'bad name!', inputSchema: { type: 'object' } });
@@ -182,6 +184,7 @@ function paginate(bugs, items, key, params) {
 export function createSession(bugs, aside) {
   let state = 'new'; // new → initializing → ready (→ dead with dead-after-initialized)
   let caps = {};
+  let clientCaps = {};
   const inflight = new Map();
 
   const tasks = new Map();
@@ -268,6 +271,7 @@ export function createSession(bugs, aside) {
     if (bugs.has('version-old-for-unknown') && !SUPPORTED.includes(requested)) version = '2024-11-05';
     state = 'initializing';
     caps = capabilities();
+    clientCaps = params?.capabilities ?? {};
     return ok({
       protocolVersion: version,
       capabilities: caps,
@@ -336,6 +340,15 @@ export function createSession(bugs, aside) {
         const sc = bugs.has('structured-mismatch') ? { sum: 'three' } : { sum: 3 };
         return ok({ content: bugs.has('structured-no-text') ? [] : [{ type: 'text', text: JSON.stringify(sc) }], structuredContent: sc });
       }
+      case 'ask-elicit':
+        if (clientCaps.elicitation) {
+          const requestedSchema = bugs.has('elicit-bad-schema')
+            ? { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } }
+            : { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+          out.send({ jsonrpc: '2.0', id: `elicit-${id}`, method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema } });
+          return ok({ content: [{ type: 'text', text: 'asked' }] });
+        }
+        return ok({ content: [{ type: 'text', text: 'the client cannot elicit' }] });
       case 'job':
       case 'must-task':
         return ok({ content: [{ type: 'text', text: `${params.name} done` }] });

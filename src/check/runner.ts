@@ -20,6 +20,7 @@ import { aggregateChecks } from './aggregates.js';
 import { resourcePromptAggregates } from './resources-prompts.js';
 import { stdioRawChecks } from './stdio-raw.js';
 import { taskChecks } from './tasks.js';
+import { elicitationChecks } from './elicitation.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
@@ -32,6 +33,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...toolChecks,
   ...resourcePromptChecks,
   ...taskChecks,
+  ...elicitationChecks,
   ...utilityChecks,
   ...stdioRawChecks,
   ...httpChecks,

@@ -62,7 +62,6 @@ function printList(json: boolean): void {
     return;
   }
   for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(38)} ${c.level.padEnd(6)} ${c.clause.padEnd(44)} ${c.title}\n`);
-  process.stdout.write(`${ALL_CHECKS.length} checks\n`);
 }
 
 export default async function check(argv: string[]): Promise<number> {
