@@ -220,9 +220,15 @@ describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_00
     expect((await run(sb, ['mcp', 'frob'])).code).toBe(2);
     expect((await run(sb, ['mcp'])).code).toBe(2);
     expect((await run(sb, ['mcp', '--help'])).code).toBe(0);
-    const noEq = await run(sb, ['mcp', 'add', 'x', '--transport', 'http', '--url', 'https://h/mcp', '--header', `Authorization: Bearer ${HEADER_SECRET}`]);
-    expect(noEq.code).toBe(2);
-    expect(noEq.stderr).not.toContain(HEADER_SECRET);
+    // issue 17.5: the HTTP header form "Name: value" is accepted as well as Name=value.
+    const other = sandbox();
+    const colonForm = await run(other, ['mcp', 'add', 'colon', '--transport', 'http', '--url', 'https://h/mcp', '--header', `Authorization: Bearer ${HEADER_SECRET}`]);
+    expect(colonForm.code, colonForm.stderr).toBe(0);
+    expect(colonForm.stdout + colonForm.stderr).not.toContain(HEADER_SECRET);
+    expect(JSON.parse(fs.readFileSync(other.projectFile, 'utf8')).mcp.servers.colon.headers).toEqual({ Authorization: `Bearer ${HEADER_SECRET}` });
+    const noName = await run(sb, ['mcp', 'add', 'x', '--transport', 'http', '--url', 'https://h/mcp', '--header', `${HEADER_SECRET}`]);
+    expect(noName.code).toBe(2);
+    expect(noName.stderr).not.toContain(HEADER_SECRET);
     const badId = await run(sb, ['mcp', 'add', 'bad id!', '--transport', 'stdio', '--command', 'c']);
     expect(badId.code).toBe(1);
     expect(badId.stderr).toContain('invalid server id');

@@ -204,7 +204,14 @@ export function usableServer(server: ResolvedServer): void {
 export function secretPairs(list: string[] | undefined, what: string): Record<string, string> {
   const out: Record<string, string> = {};
   (list ?? []).forEach((kv, n) => {
-    const i = kv.indexOf('=');
+    // `--header "Authorization: Bearer x"`: the HTTP form, as the global --header takes it.
+    const colon = what === '--header' ? kv.indexOf(':') : -1;
+    const eq = kv.indexOf('=');
+    if (colon > 0 && (eq < 0 || colon < eq)) {
+      out[kv.slice(0, colon).trim()] = kv.slice(colon + 1).trim();
+      return;
+    }
+    const i = eq;
     if (i <= 0) throw new UsageError(`${what} must look like name=value (occurrence ${n + 1} has no name before "=")`);
     out[kv.slice(0, i)] = kv.slice(i + 1);
   });
