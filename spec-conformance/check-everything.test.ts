@@ -3,7 +3,8 @@
  * over stdio and Streamable HTTP (with a --fixtures file naming its task tool, so the task checks
  * run) and `@modelcontextprotocol/server-filesystem` over stdio. Every failure and warning is a
  * real deviation of that server, listed below with the reason (src/check/README.md quotes them);
- * anything else failing or warning fails the test. (server-memory is not installed here.)
+ * anything else failing or warning fails the test. `@modelcontextprotocol/server-memory` too, over
+ * stdio (it offers no HTTP), its knowledge graph in a temporary file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import type { ToolFixtures } from '../src/check/context.js';
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const fixtures = (JSON.parse(readFileSync(fileURLToPath(new URL('../mock-servers/check-fixtures/everything.fixtures.json', import.meta.url)), 'utf8')) as { tools: ToolFixtures }).tools;
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -123,5 +125,21 @@ describe('mcpwire check against real servers', () => {
     expect(calls.status).toBe('pass');
     // Safe by default: only tools annotated read-only were called.
     expect(calls.detail).not.toMatch(/write_file|edit_file|create_directory|move_file/);
+  });
+
+  it('server-memory over stdio: only its known deviations, and its graph is never written', { timeout: 240_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-memory-'));
+    const graph = join(dir, 'memory.jsonl');
+    const report = await runChecks({ transport: 'stdio', id: 'memory', command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: graph } }, { timeoutMs: 20_000 });
+    expectDeviations(report, {
+      // the same SDK behaviours as server-filesystem: task metadata refused though tasks are not declared
+      fail: ['tasks.ignored-when-undeclared'],
+      // …and an unknown resource is -32602, not -32002
+      warn: [...SDK_WARN, 'lifecycle.before-initialize', 'jsonrpc.parse-error', 'resources.not-found'],
+    });
+    const calls = report.results.find((r) => r.id === 'tools.call-result')!;
+    expect(calls.detail).not.toMatch(/create_entities|create_relations|add_observations|delete_/);
+    // Safe by default: no tool that writes the graph was called, so there is no graph file.
+    expect(() => readFileSync(graph)).toThrow();
   });
 });
