@@ -83,6 +83,14 @@ describe('mcpwire tools/resources/templates/prompts on server-everything', { tim
     const got = await run(sb, ['prompt', 'everything', 'args-prompt', 'city=Paris']);
     expect(got.code, got.stderr).toBe(0);
     expect(got.stdout).toContain('Paris');
+    // checked against prompts/list before prompts/get
+    const missing = await run(sb, ['prompt', 'everything', 'args-prompt', 'cty=Paris']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('invalid arguments for prompt "args-prompt": missing required argument "city"; unknown argument "cty" (did you mean "city"?); nothing was sent');
+    expect(missing.stderr).toContain('usage: args-prompt city, state?');
+    const typo = await run(sb, ['prompt', 'everything', 'args-promt', 'city=Paris']);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('unknown prompt "args-promt" on server "everything" (did you mean "args-prompt"?)');
   });
 
   it('ad hoc (--stdio): the same listings; --json is the raw array', async () => {

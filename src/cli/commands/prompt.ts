@@ -5,13 +5,15 @@
  * `key=value` pairs add to it. Prints the messages as `role: text`
  * lines; `--json` prints the GetPromptResult.
  */
-import type { GetPromptResult, McpClient } from '../../index.js';
+import type { GetPromptResult, McpClient, Prompt } from '../../index.js';
 import { argsText, parse, parseJsonObject, UsageError } from '../args.js';
 import { isKeyValue } from '../kv-args.js';
 import { withConfigClient } from '../config-client.js';
-import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, reportFailure } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
+import { didYouMean } from '../suggest.js';
 import { adHocServer, withClient } from '../target.js';
+import { promptArgs } from './prompts.js';
 
 const USAGE = "usage: mcpwire prompt <id> <name> [key=value…] [--args '<json>'|@file|-] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [key=value…]";
 
@@ -35,7 +37,10 @@ export default async function prompt(argv: string[]): Promise<number> {
       if (typeof v !== 'string') throw new UsageError(`--args: prompt arguments are strings (argument "${safeText(k, 40)}" is not)`);
       args[k] = v;
     }
-    const run = (client: McpClient, timeoutMs?: number) => client.getPrompt(name, args, timeoutMs === undefined ? {} : { timeoutMs });
+    const run = async (client: McpClient, timeoutMs?: number) => {
+      await checkPrompt(client, name, args, id);
+      return client.getPrompt(name, args, timeoutMs === undefined ? {} : { timeoutMs });
+    };
     const result: GetPromptResult = adHoc
       ? await withClient(values, (c) => run(c))
       : await withConfigClient(values, id!, (s) => (scrub = s), run);
@@ -52,5 +57,32 @@ export default async function prompt(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     return reportFailure(err, scrub);
+  }
+}
+
+/**
+ * Before `prompts/get`: the prompt must be listed ("did you mean" otherwise), its required
+ * arguments given and every argument one it declares. A listing that fails leaves the decision
+ * to the server.
+ */
+async function checkPrompt(client: McpClient, name: string, args: Record<string, string>, id: string | undefined): Promise<void> {
+  if (client.serverCapabilities?.prompts === undefined) return;
+  let list: Prompt[];
+  try {
+    list = await client.listPrompts();
+  } catch {
+    return;
+  }
+  const p = list.find((x) => x.name === name);
+  if (p === undefined) {
+    throw new CliFailure(`unknown prompt "${safeText(name, 128)}"${id ? ` on server "${id}"` : ''}${didYouMean(name, list.map((x) => x.name))} (list them: mcpwire prompts${id ? ` ${id}` : ''}); nothing was sent`);
+  }
+  const declared = (p.arguments ?? []).map((a) => a.name);
+  const problems = [
+    ...(p.arguments ?? []).filter((a) => a.required === true && !(a.name in args)).map((a) => `missing required argument "${safeText(a.name, 64)}"`),
+    ...Object.keys(args).filter((k) => !declared.includes(k)).map((k) => `unknown argument "${safeText(k, 64)}"${didYouMean(k, declared)}`),
+  ];
+  if (problems.length > 0) {
+    throw new UsageError(`invalid arguments for prompt "${safeText(name, 64)}": ${problems.join('; ')}; nothing was sent\n  usage: ${safeText(name, 64)} ${promptArgs(p) || '(no arguments)'}`);
   }
 }
