@@ -13,6 +13,10 @@
 //                            emits a notification and the result (the client must resume)
 //   big {bytes}            → a text content of `bytes` characters
 //   get_notify {text}      → pushes a notifications/message on the standalone GET stream
+//   events {count, intervalMs, method, tag}
+//                          → `count` notifications `method` (default notifications/tool_event)
+//                            with {tag, seq} and a log message each (data {tag, seq}), on the
+//                            request's own stream, `intervalMs` apart (as the stdio builtin)
 
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_VERSION = '2025-11-25';
@@ -26,6 +30,7 @@ export const TOOLS = [
   { name: 'resumable', description: 'Drops the SSE connection before answering', inputSchema: { type: 'object' } },
   { name: 'big', description: 'Returns a big text', inputSchema: { type: 'object', properties: { bytes: { type: 'number' } } } },
   { name: 'get_notify', description: 'Notifies on the GET stream', inputSchema: { type: 'object' } },
+  { name: 'events', description: 'Sends notifications and log messages during the call', inputSchema: { type: 'object' } },
 ];
 
 export class RpcError extends Error {
@@ -111,6 +116,16 @@ async function callTool(params, ctx) {
     }
     case 'big':
       return text('x'.repeat(Number(args.bytes ?? 1024)));
+    case 'events': {
+      const count = Number(args.count ?? 2);
+      const method = String(args.method ?? 'notifications/tool_event');
+      for (let i = 1; i <= count; i++) {
+        await sleep(Number(args.intervalMs ?? 10));
+        ctx.notify(method, { tag: args.tag ?? null, seq: i });
+        ctx.notify('notifications/message', { level: 'info', logger: 'events', data: { tag: args.tag ?? null, seq: i } });
+      }
+      return text(`sent ${count} ${method}`);
+    }
     case 'get_notify': {
       const sent = ctx.notifyGet('notifications/message', { level: 'info', data: String(args.text ?? 'hello from GET') });
       return text(sent ? 'sent' : 'no GET stream');

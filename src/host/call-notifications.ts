@@ -3,6 +3,13 @@
  * `host.callTool`). MCP has no general "this notification is about that request" field, so the
  * host ties them by these rules, in order:
  *
+ * 0. **By stream.** Over Streamable HTTP a server sends what relates to a request on that
+ *    request's POST SSE stream (basic.transports#25); the transport reports the request id whose
+ *    stream (or resumed stream) carried the notification (`relatedRequestId`). A notification
+ *    that came on the stream of one of a running call's `tools/call` requests (`requestIds`, from
+ *    `CallToolOptions.onRequestId`) goes to that call only, however many calls are in flight. One
+ *    that came on another request's stream (a listing, a task's poll), or with no stream to tell
+ *    (stdio, legacy SSE, the standalone GET stream), is tied by the rules below.
  * 1. **By token.** A call that wants notifications is sent with a progress token of its own
  *    (`_meta.progressToken`). A notification whose `params._meta.progressToken` (or, for
  *    progress, `params.progressToken`) equals a running call's token goes to that call only.
@@ -17,6 +24,7 @@
  * through the request itself; list_changed, resources/updated, tasks/status and cancelled are
  * server-wide and stay with the host's events. One listener pair per client, however many calls.
  */
+import type { RequestId } from '../jsonrpc/types.js';
 import type { HostClient } from './server-slot.js';
 
 /** Receives the server's log messages tied to a call. */
@@ -26,6 +34,8 @@ export type CallNotificationListener = (method: string, params: Record<string, u
 
 interface RoutedCall {
   token: string | number | undefined;
+  /** The JSON-RPC ids of the call's `tools/call` requests so far (rule 0); filled while it runs. */
+  requestIds?: RequestId[];
   onLog?: CallLogListener;
   onNotification?: CallNotificationListener;
 }
@@ -34,30 +44,39 @@ class Router {
   readonly calls = new Set<RoutedCall>();
 
   constructor(client: HostClient) {
-    client.on('log', (params: unknown) => this.route('notifications/message', params as Record<string, unknown> | undefined));
+    client.on('log', (params: unknown, extra: unknown) =>
+      this.route('notifications/message', params as Record<string, unknown> | undefined, (extra as { relatedRequestId?: RequestId } | undefined)?.relatedRequestId),
+    );
     client.on('notification', (event: unknown) => {
-      const e = event as { method?: unknown; params?: unknown } | undefined;
-      if (typeof e?.method === 'string') this.route(e.method, e.params as Record<string, unknown> | undefined);
+      const e = event as { method?: unknown; params?: unknown; relatedRequestId?: RequestId } | undefined;
+      if (typeof e?.method === 'string') this.route(e.method, e.params as Record<string, unknown> | undefined, e.relatedRequestId);
     });
   }
 
-  private route(method: string, params: Record<string, unknown> | undefined): void {
+  private route(method: string, params: Record<string, unknown> | undefined, related: RequestId | undefined): void {
     if (this.calls.size === 0) return;
+    let target: RoutedCall | undefined;
+    if (related !== undefined) {
+      for (const c of this.calls) if (c.requestIds !== undefined && c.requestIds.includes(related)) target = c;
+      if (target !== undefined) return deliver(target, method, params);
+    }
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken ?? (method === 'notifications/progress' ? params?.progressToken : undefined);
-    let target: RoutedCall | undefined;
     if (token !== undefined) {
       for (const c of this.calls) if (c.token !== undefined && c.token === token) target = c;
     } else if (this.calls.size === 1) {
       target = this.calls.values().next().value;
     }
-    if (target === undefined) return;
-    try {
-      if (method === 'notifications/message') target.onLog?.(params ?? {});
-      else target.onNotification?.(method, params);
-    } catch {
-      // a caller's listener throwing must not break the connection's dispatch
-    }
+    if (target !== undefined) deliver(target, method, params);
+  }
+}
+
+function deliver(target: RoutedCall, method: string, params: Record<string, unknown> | undefined): void {
+  try {
+    if (method === 'notifications/message') target.onLog?.(params ?? {});
+    else target.onNotification?.(method, params);
+  } catch {
+    // a caller's listener throwing must not break the connection's dispatch
   }
 }
 

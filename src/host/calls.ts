@@ -20,6 +20,7 @@ import type { EventEmitter } from 'node:events';
 import { AbortError, TimeoutError } from '../errors.js';
 import type { CallToolOptions } from '../mcp/client.js';
 import type { CallToolResult, ServerCapabilities, Tool } from '../mcp/types.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { DEFAULT_MAX_SCHEMA_BYTES } from './tool-schema.js';
 import { CallQueue } from './call-queue.js';
@@ -110,7 +111,8 @@ export interface CallContext {
  * Options of one agent tool call. A task-required tool runs as a task (basic/utilities/tasks):
  * still one awaited result; `onTaskStatus` sees its status changes, aborting sends `tasks/cancel`.
  * `onLog` and `onNotification` get the server's notifications tied to this call by the rules of
- * `call-notifications.ts` (by progress token, else only while this is the server's one call in flight).
+ * `call-notifications.ts` (by the request's own Streamable HTTP stream, else by progress token, else
+ * only while this is the server's one call in flight).
  */
 export interface AgentCallOptions
   extends Pick<CallToolOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'onTaskStatus' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs'> {
@@ -226,8 +228,11 @@ async function attempt(run: Run, slot: ServerSlot, client: HostClient): Promise<
     const token = wants ? newCallToken() : undefined;
     // What the server sends goes to the embedder with the server's credentials taken out, as results do.
     const { onLog, onNotification } = options;
+    // rule 0: the ids of this attempt's tools/call requests (a session renewal replays with a new one)
+    const requestIds: RequestId[] = [];
     const unroute = routeCallNotifications(client, {
       token,
+      requestIds,
       onLog: onLog && ((p) => onLog(redactData(p, slot.redaction))),
       onNotification: onNotification && ((m, p) => onNotification(m, p === undefined ? p : redactData(p, slot.redaction))),
     });
@@ -238,6 +243,7 @@ async function attempt(run: Run, slot: ServerSlot, client: HostClient): Promise<
         maxTotalTimeoutMs: Math.max(1, run.deadline - now),
         resetTimeoutOnProgress: run.reset,
         onTaskStatus: options.onTaskStatus,
+        onRequestId: (id) => void requestIds.push(id),
       };
       if (token !== undefined) {
         call._meta = { progressToken: token };

@@ -8,6 +8,7 @@
 import { ConfigError, JsonRpcError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/types.js';
 import type { Connection } from '../protocol/connection.js';
+import type { MessageExtra } from '../transport/types.js';
 import { checkElicitRequest, finishElicitResult, UrlElicitationTracker } from './elicitation.js';
 import { RootsState } from './roots.js';
 import { checkCreateMessageRequest, checkCreateMessageResult, type SamplingSupport } from './sampling.js';
@@ -165,7 +166,7 @@ const NOTIFICATION_EVENTS: Readonly<Record<string, string>> = {
 export function installClientFeatures(
   connection: Connection,
   o: ClientFeatureOptions,
-  emit: (event: string, payload: unknown) => void,
+  emit: (event: string, payload: unknown, extra?: MessageExtra) => void,
   state: ClientFeatureState = createClientFeatureState(o),
 ): void {
   // basic.utilities.ping#1: the receiver MUST respond promptly with an empty response.
@@ -210,7 +211,8 @@ export function installClientFeatures(
     if (o.onElicitation === undefined) refuse('elicitation/create', 'elicitation');
   }
   for (const [method, event] of Object.entries(NOTIFICATION_EVENTS)) {
-    connection.setNotificationHandler(method, (params) => emit(event, params ?? {}));
+    // `extra.relatedRequestId`: it came on that request's stream (Streamable HTTP), a second event argument
+    connection.setNotificationHandler(method, (params, extra) => emit(event, params ?? {}, extra));
   }
   // client.elicitation#15: only ids this client knows and has not seen complete.
   connection.setNotificationHandler('notifications/elicitation/complete', (params) => {

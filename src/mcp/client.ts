@@ -16,11 +16,12 @@ import {
   McpWireError,
   type Phase,
 } from '../errors.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import { Connection, type RequestOptions } from '../protocol/connection.js';
 import type { ProtocolObserver } from '../protocol/observer.js';
 import type { ProgressCallback } from '../protocol/registry.js';
 import { createTransport, type ServerConfig, type TransportFactoryOptions } from '../transport/create.js';
-import type { Transport, TransportDiagnostic } from '../transport/types.js';
+import type { MessageExtra, Transport, TransportDiagnostic } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
 import { installClientFeatures, clientCapabilities, createClientFeatureState, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
@@ -154,6 +155,12 @@ export interface CallToolOptions {
   taskTtlMs?: number;
   /** Called on every status change of the call's task. */
   onTaskStatus?: (task: Task) => void;
+  /**
+   * Called with the JSON-RPC id of each `tools/call` request sent for this call (again when a
+   * session renewal replays it): notifications that came on that request's stream carry it as
+   * `relatedRequestId` (Streamable HTTP). Not called for a task-augmented call.
+   */
+  onRequestId?: (id: RequestId) => void;
 }
 
 export interface McpClientDiagnostic extends TransportDiagnostic {
@@ -296,12 +303,14 @@ export class McpClient extends EventEmitter {
         onDiagnostic: (d) => !this.tasks.ownsDiagnostic(d) && this.emit('diagnostic', d),
         onClose: (err) => this.onConnectionClose(err),
         // notifications the engine gives no meaning to (custom methods): a `notification` event
-        onOtherNotification: (method, params) => this.emit('notification', { method, params }),
+        // (`relatedRequestId`: it came on the stream of that request of ours, Streamable HTTP)
+        onOtherNotification: (method, params, extra) =>
+          this.emit('notification', extra?.relatedRequestId === undefined ? { method, params } : { method, params, relatedRequestId: extra.relatedRequestId }),
       });
       // task-augmented sampling/elicitation from the server run as tasks the client owns
       this.taskReceiver = createTaskReceiver(this.connection, this.options, () => features(this.init?.protocolVersion)?.tasks === true);
       const echoing = relatedTaskEchoing(this.connection);
-      installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload) => this.onFeatureEvent(event, payload), this.features);
+      installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload, extra) => this.onFeatureEvent(event, payload, extra), this.features);
       // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
       this.connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
       await transport.start();
@@ -642,13 +651,15 @@ export class McpClient extends EventEmitter {
   }
 
   /** Server notifications become events; a changed tool list also makes the tools' task support unknown again. */
-  private onFeatureEvent(event: string, payload: unknown): void {
+  private onFeatureEvent(event: string, payload: unknown, extra?: MessageExtra): void {
     if (event === 'toolsListChanged') {
       // basic.utilities.tasks#7: a tool may have become task-required; list again before the next call.
       this.toolsListed = false;
       this.taskSupport.clear();
     }
-    this.emit(event, payload);
+    // a notification that came on one request's stream says which (the `log` event's second argument)
+    if (extra?.relatedRequestId === undefined) this.emit(event, payload);
+    else this.emit(event, payload, extra);
   }
 
   /** The transport saw a 404 for our session outside a request's own POST (basic.transports#45). */

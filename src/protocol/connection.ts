@@ -25,7 +25,7 @@ import {
   type MessageKind,
   type RequestId,
 } from '../jsonrpc/types.js';
-import type { SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ProtocolObserver } from './observer.js';
 import { ProgressGate } from './progress.js';
 import {
@@ -64,6 +64,11 @@ export interface RequestOptions {
   cancellable?: boolean;
   /** Marks the initialize request for the transport (HTTP session set-up, legacy fallback). */
   isInitialize?: boolean;
+  /**
+   * Called synchronously with the JSON-RPC id the request is sent with, before it is sent: the
+   * `relatedRequestId` of incoming notifications (`MessageExtra`) names requests by that id.
+   */
+  onRequestId?: (id: RequestId) => void;
 }
 
 export interface IncomingRequestContext {
@@ -74,7 +79,11 @@ export interface IncomingRequestContext {
 export type RequestHandler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext) =>
   | Promise<Record<string, unknown>>
   | Record<string, unknown>;
-export type NotificationHandler = (params: Record<string, unknown> | undefined) => void;
+/**
+ * `extra.relatedRequestId`: the notification arrived on the stream of that request of ours
+ * (Streamable HTTP, basic.transports#25); undefined when the transport cannot tell.
+ */
+export type NotificationHandler = (params: Record<string, unknown> | undefined, extra?: MessageExtra) => void;
 
 export interface ConnectionDiagnostic extends TransportDiagnostic {
   serverId?: string;
@@ -93,7 +102,7 @@ export interface ConnectionOptions {
   /** Called once when the transport closes; `error` when it was not a clean close. */
   onClose?: (error?: Error) => void;
   /** A notification no handler is registered for (custom methods), instead of dropping it. */
-  onOtherNotification?: (method: string, params: Record<string, unknown> | undefined) => void;
+  onOtherNotification?: (method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra) => void;
 }
 
 const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
@@ -128,7 +137,7 @@ export class Connection {
     this.opts = options;
     this.observer = options.observer;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    transport.onmessage = (m) => this.receive(m);
+    transport.onmessage = (m, extra) => this.receive(m, extra);
     transport.onclose = (err) => this.handleClose(err);
     transport.ondiagnostic = (d) => this.transportDiagnostic(d);
     transport.onevent = (e) => this.observer?.event({ type: 'transport', event: e });
@@ -169,6 +178,7 @@ export class Connection {
       token = callerToken;
     }
     const id = ++this.nextId;
+    options.onRequestId?.(id);
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const onProgress = options.onProgress;
     let sendParams = params;
@@ -285,9 +295,9 @@ export class Connection {
 
   // ---- incoming -------------------------------------------------------------------------
 
-  private receive(value: unknown): void {
+  private receive(value: unknown, extra?: MessageExtra): void {
     if (Array.isArray(value)) {
-      this.receiveBatch(value);
+      this.receiveBatch(value, extra);
       return;
     }
     const kind = classify(value);
@@ -297,7 +307,7 @@ export class Connection {
         this.receiveResponse(value as Record<string, unknown>, kind);
         return;
       case 'notification':
-        this.receiveNotification(value as { method: string; params?: Record<string, unknown> });
+        this.receiveNotification(value as { method: string; params?: Record<string, unknown> }, extra);
         return;
       case 'request':
         this.receiveRequest(value as { id: RequestId; method: string; params?: Record<string, unknown> });
@@ -307,7 +317,7 @@ export class Connection {
     }
   }
 
-  private receiveBatch(values: unknown[]): void {
+  private receiveBatch(values: unknown[], extra: MessageExtra | undefined): void {
     if (this.opts.acceptBatches?.() !== true) {
       this.diagnostic({
         code: 'MCPWIRE_BATCH_REJECTED',
@@ -321,7 +331,7 @@ export class Connection {
       this.diagnostic({ code: 'MCPWIRE_BATCH_EMPTY', message: 'empty JSON-RPC batch ignored' });
       return;
     }
-    for (const v of values) this.receive(v);
+    for (const v of values) this.receive(v, extra);
   }
 
   private receiveInvalid(value: unknown): void {
@@ -401,7 +411,7 @@ export class Connection {
     });
   }
 
-  private receiveNotification(msg: { method: string; params?: Record<string, unknown> }): void {
+  private receiveNotification(msg: { method: string; params?: Record<string, unknown> }, extra: MessageExtra | undefined): void {
     const method = msg.method;
     if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method });
     if (method === 'notifications/progress') {
@@ -411,11 +421,11 @@ export class Connection {
     }
     const handler = this.notificationHandlers.get(method);
     if (handler === undefined) {
-      if (this.opts.onOtherNotification !== undefined && method !== 'notifications/cancelled' && method !== 'notifications/progress') this.opts.onOtherNotification(method, msg.params);
+      if (this.opts.onOtherNotification !== undefined && method !== 'notifications/cancelled' && method !== 'notifications/progress') this.opts.onOtherNotification(method, msg.params, extra);
       return;
     }
     try {
-      handler(msg.params);
+      handler(msg.params, extra);
     } catch (err) {
       this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `notification handler for ${method} threw: ${(err as Error).message}` });
     }

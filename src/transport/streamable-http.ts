@@ -20,6 +20,9 @@
  *   connection that delivered a JSON-RPC message (or stayed open 10 s, a polling server) — a 200
  *   that ends empty does not count. After `maxReconnectAttempts` attempts without progress the
  *   stream is given up with an `MCPWIRE_SSE_GAVE_UP` diagnostic.
+ * - Every message read from a POST's stream (or its resumption) goes to `onmessage` with
+ *   `{ relatedRequestId }` of that POST's request (basic.transports#25); the GET stream's carry
+ *   nothing, nor does a JSON body (it is the response itself).
  * - A POST's stream belongs to its request: when the request is given up (its
  *   `SendOptions.signal` aborts: timeout, cancel, close) the stream and any resumption stop at
  *   once; once the response arrived (on any stream) the POST stream is closed by us if the server
@@ -77,7 +80,7 @@ import {
 import { readSse, type SseEnd } from './http-sse.js';
 import { createSseStream, decodeEvent, type SseStream } from './sse-stream.js';
 import { LegacySseTransport } from './legacy-sse.js';
-import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export type StreamableHttpTransportOptions = HttpTransportOptions;
 
@@ -91,7 +94,7 @@ const STABLE_STREAM_MS = 10_000;
 export class StreamableHttpTransport implements Transport {
   /** Requests get an AbortSignal from the protocol layer: a request given up on aborts its POST. */
   readonly wantsRequestSignal = true;
-  onmessage?: (message: unknown) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
@@ -373,6 +376,9 @@ export class StreamableHttpTransport implements Transport {
     const onAbort = (): void => {
       body.destroy();
     };
+    // basic.transports#25: what a POST stream (or its resumption) carries relates to its request;
+    // one object per connection, none for the GET stream.
+    const extra: MessageExtra | undefined = st.origin === 'post' && st.requestId !== undefined ? { relatedRequestId: st.requestId } : undefined;
     st.ctrl.signal.addEventListener('abort', onAbort, { once: true });
     return readSse(body, this.maxBytes, {
       onEvent: (ev) => {
@@ -382,7 +388,7 @@ export class StreamableHttpTransport implements Transport {
         if (d.kind !== 'message') return;
         const msg = d.message;
         st.delivered++;
-        this.onmessage?.(msg);
+        this.onmessage?.(msg, extra);
         if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) this.markAnswered(st);
         else if (this.postStreams.size > 0) this.answeredElsewhere(msg, st);
       },

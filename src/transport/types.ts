@@ -2,7 +2,7 @@
  * The Transport contract: moves whole JSON-RPC messages and nothing else. A transport knows no
  * MCP method names; the protocol layer (src/protocol) knows no processes or sockets.
  */
-import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import type { JSONRPCMessage, RequestId } from '../jsonrpc/types.js';
 
 /** A transport-level happening worth tracing (spawn, exit, HTTP status, SSE reconnect…). */
 export interface TransportEvent {
@@ -22,6 +22,15 @@ export interface TransportDiagnostic {
    * fails that pending request at once instead of letting it wait for its timeout.
    */
   responseToId?: string | number;
+}
+
+/** Where an incoming message arrived, when the transport can tell (see `Transport.onmessage`). */
+export interface MessageExtra {
+  /**
+   * The id of the request of ours whose stream carried the message (basic.transports#25: the
+   * server's requests and notifications on a POST stream relate to that request).
+   */
+  readonly relatedRequestId?: RequestId;
 }
 
 export interface SendOptions {
@@ -53,8 +62,12 @@ export interface Transport {
   /** Graceful, idempotent shutdown; resolves when every resource is released. */
   close(): Promise<void>;
 
-  /** One parsed message from the peer. Arrays (JSON-RPC batches) are delivered as-is. */
-  onmessage?: (message: unknown) => void;
+  /**
+   * One parsed message from the peer. Arrays (JSON-RPC batches) are delivered as-is. `extra` says
+   * where it arrived when that ties it to one of our requests (Streamable HTTP: the request's
+   * POST SSE stream, or its resumption); undefined otherwise (stdio, legacy SSE, the GET stream).
+   */
+  onmessage?: (message: unknown, extra?: MessageExtra) => void;
   /** Fires once when the transport is gone; `error` says why when it was not a clean close. */
   onclose?: (error?: Error) => void;
   /** Non-fatal read problems: the connection stays up. */
