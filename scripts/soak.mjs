@@ -182,13 +182,15 @@ async function main() {
     }
   };
 
-  // ---- warm-up: every path once, so pools, JIT and caches exist before the baseline ----------
+  // ---- warm-up: every path under the soak's own load (10 % of the calls, at least 2k), so pools,
+  // JIT, caches and the heap's high-water mark exist before the baseline ------------------------
+  const warm = Math.min(cfg.calls, Math.max(2_000, Math.round(cfg.calls / 10)));
   {
     const s = await connect(stdioCfg, 'warmup');
-    await calls(s, Math.min(2_000, cfg.calls), 'warm-stdio');
+    await calls(s, warm, 'warm-stdio');
     await s.close();
     const h = await connect(httpCfg, 'warmup');
-    await calls(h, Math.min(2_000, cfg.calls), 'warm-http');
+    await calls(h, warm, 'warm-http');
     await renewals(h, Math.min(5, cfg.renewals));
     await h.close();
     for (let i = 0; i < Math.min(4, cfg.cycles); i++) await cycle(i);
@@ -197,6 +199,7 @@ async function main() {
   }
   await settle();
   const rssBase = process.memoryUsage().rss;
+  const heapBase = process.memoryUsage().heapUsed;
   // RSS after GC at the start and the end of each long-lived client's phase, client open: a leak
   // that a close frees (per-client state growing with each call or renewal) shows as growth
   // within the phase, not at the very end.
@@ -216,7 +219,7 @@ async function main() {
   let t = Date.now();
   const stdio = await connect(stdioCfg, 'stdio');
   const stdioPid = stdio.pid;
-  await calls(stdio, 1_000, 'stdio-start');
+  await calls(stdio, Math.min(warm, 5_000), 'stdio-start');
   await sample('stdio start (client open)');
   const maxStdio = await calls(stdio, cfg.calls, 'stdio');
   await sample('stdio end (client open)', 'stdio start (client open)');
@@ -225,7 +228,7 @@ async function main() {
 
   t = Date.now();
   const http = await connect(httpCfg, 'http');
-  await calls(http, 1_000, 'http-start');
+  await calls(http, Math.min(warm, 5_000), 'http-start');
   await sample('http start (client open)');
   const maxHttp = await calls(http, cfg.calls, 'http');
   log(`http: ${cfg.calls} calls in ${((Date.now() - t) / 1000).toFixed(1)} s (max in flight ${maxHttp}), rss ${mb(process.memoryUsage().rss)} MB`);
@@ -251,6 +254,7 @@ async function main() {
   }
   await settle();
   const rssEnd = process.memoryUsage().rss;
+  const heapEnd = process.memoryUsage().heapUsed;
   const growth = Math.max(((rssEnd - rssBase) / rssBase) * 100, ...phaseGrowth);
   const pendingMax = Math.max(...pendingSeen.map((p) => p.pending));
   const leakWarnings = warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'));
@@ -268,6 +272,8 @@ async function main() {
     ['children', children.length + (stdioAlive ? 1 : 0), children.length === 0 && !stdioAlive],
     ['rssBaseMB', mb(rssBase), true],
     ['rssEndMB', mb(rssEnd), true],
+    ['heapBaseMB', mb(heapBase), true],
+    ['heapEndMB', mb(heapEnd), true],
     ['rssGrowthPct', growth.toFixed(1), growth < 10],
     ['listenerWarnings', leakWarnings.length, leakWarnings.length === 0],
     ['otherWarnings', warnings.length - leakWarnings.length, warnings.length === leakWarnings.length],
