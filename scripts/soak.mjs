@@ -12,7 +12,7 @@
 //   pendingCount       0 on every client at the end of every phase
 //   failedCalls        0 (every call answered with its own text)
 //   children           0 child processes left (the HTTP server fixture excepted)
-//   rssGrowthPct       RSS growth after warm-up (after GC), < 10: the largest of the whole run
+//   rssGrowthPct       RSS growth after warm-up (after GC), < 10 (--short: < 20): the largest of the whole run
 //                      (all clients closed) and of each long-lived client's phase (client open)
 //   listenerWarnings   0 MaxListenersExceededWarning (and no other process warning)
 //   fds                open descriptors (/proc/self/fd) back to the count at the start
@@ -33,6 +33,8 @@ process.on('unhandledRejection', (err) => {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
+/** RSS growth bound, % (set from --short below). */
+let RSS_LIMIT_PCT = 10;
 
 // ---- the HTTP server fixture (this file, forked with --serve) ------------------------------
 if (process.argv.includes('--serve')) {
@@ -73,6 +75,10 @@ async function main() {
     return i === -1 ? dflt : Number(args[i + 1]);
   };
   const short = args.includes('--short');
+  // The full soak holds RSS growth under 10 %. The 30-second CI run (3k calls, allocator still
+  // settling) measures 2-9 % on a quiet box and more on a loaded one: its bound is 20 %, still far
+  // below what a leak of the size the soak is for (hundreds of MB over 1k renewals) produces.
+  RSS_LIMIT_PCT = short ? 20 : 10;
   const cfg = {
     calls: flag('calls', short ? 3_000 : 100_000),
     inflight: flag('inflight', 64),
@@ -274,7 +280,7 @@ async function main() {
     ['rssEndMB', mb(rssEnd), true],
     ['heapBaseMB', mb(heapBase), true],
     ['heapEndMB', mb(heapEnd), true],
-    ['rssGrowthPct', growth.toFixed(1), growth < 10],
+    ['rssGrowthPct', growth.toFixed(1), growth < RSS_LIMIT_PCT],
     ['listenerWarnings', leakWarnings.length, leakWarnings.length === 0],
     ['otherWarnings', warnings.length - leakWarnings.length, warnings.length === leakWarnings.length],
     ['fdsStart', fdsAtStart, true],
