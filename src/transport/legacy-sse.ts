@@ -26,6 +26,7 @@ import {
   header,
   httpError,
   lifetimeController,
+  linkSignals,
   mediaType,
   networkError,
   parseTarget,
@@ -221,26 +222,25 @@ export class LegacySseTransport implements Transport {
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
     if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError(phase);
     if (first) options?.onDispatched?.();
-    let res: Dispatcher.ResponseData;
+    const endpoint = this.endpoint;
+    const linked = linkSignals(this.lifetime.signal, signal);
     try {
-      res = await this.dispatcher.request({
-        origin: this.endpoint.origin,
-        path: this.endpoint.path,
-        method: 'POST',
-        headers,
-        body,
-        signal: signal !== undefined ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal,
-      });
-    } catch (err) {
-      if (this.state !== 'open') throw this.closedError(phase);
-      throw networkError('POST (legacy endpoint)', err, { ...this.where, phase });
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await this.dispatcher.request({ origin: endpoint.origin, path: endpoint.path, method: 'POST', headers, body, signal: linked.signal });
+      } catch (err) {
+        if (this.state !== 'open') throw this.closedError(phase);
+        throw networkError('POST (legacy endpoint)', err, { ...this.where, phase });
+      }
+      if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status: res.statusCode });
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        return { error: await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false), status: res.statusCode };
+      }
+      discard(res.body);
+      return undefined;
+    } finally {
+      linked.dispose();
     }
-    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status: res.statusCode });
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      return { error: await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false), status: res.statusCode };
-    }
-    discard(res.body);
-    return undefined;
   }
 
   /** Asks the auth provider whether a 401/403 is worth a replay (never more than MAX_AUTH_REPLAYS). */

@@ -64,6 +64,7 @@ import {
   MAX_AUTH_REPLAYS,
   isValidSessionId,
   lifetimeController,
+  linkSignals,
   mediaType,
   networkError,
   parseTarget,
@@ -203,6 +204,23 @@ export class StreamableHttpTransport implements Transport {
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
     if (this.state !== 'open') throw this.closedError(phase);
     options?.onDispatched?.();
+    const linked = linkSignals(this.lifetime.signal, signal);
+    try {
+      return await this.exchange(message, options, authAttempt, linked.signal, { isInit, requestId, phase, sentOn, headers, signal });
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  /** The POST itself and its answer (`post` links and unlinks the abort signals around it). */
+  private async exchange(
+    message: JSONRPCMessage,
+    options: SendOptions | undefined,
+    authAttempt: number,
+    both: AbortSignal,
+    p: { isInit: boolean; requestId: RequestId | undefined; phase: Phase; sentOn: string | undefined; headers: Record<string, string>; signal: AbortSignal | undefined },
+  ): Promise<void> {
+    const { isInit, requestId, phase, sentOn, headers, signal } = p;
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
@@ -211,7 +229,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'POST',
         headers,
         body: JSON.stringify(message),
-        signal: signal !== undefined ? AbortSignal.any([this.lifetime.signal, signal]) : this.lifetime.signal,
+        signal: both,
         headersTimeout: 0,
         bodyTimeout: this.idleMs,
       });
