@@ -25,7 +25,7 @@ class ReferenceFramer {
   private headBytes = 0;
   private lastCR = false;
   private readonly max: number;
-  private readonly onMessage: (value: unknown) => void;
+  private readonly onMessage: (value: unknown, text: string) => void;
   private readonly onDiagnostic: (d: FramerDiagnostic) => void;
   /** Pieces of the current, unfinished line. */
   private parts: Buffer[] = [];
@@ -168,7 +168,7 @@ class ReferenceFramer {
       this.onDiagnostic(d);
       return;
     }
-    this.onMessage(value);
+    this.onMessage(value, text);
   }
 }
 
@@ -221,7 +221,7 @@ function cuts(rand: () => number, len: number): number[] {
 
 function run(make: (o: FramerOptions) => { push(b: Buffer): void; end(): void; bufferedBytes: number }, bytes: Buffer, at: number[], max: number) {
   const events: unknown[] = [];
-  const f = make({ maxMessageBytes: max, onMessage: (m) => events.push(['m', m]), onDiagnostic: (d: FramerDiagnostic) => events.push(['d', d]) });
+  const f = make({ maxMessageBytes: max, onMessage: (m, text) => events.push(['m', m, text]), onDiagnostic: (d: FramerDiagnostic) => events.push(['d', d]) });
   let prev = 0;
   for (const c of [...at, bytes.length]) {
     f.push(bytes.subarray(prev, c));

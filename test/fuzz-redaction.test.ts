@@ -157,6 +157,21 @@ describe('fuzz: trace redactor (issue 13 item 1)', () => {
       // nothing but values changes: the same members, own `__proto__` ones included
       sameMembers(JSON.parse(fast ?? 'null'), v);
     });
+    // issue 14.6: the tracer writes a message's own JSON text when `isClean` says the redaction
+    // would change nothing; that claim, and the sizes it measures, for the same arbitrary JSON.
+    let clean = 0;
+    const n = fuzz('trace redactor: isClean(v) ⇒ redactJson(v) = JSON.stringify(v), sizes exact', 6_000, fc.tuple(value, fc.boolean()), ([v, withSecret]) => {
+      const r = new Redactor(withSecret ? { secrets: ['supersecret1'] } : {});
+      if (!r.isClean(v)) return;
+      clean++;
+      const json = JSON.stringify(v);
+      expect(r.lastBytes).toBe(Buffer.byteLength(json, 'utf8'));
+      expect(r.lastChars).toBe(json.length);
+      expect(r.redactJson(v)).toBe(json);
+      if (withSecret) expect(r.textHasSecret(json)).toBe(false);
+    });
+    // not vacuous: most arbitrary values hold nothing to redact
+    expect(clean).toBeGreaterThan(n / 4);
   });
 });
 

@@ -31,7 +31,8 @@ export interface FramerDiagnostic {
 
 export interface FramerOptions {
   maxMessageBytes?: number;
-  onMessage: (value: unknown) => void;
+  /** `text`: the line the value was parsed from (without terminator or byte order mark). */
+  onMessage: (value: unknown, text: string) => void;
   onDiagnostic: (d: FramerDiagnostic) => void;
 }
 
@@ -40,7 +41,7 @@ const CR = 0x0d;
 
 export class NdjsonFramer {
   private readonly max: number;
-  private readonly onMessage: (value: unknown) => void;
+  private readonly onMessage: (value: unknown, text: string) => void;
   private readonly onDiagnostic: (d: FramerDiagnostic) => void;
   /** Pieces of the current, unfinished line. */
   private parts: Buffer[] = [];
@@ -236,7 +237,7 @@ export class NdjsonFramer {
       this.onDiagnostic(d);
       return;
     }
-    this.onMessage(value);
+    this.onMessage(value, text);
   }
 }
 

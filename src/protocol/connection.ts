@@ -137,7 +137,7 @@ export class Connection {
     this.opts = options;
     this.observer = options.observer;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    transport.onmessage = (m, extra) => this.receive(m, extra);
+    transport.onmessage = (m, extra, text) => this.receive(m, extra, text);
     transport.onclose = (err) => this.handleClose(err);
     transport.ondiagnostic = (d) => this.transportDiagnostic(d);
     transport.onevent = (e) => this.observer?.event({ type: 'transport', event: e });
@@ -218,8 +218,14 @@ export class Connection {
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
       this.registry.add(entry, timeoutMs);
-      if (this.observer !== undefined) this.observer.message('out', message, { kind: 'request', method, id });
       let sendOptions: SendOptions | undefined = options.isInitialize ? { isInitialize: true } : undefined;
+      let text: string | undefined;
+      if (this.observer !== undefined) {
+        // Serialized once, for the observer (a tracer writes these very bytes) and the transport.
+        text = serialize(message);
+        this.observer.message('out', message, { kind: 'request', method, id, text, at: entry.sentAt });
+        if (text !== undefined) sendOptions = { isInitialize: options.isInitialize, serialized: text };
+      }
       if (this.transport.wantsRequestSignal === true) {
         // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too, and
         // a request given up on before its POST started is not cancelled (never dispatched).
@@ -227,6 +233,7 @@ export class Connection {
         entry.sendAbort = new AbortController();
         sendOptions = {
           isInitialize: options.isInitialize,
+          serialized: text,
           signal: entry.sendAbort.signal,
           onDispatched: () => {
             entry.dispatched = true;
@@ -267,9 +274,14 @@ export class Connection {
     if (this.closed) throw this.closedFor(method);
     const message: JSONRPCMessage =
       params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    if (this.observer !== undefined) this.observer.message('out', message, { kind: 'notification', method });
+    let sendOptions: SendOptions | undefined;
+    if (this.observer !== undefined) {
+      const text = serialize(message);
+      this.observer.message('out', message, { kind: 'notification', method, text });
+      if (text !== undefined) sendOptions = { serialized: text };
+    }
     try {
-      await this.transport.send(message);
+      await this.transport.send(message, sendOptions);
     } catch (err) {
       throw this.wrapSendError(err, method);
     }
@@ -295,7 +307,8 @@ export class Connection {
 
   // ---- incoming -------------------------------------------------------------------------
 
-  private receive(value: unknown, extra?: MessageExtra): void {
+  /** `text`: the message's JSON text as read, when the transport has it (for the observer). */
+  private receive(value: unknown, extra?: MessageExtra, text?: string): void {
     if (Array.isArray(value)) {
       this.receiveBatch(value, extra);
       return;
@@ -304,13 +317,13 @@ export class Connection {
     switch (kind) {
       case 'result':
       case 'error':
-        this.receiveResponse(value as Record<string, unknown>, kind);
+        this.receiveResponse(value as Record<string, unknown>, kind, text);
         return;
       case 'notification':
-        this.receiveNotification(value as { method: string; params?: Record<string, unknown> }, extra);
+        this.receiveNotification(value as { method: string; params?: Record<string, unknown> }, extra, text);
         return;
       case 'request':
-        this.receiveRequest(value as { id: RequestId; method: string; params?: Record<string, unknown> });
+        this.receiveRequest(value as { id: RequestId; method: string; params?: Record<string, unknown> }, text);
         return;
       default:
         this.receiveInvalid(value);
@@ -369,15 +382,18 @@ export class Connection {
     }
   }
 
-  private receiveResponse(msg: Record<string, unknown>, kind: MessageKind): void {
+  private receiveResponse(msg: Record<string, unknown>, kind: MessageKind, text: string | undefined): void {
     const id = msg.id as RequestId | null;
     const entry = id === null ? undefined : this.registry.take(id, kind === 'result' ? 'response' : 'error');
     if (this.observer !== undefined) {
+      const at = performance.now();
       this.observer.message('in', msg, {
         kind,
         id,
-        latencyMs: entry ? performance.now() - entry.sentAt : undefined,
+        latencyMs: entry ? at - entry.sentAt : undefined,
         requestMethod: entry?.method,
+        text,
+        at,
       });
     }
     if (entry === undefined) {
@@ -411,9 +427,9 @@ export class Connection {
     });
   }
 
-  private receiveNotification(msg: { method: string; params?: Record<string, unknown> }, extra: MessageExtra | undefined): void {
+  private receiveNotification(msg: { method: string; params?: Record<string, unknown> }, extra: MessageExtra | undefined, text: string | undefined): void {
     const method = msg.method;
-    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method });
+    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method, text });
     if (method === 'notifications/progress') {
       this.onProgressNotification(msg.params);
     } else if (method === 'notifications/cancelled') {
@@ -431,9 +447,9 @@ export class Connection {
     }
   }
 
-  private receiveRequest(msg: { id: RequestId; method: string; params?: Record<string, unknown> }): void {
+  private receiveRequest(msg: { id: RequestId; method: string; params?: Record<string, unknown> }, text: string | undefined): void {
     const { id, method } = msg;
-    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'request', method, id });
+    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'request', method, id, text });
     const handler = this.requestHandlers.get(method);
     if (handler === undefined) {
       this.reply(id, undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
@@ -480,14 +496,16 @@ export class Connection {
         ? { jsonrpc: '2.0', error }
         : { jsonrpc: '2.0', id, error }
       : { jsonrpc: '2.0', id, result }) as JSONRPCMessage;
+    let text: string | undefined;
     if (this.observer !== undefined) {
-      this.observer.message('out', message, { kind: error ? 'error' : 'result', id });
+      text = serialize(message);
+      this.observer.message('out', message, { kind: error ? 'error' : 'result', id, text });
     }
     // A result (or error data) JSON cannot serialise is answered with -32603 instead (once).
     const retry = fallback && (error === undefined || error.data !== undefined);
     let sent: Promise<void>;
     try {
-      sent = this.transport.send(message, id === undefined ? undefined : { relatedRequestId: id });
+      sent = this.transport.send(message, id === undefined ? (text === undefined ? undefined : { serialized: text }) : { relatedRequestId: id, serialized: text });
     } catch (err) {
       this.replyFailed(id, err, retry);
       return;
@@ -693,4 +711,13 @@ export function toErrorObject(err: unknown): JSONRPCErrorObject {
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: ErrorCode.InternalError, message };
+}
+
+/** A message's JSON text, or undefined when JSON cannot write it (the transport reports that). */
+function serialize(message: JSONRPCMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch {
+    return undefined;
+  }
 }

@@ -14,6 +14,16 @@ export interface MessageInfo {
   latencyMs?: number;
   /** For results/errors coming in: the method of the request they answer. */
   requestMethod?: string;
+  /**
+   * The message's JSON text when one exists already: what the transport writes (given to it as
+   * `SendOptions.serialized`) or the text it read and parsed. A tracer may write it instead of
+   * serializing the message again, after checking the parsed message (the text of an incoming
+   * message is the peer's: spacing, escapes and repeated keys are possible, which the tracer must
+   * detect).
+   */
+  text?: string;
+  /** `performance.now()` when the message was sent or received, when the caller read the clock anyway. */
+  at?: number;
 }
 
 export interface ObservedEvent {

@@ -217,6 +217,60 @@ function jsonOf(s: string): JsonText {
 /** `"key":` per key (keys are few and repeat), boundedly. */
 const keyJson = new Map<string, JsonText>();
 
+/** What `cleanCheck` needs of a key, in one lookup: its `"key":` sizes and whether it names a credential. */
+interface KeyInfo {
+  bytes: number;
+  chars: number;
+  sensitive: boolean;
+}
+const keyInfos = new Map<string, KeyInfo>();
+
+/** The keys of nearly every message (none names a credential): found by comparison, not hashing. */
+const K5 = { bytes: 5, chars: 5, sensitive: false };
+const K6 = { bytes: 6, chars: 6, sensitive: false };
+const K7 = { bytes: 7, chars: 7, sensitive: false };
+const K8 = { bytes: 8, chars: 8, sensitive: false };
+const K9 = { bytes: 9, chars: 9, sensitive: false };
+const K10 = { bytes: 10, chars: 10, sensitive: false };
+const K12 = { bytes: 12, chars: 12, sensitive: false };
+
+function keyInfo(key: string): KeyInfo {
+  switch (key) {
+    case 'id':
+      return K5;
+    case 'text':
+    case 'name':
+    case 'type':
+    case 'data':
+      return K7;
+    case 'method':
+    case 'params':
+    case 'result':
+      return K9;
+    case 'jsonrpc':
+    case 'content':
+    case 'message':
+      return K10;
+    case 'arguments':
+      return K12;
+    case 'error':
+    case '_meta':
+      return K8;
+    case 'uri':
+      return K6;
+    case 'isError':
+      return K10;
+  }
+  let k = keyInfos.get(key);
+  if (k === undefined) {
+    const j = jsonOf(key);
+    k = { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: isSensitiveKey(key) };
+    if (keyInfos.size >= MAX_KEY_VERDICTS) keyInfos.clear();
+    if (key.length <= 256) keyInfos.set(key, k);
+  }
+  return k;
+}
+
 /** An enumerable property on Object.prototype would show in `for…in` but not in JSON: leave such a process to the full walk. */
 const EMPTY = {};
 function prototypePolluted(): boolean {
@@ -249,6 +303,10 @@ export class Redactor {
   private truncBuf: Uint8Array | undefined;
   /** UTF-8 length of the compact JSON of the value last passed to `redact()`. */
   lastBytes = 0;
+  /** After `isClean()` returned true: the UTF-16 length of that compact JSON. */
+  lastChars = 0;
+  /** `"form"` for each short secret form matched whole (`exactSecrets`), as JSON text holds it. */
+  private exactJson: string[] = [];
 
   constructor(options: RedactOptions = {}) {
     this.maxStringBytes = Math.max(64, options.maxStringBytes ?? DEFAULT_MAX_STRING_BYTES);
@@ -283,6 +341,7 @@ export class Redactor {
     this.maxSecretLength = 0;
     for (const f of this.substringSecrets) this.maxSecretLength = Math.max(this.maxSecretLength, f.length);
     this.secretRe = list.length ? new RegExp(list.map(escapeRegExp).join('|'), 'g') : undefined;
+    this.exactJson = [...this.exactSecrets].map((e) => JSON.stringify(e));
     this.scrubCache.clear();
     this.jsonCache.clear();
   }
@@ -343,6 +402,100 @@ export class Redactor {
     }
     const redacted = this.redact(value);
     return redacted === undefined ? undefined : safeStringify(redacted);
+  }
+
+  /**
+   * Whether `redact(value)` would give `value` back unchanged and JSON would write it as plain
+   * data (the conditions of `redactJson`'s fast path), without writing anything; sets `lastBytes`
+   * to the UTF-8 length of its compact JSON when it returns true. For a message whose JSON text
+   * exists already (what the transport writes or read): the trace reuses that text.
+   */
+  isClean(value: unknown): boolean {
+    this.lastBytes = 0;
+    this.lastChars = 0;
+    if (prototypePolluted()) return false;
+    if (typeof value === 'object' && value !== null) return this.cleanCheck(value, 0);
+    return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) && this.cleanMember(value, 0);
+  }
+
+  private cleanCheck(v: object, depth: number): boolean {
+    if (depth >= this.maxDepth) return false;
+    if (Array.isArray(v)) {
+      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+      const n = v.length;
+      this.lastBytes += n > 0 ? n + 1 : 2; // brackets and commas
+      this.lastChars += n > 0 ? n + 1 : 2;
+      for (let i = 0; i < n; i++) if (!this.cleanMember(v[i], depth)) return false;
+      return true;
+    }
+    // A plain object: what JSON.parse makes, and object literals. (`constructor` is read rather
+    // than the prototype, which costs a runtime call; an own `constructor` member or a null
+    // prototype only sends the value to the full walk.) toJSON is Object.prototype's: none.
+    if ((v as { constructor?: unknown }).constructor !== Object || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    const obj = v as Record<string, unknown>;
+    const checkKeys = this.secretRe !== undefined || this.exactSecrets.size > 0;
+    let members = 1; // the opening brace; each member adds its comma or the closing brace
+    for (const key in obj) {
+      const x = obj[key];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue; // JSON leaves the member out
+      const k = keyInfo(key);
+      if (k.sensitive) {
+        if (typeof x === 'string' || (typeof x === 'object' && x !== null)) return false;
+      } else if (key === 'code' && typeof x === 'string' && isOAuthCode(obj)) {
+        return false;
+      }
+      if (checkKeys && this.scrub(key) !== key) return false;
+      if (!this.cleanMember(x, depth)) return false;
+      this.lastBytes += k.bytes;
+      this.lastChars += k.chars;
+      members++;
+    }
+    if (members === 1) members = 2; // {}
+    this.lastBytes += members;
+    this.lastChars += members;
+    return true;
+  }
+
+  /** One array element or member value for `cleanCheck` (arrays write `null` where JSON has no value). */
+  private cleanMember(x: unknown, depth: number): boolean {
+    // (`typeof x === '…'` tests, not a switch on `typeof x`: optimized code tests types directly
+    // instead of building the type's name)
+    let n: number;
+    if (typeof x === 'string') {
+      const j = this.cleanString(x);
+      if (j === undefined) return false;
+      this.lastChars += j.length;
+      return true;
+    } else if (typeof x === 'number') {
+      n = x >= 0 && x < 1e9 && Math.floor(x) === x ? (x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9) : Number.isFinite(x) ? String(x).length : 4;
+    } else if (typeof x === 'object') {
+      if (x !== null) return this.cleanCheck(x, depth + 1);
+      n = 4;
+    } else if (typeof x === 'boolean') {
+      n = x ? 4 : 5;
+    } else if (typeof x === 'bigint') {
+      return false;
+    } else {
+      n = 4; // undefined, function, symbol: an array element JSON writes as null
+    }
+    this.lastBytes += n;
+    this.lastChars += n;
+    return true;
+  }
+
+  /**
+   * Whether `text` holds a configured secret in a form the redaction replaces: for the JSON text
+   * of a message `isClean()` passed, which may hold what the parsed value does not (a member
+   * repeated under the same name keeps only its last value).
+   */
+  textHasSecret(text: string): boolean {
+    const re = this.secretRe;
+    if (re !== undefined) {
+      re.lastIndex = 0;
+      if (re.test(text)) return true;
+    }
+    for (const e of this.exactJson) if (text.includes(e)) return true;
+    return false;
   }
 
   /** JSON of a string the redaction leaves alone (counting its bytes), or undefined. */

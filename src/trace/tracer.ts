@@ -4,18 +4,25 @@
  * pino is loaded only when a tracer is created, ajv only when strict mode is on; with tracing off
  * nothing here runs.
  *
- * Hot path per message: the line is built by hand, in the field order pino wrote it: cached
- * `{"v":1,"t":…,"ts":…` head, cached `server`/`transport`/`session` bindings, cached `dir`/`kind`
- * and `method` fields, then `JSON.stringify` of the message once: `Redactor.redactJson` checks the
- * message (plain data, no credential key, nothing in its text any rule could match) and only
- * walks and copies it when something may have to change. Lines are appended to a per-file batch
- * that goes to SonicBoom in ~64 KiB writes. No closures are created. */
+ * Hot path per message (issue 14.6, tracing cheap enough to leave on): the connection hands over
+ * the message's JSON text with it (`MessageInfo.text`: the very string the transport writes, or
+ * the text it read). `Redactor.isClean` walks the parsed message without building anything
+ * (plain data, no credential key, nothing any redaction rule could match) and measures its
+ * compact JSON; when the text is exactly that long (an incoming text holding more than the parsed
+ * value, e.g. a repeated member, is longer) and holds no configured secret, the text itself is
+ * the line's `msg`. The line is then written straight into the file's batch buffer
+ * (`putMessageLine`): pre-encoded fields, numbers as digits, the text encoded once; no string is
+ * built. Anything else (no text, something to redact, a string id…) takes the string path:
+ * the line is built by hand in the field order pino wrote it, `Redactor.redactJson` serializing
+ * the message once. Batches of ~64 KiB go to SonicBoom in sync mode (pino's default): one write
+ * call per batch, whose buffer is filled again afterwards. No closures are created. */
 import { sessionTag } from './session-tag.js';
 import { writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
+import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putFixed3, putMillis3, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
 import type { StrictChecker, Violation } from './strict.js';
 
@@ -71,24 +78,42 @@ let traceStart: number | undefined;
 let wallOffset = 0;
 let isoMs = -1;
 let isoText = '';
+/** `isoText` encoded. */
+let isoBytes: Uint8Array = new Uint8Array(0);
 
 /**
- * `{"v":1,"t":…,"ts":"…"`: the head of every line. `t` is `performance.now()` since the first
- * tracer started, 3 decimals; `ts` is the wall clock to the millisecond: its text is rebuilt (from
- * `Date.now()`) only when the millisecond derived from the monotonic clock changes, so most lines
- * read one clock and format one number.
+ * Reads the monotonic clock: milliseconds since the first tracer started; keeps `isoText` (the
+ * wall clock to the millisecond) current, rebuilding it (from `Date.now()`) only when the
+ * millisecond derived from the monotonic clock changes, so most lines read one clock.
  */
-function lineHead(): string {
-  const now = performance.now();
+function tick(at?: number): number {
+  const now = at ?? performance.now();
   traceStart ??= now;
   if (Math.floor(now + wallOffset) !== isoMs) {
     const wall = Date.now();
     wallOffset = wall - now;
     isoMs = wall;
     isoText = `,"ts":"${new Date(wall).toISOString()}"`;
+    isoBytes = Buffer.from(isoText, 'latin1');
   }
-  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(now - traceStart)}${isoText}`;
+  return now - traceStart;
 }
+
+/**
+ * `{"v":1,"t":…,"ts":"…"`: the head of every line. `t` is `performance.now()` since the first
+ * tracer started, 3 decimals; `ts` is the wall clock to the millisecond (see `tick`).
+ */
+function lineHead(): string {
+  const t = tick();
+  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(t)}${isoText}`;
+}
+
+const LINE_START = Buffer.from(`{"v":${TRACE_FORMAT_VERSION},"t":`, 'latin1');
+const FIELD_BYTES = Buffer.from(',"bytes":', 'latin1');
+const FIELD_LATENCY = Buffer.from(',"latency_ms":', 'latin1');
+const FIELD_MSG = Buffer.from(',"msg":', 'latin1');
+/** Room for the fixed parts of a message line's head and its numbers (see `putMessageLine`). */
+const HEAD_ROOM = 64 + 4 * MAX_NUMBER_BYTES + 32;
 
 /** `x.toFixed(3)` for the non-negative `t`, by integer arithmetic (toFixed is several times slower). */
 function fixed3(x: number): string {
@@ -99,17 +124,44 @@ function fixed3(x: number): string {
   return `${whole}${frac < 10 ? '.00' : frac < 100 ? '.0' : '.'}${frac}`;
 }
 
+/**
+ * `String(Math.round(x * 1000) / 1000)` (`null` when not finite), by integer arithmetic: turning a
+ * fractional number into text is the costliest step of a trace line otherwise.
+ */
+export function millis3(x: number): string {
+  if (!Number.isFinite(x)) return 'null';
+  const q = Math.round(x * 1000);
+  if (!(q >= 0 && q < 1e15)) return String(q / 1000);
+  const whole = Math.floor(q / 1000);
+  const frac = q - whole * 1000;
+  if (frac === 0) return `${whole}`;
+  if (frac % 100 === 0) return `${whole}.${frac / 100}`;
+  if (frac % 10 === 0) return `${whole}.${frac < 100 ? '0' : ''}${frac / 10}`;
+  return `${whole}.${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}`;
+}
+
 // ---- shared file destinations: several tracers may append to one file --------------------
-// Each line is built whole by its tracer and UTF-8-encoded at once into the file's one pending
-// batch buffer (while the line is still hot in the cache), which goes to pino's destination
-// (SonicBoom, in buffer mode: no further string conversion) in one write once it holds
-// BATCH_BYTES, on the periodic flush, on flush()/close() and at process exit. A line is encoded
-// in one piece, so lines of tracers sharing a file never interleave.
+// Each line is written whole by its tracer into the file's one pending batch buffer (while the
+// line is still hot in the cache), which goes to pino's destination (SonicBoom, in buffer mode: no
+// further string conversion; in sync mode: a write of ~64 KiB to a local file takes tens of
+// microseconds, far less CPU than handing it to libuv's thread pool, and the buffer is free
+// again when the call returns) once it holds BATCH_BYTES, on the periodic flush, on
+// flush()/close() and at process exit. A line is written in one piece, so lines of tracers sharing
+// a file never interleave.
 interface SharedDestination {
   stream: SonicBoomLike;
   refs: number;
   buf: Buffer;
   used: number;
+  /**
+   * Batch buffers handed to the stream, oldest first, with the bytes of each not yet written
+   * (the stream holds them all until written anyway; every batch is tracked, so the byte counts
+   * stay in step with the stream's).
+   */
+  inflight: Buffer[];
+  inflightLeft: number[];
+  /** Buffers whose batch has been written, to fill again (see `written`). */
+  spare: Buffer[];
   timer: NodeJS.Timeout;
   onExit: () => void;
 }
@@ -142,13 +194,92 @@ function append(shared: SharedDestination, line: string): void {
   if (shared.used >= BATCH_BYTES) drain(shared);
 }
 
+/**
+ * The pre-encoded middle of a message line: `fields` is `,"server":…` up to `,"method":…` (and
+ * `,"id":` when the line has an id); `prefix` is `,"ts":"…"` + `fields` for the millisecond `ms`,
+ * rebuilt when the wall-clock text changes, so a line copies one run of bytes.
+ */
+interface Segment {
+  fields: Uint8Array;
+  ms: number;
+  prefix: Uint8Array;
+}
+
+/**
+ * A message line whose `msg` is `text` (the message's own JSON text), written straight into the
+ * batch in the field order of the string path (`TraceWriter.message`): `{"v":1,"t":` and the
+ * clock, the segment's prefix, the numbers as digits, then `text` and `}\n`. Returns false, having
+ * written nothing, when a value needs the string path (a string id, a huge text…).
+ */
+function putMessageLine(
+  shared: SharedDestination,
+  seg: Segment,
+  at: number | undefined,
+  id: string | number | null | undefined,
+  bytes: number,
+  latency: number | undefined,
+  text: string,
+): boolean {
+  if (id !== undefined && !isPlainUint(id)) return false;
+  if (latency !== undefined && !isPlainMillis(latency)) return false;
+  const t = tick(at);
+  if (!isPlainMillis(t)) return false;
+  if (seg.ms !== isoMs) {
+    seg.prefix = Buffer.concat([isoBytes, seg.fields]);
+    seg.ms = isoMs;
+  }
+  const prefix = seg.prefix;
+  const room = HEAD_ROOM + prefix.length + text.length * 3 + 2;
+  if (room > BUF_BYTES) return false;
+  if (shared.used + room > BUF_BYTES) drain(shared);
+  const buf = shared.buf;
+  let pos = putBytes(buf, shared.used, LINE_START);
+  pos = putFixed3(buf, pos, t);
+  pos = putBytes(buf, pos, prefix);
+  if (id !== undefined) pos = putUint(buf, pos, id);
+  pos = putUint(buf, putBytes(buf, pos, FIELD_BYTES), bytes);
+  if (latency !== undefined) pos = putMillis3(buf, putBytes(buf, pos, FIELD_LATENCY), latency);
+  pos = putBytes(buf, pos, FIELD_MSG);
+  pos += buf.write(text, pos);
+  buf[pos++] = 0x7d; // }
+  buf[pos++] = 0x0a; // \n
+  shared.used = pos;
+  if (pos >= BATCH_BYTES) drain(shared);
+  return true;
+}
+
 /** Hands the pending batch to the destination (which owns it from then on). */
 function drain(shared: SharedDestination): void {
   if (shared.used > 0) {
-    const batch = shared.buf.subarray(0, shared.used);
-    shared.buf = Buffer.allocUnsafe(BUF_BYTES);
+    const full = shared.buf;
+    const batch = full.subarray(0, shared.used);
+    shared.buf = shared.spare.pop() ?? Buffer.allocUnsafe(BUF_BYTES);
     shared.used = 0;
+    shared.inflight.push(full);
+    shared.inflightLeft.push(batch.length);
     shared.stream.write(batch);
+  }
+}
+
+const MAX_SPARE = 2;
+
+/**
+ * SonicBoom's `write` event: `n` more bytes reached the file. Batches are written whole and in
+ * order, so the oldest ones in flight are done once their bytes are counted: their buffers are
+ * filled again instead of allocating new ones (a fresh 128 KiB buffer per batch costs page faults
+ * and collector work in a busy client).
+ */
+function written(shared: SharedDestination, n: number): void {
+  const left = shared.inflightLeft;
+  while (n > 0 && left.length > 0) {
+    const take = Math.min(n, left[0]);
+    left[0] -= take;
+    n -= take;
+    if (left[0] === 0) {
+      left.shift();
+      const buf = shared.inflight.shift()!;
+      if (shared.spare.length < MAX_SPARE) shared.spare.push(buf);
+    }
   }
 }
 
@@ -159,10 +290,11 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
     existing.refs++;
     return existing;
   }
-  // minLength 1: every batch is written at once (the batching is ours), and flush(cb) still waits for the writes.
+  // minLength 1: every batch is written at once (the batching is ours). sync: see above; a trace
+  // on a slow or network file system blocks the event loop for each batch's write.
   // mode 0600 applies when the file is created (a trace holds the session's data); an existing
   // file keeps its mode.
-  const stream = pino.destination({ dest: key, sync: false, mkdir: true, minLength: 1, contentMode: 'buffer', mode: 0o600 }) as unknown as SonicBoomLike;
+  const stream = pino.destination({ dest: key, sync: true, mkdir: true, minLength: 1, contentMode: 'buffer', mode: 0o600 }) as unknown as SonicBoomLike;
   await new Promise<void>((resolve, reject) => {
     stream.once('ready', resolve);
     stream.once('error', (err: Error) => reject(new McpWireError('MCPWIRE_TRACE_OPEN', `cannot open trace file ${file}: ${err.message}`, { cause: err })));
@@ -172,6 +304,9 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
     refs: 1,
     buf: Buffer.allocUnsafe(BUF_BYTES),
     used: 0,
+    inflight: [],
+    inflightLeft: [],
+    spare: [],
     timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
@@ -185,6 +320,7 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
       }
     },
   };
+  stream.on('write', (n: number) => written(shared, n));
   process.on('exit', shared.onExit);
   files.set(key, shared);
   return shared;
@@ -230,6 +366,25 @@ function dirKind(direction: Direction, kind: string): string {
   return s;
 }
 
+/** Message kinds with pre-encoded line segments (`TraceWriter.segment`): their index, or -1. */
+function kindIndex(kind: string): number {
+  switch (kind) {
+    case 'request':
+      return 0;
+    case 'result':
+      return 1;
+    case 'notification':
+      return 2;
+    case 'error':
+      return 3;
+    case 'invalid':
+      return 4;
+    default:
+      return -1;
+  }
+}
+const KIND_COUNT = 5;
+
 /** `,"method":"tools/call"`, built once per method (boundedly). */
 const METHOD_FIELD = new Map<string, string>();
 function methodField(method: string): string {
@@ -249,6 +404,12 @@ class TraceWriter implements Tracer {
   private readonly incoming = new Map<string | number, string>();
   /** `,"server":…,"transport":…[,"session":…]`: the fields every line repeats after `ts`. */
   private bindings: string;
+  /**
+   * Pre-encoded `bindings` + `dir`/`kind` + `method` (+ `,"id":`) segments of message lines, by
+   * `dirKind` text and method (`''` for none), boundedly; rebuilt when the bindings change.
+   */
+  private segments: Map<string, Segment>[] = [];
+  private segmentCount = 0;
   /** The session id being redacted (replaced, not accumulated, on renewal). */
   private sessionSecret: string | undefined;
   private readonly baseBindings: string;
@@ -284,17 +445,54 @@ class TraceWriter implements Tracer {
         this.incoming.delete(id);
       }
     }
-    const msg = this.redactor.redactJson(message);
+    // The message's own JSON text (what the transport writes or read) is written as it is when the
+    // redaction would change nothing and it holds nothing the parsed message does not (as long
+    // as the compact JSON of what was checked; no configured secret anywhere in it); otherwise
+    // the message is walked, redacted and serialized.
+    const redactor = this.redactor;
+    const text = info.text;
+    const reuse =
+      text !== undefined && redactor.isClean(message) && text.length === redactor.lastChars && !(redactor.hasSecrets && redactor.textHasSecret(text));
+    if (reuse && this.shared !== undefined && (method === undefined || (typeof method === 'string' && method !== ''))) {
+      const seg = this.segment(direction, kind, method ?? '', id !== undefined);
+      if (seg !== undefined && putMessageLine(this.shared, seg, info.at, id, redactor.lastBytes, info.latencyMs, text)) {
+        if (this.strict) this.checkStrict(direction, message, info, method);
+        return;
+      }
+    }
+    const msg = reuse ? text : redactor.redactJson(message);
     // Field order and spelling as in record.ts / README.md; undefined fields are left out.
-    let line = lineHead() + this.bindings + dirKind(direction, kind);
-    if (method !== undefined) line += typeof method === 'string' ? methodField(method) : `,"method":${stringify(method)}`;
-    if (id !== undefined) line += typeof id === 'number' && Number.isFinite(id) ? ',"id":' + id : `,"id":${stringify(id)}`;
-    line += `,"bytes":${this.redactor.lastBytes}`;
+    let head = lineHead() + this.bindings + dirKind(direction, kind);
+    if (method !== undefined) head += typeof method === 'string' ? methodField(method) : `,"method":${stringify(method)}`;
+    if (id !== undefined) head += typeof id === 'number' && Number.isFinite(id) ? ',"id":' + id : `,"id":${stringify(id)}`;
+    head += ',"bytes":' + redactor.lastBytes;
     const latency = info.latencyMs;
-    if (latency !== undefined) line += ',"latency_ms":' + (Number.isFinite(latency) ? Math.round(latency * 1000) / 1000 : 'null');
-    line += msg === undefined ? '}\n' : `,"msg":${msg}}\n`;
-    this.write(line);
+    if (latency !== undefined) head += ',"latency_ms":' + millis3(latency);
+    this.write(msg === undefined ? head + '}\n' : `${head},"msg":${msg}}\n`);
     if (this.strict) this.checkStrict(direction, message, info, method);
+  }
+
+  /**
+   * The encoded fields of a message line from `server` to `method`, and `,"id":` when `hasId`
+   * (by direction, kind and method; boundedly). Undefined for a direction or kind the table does
+   * not know (the string path writes those).
+   */
+  private segment(direction: Direction, kind: string, method: string, hasId: boolean): Segment | undefined {
+    const k = kindIndex(kind);
+    if (k < 0 || (direction !== 'in' && direction !== 'out')) return undefined;
+    const slot = (direction === 'in' ? 0 : 2 * KIND_COUNT) + 2 * k + (hasId ? 1 : 0);
+    let byMethod = this.segments[slot];
+    if (byMethod === undefined) this.segments[slot] = byMethod = new Map();
+    let seg = byMethod.get(method);
+    if (seg === undefined) {
+      const fields = Buffer.from(`${this.bindings}${dirKind(direction, kind)}${method === '' ? '' : methodField(method)}${hasId ? ',"id":' : ''}`, 'utf8');
+      seg = { fields, ms: -1, prefix: fields };
+      if (this.segmentCount < 1024 && method.length <= 128) {
+        byMethod.set(method, seg);
+        this.segmentCount++;
+      }
+    }
+    return seg;
   }
 
   event(event: ObservedEvent): void {
@@ -327,6 +525,8 @@ class TraceWriter implements Tracer {
     this.sessionSecret = id !== undefined && id !== '' ? id : undefined;
     if (id !== undefined && id !== '') this.redactor.addSecrets([id]);
     this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(sessionTag(id))}`;
+    this.segments = [];
+    this.segmentCount = 0;
   }
 
   addSecrets(values: string[]): void {

@@ -36,7 +36,7 @@ import {
   type Target,
 } from './http-common.js';
 import { readSse } from './http-sse.js';
-import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export type LegacySseTransportOptions = HttpTransportOptions;
 
@@ -44,7 +44,7 @@ export class LegacySseTransport implements Transport {
   readonly kind = 'legacy-sse';
   /** A request given up on aborts its POST (if not yet sent: never sent, never dispatched). */
   readonly wantsRequestSignal = true;
-  onmessage?: (message: unknown) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
@@ -156,7 +156,7 @@ export class LegacySseTransport implements Transport {
             this.ondiagnostic?.({ code: 'MCPWIRE_SSE_BAD_JSON', message: 'an SSE event is not valid JSON', excerpt: excerpt(ev.data) });
             return;
           }
-          this.onmessage?.(msg);
+          this.onmessage?.(msg, undefined, ev.data);
         },
         onRetry: () => {},
         onProblem: (code, message) => this.ondiagnostic?.({ code, message }),
@@ -205,7 +205,7 @@ export class LegacySseTransport implements Transport {
     const phase: Phase = options?.isInitialize ? 'initialize' : m.method !== undefined && m.id !== undefined ? 'request' : 'transport';
     const extra: Record<string, string> = { 'content-type': 'application/json' };
     if (this.protocolVersion !== undefined) extra['mcp-protocol-version'] = this.protocolVersion;
-    const body = JSON.stringify(message);
+    const body = options?.serialized ?? JSON.stringify(message);
     for (let attempt = 0; ; attempt++) {
       const failed = await this.post(body, extra, phase, options, attempt === 0);
       if (failed === undefined) return;

@@ -5,11 +5,11 @@
  */
 import { ConnectionClosedError } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
-import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export class MemoryTransport implements Transport {
   readonly kind = 'memory';
-  onmessage?: (message: unknown) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
@@ -18,14 +18,14 @@ export class MemoryTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  send(message: JSONRPCMessage | unknown, _options?: SendOptions): Promise<void> {
+  send(message: JSONRPCMessage | unknown, options?: SendOptions): Promise<void> {
     if (this.closed || this.peer === undefined) {
       return Promise.reject(new ConnectionClosedError('memory transport is closed'));
     }
-    const text = JSON.stringify(message);
+    const text = options?.serialized ?? JSON.stringify(message);
     const peer = this.peer;
     queueMicrotask(() => {
-      if (!peer.closed) peer.onmessage?.(JSON.parse(text));
+      if (!peer.closed) peer.onmessage?.(JSON.parse(text), undefined, text);
     });
     return Promise.resolve();
   }

@@ -19,7 +19,7 @@ import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { childEnv } from './env.js';
 import { registerExitCloser } from './exit-hooks.js';
 import { StderrRing } from './stderr-ring.js';
-import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export interface StdioTransportOptions {
   command: string;
@@ -58,7 +58,7 @@ const STDIN_GONE_GRACE_MS = 250;
 
 export class StdioTransport implements Transport {
   readonly kind = 'stdio';
-  onmessage?: (message: unknown) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
@@ -89,7 +89,7 @@ export class StdioTransport implements Transport {
     this.stderr = new StderrRing(options.stderrBufferBytes ?? 64 * 1024);
     this.framer = new NdjsonFramer({
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-      onMessage: (m) => this.onmessage?.(m),
+      onMessage: (m, text) => this.onmessage?.(m, undefined, text),
       onDiagnostic: (d) => this.ondiagnostic?.(d),
     });
     this.finished = new Promise((resolve) => (this.finish = resolve));
@@ -170,13 +170,13 @@ export class StdioTransport implements Transport {
     });
   }
 
-  send(message: JSONRPCMessage, _options?: SendOptions): Promise<void> {
+  send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.state !== 'open') {
       return Promise.reject(
         new ConnectionClosedError(`cannot send: the server process is ${this.state === 'new' ? 'not started' : 'gone'}`, this.where('transport')),
       );
     }
-    this.out.push(JSON.stringify(message) + '\n');
+    this.out.push((options?.serialized ?? JSON.stringify(message)) + '\n');
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // A promise job, not queueMicrotask: same queue and order, without queueMicrotask's

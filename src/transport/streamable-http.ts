@@ -95,7 +95,7 @@ const STABLE_STREAM_MS = 10_000;
 export class StreamableHttpTransport implements Transport {
   /** Requests get an AbortSignal from the protocol layer: a request given up on aborts its POST. */
   readonly wantsRequestSignal = true;
-  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   onclose?: (error?: Error) => void;
   ondiagnostic?: (d: TransportDiagnostic) => void;
   onevent?: (e: TransportEvent) => void;
@@ -228,7 +228,7 @@ export class StreamableHttpTransport implements Transport {
         path: this.target.path,
         method: 'POST',
         headers,
-        body: JSON.stringify(message),
+        body: options?.serialized ?? JSON.stringify(message),
         signal: both,
         headersTimeout: 0,
         bodyTimeout: this.idleMs,
@@ -327,8 +327,9 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     let parsed: unknown;
+    const json = stripBom(text);
     try {
-      parsed = JSON.parse(stripBom(text));
+      parsed = JSON.parse(json);
     } catch {
       throw new TransportError(`the response body is not valid JSON: ${excerpt(text)}`, {
         ...where,
@@ -336,7 +337,7 @@ export class StreamableHttpTransport implements Transport {
         code: 'MCPWIRE_BAD_RESPONSE',
       });
     }
-    this.onmessage?.(parsed);
+    this.onmessage?.(parsed, undefined, json);
     if (requestId !== undefined && !answers(parsed, requestId)) {
       throw new TransportError('the JSON response body does not answer the request', {
         ...where,
@@ -406,7 +407,7 @@ export class StreamableHttpTransport implements Transport {
         if (d.kind !== 'message') return;
         const msg = d.message;
         st.delivered++;
-        this.onmessage?.(msg, extra);
+        this.onmessage?.(msg, extra, ev.data);
         if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) this.markAnswered(st);
         else if (this.postStreams.size > 0) this.answeredElsewhere(msg, st);
       },
@@ -607,7 +608,7 @@ export class StreamableHttpTransport implements Transport {
 
   private async fallBack(message: JSONRPCMessage, options: SendOptions | undefined, original: Error, status: number): Promise<void> {
     const legacy = new LegacySseTransport({ ...this.opts, dispatcher: this.dispatcher });
-    legacy.onmessage = (m) => this.onmessage?.(m);
+    legacy.onmessage = (m, _extra, text) => this.onmessage?.(m, undefined, text);
     legacy.ondiagnostic = (d) => this.ondiagnostic?.(d);
     legacy.onevent = (e) => this.onevent?.(e);
     legacy.onclose = (err) => {

@@ -50,6 +50,12 @@ export interface SendOptions {
    * dispatching synchronously inside `send()`.
    */
   onDispatched?: () => void;
+  /**
+   * The message's JSON text (`JSON.stringify(message)`), when the caller has it already (the
+   * connection does when a tracer observes it): the transport sends these bytes instead of
+   * serializing again.
+   */
+  serialized?: string;
 }
 
 export interface Transport {
@@ -66,8 +72,10 @@ export interface Transport {
    * One parsed message from the peer. Arrays (JSON-RPC batches) are delivered as-is. `extra` says
    * where it arrived when that ties it to one of our requests (Streamable HTTP: the request's
    * POST SSE stream, or its resumption); undefined otherwise (stdio, legacy SSE, the GET stream).
+   * `text` is the JSON text the message was parsed from, when it was one message (not for the
+   * elements of a batch); observers may reuse it.
    */
-  onmessage?: (message: unknown, extra?: MessageExtra) => void;
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   /** Fires once when the transport is gone; `error` says why when it was not a clean close. */
   onclose?: (error?: Error) => void;
   /** Non-fatal read problems: the connection stays up. */
