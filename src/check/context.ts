@@ -4,6 +4,7 @@
  * traffic recorded so far.
  */
 import type { ServerConfig } from '../transport/create.js';
+import type { HttpAuthProvider } from '../transport/http-common.js';
 import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
 import { BlockedError } from './types.js';
 
@@ -41,6 +42,12 @@ export interface CheckOptions {
   fixtures?: ToolFixtures;
   /** Call every tool, not only read-only ones and fixtures (`--allow-calls`). */
   allowCalls?: boolean;
+  /**
+   * HTTP servers: supplies the `Authorization` header (and answers 401/403) on every connection
+   * and raw request the checks make, e.g. the stored grant of `mcpwire login` for a configured
+   * server (the CLI passes it).
+   */
+  authProvider?: HttpAuthProvider;
 }
 
 /** What `--fixtures <file>` holds: tool name → how to call it and what its result must look like. */
@@ -86,7 +93,7 @@ export class CheckContext {
 
   /** A fresh connection (spawned anew for stdio), closed when the current check ends. */
   async open(): Promise<Probe> {
-    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true });
+    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true, authProvider: this.options.authProvider });
     this.own.push(p);
     return p;
   }
@@ -114,7 +121,7 @@ export class CheckContext {
   private async setUp(): Promise<Session> {
     let probe: Probe;
     try {
-      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true });
+      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true, authProvider: this.options.authProvider });
     } catch (err) {
       throw this.fail({ stage: 'spawn', detail: `could not start the server: ${(err as Error).message}` });
     }

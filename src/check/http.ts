@@ -48,10 +48,12 @@ async function raw(ctx: CheckContext, method: 'POST' | 'DELETE' | 'GET', headers
   const timer = setTimeout(() => ac.abort(new Error(`no HTTP response within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
   const payload = opts.rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined);
   try {
+    const auth = ctx.options.authProvider !== undefined ? lowerKeys(await ctx.options.authProvider.headers()) : {};
     const res = await request(url, {
       method,
       headers: {
         ...lowerKeys(userHeaders),
+        ...auth,
         accept: 'application/json, text/event-stream',
         ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
         ...headers,

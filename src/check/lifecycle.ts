@@ -148,7 +148,7 @@ function unknownVersionOutcome(ctx: CheckContext): Promise<Outcome> {
   let p = unknownOutcomes.get(ctx);
   if (p === undefined) {
     p = (async () => {
-      const probe = await Probe.open(ctx.target, ctx.traffic, { timeoutMs: ctx.timeoutMs, closeOnExit: ctx.options.closeOnExit === true });
+      const probe = await Probe.open(ctx.target, ctx.traffic, { timeoutMs: ctx.timeoutMs, closeOnExit: ctx.options.closeOnExit === true, authProvider: ctx.options.authProvider });
       try {
         return await probe.initialize(UNKNOWN_VERSION);
       } finally {

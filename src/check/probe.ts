@@ -11,6 +11,7 @@ import { Connection, type ConnectionDiagnostic, type RequestOptions } from '../p
 import type { MessageInfo, ObservedEvent } from '../protocol/observer.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { Transport } from '../transport/types.js';
+import type { HttpAuthProvider } from '../transport/http-common.js';
 
 export type Phase = 'pre-init' | 'initializing' | 'operating';
 
@@ -65,6 +66,7 @@ export type Outcome =
 export interface ProbeOptions {
   timeoutMs: number;
   closeOnExit?: boolean;
+  authProvider?: HttpAuthProvider;
 }
 
 let probeCounter = 0;
@@ -89,6 +91,7 @@ export class Probe {
     const transport = await createTransport(config, {
       shutdown: { stdinCloseWaitMs: 1500, sigtermWaitMs: 1500 },
       ...(opts.closeOnExit === true ? { closeOnExit: true } : {}),
+      ...(opts.authProvider !== undefined ? { authProvider: opts.authProvider } : {}),
     });
     let probe!: Probe;
     const conn = new Connection(transport, {

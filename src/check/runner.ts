@@ -79,6 +79,7 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     ...(options.closeOnExit === true ? { closeOnExit: true } : {}),
     ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
     ...(options.allowCalls === true ? { allowCalls: true } : {}),
+    ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
   });
   const kind = target.transport === 'stdio' ? 'stdio' : 'http';
   const results: CheckResult[] = [];

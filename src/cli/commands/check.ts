@@ -1,6 +1,7 @@
 /**
  * `mcpwire check --stdio "<cmd>" | --url <url> | <id>… | --all`: runs the conformance battery
- * against a server (ad hoc, configured ones by id, or every configured enabled server) and
+ * against a server (ad hoc, configured ones by id, or every configured enabled server; a configured
+ * HTTP server's stored OAuth grant from `mcpwire login` is used) and
  * prints a report (a table, or `--json`); `--junit <file>` also writes JUnit XML. Exit code 1
  * when a check failed (with `--fail-on-warning`, also when one warned), 2 for usage errors, else 0.
  *
@@ -24,8 +25,8 @@ import {
   type RunChecksOptions,
   type ToolFixtures,
 } from '../../check-api.js';
-import { toConnectConfig } from '../../host-api.js';
-import type { ServerConfig } from '../../index.js';
+import { clientAuthOptions, toConnectConfig } from '../../host-api.js';
+import type { HttpAuthProvider, ServerConfig } from '../../index.js';
 import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '../config-target.js';
 import { printJson, reportError, safeText } from '../output.js';
@@ -96,7 +97,7 @@ export default async function check(argv: string[]): Promise<number> {
       throw new UsageError((err as Error).message);
     }
     // Which servers: ad hoc, or configured (by id, or --all).
-    const targets: Array<{ name: string; config: ServerConfig }> = [];
+    const targets: Array<{ name: string; config: ServerConfig; authProvider?: HttpAuthProvider }> = [];
     const adHoc = adHocServer(values);
     if (adHoc !== undefined) {
       if (positionals.length > 0 || values.all) throw new UsageError(`with --stdio/--url, check takes no server id and no --all\n${USAGE}`);
@@ -110,7 +111,8 @@ export default async function check(argv: string[]): Promise<number> {
       if (picked.length === 0) throw new CliFailure('no server: no enabled MCP servers configured (add one with "mcpwire mcp add")');
       for (const s of picked) {
         usableServer(s);
-        targets.push({ name: s.id, config: toConnectConfig(s) });
+        // An HTTP server authorized with `mcpwire login`: its stored grant (refreshed as needed).
+        targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s) });
       }
     }
     const fixtures = values.fixtures !== undefined ? await readFixtures(values.fixtures) : undefined;
@@ -130,6 +132,7 @@ export default async function check(argv: string[]): Promise<number> {
       if (targets.length > 1 && !values.json && process.stderr.isTTY) process.stderr.write(`checking ${t.name}…\n`);
       const report = await runChecks(t.config, {
         ...options,
+        ...(t.authProvider !== undefined ? { authProvider: t.authProvider } : {}),
         onResult: (r) => {
           if (!values.json && process.stderr.isTTY) process.stderr.write(`  ${r.status.padEnd(5)} ${r.id}\n`);
         },
