@@ -305,6 +305,8 @@ export class Redactor {
   lastBytes = 0;
   /** After `isClean()` returned true: the UTF-16 length of that compact JSON. */
   lastChars = 0;
+  /** `isClean`'s `parsed` for the walk under way. */
+  private parsed = false;
   /** `"form"` for each short secret form matched whole (`exactSecrets`), as JSON text holds it. */
   private exactJson: string[] = [];
 
@@ -409,10 +411,14 @@ export class Redactor {
    * data (the conditions of `redactJson`'s fast path), without writing anything; sets `lastBytes`
    * to the UTF-8 length of its compact JSON when it returns true. For a message whose JSON text
    * exists already (what the transport writes or read): the trace reuses that text.
+   *
+   * `parsed`: the value came from `JSON.parse` (an incoming message), so every object in it is
+   * plain data with Object.prototype and no `toJSON`: those two checks are skipped.
    */
-  isClean(value: unknown): boolean {
+  isClean(value: unknown, parsed = false): boolean {
     this.lastBytes = 0;
     this.lastChars = 0;
+    this.parsed = parsed;
     if (prototypePolluted()) return false;
     if (typeof value === 'object' && value !== null) return this.cleanCheck(value, 0);
     return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) && this.cleanMember(value, 0);
@@ -421,7 +427,7 @@ export class Redactor {
   private cleanCheck(v: object, depth: number): boolean {
     if (depth >= this.maxDepth) return false;
     if (Array.isArray(v)) {
-      if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+      if (!this.parsed && typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
       const n = v.length;
       this.lastBytes += n > 0 ? n + 1 : 2; // brackets and commas
       this.lastChars += n > 0 ? n + 1 : 2;
@@ -431,7 +437,7 @@ export class Redactor {
     // A plain object: what JSON.parse makes, and object literals. (`constructor` is read rather
     // than the prototype, which costs a runtime call; an own `constructor` member or a null
     // prototype only sends the value to the full walk.) toJSON is Object.prototype's: none.
-    if ((v as { constructor?: unknown }).constructor !== Object || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    if (!this.parsed && ((v as { constructor?: unknown }).constructor !== Object || typeof (v as { toJSON?: unknown }).toJSON === 'function')) return false;
     const obj = v as Record<string, unknown>;
     const checkKeys = this.secretRe !== undefined || this.exactSecrets.size > 0;
     let members = 1; // the opening brace; each member adds its comma or the closing brace
