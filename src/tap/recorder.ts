@@ -46,7 +46,8 @@ export class Recorder {
       this.tracer.message(dir, trimmed, { kind: 'invalid' });
       return;
     }
-    this.value(dir, value);
+    // The text goes with the message: the tracer writes it as it is when nothing needs redacting.
+    this.one(dir, value, trimmed);
   }
 
   /**
@@ -57,7 +58,7 @@ export class Recorder {
     this.one(dir, value);
   }
 
-  private one(dir: Dir, msg: unknown): void {
+  private one(dir: Dir, msg: unknown, text?: string): void {
     const kind = classify(msg);
     if (kind === 'invalid') {
       this.tracer.message(dir, msg, { kind });
@@ -69,9 +70,9 @@ export class Recorder {
       const map = this.pending[dir];
       if (map.size >= MAX_PENDING) map.delete(map.keys().next().value as string);
       map.set(this.key(id), { t: performance.now(), method: String(m.method) });
-      this.tracer.message(dir, msg, { kind, method: m.method, id });
+      this.tracer.message(dir, msg, { kind, method: m.method, id, text });
     } else if (kind === 'notification') {
-      this.tracer.message(dir, msg, { kind, method: m.method });
+      this.tracer.message(dir, msg, { kind, method: m.method, text });
     } else {
       // An answer travels opposite to its request.
       const map = this.pending[dir === 'in' ? 'out' : 'in'];
@@ -85,6 +86,7 @@ export class Recorder {
         id,
         ...(p ? { requestMethod: p.method } : {}),
         ...(p && dir === 'in' ? { latencyMs: performance.now() - p.t } : {}),
+        text,
       });
     }
   }
