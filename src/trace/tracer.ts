@@ -186,6 +186,8 @@ interface SharedDestination {
   inflightLeft: number[];
   /** Buffers whose batch has been written, to fill again (see `written`). */
   spare: Buffer[];
+  /** False once the byte counts may be out of step (see `drain`): every batch a new buffer. */
+  recycle: boolean;
   timer: NodeJS.Timeout;
   onExit: () => void;
 }
@@ -282,20 +284,32 @@ function putMessageLine(
   return true;
 }
 
-/** Hands the pending batch to the destination (which owns it from then on). */
+/** Hands the pending batch to the destination (its buffer is filled again once `written` counts it). */
 function drain(shared: SharedDestination): void {
   if (shared.used > 0) {
     const full = shared.buf;
     const batch = full.subarray(0, shared.used);
     shared.buf = shared.spare.pop() ?? Buffer.allocUnsafe(BUF_BYTES);
     shared.used = 0;
-    shared.inflight.push(full);
-    shared.inflightLeft.push(batch.length);
+    if (shared.recycle && shared.inflight.length < MAX_INFLIGHT) {
+      shared.inflight.push(full);
+      shared.inflightLeft.push(batch.length);
+    } else if (shared.recycle) {
+      // The stream reported fewer bytes than it was given (a write it retries, partial writes it
+      // finished without reporting): stop reusing buffers for this file, which is always safe
+      // (an untracked batch would make the count name a newer buffer as written).
+      shared.inflight = [];
+      shared.inflightLeft = [];
+      shared.spare = [];
+      shared.recycle = false;
+    }
     shared.stream.write(batch);
   }
 }
 
 const MAX_SPARE = 2;
+/** Batches in flight beyond which `written` stops (see `drain`): in sync mode there is ~1. */
+const MAX_INFLIGHT = 16;
 
 /**
  * SonicBoom's `write` event: `n` more bytes reached the file. Batches are written whole and in
@@ -304,6 +318,7 @@ const MAX_SPARE = 2;
  * and collector work in a busy client).
  */
 function written(shared: SharedDestination, n: number): void {
+  if (!shared.recycle) return;
   const left = shared.inflightLeft;
   while (n > 0 && left.length > 0) {
     const take = Math.min(n, left[0]);
@@ -341,6 +356,7 @@ async function openFile(pino: typeof import('pino').default, file: string): Prom
     inflight: [],
     inflightLeft: [],
     spare: [],
+    recycle: true,
     timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
