@@ -3,7 +3,8 @@
 //   npm run build && node scripts/trace-bench.mjs [--n 100000] [--reps 5] [--cpu-prof]
 // Feeds the bench's echo exchange (tools/call request out, result in) through a tracer writing
 // to a temp file and reports µs per trace line (including close(), i.e. until the bytes are
-// written), beside redaction alone and a bare SonicBoom write of the same bytes.
+// written), beside redaction alone and a bare SonicBoom write of the same bytes; one row gives
+// each message with its JSON text, as the connection does (the line reuses it).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,14 +34,18 @@ for (let i = 0; i < N; i++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-async function tracerRun(secrets) {
+const reqTexts = reqs.map((m) => JSON.stringify(m));
+const resTexts = ress.map((m) => JSON.stringify(m));
+
+async function tracerRun(secrets, withText = false) {
   const file = path.join(dir, `t-${Math.random().toString(36).slice(2)}.jsonl`);
   const t = await createTracer({ file, serverId: 'bench', transport: 'stdio', secrets });
   const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < N; i++) {
-    t.message('out', reqs[i], { kind: 'request', method: 'tools/call', id: i + 1 });
-    t.message('in', ress[i], { kind: 'result', id: i + 1, latencyMs: 0.123456, requestMethod: 'tools/call' });
+    // withText: as the connection calls it (the message's JSON text, which the trace reuses)
+    t.message('out', reqs[i], { kind: 'request', method: 'tools/call', id: i + 1, text: withText ? reqTexts[i] : undefined });
+    t.message('in', ress[i], { kind: 'result', id: i + 1, latencyMs: 0.123456, requestMethod: 'tools/call', text: withText ? resTexts[i] : undefined });
     // let the event loop run now and then, as a client does between messages
     if (i % 32 === 31) await new Promise((r) => setImmediate(r));
   }
@@ -88,7 +93,7 @@ async function sonicRun(lineBytes, perWrite) {
   return { us, cpu: (c.user + c.system) / (2 * N) };
 }
 
-const rows = { loop: [], tracer: [], cpu: [], tracerSecrets: [], redact: [], sonic: [], sonicCpu: [], sonicBatch: [], sonicBatchCpu: [] };
+const rows = { withText: [], loop: [], tracer: [], cpu: [], tracerSecrets: [], redact: [], sonic: [], sonicCpu: [], sonicBatch: [], sonicBatchCpu: [] };
 let bytesPerLine = 0;
 await tracerRun(); // warm-up
 for (let rep = 0; rep < REPS; rep++) {
@@ -98,6 +103,7 @@ for (let rep = 0; rep < REPS; rep++) {
   rows.cpu.push(a.cpu);
   bytesPerLine = a.bytes / (2 * N);
   rows.tracerSecrets.push((await tracerRun(['ghp_EnvValueSecret123456', 'hdr-api-key-987654321', 'zq9'])).cpu);
+  rows.withText.push((await tracerRun(undefined, true)).cpu);
   rows.redact.push(redactRun());
   const s1 = await sonicRun(Math.round(bytesPerLine), 1);
   rows.sonic.push(s1.us);
@@ -112,6 +118,7 @@ console.log(`trace-bench: ${N} echo exchanges (${2 * N} lines, ~${bytesPerLine.t
 console.log(`  tracer, message() calls alone, per line     ${f(rows.loop)}`);
 console.log(`  tracer to file until close(), per line      ${f(rows.tracer)} wall, ${f(rows.cpu)} CPU`);
 console.log(`  same + 3 configured secrets, per line       ${f(rows.tracerSecrets)} CPU`);
+console.log(`  with the message text (connection's path)   ${f(rows.withText)} CPU`);
 console.log(`  redaction + JSON text alone, per message    ${f(rows.redact)}`);
 console.log(`  SonicBoom, one write per line (minLength 4096) ${f(rows.sonic)} wall, ${f(rows.sonicCpu)} CPU`);
 console.log(`  SonicBoom, 16 KiB writes, per line          ${f(rows.sonicBatch)} wall, ${f(rows.sonicBatchCpu)} CPU`);
