@@ -243,6 +243,34 @@ describe('following a task to its result', () => {
     expect(diagnostics.map((d) => d.code)).toContain('MCPWIRE_UNKNOWN_PROGRESS');
   });
 
+  it('basic.utilities.progress#5: with the caller\'s own progressToken in _meta, the task\'s progress still reaches onProgress for its whole life, once each', async () => {
+    const { client, sent, diagnostics } = await setup({ tasks: TASKS, tools: [{ name: 'steps', builtin: 'progress', execution: { taskSupport: 'required' } }] });
+    await client.listTools();
+    const seen: number[] = [];
+    const call = client.callTool('steps', { steps: 3, intervalMs: 400 }, { _meta: { progressToken: 'mine-7' }, onProgress: (p) => seen.push(p.progress) });
+    await vi.advanceTimersByTimeAsync(3000);
+    expect((await call).content[0]).toEqual({ type: 'text', text: 'done 3 steps' });
+    expect(sent('tools/call')[0].params._meta.progressToken).toBe('mine-7');
+    expect(seen).toEqual([1, 2, 3]);
+    expect(diagnostics.map((d) => d.code)).not.toContain('MCPWIRE_UNKNOWN_PROGRESS');
+  });
+
+  it('basic.utilities.tasks#39: the mock\'s task sends its own notifications with the related-task metadata naming the task', async () => {
+    const { client, sent } = await setup({ tasks: TASKS, tools: [{ name: 'ev', builtin: 'events', execution: { taskSupport: 'required' } }] });
+    await client.listTools();
+    const got: { method: string; params: any }[] = [];
+    client.on('notification', (n: { method: string; params: any }) => got.push(n));
+    client.on('log', (params: any) => got.push({ method: 'notifications/message', params }));
+    const call = client.callTool('ev', { count: 2, intervalMs: 100 });
+    await vi.advanceTimersByTimeAsync(3000);
+    await call;
+    expect(sent('tasks/result')).toHaveLength(1);
+    const taskId = sent('tasks/result')[0].params.taskId;
+    const own = got.filter((n) => n.method === 'notifications/tool_event' || n.method === 'notifications/message');
+    expect(own).toHaveLength(4);
+    for (const n of own) expect(n.params._meta[RELATED]).toEqual({ taskId });
+  });
+
   it('basic.utilities.tasks#60/#61: a failed task\'s JSON-RPC error is what callTool rejects with; an isError result stays a result', async () => {
     const { client } = await setup({
       tasks: TASKS,

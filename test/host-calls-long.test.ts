@@ -133,6 +133,29 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(seqs).not.toContain(1);
     expect(b.logs).toContainEqual({ tag: 'B', seq: 3 });
   });
+
+  it('basic.utilities.tasks#39: two task-augmented calls in flight each get their own task\'s notifications and logs (tied by related-task metadata), none of the other\'s', async () => {
+    const scenario = { tasks: { pollInterval: 50 }, tools: [{ name: 'tevents', builtin: 'events', execution: { taskSupport: 'required' } }] };
+    host = await startHost([mockServer('t', scenario)]);
+    const a = fresh();
+    const b = fresh();
+    const statuses: string[] = [];
+    const name = toolName('t', 'tevents');
+    // A sends at ~100, 200, 300 ms, all while B runs; B sends at ~150, 300, 450 ms. Neither
+    // carries a progress token and two calls are in flight: only the task id can tie them.
+    const [ra, rb] = await Promise.all([
+      host.callTool(name, { count: 3, intervalMs: 100, tag: 'A' }, { ...listeners(a), onTaskStatus: (t) => statuses.push(t.status) }),
+      host.callTool(name, { count: 3, intervalMs: 150, tag: 'B' }, listeners(b)),
+    ]);
+    expect([ra.outcome, rb.outcome]).toEqual(['ok', 'ok']);
+    expect(statuses[0]).toBe('working'); // the caller's own onTaskStatus still sees every change
+    expect(statuses.at(-1)).toBe('completed');
+    const tagSeq = (xs: unknown[]) => xs.map((x) => `${(x as { tag: string }).tag}${(x as { seq: number }).seq}`);
+    expect(tagSeq(a.events.map((e) => e.params))).toEqual(['A1', 'A2', 'A3']);
+    expect(tagSeq(b.events.map((e) => e.params))).toEqual(['B1', 'B2', 'B3']);
+    expect(tagSeq(a.logs)).toEqual(['A1', 'A2', 'A3']);
+    expect(tagSeq(b.logs)).toEqual(['B1', 'B2', 'B3']);
+  });
 });
 
 describe('routeCallNotifications (the tying rules, on a fake client)', () => {
@@ -156,5 +179,25 @@ describe('routeCallNotifications (the tying rules, on a fake client)', () => {
     expect(() => client.emit('notification', { method: 'x/throws', params: {} })).not.toThrow();
     end3();
     expect(client.listenerCount('notification')).toBe(1); // one listener per client, however many calls
+  });
+
+  it('by task (basic.utilities.tasks#39) before token and exclusivity; a task no call is known to follow goes by the other rules, never to a call following another task', () => {
+    const client = new EventEmitter() as unknown as HostClient & EventEmitter;
+    const got: string[] = [];
+    const R = 'io.modelcontextprotocol/related-task';
+    const tasks1: string[] = [];
+    const end1 = routeCallNotifications(client, { token: 't1', taskIds: tasks1, onNotification: (m) => got.push(`1:${m}`), onLog: (p) => got.push(`1:log ${String(p.data)}`) });
+    client.emit('notification', { method: 'x/early', params: { _meta: { [R]: { taskId: 'task-1' } } } }); // not known yet: 1 is alone
+    tasks1.push('task-1');
+    const end2 = routeCallNotifications(client, { token: 't2', taskIds: ['task-2'], onNotification: (m) => got.push(`2:${m}`) });
+    client.emit('notification', { method: 'x/task1', params: { _meta: { [R]: { taskId: 'task-1' } } } });
+    client.emit('log', { level: 'info', data: 'task1', _meta: { [R]: { taskId: 'task-1' } } });
+    client.emit('notification', { method: 'x/task2-token1', params: { _meta: { progressToken: 't1', [R]: { taskId: 'task-2' } } } });
+    client.emit('notification', { method: 'x/bad-meta', params: { _meta: { progressToken: 't1', [R]: { taskId: 7 } } } }); // not a task id: by token
+    end2();
+    client.emit('notification', { method: 'x/task9', params: { _meta: { [R]: { taskId: 'task-9' } } } }); // 1 is alone, but follows task-1: none
+    client.emit('notification', { method: 'x/task9-token1', params: { _meta: { progressToken: 't1', [R]: { taskId: 'task-9' } } } }); // by token
+    end1();
+    expect(got).toEqual(['1:x/early', '1:x/task1', '1:log task1', '2:x/task2-token1', '1:x/bad-meta', '1:x/task9-token1']);
   });
 });

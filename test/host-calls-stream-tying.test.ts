@@ -64,7 +64,7 @@ const listeners = (got: Got) => ({
 /**
  * Two `events` calls at once (A: 4 × 60 ms, B: 4 × 45 ms, interleaving), while a third call (`slow`,
  * 1.5 s, no listeners) keeps a third request in flight throughout: neither events call is ever the
- * server's only call, so rule 2 (exclusivity) can tie nothing.
+ * server's only call, so rule 3 (exclusivity) can tie nothing.
  */
 async function twoAtOnce(h: McpHost, server: string): Promise<{ a: Got; b: Got }> {
   const a = fresh();
@@ -187,12 +187,12 @@ describe('routeCallNotifications rule 0 (on a fake client)', () => {
     client.emit('notification', { method: 'x/on5', params: {}, relatedRequestId: 5 });
     client.emit('log', { level: 'info', data: 'on6' }, { relatedRequestId: 6 });
     client.emit('notification', { method: 'x/on5-token2', params: { _meta: { progressToken: 't2' } }, relatedRequestId: 5 });
-    client.emit('notification', { method: 'x/on99-token2', params: { _meta: { progressToken: 't2' } }, relatedRequestId: 99 }); // rule 1
+    client.emit('notification', { method: 'x/on99-token2', params: { _meta: { progressToken: 't2' } }, relatedRequestId: 99 }); // rule 2 (token)
     client.emit('notification', { method: 'x/on99', params: {}, relatedRequestId: 99 }); // two in flight: none
     ids1.push(7); // a replay of call 1 on a renewed session
     client.emit('notification', { method: 'x/on7', params: {}, relatedRequestId: 7 });
     end2();
-    client.emit('notification', { method: 'x/on6-after', params: {}, relatedRequestId: 6 }); // call 2 is over: rule 2 gives it to 1
+    client.emit('notification', { method: 'x/on6-after', params: {}, relatedRequestId: 6 }); // call 2 is over: rule 3 gives it to 1
     end1();
     expect(got).toEqual(['1:x/on5', '2:log on6', '1:x/on5-token2', '2:x/on99-token2', '1:x/on7', '1:x/on6-after']);
   });

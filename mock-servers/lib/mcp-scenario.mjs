@@ -7,7 +7,7 @@
 
 import { buildCatalog, deriveCapabilities, paginate, readResource, getPrompt, complete } from './catalog.mjs';
 import { BUILTIN_TOOLS } from './builtin-tools.mjs';
-import { createTaskStore, taskCapabilities } from './tasks.mjs';
+import { createTaskStore, RELATED_TASK, taskCapabilities } from './tasks.mjs';
 import {
   RpcError, PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR,
   isObject, isId, kindOf, sleep, forever,
@@ -57,11 +57,17 @@ export function createScenarioServer(scenario, io) {
     if (!gb.quietViolations) io.stderr(`[mock] client violation: ${text}\n`);
   };
 
-  function log(level, data, logger, ctx) {
+  function log(level, data, logger, ctx, taskId) {
     const at = LOG_LEVELS.indexOf(level);
     if (at < 0 || at < LOG_LEVELS.indexOf(state.logLevel)) return false;
-    notify('notifications/message', { level, ...(logger ? { logger } : {}), data }, ctx);
+    notify('notifications/message', relatedTo(taskId, { level, ...(logger ? { logger } : {}), data }), ctx);
     return true;
+  }
+
+  /** A task's own notification carries the related-task metadata (basic.utilities.tasks#39). */
+  function relatedTo(taskId, params) {
+    if (taskId === undefined) return params;
+    return { ...(params ?? {}), _meta: { ...(isObject(params?._meta) ? params._meta : {}), [RELATED_TASK]: { taskId } } };
   }
 
   /** Sends a request to the client; resolves with {result} or {error}. */
@@ -342,8 +348,11 @@ export function createScenarioServer(scenario, io) {
     return {};
   }
 
-  /** `taskRequest`: how a tool running as a task asks the client (tasks.mjs holds it for tasks/result). */
-  async function callTool(p, signal, ctx, taskRequest) {
+  /**
+   * `taskRequest`: how a tool running as a task asks the client (tasks.mjs holds it for
+   * tasks/result); `taskId`: that task's id, which its notifications carry.
+   */
+  async function callTool(p, signal, ctx, taskRequest, taskId) {
     const name = needString(p, 'name');
     if (p.arguments !== undefined && !isObject(p.arguments)) throw new RpcError(INVALID_PARAMS, 'arguments must be an object');
     const tool = catalog.tools.find((t) => t.def.name === name);
@@ -360,11 +369,11 @@ export function createScenarioServer(scenario, io) {
       progress: (progress, total, message) => {
         if (token === undefined || progress <= last) return;
         last = progress;
-        notify('notifications/progress', { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) }, ctx);
+        notify('notifications/progress', relatedTo(taskId, { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) }), ctx);
       },
-      notify: (method, params) => notify(method, params, ctx),
+      notify: (method, params) => notify(method, relatedTo(taskId, params), ctx),
       request: (method, params) => (taskRequest ? taskRequest(method, params) : request(method, params, { signal, ctx })),
-      log: (level, data, logger) => log(level, data, logger, ctx),
+      log: (level, data, logger) => log(level, data, logger, ctx, taskId),
       crash: (code, text) => {
         if (text) io.stderr(String(text));
         io.exit(code);

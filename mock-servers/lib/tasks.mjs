@@ -27,7 +27,7 @@ export function taskCapabilities(cfg) {
 
 /**
  * A task store bound to one scenario server. `deps`: { capabilities, notify(method, params, ctx),
- * request(method, params, {signal, ctx}), runTool(params, signal, ctx, request) → Promise<result> }.
+ * request(method, params, {signal, ctx}), runTool(params, signal, ctx, request, taskId) → Promise<result> }.
  */
 export function createTaskStore(cfg, deps) {
   const tasks = new Map(); // taskId → { task, outcome?, controller, queue, waiters, resultCtx }
@@ -91,7 +91,7 @@ export function createTaskStore(cfg, deps) {
   async function run(t, callParams) {
     const taskRequest = (method, params) => held(t, method, params);
     try {
-      const result = await deps.runTool(callParams, t.controller.signal, t.ctx, taskRequest);
+      const result = await deps.runTool(callParams, t.controller.signal, t.ctx, taskRequest, t.task.taskId);
       finish(t, { result }, result?.isError ? 'failed' : 'completed');
     } catch (err) {
       if (t.task.status === 'cancelled') return;

@@ -10,11 +10,17 @@
  *    `CallToolOptions.onRequestId`) goes to that call only, however many calls are in flight. One
  *    that came on another request's stream (a listing, a task's poll), or with no stream to tell
  *    (stdio, legacy SSE, the standalone GET stream), is tied by the rules below.
- * 1. **By token.** A call that wants notifications is sent with a progress token of its own
+ * 1. **By task.** Everything a task sends about itself carries `_meta["io.modelcontextprotocol/
+ *    related-task"].taskId` (basic.utilities.tasks#39). A notification naming the task of a
+ *    running task-augmented call (`taskIds`, learned from the call's first task status) goes to
+ *    that call only. One naming a task no running call is known to follow goes by the rules
+ *    below (its call may not have heard of its task yet: a server can send about a task in the
+ *    same read as the CreateTaskResult), except to a call that follows another task.
+ * 2. **By token.** A call that wants notifications is sent with a progress token of its own
  *    (`_meta.progressToken`). A notification whose `params._meta.progressToken` (or, for
  *    progress, `params.progressToken`) equals a running call's token goes to that call only.
  *    A token that is no running call's goes to none.
- * 2. **By exclusivity.** A notification without a token goes to the call when that call is the
+ * 3. **By exclusivity.** A notification without a token goes to the call when that call is the
  *    only host tool call in flight to that server (sent, not yet settled; queued calls do not
  *    count). With two or more in flight it goes to none of them: it cannot be told apart.
  *
@@ -25,6 +31,7 @@
  * server-wide and stay with the host's events. One listener pair per client, however many calls.
  */
 import type { RequestId } from '../jsonrpc/types.js';
+import { RELATED_TASK_META_KEY } from '../mcp/tasks.js';
 import type { HostClient } from './server-slot.js';
 
 /** Receives the server's log messages tied to a call. */
@@ -36,6 +43,8 @@ interface RoutedCall {
   token: string | number | undefined;
   /** The JSON-RPC ids of the call's `tools/call` requests so far (rule 0); filled while it runs. */
   requestIds?: RequestId[];
+  /** The ids of the tasks a task-augmented call created (rule 1); filled while it runs. */
+  taskIds?: string[];
   onLog?: CallLogListener;
   onNotification?: CallNotificationListener;
 }
@@ -61,14 +70,28 @@ class Router {
       if (target !== undefined) return deliver(target, method, params);
     }
     const meta = params?._meta as Record<string, unknown> | undefined;
+    const task = relatedTaskId(meta);
+    if (task !== undefined) {
+      for (const c of this.calls) if (c.taskIds !== undefined && c.taskIds.includes(task)) target = c;
+      if (target !== undefined) return deliver(target, method, params);
+    }
     const token = meta?.progressToken ?? (method === 'notifications/progress' ? params?.progressToken : undefined);
     if (token !== undefined) {
       for (const c of this.calls) if (c.token !== undefined && c.token === token) target = c;
     } else if (this.calls.size === 1) {
-      target = this.calls.values().next().value;
+      const only = this.calls.values().next().value!;
+      // not a notification about another task than the one this call is known to follow
+      if (task === undefined || only.taskIds === undefined || only.taskIds.length === 0) target = only;
     }
     if (target !== undefined) deliver(target, method, params);
   }
+}
+
+/** `_meta["io.modelcontextprotocol/related-task"].taskId` when it is a string. */
+function relatedTaskId(meta: Record<string, unknown> | undefined): string | undefined {
+  const related = meta?.[RELATED_TASK_META_KEY];
+  const id = related !== null && typeof related === 'object' ? (related as { taskId?: unknown }).taskId : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
 
 function deliver(target: RoutedCall, method: string, params: Record<string, unknown> | undefined): void {

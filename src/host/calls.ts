@@ -230,9 +230,12 @@ async function attempt(run: Run, slot: ServerSlot, client: HostClient): Promise<
     const { onLog, onNotification } = options;
     // rule 0: the ids of this attempt's tools/call requests (a session renewal replays with a new one)
     const requestIds: RequestId[] = [];
+    // rule 1: the task a task-augmented call created (its first status report names it)
+    const taskIds: string[] = [];
     const unroute = routeCallNotifications(client, {
       token,
       requestIds,
+      taskIds,
       onLog: onLog && ((p) => onLog(redactData(p, slot.redaction))),
       onNotification: onNotification && ((m, p) => onNotification(m, p === undefined ? p : redactData(p, slot.redaction))),
     });
@@ -242,7 +245,10 @@ async function attempt(run: Run, slot: ServerSlot, client: HostClient): Promise<
         timeoutMs: left,
         maxTotalTimeoutMs: Math.max(1, run.deadline - now),
         resetTimeoutOnProgress: run.reset,
-        onTaskStatus: options.onTaskStatus,
+        onTaskStatus: (task) => {
+          if (!taskIds.includes(task.taskId)) taskIds.push(task.taskId);
+          options.onTaskStatus?.(task);
+        },
         onRequestId: (id) => void requestIds.push(id),
       };
       if (token !== undefined) {

@@ -158,7 +158,9 @@ export interface CallToolOptions {
   /**
    * Called with the JSON-RPC id of each `tools/call` request sent for this call (again when a
    * session renewal replays it): notifications that came on that request's stream carry it as
-   * `relatedRequestId` (Streamable HTTP). Not called for a task-augmented call.
+   * `relatedRequestId` (Streamable HTTP). Not called for a task-augmented call: what its task
+   * sends names the task instead (`_meta["io.modelcontextprotocol/related-task"]`), whose id
+   * `onTaskStatus` gives.
    */
   onRequestId?: (id: RequestId) => void;
 }

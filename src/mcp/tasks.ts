@@ -166,7 +166,7 @@ const CANCEL_TIMEOUT_MS = 5_000;
 export class TaskRequester {
   private readonly followers = new Map<string, Follower>();
   /** Progress tokens of the task calls under way: outliving their request, they are ours still. */
-  private readonly progressTokens = new Set<string>();
+  private readonly progressTokens = new Set<string | number>();
   private readonly poll: Required<TaskPollOptions>;
 
   constructor(private readonly deps: TaskDeps) {
@@ -265,18 +265,25 @@ export class TaskRequester {
   /** True for the connection's "progress for an unknown token" about a token of a task under way. */
   ownsDiagnostic(d: { code?: string; message?: string }): boolean {
     if (d.code !== 'MCPWIRE_UNKNOWN_PROGRESS' || this.progressTokens.size === 0) return false;
-    for (const t of this.progressTokens) if (d.message?.includes(JSON.stringify(t))) return true;
+    // (the connection's wording: `progress for unknown or finished token <JSON> ignored`)
+    for (const t of this.progressTokens) if (d.message?.includes(`token ${JSON.stringify(t)} ignored`)) return true;
     return false;
   }
 
   /**
-   * The task's progress: a token of ours in the creating request's `_meta`, followed through the
-   * client's progress notifications for as long as the call runs (not only the creating request).
+   * The task's progress: the creating request's token (the caller's own `_meta.progressToken`, else
+   * one of ours), followed through the client's progress notifications for as long as the call
+   * runs, not only while the creating request is open (the token stays valid for the task's life).
+   * A token another call under way follows already is not followed twice.
    */
   private followProgress(options: TaskCallOptions): { options: Partial<TaskCallOptions>; stop: () => void } {
     const onProgress = options.onProgress;
-    if (onProgress === undefined || options._meta?.progressToken !== undefined) return { options: {}, stop: () => {} };
-    const token = `mcpwire-task-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+    const own = options._meta?.progressToken;
+    if (onProgress === undefined) return { options: {}, stop: () => {} };
+    let token: string | number;
+    if (own === undefined) token = `mcpwire-task-${Math.random().toString(36).slice(2, 10)}${Date.now().toString(36)}`;
+    else if ((typeof own === 'string' || typeof own === 'number') && !this.progressTokens.has(own)) token = own;
+    else return { options: {}, stop: () => {} };
     this.progressTokens.add(token);
     const unsubscribe = this.deps.onProgress((p) => {
       if (p.progressToken !== token || typeof p.progress !== 'number') return;
