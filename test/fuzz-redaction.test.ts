@@ -175,7 +175,103 @@ describe('fuzz: trace redactor (issue 13 item 1)', () => {
     // not vacuous: most arbitrary values hold nothing to redact
     expect(clean).toBeGreaterThan(n / 4);
   });
+
+  it('a peer text that passes as clean is never shorter than its parsed value\'s compact JSON, so a text with a repeated member never passes (numbers in exponent form, raw lone surrogates, escapes, spacing)', () => {
+    // The tracer writes an incoming text as it is when isClean(parsed, true) holds and the text is
+    // exactly as long as the parsed value's compact JSON (`lastChars`). A repeated member (which
+    // JSON.parse drops but for the last) only lengthens the text, so this holds as long as nothing
+    // in a clean text can be written shorter than JSON.stringify writes it.
+    const key = fc.oneof(fc.constantFrom('token', 'text', 'n', 'api_key', '\ud800', 'a\udc00b'), fc.string({ maxLength: 4 }));
+    const num = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.constantFrom(1000, 123000, 5e8, 1e9, 7e20, 1e21, 1.5e25, 0.001, 0.0099, 0.01, 1.2e-7, 5e-324, -3000, -0.002));
+    const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('\ud800', 'x\udfffy', 'a/b'), num, fc.boolean(), fc.constant(null)),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }).map((members) => JSON.parse(`{${members.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`) as unknown),
+      ),
+    }));
+    let passed = 0;
+    let dups = 0;
+    const n = fuzz('trace redactor: a clean peer text is no shorter than its compact JSON', 6_000, fc.tuple(value, fc.integer(), fc.boolean()), ([v, seed, dup]) => {
+      const rng = mulberry32(seed);
+      const text = renderJson(v, rng, dup);
+      const parsed = JSON.parse(text.text) as unknown;
+      const r = new Redactor();
+      if (!r.isClean(parsed, true)) return;
+      passed++;
+      if (text.duplicated) dups++;
+      expect(r.lastChars).toBe(JSON.stringify(parsed).length);
+      expect(text.text.length).toBeGreaterThanOrEqual(r.lastChars);
+      if (text.duplicated) expect(text.text.length).toBeGreaterThan(r.lastChars);
+    });
+    // not vacuous: many texts pass as clean, some of them with a repeated member
+    expect(passed).toBeGreaterThan(n / 4);
+    expect(dups).toBeGreaterThan(n / 50);
+  });
 });
+
+/** A small seeded PRNG (the renderings are a function of the fuzz case). */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Ways a JSON text may write the number `x`: JSON's own, and exponent forms (shorter for some). */
+function numberForms(x: number): string[] {
+  const forms = [JSON.stringify(x)];
+  if (!Number.isFinite(x)) return forms;
+  const [mant, exp] = x.toExponential().split('e');
+  const e = Number(exp);
+  const neg = mant.startsWith('-');
+  const digits = mant.replace('-', '').replace('.', '');
+  forms.push(`${mant}e${e}`, `${mant}E${e < 0 ? '' : '+'}${e}`, `${neg ? '-' : ''}${digits}e${e - (digits.length - 1)}`);
+  return forms;
+}
+
+/** Ways a JSON text may write the string `s`: characters raw where JSON allows, or escaped. */
+function stringForm(s: string, rng: () => number): string {
+  let out = '"';
+  for (const ch of s) {
+    for (let i = 0; i < ch.length; i++) {
+      const c = ch.charCodeAt(i);
+      const u = `\\u${c.toString(16).padStart(4, '0')}`;
+      if (c === 34 || c === 92 || c < 0x20) out += rng() < 0.5 ? JSON.stringify(String.fromCharCode(c)).slice(1, -1) : u;
+      else if (c === 47) out += rng() < 0.3 ? '\\/' : '/';
+      else out += rng() < 0.1 ? u : String.fromCharCode(c); // lone surrogates raw too
+    }
+  }
+  return `${out}"`;
+}
+
+/** A JSON text of `v` written as a peer may; with `dup`, one object gets a member repeated before its last one. */
+function renderJson(v: unknown, rng: () => number, dup: boolean): { text: string; duplicated: boolean } {
+  let duplicated = false;
+  const ws = (): string => (rng() < 0.05 ? ' ' : '');
+  const render = (x: unknown): string => {
+    if (typeof x === 'number') {
+      const forms = numberForms(x);
+      return forms[Math.floor(rng() * forms.length)];
+    }
+    if (typeof x === 'string') return stringForm(x, rng);
+    if (x === null || typeof x !== 'object') return JSON.stringify(x);
+    if (Array.isArray(x)) return `[${x.map((e) => ws() + render(e)).join(',')}]`;
+    const members = Object.keys(x).map((k) => `${stringForm(k, rng)}${ws()}:${render((x as Record<string, unknown>)[k])}`);
+    if (dup && !duplicated && members.length > 0) {
+      const k = Object.keys(x)[Math.floor(rng() * members.length)];
+      members.splice(Object.keys(x).indexOf(k), 0, `${stringForm(k, rng)}:"hidden-credential-value"`);
+      duplicated = true;
+    }
+    return `{${members.join(',')}}`;
+  };
+  return { text: render(v), duplicated };
+}
 
 /** `out` (redacted) has the members of `orig`, recursively; a value redacted whole is not looked into. */
 function sameMembers(out: unknown, orig: unknown): void {

@@ -92,6 +92,40 @@ describe('trace fast path: the message text is the line', () => {
     expect(records(file).find((r) => r.id === 5)?.msg).toEqual(parsed);
   });
 
+  it('a credential-named member repeated in the text is not written even when shorter numbers make the text as long as the parsed message', async () => {
+    // No configured secret: only the key names the value a credential. The first member is
+    // dropped by JSON.parse (the last `access_token` wins, a number, which is not redacted); the
+    // numbers are written shorter than JSON.stringify writes them, so the lengths match.
+    const file = join(dir, 'key-hidden.jsonl');
+    const t = await createTracer({ file, serverId: 'srv', transport: 'stdio' });
+    const cases: string[] = [];
+    // integers with trailing zeros: below 1e9 (1e8 is 6 shorter than its digits), and above
+    // (1e20, 1e17: 17, 14)
+    cases.push('{"jsonrpc":"2.0","id":5,"result":{"access_token":"peer-credential-A1","access_token":0,"n":[1e8,1e8,1e8,1e8,1e8,1e8]}}');
+    cases.push('{"jsonrpc":"2.0","id":5,"result":{"api_key":"peer-credential-A2","api_key":0,"n":[1e20,1e17]}}');
+    // small fractions (JSON writes 1e-5 as 0.00001)
+    cases.push('{"jsonrpc":"2.0","id":6,"result":{"password":"peer-credential-B2","password":1,"n":[1e-5,2e-6,3e-4,4e-5,5e-6,1e-4,2e-5,3e-6,1e-5,1e-6]}}');
+    // beyond 1e21 JSON writes `1e+21`
+    cases.push('{"jsonrpc":"2.0","id":7,"result":{"secret":"peer-credential-C3","secret":2,"n":[1e21,2e22,3e23,4e24,5e25,6e26,7e27,8e28,9e29,1e30,2e31,3e32,4e33,5e34,6e35,7e36,8e37,9e38,1e39,2e40,3e41,4e42,5e43,6e44,7e45,8e46,9e47,1e48,2e49,3e50]}}');
+    // lone surrogates held raw (JSON.stringify writes each as \udXXX: 5 more), in a string and in
+    // a key (the one space after `"token":` makes the 29 characters of the repeated member 30)
+    const lone = '\ud800';
+    cases.push(`{"jsonrpc":"2.0","id":8,"result":{"token":"peer-credential-D4","token": 3,"s":"${lone.repeat(6)}"}}`);
+    cases.push(`{"jsonrpc":"2.0","id":9,"result":{"token":"peer-credential-E5","token": 3,"${lone.repeat(6)}":0}}`);
+    const parsedLengths: number[] = [];
+    for (const [i, text] of cases.entries()) {
+      const parsed = JSON.parse(text) as unknown;
+      parsedLengths.push(JSON.stringify(parsed).length - text.length);
+      t.message('in', parsed, { kind: 'result', id: 5 + i, text });
+    }
+    await t.close();
+    expect(parsedLengths).toEqual([0, 0, 0, 0, 0, 0]); // the cases this test is about
+    const raw = readFileSync(file, 'utf8');
+    for (const s of ['peer-credential-A1', 'peer-credential-A2', 'peer-credential-B2', 'peer-credential-C3', 'peer-credential-D4', 'peer-credential-E5']) expect(raw).not.toContain(s);
+    const lines = records(file).filter((r) => r.msg !== undefined);
+    expect(lines.map((r) => r.msg)).toEqual(cases.map((c) => JSON.parse(c)));
+  });
+
   it('what the redaction changes is redacted on this path too (credential keys, Bearer in text, configured secrets)', async () => {
     const file = join(dir, 'redacted.jsonl');
     const t = await createTracer({ file, serverId: 'srv', transport: 'stdio', secrets: ['my-configured-secret'] });

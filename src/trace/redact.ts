@@ -202,6 +202,8 @@ function isSensitiveKey(key: string): boolean {
 interface JsonText {
   json: string;
   bytes: number;
+  /** The string holds a lone surrogate (see `LONE_SURROGATE`). */
+  lone?: true;
 }
 
 /** Printable ASCII but `"` and `\\`: JSON writes such a string as it is, between quotes. */
@@ -211,7 +213,7 @@ const NEEDS_JSON_ESCAPE_OR_UTF8 = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
 function jsonOf(s: string): JsonText {
   if (!NEEDS_JSON_ESCAPE_OR_UTF8.test(s)) return { json: `"${s}"`, bytes: s.length + 2 };
   const json = JSON.stringify(s);
-  return { json, bytes: Buffer.byteLength(json, 'utf8') };
+  return LONE_SURROGATE.test(s) ? { json, bytes: Buffer.byteLength(json, 'utf8'), lone: true } : { json, bytes: Buffer.byteLength(json, 'utf8') };
 }
 
 /** `"key":` per key (keys are few and repeat), boundedly. */
@@ -222,6 +224,8 @@ interface KeyInfo {
   bytes: number;
   chars: number;
   sensitive: boolean;
+  /** The key holds a lone surrogate (then `sensitive` too). */
+  lone?: true;
 }
 const keyInfos = new Map<string, KeyInfo>();
 
@@ -264,12 +268,39 @@ function keyInfo(key: string): KeyInfo {
   let k = keyInfos.get(key);
   if (k === undefined) {
     const j = jsonOf(key);
-    k = { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: isSensitiveKey(key) };
+    // A key with a lone surrogate never passes as clean (see `LONE_SURROGATE`): `sensitive` takes
+    // it off the common path, `lone` rejects it there.
+    k = j.lone === true ? { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: true, lone: true } : { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: isSensitiveKey(key) };
     if (keyInfos.size >= MAX_KEY_VERDICTS) keyInfos.clear();
     if (key.length <= 256) keyInfos.set(key, k);
   }
   return k;
 }
+
+/**
+ * Whether a JSON text may write the number `x` in fewer characters than `JSON.stringify` does.
+ * `isClean(value, true)` compares a peer's text with the length of its parsed value's compact
+ * JSON, so that a text holding more than the value (a member repeated under one name: JSON.parse
+ * keeps the last) is never written as it is; that comparison holds only while no part of the text
+ * can be shorter than its compact JSON. Strings cannot (JSON.stringify writes every character in
+ * its shortest form; lone surrogates aside, see `LONE_SURROGATE`); numbers only through an
+ * exponent: an integer with three or more trailing zeros (`1e3` for 1000), a fraction below 0.01
+ * (`1e-3` for 0.001, `12e-8` for 1.2e-7) and anything from 1e21 on (`1e21`, not `1e+21`).
+ * Other numbers a text writes no shorter than JSON.stringify (same digits, or more).
+ */
+function mayBeWrittenShorter(x: number): boolean {
+  const a = Math.abs(x);
+  if (a >= 1e21) return true;
+  if (Math.floor(a) === a) return a !== 0 && a % 1000 === 0;
+  return a < 0.01;
+}
+
+/**
+ * A lone surrogate: JSON.stringify writes it as `\udXXX` (6 characters) where a peer's text may
+ * hold it raw (1), so a string or key holding one is never counted as clean (see
+ * `mayBeWrittenShorter`). Text decoded from UTF-8 bytes has none.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** An enumerable property on Object.prototype would show in `for…in` but not in JSON: leave such a process to the full walk. */
 const EMPTY = {};
@@ -413,7 +444,10 @@ export class Redactor {
    * exists already (what the transport writes or read): the trace reuses that text.
    *
    * `parsed`: the value came from `JSON.parse` (an incoming message), so every object in it is
-   * plain data with Object.prototype and no `toJSON`: those two checks are skipped.
+   * plain data with Object.prototype and no `toJSON`: those two checks are skipped; and its text
+   * may hold more than the value (a repeated member), so the walk returns false for anything the
+   * text could have written shorter than `lastChars` counts (`mayBeWrittenShorter`,
+   * `LONE_SURROGATE`): a text as long as `lastChars` then holds exactly the value.
    */
   isClean(value: unknown, parsed = false): boolean {
     this.lastBytes = 0;
@@ -446,7 +480,7 @@ export class Redactor {
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue; // JSON leaves the member out
       const k = keyInfo(key);
       if (k.sensitive) {
-        if (typeof x === 'string' || (typeof x === 'object' && x !== null)) return false;
+        if (typeof x === 'string' || (typeof x === 'object' && x !== null) || k.lone === true) return false;
       } else if (key === 'code' && typeof x === 'string' && isOAuthCode(obj)) {
         return false;
       }
@@ -473,7 +507,16 @@ export class Redactor {
       this.lastChars += j.length;
       return true;
     } else if (typeof x === 'number') {
-      n = x >= 0 && x < 1e9 && Math.floor(x) === x ? (x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9) : Number.isFinite(x) ? String(x).length : 4;
+      if (x >= 0 && x < 1e9 && Math.floor(x) === x) {
+        // (1000, 2000…: a peer may have written 1e3, shorter than JSON's digits; see below)
+        if (x >= 1000 && this.parsed && x % 1000 === 0) return false;
+        n = x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9;
+      } else if (Number.isFinite(x)) {
+        if (this.parsed && mayBeWrittenShorter(x)) return false;
+        n = String(x).length;
+      } else {
+        n = 4;
+      }
     } else if (typeof x === 'object') {
       if (x !== null) return this.cleanCheck(x, depth + 1);
       n = 4;
@@ -510,6 +553,7 @@ export class Redactor {
       let c = this.jsonCache.get(s);
       if (c === undefined) {
         c = this.redactString(s) === s ? jsonOf(s) : null;
+        if (c !== null && c.lone === true) c = null;
         if (this.jsonCache.size >= SCRUB_CACHE_SIZE) this.jsonCache.clear();
         this.jsonCache.set(s, c);
       }
@@ -519,6 +563,7 @@ export class Redactor {
     }
     if (this.redactString(s) !== s) return undefined;
     const c = jsonOf(s);
+    if (c.lone === true) return undefined;
     this.lastBytes += c.bytes;
     return c.json;
   }

@@ -9,7 +9,8 @@
  * the text it read). `Redactor.isClean` walks the parsed message without building anything
  * (plain data, no credential key, nothing any redaction rule could match) and measures its
  * compact JSON; when the text is exactly that long (an incoming text holding more than the parsed
- * value, e.g. a repeated member, is longer) and holds no configured secret, the text itself is
+ * value, e.g. a repeated member, is longer: the walk of an incoming message refuses whatever a
+ * text could write shorter, see `mayBeWrittenShorter`) and holds no configured secret, the text itself is
  * the line's `msg`. The line is then written straight into the file's batch buffer
  * (`putMessageLine`): pre-encoded fields, numbers as digits, the text encoded once; no string is
  * built. Anything else (no text, something to redact, a string id…) takes the string path:
