@@ -31,11 +31,21 @@
 //   serverInfo: {name, version}
 //   endPostStreams: true       false → a POST's SSE stream is never ended after its response
 //                              (the client must close it; see sockets())
+//   mcpScenario: undefined     a scenario of the scripted stdio mock (mock-servers/lib; e.g.
+//                              { tasks: {…}, tools: [{ name, builtin, execution }] }): MCP is then
+//                              served by that engine, one instance per session, instead of
+//                              ./http-lib/mcp.mjs. A request's answer and what the server sends
+//                              while handling it go on the POST's SSE stream (mode sse; in mode
+//                              json the answer is the body and the rest goes on the GET stream);
+//                              what it sends on its own (task status, a task's notifications,
+//                              list_changed…) goes on the session's GET stream, or nowhere when
+//                              none is open. Requests the server sends come back as POSTs.
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { handleRequest, RpcError, SUPPORTED_VERSIONS } from './http-lib/mcp.mjs';
+import { createScenarioServer } from './lib/mcp-scenario.mjs';
 
 const sse = (res, fields) => {
   let out = '';
@@ -65,7 +75,9 @@ export async function startHttpMock(options = {}) {
     endPostStreams: true,
     ...options,
   };
-  const record = { requests: [], messages: [] };
+  // messages: what clients POSTed; sent (mcpScenario only): what the server sent, and on which
+  // stream (`get`, or `post <method>` for the POST of the request it answered or came during)
+  const record = { requests: [], messages: [], sent: [] };
   const sessions = new Map(); // id → { expired, getStream }
   const streams = new Map(); // stream id → { id, events, sink, done, session }
   const pendingServerRequests = new Map(); // id → resolve
@@ -91,6 +103,11 @@ export async function startHttpMock(options = {}) {
     const ev = { id: `${st.id}_${++st.seq}`, data: '', retry: o.retryMs, priming: true };
     st.events.push(ev);
     sse(res, ev);
+  }
+  function emitRaw(st, text) {
+    const ev = { id: o.eventIds ? `${st.id}_${++st.seq}` : undefined, data: text };
+    st.events.push(ev);
+    if (st.sink) sse(st.sink, ev);
   }
   function finish(st) {
     st.done = true;
@@ -218,6 +235,7 @@ export async function startHttpMock(options = {}) {
       if (!session) return;
       if (!checkVersion(req, res)) return;
     }
+    if (o.mcpScenario !== undefined) return onScenarioPost(msg, session, headers, res);
     if (msg.method === undefined) {
       const resolve = pendingServerRequests.get(msg.id);
       pendingServerRequests.delete(msg.id);
@@ -252,6 +270,88 @@ export async function startHttpMock(options = {}) {
     const response = await answer(msg, ctx);
     emit(st, response);
     if (o.endPostStreams) finish(st);
+  }
+
+  // ---- MCP by the scenario engine (option mcpScenario) -------------------------------------
+
+  /** Sessionless (sessions: false): one engine for every request. */
+  let sharedScenario;
+  function scenarioFor(session) {
+    if (!o.sessions) {
+      sharedScenario ??= newScenario(undefined);
+      return sharedScenario;
+    }
+    session.mcp ??= newScenario(session);
+    return session.mcp;
+  }
+  function newScenario(session) {
+    const toGet = (m) => {
+      const g = session?.getStream;
+      if (!g?.sink) return;
+      for (const one of Array.isArray(m) ? m : [m]) {
+        record.sent.push({ via: 'get', message: one });
+        emit(g, one);
+      }
+    };
+    return createScenarioServer(o.mcpScenario, {
+      send: toGet,
+      sendRaw: (text) => {
+        const g = session?.getStream;
+        if (g?.sink) emitRaw(g, text);
+      },
+      exit: () => {},
+      stderr: () => {},
+    });
+  }
+
+  async function onScenarioPost(msg, session, headers, res) {
+    const mcp = scenarioFor(session);
+    if (msg.id === undefined || msg.method === undefined) {
+      // a notification, or the client's answer to one of our requests
+      reply(res, 202, undefined, headers);
+      await mcp.handleMessage(msg);
+      return;
+    }
+    const ours = (m) => m !== null && typeof m === 'object' && m.method === undefined && m.id === msg.id;
+    let answered = false;
+    if (o.mode === 'json') {
+      const toGet = (m) => {
+        const g = session.getStream;
+        if (!g?.sink) return;
+        record.sent.push({ via: 'get', message: m });
+        emit(g, m);
+      };
+      const send = (m) => {
+        for (const one of Array.isArray(m) ? m : [m]) {
+          if (!answered && ours(one)) {
+            answered = true;
+            record.sent.push({ via: `post ${msg.method}`, message: one });
+            reply(res, 200, one, headers);
+          } else toGet(one);
+        }
+      };
+      await mcp.handleMessage(msg, { send, sendRaw: (text) => session.getStream?.sink && emitRaw(session.getStream, text) });
+      return;
+    }
+    const st = newStream(session);
+    st.sink = res;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+    prime(st, res);
+    res.on('close', () => {
+      if (st.sink === res) st.sink = undefined;
+    });
+    const send = (m) => {
+      for (const one of Array.isArray(m) ? m : [m]) {
+        if (st.sink) record.sent.push({ via: `post ${msg.method}`, message: one });
+        emit(st, one);
+        if (!answered && ours(one)) {
+          answered = true;
+          if (o.endPostStreams) finish(st);
+        }
+      }
+    };
+    await mcp.handleMessage(msg, { send, sendRaw: (text) => emitRaw(st, text) });
   }
 
   function onGet(req, res) {
