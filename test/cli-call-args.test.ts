@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { keyValues, UsageError } from '../src/cli/args.js';
 import { extensionFor } from '../src/cli/content.js';
 import { checkArgs, isKeyValue, keyValueArgs } from '../src/cli/kv-args.js';
-import { table, wrap } from '../src/cli/output.js';
+import { table, wrap } from '../src/cli/layout.js';
 import { params, signature, typeText } from '../src/cli/signature.js';
 import { closest, didYouMean } from '../src/cli/suggest.js';
 

@@ -3,15 +3,35 @@
  * otherwise (so logs and CI stay readable).
  */
 import type { ProgressParams, Task } from '../index.js';
-import { safeText, truncate } from './output.js';
+import { safeText } from './output.js';
+
+/**
+ * Cutting to terminal columns (./layout.ts) loads `string-width`: only a TTY redraws a line that
+ * must fit, and it starts loading when the first printer for one is made, long before a server's
+ * first progress report; until it is there, lines are cut by UTF-16 units, at a code point.
+ */
+let layout: typeof import('./layout.js') | undefined;
+let loading: Promise<unknown> | undefined;
+function loadLayout(): void {
+  loading ??= import('./layout.js').then(
+    (m) => (layout = m),
+    () => {},
+  );
+}
 
 /** A status line cut to the terminal's width (one column spare for the cursor). */
 function fit(line: string, stream: NodeJS.WriteStream): string {
-  return stream.columns > 1 ? truncate(line, stream.columns - 1) : line;
+  if (!(stream.columns > 1)) return line;
+  const max = stream.columns - 1;
+  if (layout !== undefined) return layout.truncate(line, max);
+  if (line.length <= max) return line;
+  const c = line.charCodeAt(max - 2);
+  return `${line.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 2 : max - 1)}…`;
 }
 
 export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: ProgressParams) => void; done: () => void } {
   const tty = stream.isTTY === true;
+  if (tty) loadLayout();
   let drew = false;
   return {
     onProgress(p) {
@@ -43,6 +63,7 @@ export function taskStatusPrinter(
   now: () => number = Date.now,
 ): { onTaskStatus: (task: Task) => void; done: () => void } {
   const tty = stream.isTTY === true;
+  if (tty) loadLayout();
   const started = now();
   let last: Task | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -7,7 +7,8 @@
 import { authStatusRows, authStorePath, FileTokenStore, type AuthStatusRow } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
-import { printJson, safeText, table } from '../output.js';
+import { printJson, safeText } from '../output.js';
+import { table } from '../layout.js';
 
 const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
 

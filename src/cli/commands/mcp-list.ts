@@ -9,7 +9,8 @@ import { REDACTED } from '../../index.js';
 import type { ResolvedServer } from '../../host-api.js';
 import { parse } from '../args.js';
 import { CONFIG_OPTIONS, displayUrl, loadView, parseScope, redactedValues, reportFailure, scrubber, skippedImports, type ConfigView } from '../config-target.js';
-import { printJson, safeText, table } from '../output.js';
+import { printJson, safeText } from '../output.js';
+import { table } from '../layout.js';
 
 /** One entry of `mcp list --json`. */
 export interface ListedServer {

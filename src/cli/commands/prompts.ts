@@ -6,7 +6,8 @@
  */
 import type { Prompt } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText, table } from '../output.js';
+import { safeText } from '../output.js';
+import { table } from '../layout.js';
 
 /** `topic, style?` */
 export function promptArgs(p: Prompt): string {

@@ -6,7 +6,8 @@
  */
 import type { Resource } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText, table } from '../output.js';
+import { safeText } from '../output.js';
+import { table } from '../layout.js';
 
 export default function resources(argv: string[]): Promise<number> {
   return browse<Resource>(argv, {

@@ -11,7 +11,8 @@ import type { ServerStatus } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
-import { printJson, safeText, table } from '../output.js';
+import { printJson, safeText } from '../output.js';
+import { table } from '../layout.js';
 import { timeoutHint } from '../server-pick.js';
 
 /** One server in `status --json` (every field always present). */

@@ -5,7 +5,8 @@
  */
 import type { ResourceTemplate } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText, table } from '../output.js';
+import { safeText } from '../output.js';
+import { table } from '../layout.js';
 
 export default function templates(argv: string[]): Promise<number> {
   return browse<ResourceTemplate>(argv, {

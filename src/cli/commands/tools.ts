@@ -16,7 +16,9 @@ import type { AdaptedTool, McpHost } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
-import { outputWidth, printJson, reportError, safeText, truncate, wrap } from '../output.js';
+import { outputWidth, printJson, reportError, safeText } from '../output.js';
+import { truncate, wrap } from '../layout.js';
+import { displayWidth } from '../width.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { paramLines, params, typeText } from '../signature.js';
 import { didYouMean } from '../suggest.js';
@@ -138,12 +140,12 @@ function signatureLines(tool: Tool, indent: number, width: number): string[] {
   parts.forEach((p, i) => {
     const piece = `${p}${i < parts.length - 1 ? ',' : ''}`;
     const sep = cur.endsWith('(') ? '' : ' ';
-    if (cur.length + sep.length + piece.length > width && cur.trim() !== '' && !cur.endsWith('(')) {
+    if (displayWidth(cur) + sep.length + displayWidth(piece) > width && cur.trim() !== '' && !cur.endsWith('(')) {
       lines.push(cur);
       cur = `${cont}${piece}`;
     } else cur += `${sep}${piece}`;
   });
-  if (cur.length + tail.length > width && cur.trim() !== '' && tail.length > 1) {
+  if (displayWidth(cur) + displayWidth(tail) > width && cur.trim() !== '' && tail.length > 1) {
     lines.push(`${cur})`);
     cur = `${cont}${tail.slice(2)}`;
   } else cur += tail;

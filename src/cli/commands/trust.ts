@@ -12,7 +12,8 @@ import path from 'node:path';
 import { listTrustedProjects, trustProject, untrustProject } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
 import { pathOptions, printDiagnostics, reportFailure, scrubber } from '../config-target.js';
-import { printJson, safeText, table } from '../output.js';
+import { printJson, safeText } from '../output.js';
+import { table } from '../layout.js';
 import { listedServer, target } from './mcp-list.js';
 
 const USAGE = 'usage: mcpwire trust [<dir>] | trust --list | trust --revoke [<dir>] (= untrust [<dir>])   [--json]';

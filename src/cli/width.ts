@@ -1,0 +1,63 @@
+/**
+ * Terminal columns of text, for tables and wrapped lines that line up and fit the terminal:
+ * East Asian wide and fullwidth characters (日本語, ｶﾀｶﾅ is narrow, ＡＢＣ wide) and emoji take two
+ * columns, combining marks and zero-width joiners none (`string-width`, which follows Unicode's
+ * East Asian Width and emoji data). Cuts fall between graphemes, so a cut never splits a
+ * surrogate pair, an emoji sequence or a letter from its accent. Printable ASCII, the common
+ * case, takes a fast path: one column per character.
+ */
+import stringWidth from 'string-width';
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Columns `s` takes on a terminal. */
+export function displayWidth(s: string): number {
+  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
+}
+
+/** Whether `s` holds a grapheme two columns wide (CJK, emoji). */
+export function hasWide(s: string): boolean {
+  if (PRINTABLE_ASCII.test(s)) return false;
+  for (const { segment } of graphemes.segment(s)) if (stringWidth(segment) > 1) return true;
+  return false;
+}
+
+/** The longest head of `s` made of whole graphemes at most `max` columns wide. */
+export function headWidth(s: string, max: number): string {
+  if (PRINTABLE_ASCII.test(s)) return s.slice(0, Math.max(0, max));
+  let width = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(s)) {
+    const w = stringWidth(segment);
+    if (width + w > max) break;
+    width += w;
+    end = index + segment.length;
+  }
+  return s.slice(0, end);
+}
+
+/** `s` cut to at most `max` columns, ending with `…` when it was cut. */
+export function truncateWidth(s: string, max: number): string {
+  if (displayWidth(s) <= max) return s;
+  return max <= 1 ? headWidth(s, max) : `${headWidth(s, max - 1)}…`;
+}
+
+/** `s` padded with spaces to `columns` columns (as `padEnd` does for one-column characters). */
+export function padEndWidth(s: string, columns: number): string {
+  const missing = columns - displayWidth(s);
+  return missing > 0 ? s + ' '.repeat(missing) : s;
+}
+
+/** `s` in consecutive pieces of at most `max` columns each (a grapheme wider than `max` alone). */
+export function chunksWidth(s: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = s;
+  while (rest !== '') {
+    let piece = headWidth(rest, max);
+    if (piece === '') piece = graphemes.segment(rest)[Symbol.iterator]().next().value!.segment;
+    out.push(piece);
+    rest = rest.slice(piece.length);
+  }
+  return out;
+}
