@@ -284,14 +284,16 @@ function keyInfo(key: string): KeyInfo {
  * keeps the last) is never written as it is; that comparison holds only while no part of the text
  * can be shorter than its compact JSON. Strings cannot (JSON.stringify writes every character in
  * its shortest form; lone surrogates aside, see `LONE_SURROGATE`); numbers only through an
- * exponent: an integer with three or more trailing zeros (`1e3` for 1000), a fraction below 0.01
+ * exponent: an integer written with three or more trailing zeros (`1e3` for 1000), a fraction below 0.01
  * (`1e-3` for 0.001, `12e-8` for 1.2e-7) and anything from 1e21 on (`1e21`, not `1e+21`).
  * Other numbers a text writes no shorter than JSON.stringify (same digits, or more).
  */
 function mayBeWrittenShorter(x: number): boolean {
   const a = Math.abs(x);
   if (a >= 1e21) return true;
-  if (Math.floor(a) === a) return a !== 0 && a % 1000 === 0;
+  // (beyond 2^53 JSON writes the shortest digits that round-trip, padded with zeros: 2520063900022630000
+  // is a double whose exact value does not end in 000, but a text may write it as 252006390002263e4)
+  if (Math.floor(a) === a) return a !== 0 && (a < 2 ** 53 ? a % 1000 === 0 : String(a).endsWith('000'));
   return a < 0.01;
 }
 
