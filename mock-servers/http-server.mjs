@@ -209,6 +209,19 @@ export async function startHttpMock(options = {}) {
     return true;
   }
 
+  /** The SSE stream that answers a POST (replayable; detached when its connection closes). */
+  function openPostStream(session, res, headers) {
+    const st = newStream(session);
+    st.sink = res;
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
+    res.flushHeaders();
+    prime(st, res);
+    res.on('close', () => {
+      if (st.sink === res) st.sink = undefined;
+    });
+    return st;
+  }
+
   async function onPost(req, res, body) {
     let msg;
     try {
@@ -252,14 +265,7 @@ export async function startHttpMock(options = {}) {
       const response = await answer(msg, contextFor(getSend, session, () => {}));
       return reply(res, 200, response, headers);
     }
-    const st = newStream(session);
-    st.sink = res;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
-    res.flushHeaders();
-    prime(st, res);
-    res.on('close', () => {
-      if (st.sink === res) st.sink = undefined;
-    });
+    const st = openPostStream(session, res, headers);
     const ctx = contextFor((m) => emit(st, m), session, () => {
       // Close the connection without ending the logical stream (SEP-1699 polling).
       if (st.sink) {
@@ -333,14 +339,7 @@ export async function startHttpMock(options = {}) {
       await mcp.handleMessage(msg, { send, sendRaw: (text) => session.getStream?.sink && emitRaw(session.getStream, text) });
       return;
     }
-    const st = newStream(session);
-    st.sink = res;
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
-    res.flushHeaders();
-    prime(st, res);
-    res.on('close', () => {
-      if (st.sink === res) st.sink = undefined;
-    });
+    const st = openPostStream(session, res, headers);
     const send = (m) => {
       for (const one of Array.isArray(m) ? m : [m]) {
         if (st.sink) record.sent.push({ via: `post ${msg.method}`, message: one });

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
-import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host/index.js';
+import { publicToolName, type McpHost } from '../src/host/index.js';
+import { httpServer, startHost } from './support/host-calls.js';
 
 let host: McpHost | undefined;
 let mock: { url: string; close(): Promise<void> } | undefined;
@@ -20,18 +20,9 @@ afterEach(async () => {
 
 async function start(): Promise<McpHost> {
   mock = (await startHttpMock({ mode: 'sse' })) as { url: string; close(): Promise<void> };
-  const server: ResolvedServer = {
-    id: 'h',
-    source: 'global',
-    file: '/g/config.json',
-    enabled: true,
-    transport: 'http',
-    config: { ...emptyNormalizedConfig(), url: mock.url, requestTimeoutMs: 1000 },
-  };
-  host = createHost([server], { permission: 'allow', auth: false });
-  await host.start();
-  expect(host.serverStatus('h')!.state).toBe('ready');
-  return host;
+  const h = await startHost([httpServer('h', mock.url, { requestTimeoutMs: 1000 })], { auth: false });
+  host = h;
+  return h;
 }
 
 describe('host.callTool over Streamable HTTP', () => {

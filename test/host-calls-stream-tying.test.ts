@@ -12,14 +12,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { routeCallNotifications } from '../src/host/call-notifications.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import type { HostClient } from '../src/host/server-slot.js';
-import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host/index.js';
+import { publicToolName, type McpHost } from '../src/host/index.js';
 import type { RequestId } from '../src/jsonrpc/types.js';
 import { connect, type McpClient } from '../src/mcp/client.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
 import type { MessageExtra } from '../src/transport/types.js';
-import { mockServer, startHost, toolName } from './support/host-calls.js';
+import { httpServer, mockServer, startHost, toolName } from './support/host-calls.js';
 
 type Mock = { url: string; close(): Promise<void>; pushToGet(message: unknown): number };
 
@@ -40,18 +39,9 @@ afterEach(async () => {
 
 async function httpHost(mode: 'sse' | 'json'): Promise<McpHost> {
   mock = (await startHttpMock({ mode })) as Mock;
-  const server: ResolvedServer = {
-    id: 'h',
-    source: 'global',
-    file: '/g/config.json',
-    enabled: true,
-    transport: 'http',
-    config: { ...emptyNormalizedConfig(), url: mock.url, requestTimeoutMs: 10_000 },
-  };
-  host = createHost([server], { permission: 'allow', auth: false });
-  await host.start();
-  expect(host.serverStatus('h')!.state).toBe('ready');
-  return host;
+  const h = await startHost([httpServer('h', mock.url, { requestTimeoutMs: 10_000 })], { auth: false });
+  host = h;
+  return h;
 }
 
 type Got = { logs: unknown[]; events: { method: string; params: unknown }[] };

@@ -11,9 +11,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
-import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host/index.js';
+import { publicToolName, type McpHost } from '../src/host/index.js';
 import { connect, type McpClient } from '../src/index.js';
+import { httpServer, startHost } from './support/host-calls.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -121,18 +121,8 @@ describe('task-augmented tools/call over Streamable HTTP', () => {
 describe('host.callTool to task tools over Streamable HTTP', () => {
   it('basic.utilities.tasks#39: two task calls in flight each get their own task\'s notifications and logs (tied by the related task), none of the other\'s', async () => {
     const m = await mockWith('sse', { tasks: { pollInterval: 50 }, tools: [{ name: 'tevents', builtin: 'events', execution: { taskSupport: 'required' } }] });
-    const server: ResolvedServer = {
-      id: 'h',
-      source: 'global',
-      file: '/g/config.json',
-      enabled: true,
-      transport: 'http',
-      config: { ...emptyNormalizedConfig(), url: m.url },
-    };
-    const host: McpHost = createHost([server], { permission: 'allow', auth: false });
+    const host: McpHost = await startHost([httpServer('h', m.url)], { auth: false });
     cleanups.push(() => host.close());
-    await host.start();
-    expect(host.serverStatus('h')!.state).toBe('ready');
     await until(() => m.record.requests.some((q) => q.method === 'GET'));
     type Got = { logs: unknown[]; events: unknown[] };
     const a: Got = { logs: [], events: [] };

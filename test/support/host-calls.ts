@@ -22,6 +22,11 @@ export function mockServer(id: string, scenario: unknown, config: Partial<Resolv
   };
 }
 
+/** A resolved Streamable HTTP server at `url`; `config` overrides normalized fields. */
+export function httpServer(id: string, url: string, config: Partial<ResolvedServer['config']> = {}): ResolvedServer {
+  return { id, source: 'global', file: '/g/config.json', enabled: true, transport: 'http', config: { ...emptyNormalizedConfig(), url, ...config } };
+}
+
 /** Starts a host over `servers` (permission: allow); the caller closes it. */
 export async function startHost(servers: ResolvedServer[], options: HostOptions = {}): Promise<McpHost> {
   const host = createHost(servers, { permission: 'allow', ...options });
