@@ -290,21 +290,23 @@ export async function startHttpMock(options = {}) {
     session.mcp ??= newScenario(session);
     return session.mcp;
   }
+  /** What the scenario server sends outside a POST's stream: on the session's GET stream, if open. */
+  function toGet(session, m) {
+    const g = session?.getStream;
+    if (!g?.sink) return;
+    for (const one of Array.isArray(m) ? m : [m]) {
+      record.sent.push({ via: 'get', message: one });
+      emit(g, one);
+    }
+  }
+  function rawToGet(session, text) {
+    const g = session?.getStream;
+    if (g?.sink) emitRaw(g, text);
+  }
   function newScenario(session) {
-    const toGet = (m) => {
-      const g = session?.getStream;
-      if (!g?.sink) return;
-      for (const one of Array.isArray(m) ? m : [m]) {
-        record.sent.push({ via: 'get', message: one });
-        emit(g, one);
-      }
-    };
     return createScenarioServer(o.mcpScenario, {
-      send: toGet,
-      sendRaw: (text) => {
-        const g = session?.getStream;
-        if (g?.sink) emitRaw(g, text);
-      },
+      send: (m) => toGet(session, m),
+      sendRaw: (text) => rawToGet(session, text),
       exit: () => {},
       stderr: () => {},
     });
@@ -321,22 +323,16 @@ export async function startHttpMock(options = {}) {
     const ours = (m) => m !== null && typeof m === 'object' && m.method === undefined && m.id === msg.id;
     let answered = false;
     if (o.mode === 'json') {
-      const toGet = (m) => {
-        const g = session.getStream;
-        if (!g?.sink) return;
-        record.sent.push({ via: 'get', message: m });
-        emit(g, m);
-      };
       const send = (m) => {
         for (const one of Array.isArray(m) ? m : [m]) {
           if (!answered && ours(one)) {
             answered = true;
             record.sent.push({ via: `post ${msg.method}`, message: one });
             reply(res, 200, one, headers);
-          } else toGet(one);
+          } else toGet(session, one);
         }
       };
-      await mcp.handleMessage(msg, { send, sendRaw: (text) => session.getStream?.sink && emitRaw(session.getStream, text) });
+      await mcp.handleMessage(msg, { send, sendRaw: (text) => rawToGet(session, text) });
       return;
     }
     const st = openPostStream(session, res, headers);

@@ -5,12 +5,10 @@
  * load this module, pay it.
  */
 import { outputWidth } from './output.js';
-import { chunksWidth, displayWidth, hasWide, padEndWidth, truncateWidth } from './width.js';
+import { chunksWidth, displayWidth, hasWide, headWidth, padEndWidth, truncateWidth as truncate } from './width.js';
 
 /** `s` cut to `max` terminal columns (see `displayWidth`), with `…` when it was wider. */
-export function truncate(s: string, max: number): string {
-  return truncateWidth(s, max);
-}
+export { truncate };
 
 /**
  * Words of `text` wrapped into lines of at most `width` terminal columns. A longer word is cut
@@ -42,8 +40,8 @@ export function wrap(text: string, width: number): string[] {
     else if (hasWide(word)) {
       // fill the current line first, then whole lines
       const room = cur === '' ? w : w - curWidth - 1;
-      const first = room > 0 ? chunksWidth(word, room)[0] : '';
-      const rest = first === '' ? word : word.slice(first.length);
+      const first = room > 0 ? headWidth(word, room) : '';
+      const rest = word.slice(first.length);
       if (first !== '') put(first, displayWidth(first));
       for (const piece of chunksWidth(rest, w)) {
         if (cur !== '') out.push(cur);

@@ -9,14 +9,16 @@ export function printJson(value: unknown): void {
 export function safeText(s: unknown, max = 200): string {
   // eslint-disable-next-line no-control-regex
   const t = String(s ?? '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\s+/g, ' ').trim();
-  if (t.length <= max) return t;
-  // (not inside a surrogate pair: half of one prints as a replacement character)
-  const cut = isHighSurrogate(t.charCodeAt(max - 2)) ? max - 2 : max - 1;
-  return `${t.slice(0, cut)}…`;
+  return t.length <= max ? t : `${headUnits(t, max - 1)}…`;
 }
 
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
+/**
+ * At most `n` UTF-16 units of `s`, not ending inside a surrogate pair (half of one prints as a
+ * replacement character). For caps by length; cuts to terminal columns are in ./layout.ts.
+ */
+export function headUnits(s: string, n: number): string {
+  const c = s.charCodeAt(n - 1);
+  return s.slice(0, c >= 0xd800 && c <= 0xdbff ? n - 1 : n);
 }
 
 /**

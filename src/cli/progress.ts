@@ -3,7 +3,7 @@
  * otherwise (so logs and CI stay readable).
  */
 import type { ProgressParams, Task } from '../index.js';
-import { safeText } from './output.js';
+import { headUnits, safeText } from './output.js';
 
 /**
  * Cutting to terminal columns (./layout.ts) loads `string-width`: only a TTY redraws a line that
@@ -24,9 +24,7 @@ function fit(line: string, stream: NodeJS.WriteStream): string {
   if (!(stream.columns > 1)) return line;
   const max = stream.columns - 1;
   if (layout !== undefined) return layout.truncate(line, max);
-  if (line.length <= max) return line;
-  const c = line.charCodeAt(max - 2);
-  return `${line.slice(0, c >= 0xd800 && c <= 0xdbff ? max - 2 : max - 1)}…`;
+  return line.length <= max ? line : `${headUnits(line, max - 1)}…`;
 }
 
 export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: ProgressParams) => void; done: () => void } {
