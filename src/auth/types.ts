@@ -43,6 +43,11 @@ export interface AuthCallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `headers()`: `refresh: false` gives the credential held now, with no round trip. */
+export interface AuthHeadersOptions extends AuthCallOptions {
+  refresh?: boolean;
+}
+
 /**
  * Where grants live, one entry per server key (the server's config id). Implementations:
  * `MemoryTokenStore` (src/auth/memory-store.ts) and the persistent file store (mcp-auth.json).
@@ -85,6 +90,8 @@ export interface UnauthorizedInfo {
   status: 401 | 403;
   /** The raw WWW-Authenticate header, if any. */
   wwwAuthenticate?: string;
+  /** The Authorization header value the refused request carried, if any. */
+  sentAuthorization?: string;
 }
 
 /** Produces the RFC 7523 authorization grant assertion for the AS that will redeem it. */
@@ -164,7 +171,7 @@ export interface AuthStatus {
  */
 export interface OAuthClientProvider {
   /** `Authorization: Bearer …` when a grant is held (refreshing first when it is about to expire), else `{}`. */
-  headers(options?: AuthCallOptions): Promise<Record<string, string>>;
+  headers(options?: AuthHeadersOptions): Promise<Record<string, string>>;
   /**
    * The transport got 401/403: refresh or (re)authorize as the challenge asks. Resolves `true`
    * when the refused request should be replayed (once for 401), `false` to surface the error.

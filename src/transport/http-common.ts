@@ -10,13 +10,21 @@ import { excerpt } from '../jsonrpc/types.js';
 
 /** Supplies per-request headers (the OAuth layer plugs in here; values are never traced). */
 export interface HttpAuthProvider {
-  headers(): Promise<Record<string, string>> | Record<string, string>;
+  /**
+   * The headers for the next request. `refresh: false` asks for the credential held right now,
+   * never a refresh or any other round trip (the session DELETE on close uses it: a close must
+   * stay bounded). Providers that take no options ignore it.
+   */
+  headers(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<Record<string, string>> | Record<string, string>;
   /**
    * Optional: a request was refused with 401/403. The provider (re)authorizes as the challenge
    * asks and resolves `true` when the request should be replayed; `attempt` counts the replays of
    * this request so far. The transport replays at most MAX_AUTH_REPLAYS times per request.
+   * `sentAuthorization` is the Authorization header the refused request carried (absent when it
+   * carried none), so the provider reacts to the token that was refused, not to whatever it holds
+   * by the time the 401 arrives.
    */
-  onUnauthorized?(info: { status: 401 | 403; wwwAuthenticate?: string }, attempt: number): Promise<boolean>;
+  onUnauthorized?(info: { status: 401 | 403; wwwAuthenticate?: string; sentAuthorization?: string }, attempt: number): Promise<boolean>;
 }
 
 /** Hard cap on replays of one request after 401/403 (the provider decides below it). */
