@@ -178,6 +178,11 @@ export class StreamableHttpTransport implements Transport {
     this.rebuildHeaders();
   }
 
+  async terminateSession(): Promise<void> {
+    if (this.state === 'open' && this.legacy === undefined && this.session !== undefined) await this.deleteSession();
+    this.resetSession();
+  }
+
   send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.state !== 'open') return Promise.reject(this.closedError('transport'));
     if (this.legacy !== undefined) return this.legacy.send(message, options);

@@ -102,6 +102,11 @@ export interface Transport {
    * starts a new one.
    */
   resetSession?(): void;
+  /**
+   * HTTP only: ends the current session on the server (DELETE, basic.transports#46; a refusal
+   * or failure is tolerated and reported) and forgets it, like `resetSession`.
+   */
+  terminateSession?(): Promise<void>;
   /** HTTP only: the current session id. */
   readonly sessionId?: string | undefined;
   /** stdio only: the child's pid. */
