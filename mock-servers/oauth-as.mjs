@@ -12,6 +12,9 @@
  *   rotate             each refresh issues a new refresh token; a rotated-out one gets invalid_grant
  *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
  *   expiresIn          access token lifetime in seconds (default 3600)
+ *   noExpiresIn        token responses carry no `expires_in` (it is only RECOMMENDED)
+ *   issuer             the `issuer` the AS metadata names, or a function of the mock's base URL
+ *                      giving it (default: the base URL itself)
  *   authMethods        token_endpoint_auth_methods_supported (default ['client_secret_basic','none'])
  *   cimd               advertise client_id_metadata_document_supported
  *   noRegistration     no registration_endpoint
@@ -50,7 +53,7 @@ export async function startOAuthMock(options = {}) {
   const issue = (scope, resource, withRefresh = true) => {
     const access = `at-${b64url(randomBytes(18))}`;
     tokens.set(access, { scope, resource, expiresAt: Date.now() + o.expiresIn * 1000 });
-    const out = { access_token: access, token_type: 'Bearer', expires_in: o.expiresIn, ...(scope ? { scope } : {}) };
+    const out = { access_token: access, token_type: 'Bearer', ...(o.noExpiresIn ? {} : { expires_in: o.expiresIn }), ...(scope ? { scope } : {}) };
     if (withRefresh) {
       const refresh = `rt-${b64url(randomBytes(18))}`;
       refreshes.set(refresh, { scope, resource, live: true });
@@ -65,7 +68,7 @@ export async function startOAuthMock(options = {}) {
   };
 
   const asMetadata = () => ({
-    issuer: base,
+    issuer: typeof o.issuer === 'function' ? o.issuer(base) : (o.issuer ?? base),
     authorization_endpoint: o.authorizationEndpoint ?? `${base}/authorize`,
     token_endpoint: `${base}/token`,
     ...(o.noRegistration ? {} : { registration_endpoint: `${base}/register` }),

@@ -13,6 +13,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AbortError, McpWireError } from '../errors.js';
+import { KeyedSerial } from '../util/serial.js';
+import { sleep } from '../util/sleep.js';
 
 /** Options of `withFileLock`. */
 export interface FileLockOptions {
@@ -34,7 +36,7 @@ export class TokenStoreLockError extends McpWireError {
   }
 }
 
-const queues = new Map<string, Promise<unknown>>();
+const queues = new KeyedSerial<string>();
 /** The lock files held by the current async context: taking one again there runs at once (re-entrant). */
 const held = new AsyncLocalStorage<ReadonlySet<string>>();
 
@@ -53,14 +55,7 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>, option
   const mine = held.getStore();
   if (mine?.has(key)) return fn();
   const inside = (): Promise<T> => held.run(new Set([...(mine ?? []), key]), fn);
-  const previous = queues.get(key) ?? Promise.resolve();
-  const run = previous.catch(() => {}).then(() => lockedRun(key, inside, options));
-  const tail = run.catch(() => {});
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
+  return queues.run(key, () => lockedRun(key, inside, options));
 }
 
 async function lockedRun<T>(file: string, fn: () => Promise<T>, options: FileLockOptions): Promise<T> {
@@ -100,22 +95,11 @@ async function acquire(file: string, options: FileLockOptions, onCompromised: (e
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw new TokenStoreLockError(`cannot lock ${file}: ${(err as Error).message}`, file, err);
       if (Date.now() >= deadline) throw new TokenStoreLockError(`timed out waiting for the lock of ${file}`, file, err);
-      await sleep(Math.min(25 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2), options.signal);
+      await sleep(Math.min(25 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2), options.signal, lockAborted);
     }
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new AbortError('waiting for the token store lock was aborted', { phase: 'auth' }));
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(new AbortError('waiting for the token store lock was aborted', { phase: 'auth' }));
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+function lockAborted(): AbortError {
+  return new AbortError('waiting for the token store lock was aborted', { phase: 'auth' });
 }

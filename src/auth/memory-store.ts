@@ -1,9 +1,10 @@
 /** The in-memory TokenStore: grants live as long as the process (the default store). */
+import { KeyedSerial } from '../util/serial.js';
 import type { AuthCallOptions, StoredGrant, TokenStore } from './types.js';
 
 export class MemoryTokenStore implements TokenStore {
   private readonly grants = new Map<string, StoredGrant>();
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedSerial<string>();
 
   async get(serverKey: string, options?: AuthCallOptions): Promise<StoredGrant | undefined> {
     options?.signal?.throwIfAborted();
@@ -22,15 +23,7 @@ export class MemoryTokenStore implements TokenStore {
   }
 
   /** Serializes `fn` per key within this process. */
-  async withLock<T>(serverKey: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(serverKey) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => {});
-    this.locks.set(serverKey, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(serverKey) === tail) this.locks.delete(serverKey);
-    }
+  withLock<T>(serverKey: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(serverKey, fn);
   }
 }

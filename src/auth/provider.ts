@@ -17,7 +17,8 @@ import type { FlowContext } from './flow.js';
 import type { AuthHttp } from './http.js';
 import { MemoryTokenStore } from './memory-store.js';
 import { selectScope, splitScope, unionScopes } from './scope.js';
-import type { AuthCallOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
+import type { AuthCallOptions, AuthHeadersOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
+import { Serial } from '../util/serial.js';
 
 /** The exchanges with the authorization server (oauth4webapi), loaded on first use: see client-auth.ts. */
 let flowModule: Promise<typeof import('./flow.js')> | undefined;
@@ -42,7 +43,7 @@ class Provider implements OAuthClientProvider {
   private loaded = false;
   private discovery: Discovery | undefined;
   private client: ClientIdentity | undefined;
-  private flight: Promise<unknown> | undefined;
+  private readonly flight = new Serial();
   /** The scope last asked for (step-up unions with it). */
   private requestedScope: string | undefined;
 
@@ -76,11 +77,12 @@ class Provider implements OAuthClientProvider {
 
   // ---- the transport's hooks -------------------------------------------------------------
 
-  async headers(options?: AuthCallOptions): Promise<Record<string, string>> {
-    let g = await this.current(options);
+  async headers(options?: AuthHeadersOptions): Promise<Record<string, string>> {
+    // `refresh: false` (a session DELETE on close): the grant held now, no store read, no lock, no round trip.
+    let g = options?.refresh === false ? this.grant : await this.current(options);
     // basic.authorization#56: once the server's authorization server is known, a grant another one issued is not sent.
     if (g !== undefined && this.foreign(g, this.discovery)) g = undefined;
-    if (g !== undefined && this.expiring(g) && g.refresh_token !== undefined) {
+    if (options?.refresh !== false && g !== undefined && this.expiring(g) && g.refresh_token !== undefined) {
       g = await this.single(() => this.refreshLocked(g!, options)).catch(() => this.grant);
     }
     // basic.authorization#49: the token goes in the Authorization header, as Bearer.
@@ -117,10 +119,12 @@ class Provider implements OAuthClientProvider {
     }
     // 401: replay once (never loop).
     if (attempt > 0) return false;
-    const sent = this.grant;
+    // The token the refused request carried (the transport says; else the one held as the 401 arrives).
+    const refused = info.sentAuthorization !== undefined ? tokenOf(info.sentAuthorization) : this.grant?.access_token;
     await this.single(async () => {
-      // Someone else already replaced the token we sent: just replay with theirs.
-      if (this.grant !== undefined && this.grant !== sent) return;
+      const sent = await this.current(options);
+      // Someone else already replaced the refused token (a refresh in between): just replay with theirs.
+      if (sent !== undefined && refused !== undefined && sent.access_token !== refused) return;
       // A refresh keeps the granted scope: worth it only when the challenge asks for nothing more.
       const held = splitScope(sent?.scope);
       let refreshFailure: unknown;
@@ -136,7 +140,7 @@ class Provider implements OAuthClientProvider {
       } catch (err) {
         // Nobody to ask: the refresh's failure (an AS that is down, a 5xx…) is the story, not
         // "log in again" — unless the AS said the refresh token is dead.
-        const dead = refreshFailure instanceof AuthError && refreshFailure.oauthError === 'invalid_grant';
+        const dead = refreshFailure instanceof AuthError && (refreshFailure.oauthError === 'invalid_grant' || refreshFailure.code === 'MCPWIRE_AUTH_LOGGED_OUT');
         if (refreshFailure !== undefined && !dead && err instanceof AuthError && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') {
           throw new AuthError(`the access token was refused and refreshing it failed: ${failureText(refreshFailure)}`, 'MCPWIRE_AUTH_REFRESH_FAILED', { cause: refreshFailure });
         }
@@ -206,14 +210,7 @@ class Provider implements OAuthClientProvider {
 
   /** One refresh/authorization at a time; later callers wait for it, then run theirs. */
   private single<T>(fn: () => Promise<T>): Promise<T> {
-    const prev = this.flight ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => {});
-    this.flight = tail;
-    void tail.then(() => {
-      if (this.flight === tail) this.flight = undefined;
-    });
-    return run;
+    return this.flight.run(fn);
   }
 
   private async locked<T>(fn: () => Promise<T>, options?: AuthCallOptions): Promise<T> {
@@ -250,8 +247,15 @@ class Provider implements OAuthClientProvider {
   private async refreshLocked(sent: StoredGrant, options?: AuthCallOptions): Promise<StoredGrant> {
     return this.locked(async () => {
       const fresh = this.store.withLock !== undefined ? await this.store.get(this.key, options) : this.grant;
-      if (fresh !== undefined && fresh.access_token !== sent.access_token && !this.expiring(fresh)) return this.save(fresh, options);
-      const g = fresh ?? sent;
+      if (fresh === undefined) {
+        // The entry is gone: someone logged out (maybe another process). Nothing is refreshed or
+        // written back, or the logout would be undone.
+        this.grant = undefined;
+        this.client = undefined;
+        throw new AuthError('the grant was removed from the token store (logged out): not refreshed', 'MCPWIRE_AUTH_LOGGED_OUT');
+      }
+      if (fresh.access_token !== sent.access_token && !this.expiring(fresh)) return this.save(fresh, options);
+      const g = fresh;
       if (g.refresh_token === undefined) throw new AuthError('no refresh token', 'MCPWIRE_AUTH_NO_REFRESH');
       const d = await this.discoverOnce(undefined, options);
       if (this.foreign(g, d)) {
@@ -267,7 +271,10 @@ class Provider implements OAuthClientProvider {
       const res = await (await flow()).refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
       try {
         const next = await (await flow()).processTokenResponse(ctx, client, 'refresh_token', res, { now: this.now(), requestedScope: g.scope, previousRefreshToken: g.refresh_token, resource: d.resource });
-        return await this.save({ ...g, ...next, ...(next.refresh_token === undefined ? {} : {}) }, options);
+        // The new token's lifetime is its own: without `expires_in` (only RECOMMENDED) it is
+        // unknown (refreshed on a 401), never the old token's, which would make it look expired.
+        const { expires_at: _old, ...kept } = g;
+        return await this.save({ ...kept, ...next }, options);
       } catch (err) {
         // The AS said the refresh token is dead: forget it (it is never sent again).
         if (err instanceof AuthError && err.oauthError === 'invalid_grant') {
@@ -386,6 +393,12 @@ function registrationMethod(d: Discovery): ClientIdentity['token_endpoint_auth_m
   const supported = d.as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
   if (supported.includes('none')) return 'none';
   return chooseAuthMethod(d.as, true, false);
+}
+
+/** The credential of an Authorization header value (`Bearer abc` → `abc`). */
+function tokenOf(authorization: string): string {
+  const i = authorization.indexOf(' ');
+  return i < 0 ? authorization : authorization.slice(i + 1).trim();
 }
 
 /** An error's message with the network code under it (`fetch failed (ECONNREFUSED)`). */
