@@ -144,9 +144,29 @@ describe('2025-03-26 fallbacks', () => {
     expect(wellKnown.slice(2)).toEqual(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']);
     expect([m.counters.register, m.counters.authorize, m.counters.token]).toEqual([1, 1, 1]);
   });
+
+  it('RFC 8414 §3.3: the AS metadata at the server root names another issuer → refused; nothing is sent to its endpoints', async () => {
+    const m = await mock({ noPrm: true, issuer: 'https://elsewhere.example' });
+    const err = await open(m, provider(m)).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/issuer/);
+    expect([m.counters.register, m.counters.authorize, m.counters.token]).toEqual([0, 0, 0]);
+  });
 });
 
 describe('what a compliant server never does', () => {
+  it('RFC 8414 §3.3: the AS metadata named by the PRM must give the issuer identically — one with a trailing slash added is another issuer', async () => {
+    const m = await mock({ issuer: (base: string) => `${base}/` });
+    const err = await open(m, provider(m)).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).toMatch(/issuer/);
+    expect([m.counters.register, m.counters.authorize, m.counters.token]).toEqual([0, 0, 0]);
+  });
+
   it('basic.authorization#42: PRM naming another resource → refused before any authorization request', async () => {
     const m = await mock({ prmResource: 'https://evil.example.com/mcp' });
     await expect(open(m, provider(m))).rejects.toMatchObject({ code: 'MCPWIRE_AUTH_RESOURCE_MISMATCH' });

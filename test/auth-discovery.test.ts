@@ -53,9 +53,11 @@ describe('discovery URL orders', () => {
     ]);
   });
 
-  it('RFC 8414 §3.3 (basic.authorization#20): metadata naming another issuer is refused', () => {
-    expect(() => validateAsMetadata({ issuer: 'https://evil.example' }, 'https://auth.example.com', true)).toThrow(/issuer/);
-    expect(validateAsMetadata({ issuer: 'https://auth.example.com/' }, 'https://auth.example.com', true).issuer).toBe('https://auth.example.com/');
+  it('RFC 8414 §3.3: metadata naming another issuer is refused — compared as identical strings, so a trailing slash is another issuer', () => {
+    expect(() => validateAsMetadata({ issuer: 'https://evil.example' }, 'https://auth.example.com')).toThrow(/issuer/);
+    expect(() => validateAsMetadata({ issuer: 'https://auth.example.com/' }, 'https://auth.example.com')).toThrow(/issuer/);
+    expect(() => validateAsMetadata({ issuer: 'https://auth.example.com/tenant1' }, 'https://auth.example.com/tenant1/')).toThrow(/issuer/);
+    expect(validateAsMetadata({ issuer: 'https://auth.example.com/tenant1' }, 'https://auth.example.com/tenant1').issuer).toBe('https://auth.example.com/tenant1');
   });
 });
 

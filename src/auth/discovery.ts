@@ -140,24 +140,28 @@ export function validatePrm(doc: Record<string, unknown>, serverUrl: string | UR
 export async function fetchAuthorizationServerMetadata(
   http: AuthHttp,
   issuer: string,
-  options: { checkIssuer: boolean; signal?: AbortSignal },
+  options: { signal?: AbortSignal; accept?: readonly string[] },
 ): Promise<AuthorizationServerMetadata | undefined> {
   const base = new URL(issuer);
   checkHttps(base, 'the authorization server');
   for (const url of authorizationServerMetadataUrls(base)) {
     const doc = await getJson(http, url, 'authorization server metadata', options.signal);
     if (doc === undefined) continue;
-    return validateAsMetadata(doc, issuer, options.checkIssuer);
+    return validateAsMetadata(doc, options.accept ?? [issuer]);
   }
   return undefined;
 }
 
-const strip = (s: string): string => s.replace(/\/+$/, '');
-
-export function validateAsMetadata(doc: Record<string, unknown>, issuer: string, checkIssuer: boolean): AuthorizationServerMetadata {
+/**
+ * Validates AS metadata. RFC 8414 §3.3: its `issuer` must be IDENTICAL to the issuer identifier
+ * the well-known URI was built from (a string comparison: a trailing slash makes another issuer).
+ * `accept` lists the identifiers that count as that one (one, except for the 2025-03-26 root).
+ */
+export function validateAsMetadata(doc: Record<string, unknown>, accept: string | readonly string[]): AuthorizationServerMetadata {
   if (typeof doc.issuer !== 'string') throw new AuthError('authorization server metadata has no `issuer`', 'MCPWIRE_AUTH_BAD_METADATA');
-  // RFC 8414 §3.3: the issuer in the document must be the one we asked about.
-  if (checkIssuer && strip(doc.issuer) !== strip(issuer)) {
+  const expected = typeof accept === 'string' ? [accept] : accept;
+  const issuer = expected[0] ?? '';
+  if (!expected.includes(doc.issuer)) {
     throw new AuthError(
       `authorization server metadata names issuer ${JSON.stringify(doc.issuer.slice(0, 200))}, expected ${issuer}`,
       'MCPWIRE_AUTH_ISSUER_MISMATCH',
@@ -186,14 +190,16 @@ export async function discover(
   if (prm !== undefined) {
     const issuer = prm.authorization_servers?.[0];
     if (issuer === undefined) throw new AuthError('protected resource metadata names no authorization server', 'MCPWIRE_AUTH_BAD_METADATA');
-    const as = await fetchAuthorizationServerMetadata(http, issuer, { checkIssuer: true, signal });
+    const as = await fetchAuthorizationServerMetadata(http, issuer, { ...(signal ? { signal } : {}) });
     if (as === undefined) throw new AuthError(`no authorization server metadata found for ${issuer}`, 'MCPWIRE_AUTH_NO_METADATA');
     return { resource: canonicalResource(prm.resource), prm, as, via: 'prm' };
   }
   // 2025-03-26: the authorization base URL is the server URL without its path.
   const origin = new URL(serverUrl).origin;
   const resource = canonicalResource(serverUrl);
-  const legacy = await fetchAuthorizationServerMetadata(http, origin, { checkIssuer: false, signal });
+  // The metadata at the root is the origin's: its issuer must be the origin (RFC 8414 §3.1 builds
+  // the same well-known URI from `https://host` and `https://host/`, so either spelling is it).
+  const legacy = await fetchAuthorizationServerMetadata(http, origin, { accept: [origin, `${origin}/`], ...(signal ? { signal } : {}) });
   if (legacy !== undefined) return { resource, as: legacy, via: 'legacy-metadata' };
   return {
     resource,

@@ -64,7 +64,7 @@ export async function revokeGrant(grant: StoredGrant, options: RevokeOptions): P
 
 async function metadataFor(grant: StoredGrant, http: AuthHttp, options: RevokeOptions): Promise<AuthorizationServerMetadata> {
   if (grant.issuer !== undefined) {
-    const as = await fetchAuthorizationServerMetadata(http, grant.issuer, { checkIssuer: true, ...(options.signal ? { signal: options.signal } : {}) });
+    const as = await fetchAuthorizationServerMetadata(http, grant.issuer, { ...(options.signal ? { signal: options.signal } : {}) });
     if (as !== undefined) return as;
   }
   return (await discover(http, options.serverUrl, undefined, options.signal)).as;
