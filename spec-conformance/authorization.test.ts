@@ -218,7 +218,7 @@ describe('what a compliant server never does', () => {
 });
 
 describe('refresh', () => {
-  it('basic.authorization#72: rotation — a rotated-out refresh token is never sent again', async () => {
+  it('basic.authorization#70: refresh token rotation (OAuth 2.1 §4.3.1) — a rotated-out refresh token is never sent again', async () => {
     const m = await mock({ rotate: true });
     const c = await open(m, provider(m));
     await c.listTools();
@@ -232,7 +232,7 @@ describe('refresh', () => {
     expect(m.counters.authorize).toBe(1);
   });
 
-  it('basic.authorization#70: refresh before expiry (the skew) without a 401', async () => {
+  it('refresh before expiry (the skew) without a 401', async () => {
     const m = await mock({ expiresIn: 30 });
     const c = await open(m, provider(m, { refreshSkewMs: 60_000 }));
     await c.listTools();
@@ -241,7 +241,7 @@ describe('refresh', () => {
     expect(refreshes[0].params.resource).toBe(m.url); // basic.authorization#41: resource on every token request
   });
 
-  it('basic.authorization#70: concurrent 401s refresh once (single-flight)', async () => {
+  it('basic.authorization#18: concurrent 401s refresh once (single-flight)', async () => {
     const m = await mock();
     const c = await open(m, provider(m));
     await c.listTools();
@@ -250,7 +250,7 @@ describe('refresh', () => {
     expect(at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token')).toHaveLength(1);
   });
 
-  it('basic.authorization#72: two providers sharing a store refresh once under its lock; the rotated-out token is not sent by the other', async () => {
+  it('basic.authorization#70: refresh token rotation (OAuth 2.1 §4.3.1) — two providers sharing a store refresh once under its lock; the rotated-out token is not sent by the other', async () => {
     const m = await mock({ rotate: true });
     const store = new MemoryTokenStore();
     const a = await open(m, provider(m, { store }));

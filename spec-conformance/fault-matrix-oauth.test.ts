@@ -73,7 +73,7 @@ async function heldTokens(store: MemoryTokenStore): Promise<string[]> {
 }
 
 describe('fault matrix: OAuth', { timeout: 60_000 }, () => {
-  it('fault: the access token expires before a call reaches the server (401 invalid_token) → one refresh, the call is replayed and answers (basic.authorization#70)', async () => {
+  it('fault: the access token expires before a call reaches the server (401 invalid_token) → one refresh, the call is replayed and answers (basic.authorization#18)', async () => {
     const { b, store } = await loggedIn();
     tokens.push(...(await heldTokens(store)));
     as!.expireAll();

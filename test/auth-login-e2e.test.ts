@@ -118,7 +118,7 @@ async function introspect(token: string): Promise<{ active: boolean }> {
 describe('mcpwire login / call / refresh / auth status / logout against oidc-provider', { timeout: 240_000 }, () => {
   let sb: Sandbox;
 
-  it('status shows auth_required and names the next command (basic.authorization#55, #18)', async () => {
+  it('status shows auth_required and names the next command (basic.authorization#18)', async () => {
     sb = sandbox();
     const add = await run(sb, ['mcp', 'add', 'secure', '--scope', 'global', '--transport', 'http', '--url', mcp.url, '--oauth-scope', SCOPE]);
     expect(add.code, add.stderr).toBe(0);
@@ -215,7 +215,7 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     expect(res.stdout + res.stderr).not.toMatch(/401|auth_required|unauthori[sz]ed/i);
   });
 
-  it('expired access token: two processes refresh at once, ONE refresh reaches the AS, the refresh token rotates (basic.authorization#72)', async () => {
+  it('expired access token: two processes refresh at once, ONE refresh reaches the AS, the refresh token rotates (basic.authorization#70, OAuth 2.1 §4.3.1)', async () => {
     const before = readGrant(sb);
     const refreshes = as.counts.refreshes;
     const store = new FileTokenStore(sb.authFile);
