@@ -228,7 +228,7 @@ export class McpHost extends EventEmitter {
     this.slots.set(id, slot);
     this.slotChanged(slot);
     this.emit('serverAdded', { server: id });
-    if (this.started) await slot.start();
+    if (this.started && !this.closed) await slot.start();
     return this.statusOf(slot, true);
   }
 
@@ -306,7 +306,7 @@ export class McpHost extends EventEmitter {
       this.emit('serverAdded', { server: id });
       starting.push(slot);
     }
-    if (this.started) await Promise.all(starting.map((s) => s.start()));
+    if (this.started && !this.closed) await Promise.all(starting.map((s) => s.start()));
     this.emit('reloaded', diff);
     return diff;
   }
@@ -415,6 +415,10 @@ export class McpHost extends EventEmitter {
   /** Closes every connection and stops all retries. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.all([...this.slots.values()].map((s) => s.close()));
+    // A reload or addServer under way sees `closed` and starts nothing; the slots it made
+    // before noticing are closed here, so nothing runs once close() has resolved.
+    await this.changing;
     await Promise.all([...this.slots.values()].map((s) => s.close()));
   }
 

@@ -78,6 +78,13 @@ export class ServerSlot {
   private detach: (() => void) | undefined;
   private started = false;
   private attempting: Promise<void> | undefined;
+  /** Set by close(): nothing connects again, whatever was under way. */
+  private closedForGood = false;
+  /**
+   * The client of the attempt under way, until its first `tools/list` makes it `client`:
+   * disconnect() closes it too, or a close during that listing would orphan its process.
+   */
+  private pending: HostClient | undefined;
 
   constructor(
     readonly server: ResolvedServer,
@@ -126,6 +133,7 @@ export class ServerSlot {
 
   /** Stops retrying and closes the client. Idempotent. */
   async close(): Promise<void> {
+    this.closedForGood = true;
     await this.disconnect();
     this.setState('closed');
   }
@@ -139,18 +147,21 @@ export class ServerSlot {
   }
 
   private async connectOnce(): Promise<void> {
+    if (this.closedForGood) return;
     const gen = ++this.generation;
     this.clearTimer();
-    this.abort = new AbortController();
+    const abort = (this.abort = new AbortController());
     this.setState('connecting');
     const timeoutMs = this.server.config.requestTimeoutMs;
     let client: HostClient | undefined;
     try {
-      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, signal: this.abort.signal });
+      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
+      this.pending = client;
       this.attach(client, gen);
-      const tools = client.serverCapabilities?.tools ? await client.listTools({ timeoutMs }) : [];
-      if (gen !== this.generation) return;
+      const tools = client.serverCapabilities?.tools ? await client.listTools({ timeoutMs, signal: abort.signal }) : [];
+      if (gen !== this.generation) return; // disconnect() closed `pending`
+      this.pending = undefined;
       this.client = client;
       this.tools = tools;
       this.lastError = undefined;
@@ -161,6 +172,7 @@ export class ServerSlot {
     } catch (err) {
       if (gen !== this.generation) return;
       this.detach?.();
+      this.pending = undefined;
       await client?.close().catch(() => {});
       this.failed(err);
     }
@@ -255,11 +267,12 @@ export class ServerSlot {
     this.clearTimer();
     this.abort?.abort();
     this.detach?.();
-    const client = this.client;
+    const clients = [this.client, this.pending];
     this.client = undefined;
+    this.pending = undefined;
     this.tools = [];
     this.nextRetryAt = undefined;
-    await client?.close().catch(() => {});
+    await Promise.all(clients.map((c) => c?.close().catch(() => {})));
   }
 
   private clearTimer(): void {
