@@ -105,7 +105,7 @@ describe('client/sampling', () => {
     expect(seen[1].messages).toEqual(history);
   });
 
-  it('client.sampling#4 / #3: without `sampling.tools`, a tool-enabled request (tools, toolChoice or tool content) is refused with -32602 before the handler sees it', async () => {
+  it('client.sampling#3: without `sampling.tools`, a tool-enabled request (tools, toolChoice or tool content) is refused with -32602 before the handler sees it', async () => {
     const handler = vi.fn(async () => answer);
     const { client } = await open({ onSampling: handler });
     const withTools = await ask(client, 'sampling/createMessage', { messages: [user(text('hi'))], tools: [weatherTool], maxTokens: 10 });
@@ -214,7 +214,7 @@ describe('client/elicitation', () => {
     await expect(open({ onElicitation: async () => ({ action: 'decline' }), elicitationModes: [] })).rejects.toMatchObject({ code: 'MCPWIRE_CONFIG' });
   });
 
-  it('client.elicitation#6 / #30: a request in a mode the client did not declare is refused with -32602 and never reaches the handler', async () => {
+  it('client.elicitation#30: a request in a mode the client did not declare is refused with -32602 and never reaches the handler', async () => {
     const handler = vi.fn(async () => ({ action: 'accept' as const }));
     const { client } = await open({ onElicitation: handler });
     const r = await ask(client, 'elicitation/create', { mode: 'url', message: 'Open', url: 'https://example.com/x', elicitationId: 'e1' });
@@ -326,7 +326,7 @@ describe('client/elicitation', () => {
     }
   });
 
-  it('client.elicitation#14 / #15: notifications/elicitation/complete is passed on once for an id the user accepted; unknown, already completed or id-less notifications are ignored', async () => {
+  it('client.elicitation#15: notifications/elicitation/complete is passed on once for an id the user accepted; unknown, already completed or id-less notifications are ignored', async () => {
     const { client } = await open({ elicitationModes: ['url'], onElicitation: async () => ({ action: 'accept' }) });
     const events: unknown[] = [];
     client.on('elicitationComplete', (p) => events.push(p));

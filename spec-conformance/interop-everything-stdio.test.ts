@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('interop: server-everything over stdio', () => {
-  it('basic.lifecycle#2/#3/#4: initializes, negotiates 2025-11-25 and reaches ready', () => {
+  it('basic.lifecycle#2/#4: initializes, negotiates 2025-11-25 and reaches ready', () => {
     expect(client.state).toBe('ready');
     expect(client.protocolVersion).toBe('2025-11-25');
     expect(client.serverInfo?.name).toBeTruthy();

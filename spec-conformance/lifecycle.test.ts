@@ -43,7 +43,7 @@ describe('basic/lifecycle: initialization', () => {
     expect(m.received()[0].params.capabilities).toEqual({ roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } });
   });
 
-  it('basic.lifecycle#9: accepts an older supported version when the server answers with it', async () => {
+  it('basic.lifecycle#12: only a version the client does not support is refused: an older supported one in the answer is accepted', async () => {
     const m = mock({ extends: 'default', protocolVersions: ['2025-06-18'] });
     const client = await connectMock(m);
     expect(client.protocolVersion).toBe('2025-06-18');

@@ -27,14 +27,14 @@ describe('server/tools', () => {
     expect(unknown).toBeInstanceOf(JsonRpcError);
   });
 
-  it('server.tools#14/#15: structuredContent is validated against the outputSchema', async () => {
+  it('server.tools#15: structuredContent is validated against the outputSchema', async () => {
     const client = await connectMock(mock());
     await client.listTools();
     const r = await client.callTool('structured', { text: 'abc' });
     expect(r.structuredContent).toEqual({ text: 'abc', length: 3, upper: 'ABC' });
   });
 
-  it('server.tools#14: structuredContent that violates the outputSchema is an error (or a warning when asked)', async () => {
+  it('server.tools#15: structuredContent that violates the outputSchema is an error (or a warning when asked)', async () => {
     const scenario = {
       tools: [
         {

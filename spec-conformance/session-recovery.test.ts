@@ -41,7 +41,7 @@ const causes = (e: unknown): unknown[] => {
 const methods = () => mock!.record.messages.filter((m) => m.method).map((m) => m.method as string);
 
 describe('Streamable HTTP session expiry', () => {
-  it('basic.transports#44 #45: re-initializes, restores log level and subscriptions, and replays the request once', async () => {
+  it('basic.transports#45: re-initializes, restores log level and subscriptions, and replays the request once', async () => {
     mock = (await startHttpMock({ mode: 'sse' })) as Mock;
     client = await connect({ transport: 'http', id: 'expiring', url: mock.url }, { timeoutMs: 10_000 });
     const expired: unknown[] = [];

@@ -329,6 +329,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
 // ---- 9.3: a POST stream is closed once its response arrived ----------------------------------
 
 describe('issue9.3: a POST response stream is closed once its request is answered', () => {
+  // cites basic.transports#26: a server that breaks it (never ends the stream) must not make the client hold a socket per call
   test('issue9.3: 20 sequential calls against a server that never ends the stream do not hold 20 sockets (basic.transports#26)', async () => {
     const m = await mock({ mode: 'sse', endPostStreams: false, getStream: false });
     const { t, messages } = httpT(m.url);
@@ -504,6 +505,7 @@ describe('issue16.5: onDispatched says when the POST was started (basic.utilitie
 // ---- 16.8: 202 for a request, BOM ---------------------------------------------------------------
 
 describe('issue16.8: malformed HTTP answers fail at once or are tolerated like stdio', () => {
+  // cites basic.transports#18: a server that breaks it (202 to a request) fails that request at once, not by its timeout
   test('issue16.8: a 202 with no body to a request POST rejects at once naming the request id and the server (basic.transports#18)', async () => {
     const m = await mock({ mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 202, body: '' }] });
     const { t } = httpT(m.url);

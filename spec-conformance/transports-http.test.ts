@@ -124,7 +124,7 @@ describe.each(['json', 'sse'] as const)('Streamable HTTP, server answering with 
     expect(m.record.messages.map((x) => x.method)).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
   });
 
-  test('basic.transports#18 #19: the response reaches onmessage and send() resolves', async () => {
+  test('basic.transports#19: the response reaches onmessage and send() resolves', async () => {
     const m = await mock({ mode });
     const { t, messages } = http(m.url);
     await handshake(t);
@@ -135,6 +135,7 @@ describe.each(['json', 'sse'] as const)('Streamable HTTP, server answering with 
     expect(text(res[0])).toBe('round trip');
   });
 
+  // cites basic.transports#16: the client takes the server's 202 with no body as the notification's acknowledgement (send() resolves)
   test('basic.transports#16: a notification is acknowledged with 202 and send() resolves', async () => {
     const m = await mock({ mode });
     const { t, events } = http(m.url);
@@ -214,6 +215,7 @@ describe('Streamable HTTP: the GET stream for server-initiated messages', () => 
     expect(get.headers.accept).toContain('text/event-stream');
   });
 
+  // cites basic.transports#30: the client reads the server's 405 to GET as "no stream here" and does not ask again
   test('basic.transports#30: a 405 to GET means no stream, and the client does not retry', async () => {
     const m = await mock({ mode: 'sse', getStream: false });
     const { t, events, diagnostics } = http(m.url);
@@ -225,7 +227,7 @@ describe('Streamable HTTP: the GET stream for server-initiated messages', () => 
     expect(diagnostics).toEqual([]);
   });
 
-  test('basic.transports#33 #37: a dropped GET stream is resumed with Last-Event-ID after the retry delay', async () => {
+  test('basic.transports#37: a dropped GET stream is resumed with Last-Event-ID after the retry delay', async () => {
     const m = await mock({ mode: 'json', retryMs: 100 });
     const { t, messages, events } = http(m.url);
     await handshake(t);
@@ -244,7 +246,7 @@ describe('Streamable HTTP: the GET stream for server-initiated messages', () => 
 });
 
 describe('Streamable HTTP: resumability and redelivery (SEP-1699)', () => {
-  test('basic.transports#20 #21 #23 #27 #37: a POST stream closed after an event id is resumed via GET + Last-Event-ID after `retry` ms, missed events replayed', async () => {
+  test('basic.transports#21 #23 #27 #37: a POST stream closed after an event id is resumed via GET + Last-Event-ID after `retry` ms, missed events replayed', async () => {
     const retryMs = 300;
     const m = await mock({ mode: 'sse', retryMs });
     const { t, messages, events } = http(m.url);
@@ -272,6 +274,7 @@ describe('Streamable HTTP: resumability and redelivery (SEP-1699)', () => {
     expect(m.record.messages.some((x) => x.method === 'notifications/cancelled')).toBe(false);
   });
 
+  // cites basic.transports#35: the client relies on the server's unique event ids to drop an event delivered twice
   test('basic.transports#35: events redelivered with an already-seen id are dropped (no double delivery)', async () => {
     const m = await mock({ mode: 'sse', retryMs: 50, replayDuplicates: true });
     const { t, messages, diagnostics } = http(m.url);
@@ -318,7 +321,7 @@ describe('Streamable HTTP: resumability and redelivery (SEP-1699)', () => {
 });
 
 describe('Streamable HTTP: session management', () => {
-  test('basic.transports#44 #45: 404 for a request with a session id rejects with SessionExpiredError; after resetSession the next initialize carries no session id', async () => {
+  test('basic.transports#45: 404 for a request with a session id rejects with SessionExpiredError; after resetSession the next initialize carries no session id', async () => {
     const m = await mock({ mode: 'json' });
     const { t } = http(m.url);
     await handshake(t);
@@ -442,6 +445,8 @@ describe('Streamable HTTP: failures are typed errors with status, server id and 
     expect(traced).not.toContain(t.sessionId ?? m.sessionIds()[0] ?? '@@');
   });
 
+  // cites basic.transports#8: proves the mock's Origin check, a fixture the client tests rely on, not the client
+  // cites basic.transports#9: the mock's 403 for a bad Origin, as above
   test('basic.transports#8 #9 (mock): the mock validates Origin and answers 403 with an id-less JSON-RPC error', async () => {
     const m = await mock({ mode: 'json', allowedOrigins: ['http://127.0.0.1'] });
     const res = await request(m.url, {

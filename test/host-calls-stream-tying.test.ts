@@ -72,6 +72,7 @@ async function twoAtOnce(h: McpHost, server: string): Promise<{ a: Got; b: Got }
 const own = (tag: string) => [1, 2, 3, 4].map((seq) => ({ tag, seq }));
 
 describe('host.callTool over Streamable HTTP: a notification on a call\'s own stream goes to that call (rule 0)', () => {
+  // cites basic.transports#25: the host ties a message to the call whose stream carried it, which is right when the server follows #25
   it('basic.transports#25: two concurrent calls to one server each get exactly their own log messages and notifications', async () => {
     const h = await httpHost('sse');
     const { a, b } = await twoAtOnce(h, 'h');
@@ -135,6 +136,7 @@ describe('McpClient: relatedRequestId on events, onRequestId on callTool', () =>
 });
 
 describe('StreamableHttpTransport: which request\'s stream a message came on', () => {
+  // cites basic.transports#25: the transport reports which request's stream carried a message, what #25 relates it to
   it('basic.transports#25: messages on a POST\'s SSE stream (and its resumption after a cut) carry that request\'s id; the GET stream\'s carry nothing', async () => {
     mock = (await startHttpMock({ mode: 'sse' })) as Mock;
     const t = (transport = new StreamableHttpTransport({ url: mock.url }));
