@@ -6,7 +6,10 @@
  *
  * - A connection's provider is non-interactive: it sends the stored token, refreshes it
  *   (single-flight across processes through the store's lock), and when only a new
- *   authorization would help it lets the 401 through, so the server shows `auth_required`.
+ *   authorization would help it lets the 401 through, so the server shows `auth_required` —
+ *   unless the server publishes no OAuth metadata at all: then nobody could log in, and the 401
+ *   is a connection error saying so. With `autoLogin` it runs the login itself (after the
+ *   host's `confirmLogin`, through its `openBrowser`) and replays the refused request.
  * - `loginServer` runs the authorization code flow with a one-shot loopback redirect receiver
  *   (src/auth/loopback.ts); the embedding host opens the browser (`openBrowser` callback) and may
  *   also accept a pasted redirect (`paste`), whichever comes first.
@@ -15,11 +18,14 @@
  * - The stdio transport never uses OAuth (basic.authorization#2).
  */
 import { FileTokenStore } from '../auth/file-store.js';
+import { parseBearerChallenge } from '../auth/challenge.js';
+import { discover } from '../auth/discovery.js';
 import { AuthError, isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
-import type { AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore } from '../auth/types.js';
+import type { AuthCallOptions, AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
+import { Serial } from '../util/serial.js';
 import { ConfigError } from '../errors.js';
 import { userConfigDir, type PathOptions } from './config/paths.js';
 import type { ResolvedServer } from './config/types.js';
@@ -50,6 +56,15 @@ export interface HostAuthOptions {
   fetch?: typeof fetch;
   /** Refresh this long before expiry (default 60 000 ms). */
   refreshSkewMs?: number;
+  /**
+   * Log in when a server needs it (`auth_required`) instead of waiting for `login()`: the
+   * authorization code flow runs through `openBrowser` (required) after `confirmLogin` said yes
+   * (when given), and the refused request is replayed. A server's config `oauth.auto_login`
+   * overrides this. Default false.
+   */
+  autoLogin?: boolean;
+  /** Asked before an automatic login; false (or a rejection) leaves the server `auth_required`. */
+  confirmLogin?: (info: { serverId: string; url: string }) => boolean | Promise<boolean>;
 }
 
 /** The store of `auth`, or the default file store. */
@@ -94,22 +109,65 @@ function endpoints(o: NonNullable<ResolvedServer['config']['oauth']>): OAuthProv
 /**
  * The auth provider of one connection to `server`: stored token, transparent refresh, and a
  * 401 that needs a new authorization surfaced as such (the connection fails with
- * AuthRequiredError → state `auth_required`) instead of an interaction nobody can answer.
+ * AuthRequiredError → state `auth_required`) instead of an interaction nobody can answer —
+ * or, with `autoLogin`, answered by a login through the host's hooks.
  */
 export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthClientProvider {
-  const p = createOAuthProvider(providerOptionsFor(server, auth, store));
+  // Secrets learned by any provider of this connection (a login replaces `p`) reach every listener.
+  const known = new Set<string>();
+  const listeners = new Set<(values: string[]) => void>();
+  const learned = (values: string[]): void => {
+    const fresh = values.filter((v) => !known.has(v));
+    for (const v of fresh) known.add(v);
+    if (fresh.length > 0) for (const l of listeners) l(fresh);
+  };
+  const fresh = (): OAuthClientProvider => {
+    const next = createOAuthProvider(providerOptionsFor(server, auth, store));
+    next.onSecrets(learned);
+    learned(next.secrets());
+    return next;
+  };
+  let p = fresh();
+  const login = new Serial();
+  const needsAuthorization = async (info: UnauthorizedInfo, attempt: number, o?: AuthCallOptions): Promise<boolean> => {
+    if (info.status === 401 && !(await offersOAuth(server, auth, parseBearerChallenge(info.wwwAuthenticate)?.resource_metadata, o))) {
+      throw new AuthError(
+        'the server answered HTTP 401 but offers no OAuth discovery (no protected resource metadata, no authorization server metadata): nothing to log in to — configure a header or a pre-registered client (oauth.client_id with oauth.authorization_url / token_url)',
+        'MCPWIRE_AUTH_NO_DISCOVERY',
+        { serverId: server.id },
+      );
+    }
+    if (attempt > 0 || !autoLoginOn(server, auth)) return false;
+    return login.run(async () => {
+      // Another refused request already logged in meanwhile: replay with that grant.
+      const held = await store.get(server.id, o);
+      if (held !== undefined && info.sentAuthorization !== undefined && !info.sentAuthorization.endsWith(` ${held.access_token}`)) {
+        p = fresh();
+        return true;
+      }
+      if (!(await confirmed(server, auth))) return false;
+      await loginServer(server, auth, store, { onSecret: learned, ...(o?.signal ? { signal: o.signal } : {}) });
+      // The login stored a grant: a fresh provider reads it for the replay.
+      p = fresh();
+      return true;
+    });
+  };
   return {
     headers: (o) => p.headers(o),
     onUnauthorized: async (info, attempt, o) => {
-      // Only a refresh can help without the user: no refreshable grant, or a 403 (step-up needs
-      // a new authorization) → let the refusal through without registering a client for nothing.
-      const held = await p.status(o);
-      if (info.status === 403 || !held.hasRefreshToken) return false;
       try {
-        // The provider refreshes when the challenge asks for no scope beyond the granted one.
-        return await p.onUnauthorized(info, attempt, o);
+        // Only a refresh can help without the user: no refreshable grant, or a 403 (step-up needs
+        // a new authorization) → let the refusal through without registering a client for nothing.
+        const held = await p.status(o);
+        if (info.status === 403 || !held.hasRefreshToken) return await needsAuthorization(info, attempt, o);
+        try {
+          // The provider refreshes when the challenge asks for no scope beyond the granted one.
+          return await p.onUnauthorized(info, attempt, o);
+        } catch (err) {
+          if (isAuthError(err) && (err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED' || err.code === 'MCPWIRE_AUTH_LOGGED_OUT')) return await needsAuthorization(info, attempt, o);
+          throw err;
+        }
       } catch (err) {
-        if (isAuthError(err) && err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED') return false;
         // The call's error names the server (the provider knows only its store key).
         if (isAuthError(err) && err.serverId === undefined) {
           throw new AuthError(err.message.replace(/^\[[^\]]*\] /, ''), err.code, { cause: err.cause, serverId: server.id, ...(err.oauthError !== undefined ? { oauthError: err.oauthError } : {}) });
@@ -120,9 +178,43 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
     authorize: (o) => p.authorize(o),
     logout: (o) => p.logout(o),
     status: (o) => p.status(o),
-    secrets: () => p.secrets(),
-    onSecrets: (l) => p.onSecrets(l),
+    secrets: () => [...known],
+    onSecrets: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
   };
+}
+
+/** Whether automatic login applies to `server`: its config's `oauth.auto_login`, else the host's, and a browser to open. */
+function autoLoginOn(server: ResolvedServer, auth: HostAuthOptions): boolean {
+  const on = server.config.oauth?.autoLogin ?? auth.autoLogin ?? false;
+  return on && auth.openBrowser !== undefined;
+}
+
+async function confirmed(server: ResolvedServer, auth: HostAuthOptions): Promise<boolean> {
+  if (auth.confirmLogin === undefined) return true;
+  try {
+    return (await auth.confirmLogin({ serverId: server.id, url: server.config.url ?? '' })) === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a login could work for `server`: it publishes protected resource metadata or
+ * authorization server metadata, or the config names a client or endpoints. A discovery that
+ * fails otherwise (a 5xx, a metadata error) counts as "yes": the login reports it.
+ */
+async function offersOAuth(server: ResolvedServer, auth: HostAuthOptions, resourceMetadata: string | undefined, o?: AuthCallOptions): Promise<boolean> {
+  const c = server.config.oauth ?? {};
+  if (c.clientId !== undefined || c.authorizationUrl !== undefined || c.tokenUrl !== undefined) return true;
+  try {
+    const d = await discover({ fetch: auth.fetch ?? fetch, timeoutMs: 30_000 }, server.config.url!, resourceMetadata, o?.signal);
+    return d.via !== 'legacy-defaults';
+  } catch {
+    return true;
+  }
 }
 
 /**

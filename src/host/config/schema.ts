@@ -27,6 +27,7 @@ const oauthSchema = z.object({
   client_id: nonEmpty.optional(),
   client_secret: nonEmpty.optional(),
   scope: z.string().optional(),
+  auto_login: z.boolean().optional(),
 });
 
 const retrySchema = z.object({
@@ -178,6 +179,7 @@ function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedS
   if (o.client_id !== undefined) out.clientId = o.client_id;
   if (o.client_secret !== undefined) out.clientSecret = o.client_secret;
   if (o.scope !== undefined) out.scope = o.scope;
+  if (o.auto_login !== undefined) out.autoLogin = o.auto_login;
   return out;
 }
 

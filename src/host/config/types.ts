@@ -20,6 +20,8 @@ export interface OAuthSettings {
   clientId?: string;
   clientSecret?: string;
   scope?: string;
+  /** Log in on `auth_required` through the host's hooks (overrides the host's `auth.autoLogin`). */
+  autoLogin?: boolean;
 }
 
 /** Tool-level allow/deny lists for the permission hook (tool names as the server reports them). */
