@@ -4,8 +4,8 @@
  * (stdin closed, or SIGINT/SIGTERM with --listen) a summary goes to stderr; in strict mode any
  * request that was not recorded makes the exit code 1.
  */
-import { parseArgs } from 'node:util';
 import { loadTap, readTrace } from '../../index.js';
+import { parseCommand } from '../command-args.js';
 
 const USAGE = `usage:
   mcpwire replay <trace.jsonl> [--match strict|loose] [--server <id>] [--listen <host:port>]`;
@@ -16,27 +16,9 @@ function fail(message: string, code = 2): number {
 }
 
 export default async function replay(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        match: { type: 'string' },
-        server: { type: 'string' },
-        listen: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return fail((err as Error).message);
-  }
+  const parsed = parseCommand(argv, { match: { type: 'string' }, server: { type: 'string' }, listen: { type: 'string' } }, USAGE, fail);
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const [file, ...extra] = positionals;
   if (!file) return fail('give the trace file to replay');
   if (extra.length) return fail(`unexpected argument "${extra[0]}"`);

@@ -5,8 +5,8 @@
  * a reverse proxy for Streamable HTTP / legacy SSE servers.
  * Both write an mcpwire trace (redacted, 0600) of every message that passes.
  */
-import { parseArgs } from 'node:util';
 import { loadTap, type TraceWarning } from '../../index.js';
+import { parseCommand } from '../command-args.js';
 
 const USAGE = `usage:
   mcpwire tap --trace <file> [--name <id>] [--strict] -- <server command> [args…]
@@ -26,29 +26,14 @@ function warn(w: TraceWarning): void {
 }
 
 export default async function tap(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        trace: { type: 'string' },
-        name: { type: 'string' },
-        strict: { type: 'boolean' },
-        listen: { type: 'string' },
-        upstream: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return fail((err as Error).message);
-  }
+  const parsed = parseCommand(
+    argv,
+    { trace: { type: 'string' }, name: { type: 'string' }, strict: { type: 'boolean' }, listen: { type: 'string' }, upstream: { type: 'string' } },
+    USAGE,
+    fail,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help) {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
   const trace = values.trace || process.env.MCPWIRE_TRACE;
   if (!trace) return fail('--trace <file> is required');
   const mod = await loadTap();
@@ -57,7 +42,7 @@ export default async function tap(argv: string[]): Promise<number> {
     if (!values.listen || !values.upstream) return fail('--listen and --upstream go together');
     if (positionals.length) return fail(`unexpected argument "${positionals[0]}" (an HTTP tap takes no command)`);
     const proxy = await mod.startHttpTap({ listen: values.listen, upstream: values.upstream, trace, name: values.name, strict: values.strict, onWarning: warn });
-    process.stderr.write(`mcpwire tap: listening on ${proxy.url} → ${values.upstream}, tracing to ${trace}\n`);
+    process.stderr.write(`mcpwire tap: listening on ${proxy.url} → ${proxy.upstream}, tracing to ${trace}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();
       process.once('SIGINT', stop);
