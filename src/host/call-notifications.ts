@@ -29,6 +29,10 @@
  * such as `tool_event`) goes to `onNotification(method, params)`. Progress goes to `onProgress`
  * through the request itself; list_changed, resources/updated, tasks/status and cancelled are
  * server-wide and stay with the host's events. One listener pair per client, however many calls.
+ *
+ * What no call's listener receives — no call in flight, two calls and nothing to tell them
+ * apart, a token no running call holds, a tied call without a listener for it — goes to the
+ * client's `unrouted` receiver (`watchNotifications`): the host's `notification` event.
  */
 import type { RequestId } from '../jsonrpc/types.js';
 import { RELATED_TASK_META_KEY } from '../mcp/tasks.js';
@@ -49,8 +53,12 @@ interface RoutedCall {
   onNotification?: CallNotificationListener;
 }
 
+/** Receives a notification no call's listener received. */
+export type UnroutedListener = (method: string, params: Record<string, unknown> | undefined) => void;
+
 class Router {
   readonly calls = new Set<RoutedCall>();
+  unrouted: UnroutedListener | undefined;
 
   constructor(client: HostClient) {
     client.on('log', (params: unknown, extra: unknown) =>
@@ -63,17 +71,27 @@ class Router {
   }
 
   private route(method: string, params: Record<string, unknown> | undefined, related: RequestId | undefined): void {
-    if (this.calls.size === 0) return;
+    const target = this.calls.size === 0 ? undefined : this.target(method, params, related);
+    if (target !== undefined && deliver(target, method, params)) return;
+    try {
+      this.unrouted?.(method, params);
+    } catch {
+      // a listener throwing must not break the connection's dispatch
+    }
+  }
+
+  /** The call a notification is tied to by the rules of the module comment, if any. */
+  private target(method: string, params: Record<string, unknown> | undefined, related: RequestId | undefined): RoutedCall | undefined {
     let target: RoutedCall | undefined;
     if (related !== undefined) {
       for (const c of this.calls) if (c.requestIds !== undefined && c.requestIds.includes(related)) target = c;
-      if (target !== undefined) return deliver(target, method, params);
+      if (target !== undefined) return target;
     }
     const meta = params?._meta as Record<string, unknown> | undefined;
     const task = relatedTaskId(meta);
     if (task !== undefined) {
       for (const c of this.calls) if (c.taskIds !== undefined && c.taskIds.includes(task)) target = c;
-      if (target !== undefined) return deliver(target, method, params);
+      if (target !== undefined) return target;
     }
     const token = meta?.progressToken ?? (method === 'notifications/progress' ? params?.progressToken : undefined);
     if (token !== undefined) {
@@ -83,7 +101,7 @@ class Router {
       // not a notification about another task than the one this call is known to follow
       if (task === undefined || only.taskIds === undefined || only.taskIds.length === 0) target = only;
     }
-    if (target !== undefined) deliver(target, method, params);
+    return target;
   }
 }
 
@@ -94,25 +112,41 @@ function relatedTaskId(meta: Record<string, unknown> | undefined): string | unde
   return typeof id === 'string' ? id : undefined;
 }
 
-function deliver(target: RoutedCall, method: string, params: Record<string, unknown> | undefined): void {
+/** Hands the notification to the call's listener; false when the call has none for it. */
+function deliver(target: RoutedCall, method: string, params: Record<string, unknown> | undefined): boolean {
+  const log = method === 'notifications/message';
+  if (log ? target.onLog === undefined : target.onNotification === undefined) return false;
   try {
-    if (method === 'notifications/message') target.onLog?.(params ?? {});
-    else target.onNotification?.(method, params);
+    if (log) target.onLog!(params ?? {});
+    else target.onNotification!(method, params);
   } catch {
     // a caller's listener throwing must not break the connection's dispatch
   }
+  return true;
 }
 
 const routers = new WeakMap<HostClient, Router>();
+
+function routerOf(client: HostClient): Router {
+  let r = routers.get(client);
+  if (r === undefined) routers.set(client, (r = new Router(client)));
+  return r;
+}
+
+/**
+ * Starts routing `client`'s notifications now (not only from its first call on) and hands
+ * every one no call's listener receives to `unrouted`.
+ */
+export function watchNotifications(client: HostClient, unrouted: UnroutedListener): void {
+  routerOf(client).unrouted = unrouted;
+}
 
 /**
  * Registers a call on `client` for the rules above (every call counts for exclusivity, with or
  * without listeners); returns the function that ends its window.
  */
 export function routeCallNotifications(client: HostClient, call: RoutedCall): () => void {
-  let r = routers.get(client);
-  if (r === undefined) routers.set(client, (r = new Router(client)));
-  const router = r;
+  const router = routerOf(client);
   router.calls.add(call);
   return () => void router.calls.delete(call);
 }

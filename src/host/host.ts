@@ -8,7 +8,8 @@
  * Events: `status` (a `ServerStatus` changed), `stateChange` ({ server, from, to, status }: a
  * server's state changed), `serverAdded` / `serverRemoved` ({ server }), `reloaded`
  * (`ReloadResult`), `toolsChanged` (the catalog's tools changed), `listChanged` ({ server, kind:
- * 'resources' | 'prompts' }), `diagnostic` (`HostDiagnostic`: { server?, message, method? }).
+ * 'resources' | 'prompts' }), `diagnostic` (`HostDiagnostic`: { server?, message, method? }),
+ * `notification` (`HostNotification`: { server, method, params }: one no call's listener received).
  *
  * Runtime management (seeds 001 CODA, 003): `addServer(id, entry)`, `removeServer(id)`,
  * `stopServer(id)` / `startServer(id)`, `restart(id)` and `reload(config)`, which applies only the
@@ -34,7 +35,7 @@ import type { PermissionHook } from './permissions.js';
 import { capabilitySummary, diffServers, instructionsSummary, serverFromEntry, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
 import { ServerSlot, type ConnectFn, type ServerState } from './server-slot.js';
 import { sanitizeText } from './text.js';
-import type { BoundOptions, ToolResultForAgent } from './tool-result.js';
+import { redactData, type BoundOptions, type ToolResultForAgent } from './tool-result.js';
 import { adaptTools, type AdaptedTool, type AdaptOptions, type ToolCatalog } from './tools.js';
 
 /** Options of `createHost`. */
@@ -122,6 +123,17 @@ export interface HostDiagnostic {
   method?: string;
 }
 
+/**
+ * A `notification` event: a server's notification that no tool call's listener received (sent
+ * while no call ran, or while several did and nothing tied it to one of them; rules in
+ * `call-notifications.ts`). `params` as the server sent them, its credentials taken out.
+ */
+export interface HostNotification {
+  server: string;
+  method: string;
+  params: Record<string, unknown> | undefined;
+}
+
 /** A `stateChange` event. */
 export interface HostStateChange {
   server: string;
@@ -182,6 +194,10 @@ export class McpHost extends EventEmitter {
       onChange: (s) => this.slotChanged(s),
       onListChanged: (s, kind) => this.emit('listChanged', { server: s.server.id, kind }),
       onDiagnostic: (s, message) => this.emit('diagnostic', { server: s.server.id, message }),
+      onNotification: (s, method, params) => {
+        const event: HostNotification = { server: s.server.id, method, params: params === undefined ? undefined : redactData(params, s.redaction) };
+        this.emit('notification', event);
+      },
     });
   }
 

@@ -3,7 +3,7 @@
  * permission hook. `src/index.ts` re-exports what is public from here.
  */
 export * from './config/index.js';
-export { createHost, McpHost, type HostDiagnostic, type HostOptions, type HostStateChange, type ServerStatus, type StatusOptions } from './host.js';
+export { createHost, McpHost, type HostDiagnostic, type HostNotification, type HostOptions, type HostStateChange, type ServerStatus, type StatusOptions } from './host.js';
 export { RUNTIME_SERVER_FILE, capabilitySummary, diffServers, instructionsSummary, sameServer, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
 export type { UnsupportedRequest } from '../mcp/client-features.js';
 export type { ConnectFn, HostClient, ServerState } from './server-slot.js';

@@ -13,6 +13,7 @@ import type { RequestOptions } from '../protocol/connection.js';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../mcp/types.js';
 import type { ServerConfig } from '../transport/create.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
+import { watchNotifications } from './call-notifications.js';
 import { toConnectConfig } from './config/connect.js';
 import { untrustedHint } from './config/trust.js';
 import type { ResolvedServer } from './config/types.js';
@@ -59,6 +60,8 @@ export interface SlotDeps {
   /** The server said its resources or prompts changed. */
   onListChanged: (slot: ServerSlot, kind: 'resources' | 'prompts') => void;
   onDiagnostic: (slot: ServerSlot, message: string) => void;
+  /** A notification of this server that no call's listener received (`call-notifications.ts`). */
+  onNotification?: (slot: ServerSlot, method: string, params: Record<string, unknown> | undefined) => void;
 }
 
 /** One supervised server (see the module comment). */
@@ -189,6 +192,9 @@ export class ServerSlot {
     const onTools = (): void => void this.refreshTools(gen);
     const onResources = (): void => this.deps.onListChanged(this, 'resources');
     const onPrompts = (): void => this.deps.onListChanged(this, 'prompts');
+    watchNotifications(client, (method, params) => {
+      if (gen === this.generation) this.deps.onNotification?.(this, method, params);
+    });
     client.on('close', onClose);
     client.on('toolsListChanged', onTools);
     client.on('resourcesListChanged', onResources);
