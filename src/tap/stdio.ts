@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { McpWireError } from '../errors.js';
+import { redactArgs, redactCommandLine } from '../trace/command-line.js';
 import { createTracer, type TraceWarning } from '../trace/tracer.js';
 import { LineSplitter, Recorder } from './recorder.js';
 
@@ -72,7 +73,8 @@ export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
     file: options.trace,
     serverId: options.name ?? defaultServerName(options.command, options.args),
     transport: 'stdio',
-    secrets: secretEnvValues(env),
+    // Credentials given as arguments are redacted wherever the server echoes them, too.
+    secrets: [...secretEnvValues(env), ...redactArgs(options.args).secrets],
     strict: options.strict,
     onWarning: options.onWarning,
   });
@@ -93,7 +95,7 @@ export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
     await tracer.close();
     throw new McpWireError('MCPWIRE_SPAWN', `cannot start ${options.command}: ${spawned.message}`, { phase: 'connect' });
   }
-  tracer.event({ type: 'transport', event: { type: 'spawn', pid: child.pid, command: [options.command, ...options.args].join(' ') } });
+  tracer.event({ type: 'transport', event: { type: 'spawn', pid: child.pid, command: redactCommandLine(options.command, options.args) } });
 
   // host → server
   const up = new LineSplitter((line) => recorder.text('out', line));
