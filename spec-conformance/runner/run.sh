@@ -7,6 +7,9 @@
 #   CONFORMANCE_SCENARIO=sse-retry bash spec-conformance/runner/run.sh   # one scenario
 #   CONFORMANCE_FILTER='^(initialize|tools_call|sse-retry)$' bash …      # a subset
 #   CONFORMANCE_SKIP_BUILD=1 …                           # use the existing dist/
+#   CONFORMANCE_EXTENSIONS=1 bash …   # the auth extension scenarios (client credentials, SEP-990,
+#                                     # DPoP, workload identity) of the newer suite, conformance-next
+#                                     # (0.2.0-alpha.12): each with --spec-version 2025-11-25 --force
 #
 # Either way failures are judged against expected-failures.yml (same rules as the suite's
 # --expected-failures: an unexpected failure or a stale entry fails the run).
@@ -28,6 +31,12 @@ if [ ! -x "$HERE/node_modules/.bin/node" ] || [ ! -f "$HERE/node_modules/@modelc
 fi
 RUNNER_NODE="$HERE/node_modules/.bin/node"
 CONFORMANCE="$HERE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+# The newer suite, installed beside the pinned one as an npm alias (package.json `conformance-next`).
+CONFORMANCE_NEXT="$HERE/node_modules/conformance-next/dist/index.js"
+if [ "${CONFORMANCE_EXTENSIONS:-0}" = "1" ]; then
+  [ -f "$CONFORMANCE_NEXT" ] || { echo "conformance runner: conformance-next is not installed (npm ci in spec-conformance/runner)" >&2; exit 1; }
+  CONFORMANCE="$CONFORMANCE_NEXT"
+fi
 
 if [ "${CONFORMANCE_SKIP_BUILD:-0}" != "1" ] || [ ! -f "$ROOT/dist/cli/main.js" ]; then
   (cd "$ROOT" && npm run --silent build) || { echo "conformance runner: build failed" >&2; exit 1; }
@@ -52,6 +61,22 @@ BASELINE="$HERE/expected-failures.yml"
 if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
   conformance client --command "$CLIENT" --scenario "$CONFORMANCE_SCENARIO" --timeout "$TIMEOUT" -o "$OUT" 2>&1 | tee "$OUT/run.log"
   echo "$CONFORMANCE_SCENARIO ${PIPESTATUS[0]}" >>"$OUT/exit-codes.txt"
+  "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" /dev/null "${CONFORMANCE_SUMMARY:-}"
+  exit $?
+fi
+
+if [ "${CONFORMANCE_EXTENSIONS:-0}" = "1" ]; then
+  # Extensions are outside any spec revision: --force runs them at 2025-11-25. Not judged
+  # against expected-failures.yml (that baseline is the pinned suite's); the counts are printed.
+  EXTENSIONS=(client-credentials-jwt client-credentials-basic enterprise-managed-authorization dpop dpop-nonce wif-jwt-bearer)
+  if [ -n "${CONFORMANCE_FILTER:-}" ]; then
+    mapfile -t EXTENSIONS < <(printf '%s\n' "${EXTENSIONS[@]}" | grep -E "$CONFORMANCE_FILTER")
+  fi
+  echo "conformance: ${#EXTENSIONS[@]} auth extension scenarios of conformance-next (results in $OUT)"
+  for s in "${EXTENSIONS[@]}"; do
+    conformance client --command "$CLIENT" --scenario "auth/$s" --spec-version 2025-11-25 --force --timeout "$TIMEOUT" -o "$OUT" >>"$OUT/run.log" 2>&1
+    echo "auth/$s $?" >>"$OUT/exit-codes.txt"
+  done
   "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" /dev/null "${CONFORMANCE_SUMMARY:-}"
   exit $?
 fi

@@ -67,7 +67,8 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
   if (scenario === 'auth/client-credentials-jwt') {
     return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, tokenEndpointAuthMethod: 'private_key_jwt', privateKeyJwt: { privateKey: ctx.private_key_pem ?? '', alg: ctx.signing_algorithm ?? 'ES256' } };
   }
-  if (scenario === 'auth/cross-app-access-complete-flow') {
+  // SEP-990 under its current name (enterprise-managed-authorization) and its earlier one.
+  if (scenario === 'auth/enterprise-managed-authorization' || scenario === 'auth/cross-app-access-complete-flow') {
     // SEP-990: ID token → ID-JAG at the IdP, then the jwt-bearer grant at the AS (client_secret_basic).
     return {
       ...base,
@@ -79,6 +80,11 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
   }
   if (scenario === 'auth/client-credentials-basic') {
     return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, clientSecret: ctx.client_secret };
+  }
+  if (scenario === 'auth/wif-jwt-bearer') {
+    // Workload identity (SEP-1933): the platform-issued JWT is the RFC 7523 assertion; a public client.
+    const jwt = ctx.valid_jwt ?? '';
+    return { ...base, grantType: 'jwt-bearer', clientId: ctx.client_id, tokenEndpointAuthMethod: 'none', assertion: async () => jwt };
   }
   if (ctx.client_id !== undefined) return { ...base, clientId: ctx.client_id, ...(ctx.client_secret !== undefined ? { clientSecret: ctx.client_secret } : {}) };
   return base;
