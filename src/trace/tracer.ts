@@ -4,7 +4,7 @@
  * pino is loaded only when a tracer is created, ajv only when strict mode is on; with tracing off
  * nothing here runs.
  *
- * Hot path per message (issue 14.6, tracing cheap enough to leave on): the connection hands over
+ * Hot path per message (tracing cheap enough to leave on): the connection hands over
  * the message's JSON text with it (`MessageInfo.text`: the very string the transport writes, or
  * the text it read). `Redactor.isClean` walks the parsed message without building anything
  * (plain data, no credential key, nothing any redaction rule could match) and measures its
@@ -16,16 +16,20 @@
  * built. Anything else (no text, something to redact, a string id…) takes the string path:
  * the line is built by hand in the field order pino wrote it, `Redactor.redactJson` serializing
  * the message once. Batches of ~64 KiB go to SonicBoom in sync mode (pino's default): one write
- * call per batch, whose buffer is filled again afterwards. No closures are created. */
+ * call per batch, whose buffer is filled again afterwards (`file-destination.ts`). No closures
+ * are created. The time base is `clock.ts`.
+ */
 import { sessionTag } from './session-tag.js';
-import { writeSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
+import { isoBytes, isoMs, lineHead, millis3, tick } from './clock.js';
+import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
 import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putFixed3, putMillis3, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
 import type { StrictChecker, Violation } from './strict.js';
+
+export { millis3 } from './clock.js';
 
 export interface TracerOptions {
   /** Append the trace to this file (created with its directories, mode 0600; an existing file keeps its mode). */
@@ -73,42 +77,6 @@ export function traceTarget(env: Record<string, string | undefined>, cliFlag?: s
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };
 
-// ---- time base: one per process, so traces of several servers share it -------------------
-let traceStart: number | undefined;
-/** Wall-clock ms minus monotonic ms, as of the last time the wall-clock text changed. */
-let wallOffset = 0;
-let isoMs = -1;
-let isoText = '';
-/** `isoText` encoded. */
-let isoBytes: Uint8Array = new Uint8Array(0);
-
-/**
- * Reads the monotonic clock: milliseconds since the first tracer started; keeps `isoText` (the
- * wall clock to the millisecond) current, rebuilding it (from `Date.now()`) only when the
- * millisecond derived from the monotonic clock changes, so most lines read one clock.
- */
-function tick(at?: number): number {
-  const now = at ?? performance.now();
-  traceStart ??= now;
-  if (Math.floor(now + wallOffset) !== isoMs) {
-    const wall = Date.now();
-    wallOffset = wall - now;
-    isoMs = wall;
-    isoText = `,"ts":"${new Date(wall).toISOString()}"`;
-    isoBytes = Buffer.from(isoText, 'latin1');
-  }
-  return now - traceStart;
-}
-
-/**
- * `{"v":1,"t":…,"ts":"…"`: the head of every line. `t` is `performance.now()` since the first
- * tracer started, 3 decimals; `ts` is the wall clock to the millisecond (see `tick`).
- */
-function lineHead(): string {
-  const t = tick();
-  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(t)}${isoText}`;
-}
-
 const LINE_START = Buffer.from(`{"v":${TRACE_FORMAT_VERSION},"t":`, 'latin1');
 const FIELD_LATENCY = Buffer.from(',"latency_ms":', 'latin1');
 
@@ -117,87 +85,6 @@ const FIELD_MSG = Buffer.from(',"msg":', 'latin1');
 
 /** Room for the fixed parts of a message line's head and its numbers (see `putMessageLine`). */
 const HEAD_ROOM = 64 + 4 * MAX_NUMBER_BYTES + 32;
-
-/** `x.toFixed(3)` for the non-negative `t`, by integer arithmetic (toFixed is several times slower). */
-function fixed3(x: number): string {
-  const q = Math.round(x * 1000);
-  if (!(q < 1e15)) return x.toFixed(3);
-  const whole = Math.floor(q / 1000);
-  const frac = q - whole * 1000;
-  return `${whole}${frac < 10 ? '.00' : frac < 100 ? '.0' : '.'}${frac}`;
-}
-
-/**
- * `String(Math.round(x * 1000) / 1000)` (`null` when not finite), by integer arithmetic: turning a
- * fractional number into text is the costliest step of a trace line otherwise.
- */
-export function millis3(x: number): string {
-  if (!Number.isFinite(x)) return 'null';
-  const q = Math.round(x * 1000);
-  if (!(q >= 0 && q < 1e15)) return String(q / 1000);
-  const whole = Math.floor(q / 1000);
-  const frac = q - whole * 1000;
-  if (frac === 0) return `${whole}`;
-  if (frac % 100 === 0) return `${whole}.${frac / 100}`;
-  if (frac % 10 === 0) return `${whole}.${frac < 100 ? '0' : ''}${frac / 10}`;
-  return `${whole}.${frac < 10 ? '00' : frac < 100 ? '0' : ''}${frac}`;
-}
-
-// ---- shared file destinations: several tracers may append to one file --------------------
-// Each line is written whole by its tracer into the file's one pending batch buffer (while the
-// line is still hot in the cache), which goes to pino's destination (SonicBoom, in buffer mode: no
-// further string conversion; in sync mode: a write of ~64 KiB to a local file takes tens of
-// microseconds, far less CPU than handing it to libuv's thread pool, and the buffer is free
-// again when the call returns) once it holds BATCH_BYTES, on the periodic flush, on
-// flush()/close() and at process exit. A line is written in one piece, so lines of tracers sharing
-// a file never interleave.
-interface SharedDestination {
-  stream: SonicBoomLike;
-  refs: number;
-  buf: Buffer;
-  used: number;
-  /**
-   * Batch buffers handed to the stream, oldest first, with the bytes of each not yet written
-   * (the stream holds them all until written anyway; every batch is tracked, so the byte counts
-   * stay in step with the stream's).
-   */
-  inflight: Buffer[];
-  inflightLeft: number[];
-  /** Buffers whose batch has been written, to fill again (see `written`). */
-  spare: Buffer[];
-  /** False once the byte counts may be out of step (see `drain`): every batch a new buffer. */
-  recycle: boolean;
-  timer: NodeJS.Timeout;
-  onExit: () => void;
-}
-
-interface SonicBoomLike extends NodeJS.EventEmitter {
-  fd: number;
-  flush(cb?: (err?: Error | null) => void): void;
-  flushSync(): void;
-  end(): void;
-  write(data: Buffer): boolean;
-}
-
-const files = new Map<string, SharedDestination>();
-const FLUSH_EVERY_MS = 250;
-/** A batch this full is written: few big writes cost far less CPU than many small ones (SonicBoom passes writes above its 16 KiB maxWrite as they are). */
-const BATCH_BYTES = 64 * 1024;
-/** The batch buffer: room for a full batch plus the longest line that is still encoded into it. */
-const BUF_BYTES = 2 * BATCH_BYTES;
-
-function append(shared: SharedDestination, line: string): void {
-  // UTF-8 takes at most 3 bytes per UTF-16 unit: check room without measuring the line.
-  if (shared.used + line.length * 3 > BUF_BYTES) {
-    drain(shared);
-    if (line.length * 3 > BUF_BYTES) {
-      shared.stream.write(Buffer.from(line, 'utf8'));
-      return;
-    }
-  }
-  shared.used += shared.buf.write(line, shared.used);
-  if (shared.used >= BATCH_BYTES) drain(shared);
-}
 
 type Utf8Writer = (buf: Buffer, text: string, offset: number, length: number) => number;
 /**
@@ -261,117 +148,6 @@ function putMessageLine(
   shared.used = pos;
   if (pos >= BATCH_BYTES) drain(shared);
   return true;
-}
-
-/** Hands the pending batch to the destination (its buffer is filled again once `written` counts it). */
-function drain(shared: SharedDestination): void {
-  if (shared.used > 0) {
-    const full = shared.buf;
-    const batch = full.subarray(0, shared.used);
-    shared.buf = shared.spare.pop() ?? Buffer.allocUnsafe(BUF_BYTES);
-    shared.used = 0;
-    if (shared.recycle && shared.inflight.length < MAX_INFLIGHT) {
-      shared.inflight.push(full);
-      shared.inflightLeft.push(batch.length);
-    } else if (shared.recycle) {
-      // The stream reported fewer bytes than it was given (a write it retries, partial writes it
-      // finished without reporting): stop reusing buffers for this file, which is always safe
-      // (an untracked batch would make the count name a newer buffer as written).
-      shared.inflight = [];
-      shared.inflightLeft = [];
-      shared.spare = [];
-      shared.recycle = false;
-    }
-    shared.stream.write(batch);
-  }
-}
-
-const MAX_SPARE = 2;
-/** Batches in flight beyond which `written` stops (see `drain`): in sync mode there is ~1. */
-const MAX_INFLIGHT = 16;
-
-/**
- * SonicBoom's `write` event: `n` more bytes reached the file. Batches are written whole and in
- * order, so the oldest ones in flight are done once their bytes are counted: their buffers are
- * filled again instead of allocating new ones (a fresh 128 KiB buffer per batch costs page faults
- * and collector work in a busy client).
- */
-function written(shared: SharedDestination, n: number): void {
-  if (!shared.recycle) return;
-  const left = shared.inflightLeft;
-  while (n > 0 && left.length > 0) {
-    const take = Math.min(n, left[0]);
-    left[0] -= take;
-    n -= take;
-    if (left[0] === 0) {
-      left.shift();
-      const buf = shared.inflight.shift()!;
-      if (shared.spare.length < MAX_SPARE) shared.spare.push(buf);
-    }
-  }
-}
-
-async function openFile(pino: typeof import('pino').default, file: string): Promise<SharedDestination> {
-  const key = resolvePath(file);
-  const existing = files.get(key);
-  if (existing) {
-    existing.refs++;
-    return existing;
-  }
-  // minLength 1: every batch is written at once (the batching is ours). sync: see above; a trace
-  // on a slow or network file system blocks the event loop for each batch's write.
-  // mode 0600 applies when the file is created (a trace holds the session's data); an existing
-  // file keeps its mode.
-  const stream = pino.destination({ dest: key, sync: true, mkdir: true, minLength: 1, contentMode: 'buffer', mode: 0o600 }) as unknown as SonicBoomLike;
-  await new Promise<void>((resolve, reject) => {
-    stream.once('ready', resolve);
-    stream.once('error', (err: Error) => reject(new McpWireError('MCPWIRE_TRACE_OPEN', `cannot open trace file ${file}: ${err.message}`, { cause: err })));
-  });
-  const shared: SharedDestination = {
-    stream,
-    refs: 1,
-    buf: Buffer.allocUnsafe(BUF_BYTES),
-    used: 0,
-    inflight: [],
-    inflightLeft: [],
-    spare: [],
-    recycle: true,
-    timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
-    onExit: () => {
-      // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
-      // SonicBoom now would start an async write that the exiting process never finishes).
-      try {
-        stream.flushSync();
-        for (let off = 0; off < shared.used; ) off += writeSync(stream.fd, shared.buf, off, shared.used - off);
-        shared.used = 0;
-      } catch {
-        // nothing left to do at exit
-      }
-    },
-  };
-  stream.on('write', (n: number) => written(shared, n));
-  process.on('exit', shared.onExit);
-  files.set(key, shared);
-  return shared;
-}
-
-function flushStream(stream: SonicBoomLike): Promise<void> {
-  return new Promise((resolve) => stream.flush(() => resolve()));
-}
-
-async function releaseFile(file: string, shared: SharedDestination): Promise<void> {
-  drain(shared);
-  await flushStream(shared.stream);
-  if (--shared.refs > 0) return;
-  files.delete(resolvePath(file));
-  clearInterval(shared.timer);
-  drain(shared);
-  process.off('exit', shared.onExit);
-  await new Promise<void>((resolve) => {
-    shared.stream.once('close', resolve);
-    shared.stream.once('error', () => resolve());
-    shared.stream.end();
-  });
 }
 
 /** pino's `stringify`: JSON.stringify, and a marker for what it cannot write. */
@@ -549,7 +325,7 @@ class TraceWriter implements Tracer {
 
   setSessionId(id: string | undefined): void {
     // A renewed session replaces the old one: its id is dead and stops being a secret to scan for
-    // (kept, every renewal would slow every later line; see the soak, issue 13.4).
+    // (kept, every renewal would slow every later line of a long-lived client).
     if (this.sessionSecret !== undefined && this.sessionSecret !== id) this.redactor.removeSecrets([this.sessionSecret]);
     this.sessionSecret = id !== undefined && id !== '' ? id : undefined;
     if (id !== undefined && id !== '') this.redactor.addSecrets([id]);
