@@ -2,7 +2,10 @@
  * basic/lifecycle — initialization, version negotiation, operation, shutdown, timeouts — proved
  * against the scripted mock server over real child processes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   CapabilityError,
   ConfigError,
@@ -15,6 +18,23 @@ import {
 import { closeAll, connectMock, isAlive, mock, track, until } from './support/mock.js';
 
 afterEach(closeAll);
+
+const traceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-lifecycle-'));
+afterAll(() => fs.rmSync(traceDir, { recursive: true, force: true }));
+let traces = 0;
+const traceFile = () => path.join(traceDir, `t${++traces}.jsonl`);
+
+/** How the server process ended, from the trace: the transport's `signal` and `exit` events in order. */
+async function endOfProcess(file: string): Promise<Array<{ type: string; signal?: string | null; code?: number | null }>> {
+  await until(() => fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('"type":"exit"'), 'the exit in the trace');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { event?: string; type?: string; signal?: string | null; code?: number | null })
+    .filter((e) => e.event === 'transport' && (e.type === 'signal' || e.type === 'exit'))
+    .map((e) => (e.type === 'exit' ? { type: 'exit', code: e.code, signal: e.signal } : { type: 'signal', signal: e.signal }));
+}
 
 describe('basic/lifecycle: initialization', () => {
   it('basic.lifecycle#1/#2/#4/#7/#8: initialize with the latest version, clientInfo and capabilities, then notifications/initialized', async () => {
@@ -158,22 +178,31 @@ describe('basic/lifecycle: timeouts and shutdown', () => {
     expect(cancel.params.reason).toMatch(/timed out after 200 ms/);
   });
 
-  it('basic.lifecycle#15: close() ends the server process; no child process remains', async () => {
+  it('basic.lifecycle#15: close() closes the server\'s stdin and the server exits on its own (no signal); no child process remains', async () => {
     const m = mock();
-    const client = await connectMock(m);
+    const file = traceFile();
+    const client = await connectMock(m, { trace: { file } });
     const pid = client.pid!;
     expect(isAlive(pid)).toBe(true);
     await client.close();
     expect(client.state).toBe('closed');
     expect(isAlive(pid)).toBe(false);
+    // A client that signalled first (or only) would show a signal here.
+    expect(await endOfProcess(file)).toEqual([{ type: 'exit', code: 0, signal: null }]);
   });
 
-  it('basic.lifecycle#15: a server ignoring stdin close and SIGTERM is killed with SIGKILL', async () => {
+  it('basic.lifecycle#15: a server ignoring stdin close and SIGTERM gets SIGTERM, then SIGKILL, in that order', async () => {
     const m = mock('stubborn');
-    const client = await connectMock(m, { shutdown: { stdinCloseWaitMs: 200, sigtermWaitMs: 200 } });
+    const file = traceFile();
+    const client = await connectMock(m, { shutdown: { stdinCloseWaitMs: 200, sigtermWaitMs: 200 }, trace: { file } });
     const pid = client.pid!;
     await client.close();
     expect(isAlive(pid)).toBe(false);
+    expect(await endOfProcess(file)).toEqual([
+      { type: 'signal', signal: 'SIGTERM' },
+      { type: 'signal', signal: 'SIGKILL' },
+      { type: 'exit', code: null, signal: 'SIGKILL' },
+    ]);
   });
 
   it('a crash mid-call rejects every pending request with the exit code and stderr tail, and the state becomes failed', async () => {
@@ -197,9 +226,13 @@ describe('basic/lifecycle: timeouts and shutdown', () => {
   it('basic.utilities.ping#2/#3: keepalive pings go out at the configured interval while ready, and stop at close', async () => {
     const m = mock();
     const client = await connectMock(m, { pingIntervalMs: 50 });
+    const ready = performance.now();
     await until(() => m.received().filter((x) => x.method === 'ping').length >= 3, 'three keepalive pings');
+    await new Promise((r) => setTimeout(r, 300));
     await client.close();
     const n = m.received().filter((x) => x.method === 'ping').length;
+    // At the configured interval, not faster: at most one ping per 50 ms since ready.
+    expect(n).toBeLessThanOrEqual(Math.floor((performance.now() - ready) / 50) + 1);
     await new Promise((r) => setTimeout(r, 200));
     expect(m.received().filter((x) => x.method === 'ping').length).toBe(n);
   });

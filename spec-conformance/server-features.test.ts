@@ -106,13 +106,18 @@ describe('basic/utilities: cancellation, progress, ping', () => {
     expect((await client.callTool('echo', { text: 'still here' })).content[0]).toEqual({ type: 'text', text: 'still here' });
   });
 
-  it('basic.utilities.cancellation#5/#6: a response that arrives after cancellation is ignored and reported', async () => {
+  it('basic.utilities.cancellation#5/#6: a response that arrives after cancellation is ignored and reported; the connection carries on', async () => {
     const client = await connectMock(mock());
     const diags = diagnosticsOf(client);
     const err = await client.callTool('ignoreCancel', { ms: 300 }, { timeoutMs: 50 }).catch((e) => e);
     expect(err).toBeInstanceOf(TimeoutError);
+    // A call in flight while the late answer comes in gets its own answer, not the late one.
+    const next = client.callTool('slow', { ms: 1000 });
     await until(() => diags.some((d) => d.code === 'MCPWIRE_LATE_RESPONSE'), 'the late response to be reported');
+    expect((await next).content[0]).toEqual({ type: 'text', text: 'slept 1000 ms' });
+    expect(client.state).toBe('ready');
     expect(client.pendingCount).toBe(0);
+    expect(diags.filter((d) => d.code === 'MCPWIRE_LATE_RESPONSE')).toHaveLength(1);
   });
 
   it('basic.utilities.progress#1–#4: progress notifications reach onProgress, increasing, with messages', async () => {
@@ -143,10 +148,19 @@ describe('basic/utilities: cancellation, progress, ping', () => {
     for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThan(seen[i - 1]!);
   });
 
-  it('basic.lifecycle#19: resetTimeoutOnProgress keeps a long but progressing call alive', async () => {
+  it('basic.lifecycle#19: resetTimeoutOnProgress keeps a long but progressing call alive, and the total ceiling still ends one that progresses for ever', async () => {
     const client = await connectMock(mock());
     const r = await client.callTool('progress', { steps: 6, intervalMs: 100 }, { timeoutMs: 400, resetTimeoutOnProgress: true, onProgress: () => {} });
     expect(r.isError).toBeFalsy();
+    // Progress every 100 ms for 20 s: each gap is well within timeoutMs, the whole is not.
+    const seen: number[] = [];
+    const err = await client
+      .callTool('progress', { steps: 200, intervalMs: 100 }, { timeoutMs: 1000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 1500, onProgress: (p) => seen.push(p.progress) })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(err.message).toMatch(/1500/);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(client.pendingCount).toBe(0);
   });
 
   it('basic.utilities.ping#1: the client answers the server ping with an empty result', async () => {
