@@ -21,6 +21,29 @@ export function normalizeParams(params: unknown): unknown {
   return out;
 }
 
+/**
+ * What a request is about, beyond its method: the tool of `tools/call`, the prompt of
+ * `prompts/get`, the resource of `resources/read` and (un)subscribe, the reference of
+ * `completion/complete`. A replay never answers a request with a recorded one about another
+ * thing, however alike the rest of their params.
+ */
+export function requestSubject(method: string, params: unknown): unknown {
+  const p = isObject(params) ? params : {};
+  switch (method) {
+    case 'tools/call':
+    case 'prompts/get':
+      return p.name;
+    case 'resources/read':
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return p.uri;
+    case 'completion/complete':
+      return p.ref;
+    default:
+      return undefined;
+  }
+}
+
 /** Whether the live value equals the recorded one, redaction and truncation allowed for. */
 export function sameValue(recorded: unknown, live: unknown): boolean {
   if (recorded === REDACTED) return true;

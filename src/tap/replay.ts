@@ -8,13 +8,15 @@
  *
  * Matching a live request to a recorded one: `strict` — the next recorded request, same method,
  * same params (ids, `_meta.progressToken`, redacted and truncated values aside); `loose` — a
- * recorded request with that method and the most similar params, unplayed ones and those right
- * after the last one played first. The answer is the recorded one with the live id; progress
- * notifications get the live progress token. A request nothing matches gets a JSON-RPC error
- * and is counted; the summary lists them.
+ * recorded request with that method and that subject (the tool of `tools/call`, the prompt of
+ * `prompts/get`, the URI of `resources/read`…: `requestSubject`) and the most similar other
+ * params, unplayed ones and those right after the last one played first. The answer is the
+ * recorded one with the live id; progress notifications get the live progress token. A request
+ * nothing matches gets a JSON-RPC error naming the closest recorded request, and is counted;
+ * the summary lists them.
  */
 import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
-import { normalizeParams, sameValue, similarity } from './match.js';
+import { normalizeParams, requestSubject, sameValue, similarity } from './match.js';
 
 export type MatchMode = 'strict' | 'loose';
 
@@ -169,21 +171,16 @@ export class ReplaySession {
     private readonly answerTimeoutMs = 30_000,
   ) {}
 
-  /** The recorded exchange a live request gets, or why none. */
+  /** The recorded exchange a live request gets, or why none (naming the closest recorded request). */
   match(method: string, params: unknown): { exchange: RecordedExchange } | { reason: string } {
-    const ex = this.script.exchanges;
     const live = normalizeParams(params);
-    if (this.mode === 'strict') {
-      const next = ex[this.cursor];
-      if (!next) return { reason: `the recording has no more requests (${ex.length} recorded)` };
-      if (next.method !== method) return { reason: `request #${this.cursor + 1} of the recording is ${next.method}, not ${method}` };
-      if (!sameValue(normalizeParams(next.params), live)) return { reason: `request #${this.cursor + 1} (${method}) was recorded with other params: ${short(next.params)}` };
-      return { exchange: next };
-    }
+    if (this.mode === 'strict') return this.matchNext(method, live);
+    const subject = requestSubject(method, params);
     let best: RecordedExchange | undefined;
     let bestScore = -1;
-    for (const e of ex) {
-      if (e.method !== method) continue;
+    for (const e of this.script.exchanges) {
+      // Same method and same subject (tool, prompt, resource) or nothing: never another tool's answer.
+      if (e.method !== method || !sameValue(requestSubject(e.method, e.params), subject)) continue;
       const recorded = normalizeParams(e.params);
       const exact = sameValue(recorded, live);
       const sim = exact ? 1 : similarity(recorded, live);
@@ -196,7 +193,34 @@ export class ReplaySession {
         bestScore = score;
       }
     }
-    return best ? { exchange: best } : { reason: `no ${method} request in the recording` };
+    if (best) return { exchange: best };
+    return { reason: `no ${describe(method, params)} in the recording${this.closest(method, params)}` };
+  }
+
+  /** Strict: the next recorded request, same method and params. */
+  private matchNext(method: string, live: unknown): { exchange: RecordedExchange } | { reason: string } {
+    const ex = this.script.exchanges;
+    const next = ex[this.cursor];
+    if (!next) return { reason: `the recording has no more requests (${ex.length} recorded)${this.closest(method, live)}` };
+    const n = this.cursor + 1;
+    if (next.method !== method) return { reason: `request #${n} of the recording is ${describe(next.method, next.params)}, not ${describe(method, live)}` };
+    if (!sameValue(normalizeParams(next.params), live)) return { reason: `request #${n} (${describe(method, next.params)}) was recorded with other params: ${short(next.params)}` };
+    return { exchange: next };
+  }
+
+  /** `; closest recorded: #n method "subject" {params}` — the recorded request most like this one. */
+  private closest(method: string, params: unknown): string {
+    const live = { method, params: normalizeParams(params) };
+    let best: RecordedExchange | undefined;
+    let bestScore = -1;
+    for (const e of this.script.exchanges) {
+      const score = similarity({ method: e.method, params: normalizeParams(e.params) }, live);
+      if (score > bestScore) {
+        best = e;
+        bestScore = score;
+      }
+    }
+    return best ? `; closest recorded: #${best.index + 1} ${describe(best.method, best.params)} ${short(best.params)}` : '';
   }
 
   /** Handles one message from the client; what answers it goes to `send` (default: the session's). */
@@ -299,6 +323,12 @@ export class ReplaySession {
   summary(): ReplaySummary {
     return { mode: this.mode, answered: this.answered, mismatches: this.mismatches, unplayed: this.script.exchanges.filter((e) => !this.played.has(e.index)).length };
   }
+}
+
+/** `tools/call "echo"`: the method and, where it has one, the request's subject. */
+function describe(method: string, params: unknown): string {
+  const subject = requestSubject(method, params);
+  return subject === undefined ? method : `${method} ${short(subject)}`;
 }
 
 function short(v: unknown): string {
