@@ -6,6 +6,9 @@
  * Shutdown follows basic/lifecycle (basic.lifecycle#15): close stdin, wait for exit, SIGTERM,
  * wait, SIGKILL. The server runs in its own process group on POSIX so that a launcher
  * (`npx …`, `sh -c …`) and what it started are signalled together: no orphans, no zombies.
+ * On Windows the two signals are `taskkill /T` and `taskkill /T /F` on the server's process tree
+ * (spawn/kill.ts), and the command is resolved with PATHEXT, batch files through cmd.exe with
+ * escaped arguments (spawn/command.ts).
  * Being its own group, it does not get the terminal's Ctrl-C: `closeOnExit` closes it when this
  * process gets SIGINT/SIGTERM/SIGHUP or exits (exit-hooks.ts).
  *
@@ -18,6 +21,9 @@ import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { childEnv } from './env.js';
 import { registerExitCloser } from './exit-hooks.js';
+import { planSpawn } from './spawn/command.js';
+import { killsGroupAfterExit, killStep, shutdownLadder, stepSignal, type KillStep, type KillStrength } from './spawn/kill.js';
+import { nodeCommandFs, runKillStep } from './spawn/system.js';
 import { StderrRing } from './stderr-ring.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -111,12 +117,15 @@ export class StdioTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        child = spawn(command, args, {
+        const env = childEnv(this.opts.env, this.opts.inheritEnv);
+        const plan = planSpawn(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), fs: nodeCommandFs });
+        child = spawn(plan.file, plan.args, {
           cwd,
-          env: childEnv(this.opts.env, this.opts.inheritEnv),
+          env,
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: process.platform !== 'win32',
           windowsHide: true,
+          windowsVerbatimArguments: plan.windowsVerbatimArguments,
         });
       } catch (err) {
         this.state = 'closed';
@@ -215,7 +224,7 @@ export class StdioTransport implements Transport {
     return this.ladder();
   }
 
-  /** stdin end → SIGTERM → SIGKILL, each after its wait (basic.lifecycle#15). */
+  /** stdin end → SIGTERM → SIGKILL (taskkill /T, /T /F on Windows), each after its wait (basic.lifecycle#15). */
   private async ladder(): Promise<void> {
     if (this.state === 'new') {
       this.state = 'closed';
@@ -228,11 +237,12 @@ export class StdioTransport implements Transport {
     const child = this.child!;
     this.flush();
     const { stdinCloseWaitMs = 2000, sigtermWaitMs = 2000 } = this.opts.shutdown ?? {};
-    child.stdin.end();
-    if (await this.exitWithin(stdinCloseWaitMs)) return this.finished;
-    this.signal('SIGTERM');
-    if (await this.exitWithin(sigtermWaitMs)) return this.finished;
-    this.signal('SIGKILL');
+    for (const rung of shutdownLadder(process.platform, child.pid, { stdinCloseWaitMs, sigtermWaitMs })) {
+      if (rung.kind === 'close-stdin') child.stdin.end();
+      else this.endTree(rung.strength, rung.step);
+      if (rung.waitMs === undefined) break;
+      if (await this.exitWithin(rung.waitMs)) return this.finished;
+    }
     await this.finished;
   }
 
@@ -261,30 +271,29 @@ export class StdioTransport implements Transport {
     t.unref?.();
   }
 
-  /** SIGKILL to the whole process group, synchronously (the 'exit' hook). */
+  /** SIGKILL to the whole process group (taskkill /T /F on Windows), synchronously (the 'exit' hook). */
   private killGroup(): void {
     const pid = this.child?.pid;
     if (pid === undefined || this.state === 'closed') return;
-    try {
-      if (process.platform !== 'win32') process.kill(-pid, 'SIGKILL');
-      else this.child!.kill('SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-
-  private signal(sig: NodeJS.Signals): void {
-    const child = this.child!;
-    this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
-    try {
-      if (process.platform !== 'win32' && child.pid !== undefined) process.kill(-child.pid, sig);
-      else child.kill(sig);
-    } catch {
+    if (!runKillStep(killStep(process.platform, pid, 'kill'), true)) {
       try {
-        child.kill(sig);
+        this.child!.kill('SIGKILL');
       } catch {
         /* already gone */
       }
+    }
+  }
+
+  /** One rung of the ladder on the server's group or tree (SIGTERM / SIGKILL; taskkill /T, /T /F). */
+  private endTree(strength: KillStrength, step: KillStep | undefined): void {
+    const child = this.child!;
+    const sig = stepSignal(strength);
+    this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
+    if (step !== undefined && runKillStep(step)) return;
+    try {
+      child.kill(sig);
+    } catch {
+      /* already gone */
     }
   }
 
@@ -300,14 +309,8 @@ export class StdioTransport implements Transport {
     child.stderr.destroy();
     child.stdin.destroy();
     this.releaseDrain();
-    // Make sure nothing the server started outlives it.
-    if (process.platform !== 'win32' && child.pid !== undefined) {
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        /* group already empty */
-      }
-    }
+    // Make sure nothing the server started outlives it (its group; see spawn/kill.ts for Windows).
+    if (killsGroupAfterExit(process.platform) && child.pid !== undefined) runKillStep(killStep(process.platform, child.pid, 'kill'));
     this.finish();
     const { code, signal } = this.exitInfo ?? { code: null, signal: null };
     const tail = this.stderr.text();
