@@ -39,6 +39,8 @@ export interface TransportFactoryOptions {
     idleStreamTimeoutMs?: number;
     maxReconnectDelayMs?: number;
     maxReconnectAttempts?: number;
+    /** The bound of a notification's (or a response's) POST, default 10 000 ms. */
+    notificationTimeoutMs?: number;
     fallbackToLegacySse?: boolean;
   };
   /** Supplies auth headers per request (OAuth). */

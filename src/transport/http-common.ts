@@ -1,12 +1,13 @@
 /**
  * Shared pieces of the HTTP transports (Streamable HTTP and legacy HTTP+SSE): options, body
- * readers with byte caps, mapping HTTP failures to typed errors, abortable sleeps and backoff.
+ * readers with byte caps, mapping HTTP failures to typed errors, bounded signals and backoff.
  * Nothing here knows an MCP method name.
  */
 import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { AuthRequiredError, SessionExpiredError, TransportError, type Phase } from '../errors.js';
 import { excerpt } from '../jsonrpc/types.js';
+import { timerMs } from '../util/sleep.js';
 
 /** Supplies per-request headers (the OAuth layer plugs in here; values are never traced). */
 export interface HttpAuthProvider {
@@ -57,6 +58,12 @@ export interface HttpTransportOptions {
    * with an `MCPWIRE_SSE_GAVE_UP` diagnostic (default 5).
    */
   maxReconnectAttempts?: number;
+  /**
+   * How long the POST of a notification, or of our response to a server request, may wait for
+   * the server's answer (default 10 000 ms; a server acknowledges these with 202 at once).
+   * Requests are bounded by their own timeout instead. `close()` aborts these POSTs too.
+   */
+  notificationTimeoutMs?: number;
   /** Streamable HTTP only: fall back to legacy HTTP+SSE when initialize gets 400/404/405 (default true). */
   fallbackToLegacySse?: boolean;
   /**
@@ -74,6 +81,7 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_IDLE_STREAM_TIMEOUT_MS = 300_000;
 export const DEFAULT_MAX_RECONNECT_DELAY_MS = 30_000;
 export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
+export const DEFAULT_NOTIFICATION_TIMEOUT_MS = 10_000;
 /** How much of an error body we read for the excerpt. */
 const ERROR_BODY_BYTES = 4096;
 
@@ -113,6 +121,8 @@ export function lifetimeController(): AbortController {
 export interface LinkedSignal {
   signal: AbortSignal;
   dispose(): void;
+  /** `boundSignals` only: true once the bound passed (the signal aborted because of it). */
+  readonly timedOut?: boolean;
 }
 
 /**
@@ -139,6 +149,45 @@ export function linkSignals(lifetime: AbortSignal, request: AbortSignal | undefi
 }
 
 const noop = (): void => {};
+
+/**
+ * Like `linkSignals`, and the signal also aborts after `ms` (then `timedOut` is true): for a POST
+ * that carries no signal of the protocol layer (a notification, a response), whose wait would
+ * otherwise end only with the transport. `dispose()` clears the timer and unlinks.
+ */
+export function boundSignals(lifetime: AbortSignal, request: AbortSignal | undefined, ms: number): LinkedSignal {
+  const c = new AbortController();
+  let timedOut = false;
+  const abort = (): void => c.abort();
+  const timer = setTimeout(() => {
+    timedOut = true;
+    c.abort();
+  }, timerMs(ms));
+  if (lifetime.aborted || request?.aborted === true) c.abort();
+  lifetime.addEventListener('abort', abort, { once: true });
+  request?.addEventListener('abort', abort, { once: true });
+  return {
+    signal: c.signal,
+    get timedOut() {
+      return timedOut;
+    },
+    dispose: () => {
+      clearTimeout(timer);
+      lifetime.removeEventListener('abort', abort);
+      request?.removeEventListener('abort', abort);
+    },
+  };
+}
+
+/** Whether `signal` has aborted by now (a function: the compiler would keep an earlier check's narrowing). */
+export function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/** The error of a POST whose bound (`boundSignals`) passed before the server answered. */
+export function postTimeout(what: string, ms: number, where: ErrWhere): TransportError {
+  return new TransportError(`${what} got no answer within ${ms} ms (notificationTimeoutMs)`, { ...where, code: 'MCPWIRE_POST_TIMEOUT' });
+}
 
 /** First value of a response header (undici gives string | string[] | undefined). */
 export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
@@ -241,22 +290,6 @@ export function networkError(what: string, err: unknown, where: ErrWhere): Trans
     ...where,
     code,
     cause: err,
-  });
-}
-
-/** Resolves after `ms`, or at once (with `false`) when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }
 

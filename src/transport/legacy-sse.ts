@@ -11,7 +11,9 @@
  * auth headers resolved), never when the signal was aborted by then. A leading UTF-8 BOM in an
  * event's data is skipped. A 401/403 on the stream's GET or on a POST is shown to the auth
  * provider (`onUnauthorized`), which may re-authorize; the GET or POST is then made again with
- * the new headers, at most MAX_AUTH_REPLAYS times, as the Streamable HTTP transport does.
+ * the new headers, at most MAX_AUTH_REPLAYS times, as the Streamable HTTP transport does (one
+ * helper, http-auth.ts; the provider sees the refused request's Authorization). The POST of a
+ * notification or a response is bounded by `notificationTimeoutMs` (default 10 s).
  */
 import type { Dispatcher, Pool } from 'undici';
 import { AbortError, AuthRequiredError, ConnectionClosedError, TransportError, isMcpWireError, type Phase } from '../errors.js';
@@ -20,8 +22,10 @@ import {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
-  MAX_AUTH_REPLAYS,
+  DEFAULT_NOTIFICATION_TIMEOUT_MS,
+  boundSignals,
   createPool,
+  isAborted,
   discard,
   header,
   httpError,
@@ -30,11 +34,13 @@ import {
   mediaType,
   networkError,
   parseTarget,
+  postTimeout,
   stripBom,
   type ErrWhere,
   type HttpTransportOptions,
   type Target,
 } from './http-common.js';
+import { HttpAuth, Refused } from './http-auth.js';
 import { readSse } from './http-sse.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -58,7 +64,10 @@ export class LegacySseTransport implements Transport {
   private readonly staticHeaders: Record<string, string>;
   private state: 'new' | 'starting' | 'open' | 'closing' | 'closed' = 'new';
   private endpoint: Target | undefined;
-  private protocolVersion: string | undefined;
+  private readonly auth: HttpAuth;
+  /** The headers of the stream's GET and of every POST, before the auth provider's. */
+  private readonly getBase: Record<string, string>;
+  private postBase: Record<string, string>;
   private closing: Promise<void> | undefined;
   private closeFired = false;
 
@@ -68,6 +77,9 @@ export class LegacySseTransport implements Transport {
     this.target = parseTarget(options.url);
     this.staticHeaders = {};
     for (const [k, v] of Object.entries(options.headers ?? {})) this.staticHeaders[k.toLowerCase()] = v;
+    this.auth = new HttpAuth(options.authProvider);
+    this.getBase = { ...this.staticHeaders, accept: 'text/event-stream' };
+    this.postBase = { ...this.staticHeaders, 'content-type': 'application/json' };
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
     } else {
@@ -82,7 +94,7 @@ export class LegacySseTransport implements Transport {
   }
 
   setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
+    this.postBase = { ...this.staticHeaders, 'content-type': 'application/json', 'mcp-protocol-version': version };
   }
 
   /** Opens the SSE stream and resolves when the `endpoint` event arrived. */
@@ -105,23 +117,8 @@ export class LegacySseTransport implements Transport {
     }
   }
 
-  private async openStream(attempt = 0): Promise<void> {
-    const res = await this.dispatcher.request({
-      origin: this.target.origin,
-      path: this.target.path,
-      method: 'GET',
-      headers: await this.headers({ accept: 'text/event-stream' }),
-      signal: this.lifetime.signal,
-      headersTimeout: 0,
-      // A silent stream is dropped after the documented idle timeout (0 = never).
-      bodyTimeout: this.opts.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT_MS,
-    });
-    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status: res.statusCode });
-    if (res.statusCode !== 200) {
-      const err = await httpError('GET (legacy SSE stream)', res.statusCode, res.headers, res.body, { ...this.where, phase: 'connect' }, false);
-      if (err instanceof AuthRequiredError && (await this.authorizeAgain(res.statusCode, err, attempt))) return this.openStream(attempt + 1);
-      throw err;
-    }
+  private async openStream(): Promise<void> {
+    const res = await this.auth.replaying(() => this.getBase, () => this.isOpen(), (headers) => this.getOnce(headers));
     if (mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') {
       discard(res.body);
       throw new TransportError('the legacy SSE endpoint did not answer with text/event-stream', {
@@ -180,6 +177,25 @@ export class LegacySseTransport implements Transport {
     });
   }
 
+  /** One GET of the SSE endpoint: the 200 response, a 401/403 refusal (re-authorized by the caller), else an error. */
+  private async getOnce(headers: Record<string, string>): Promise<Dispatcher.ResponseData | Refused> {
+    const res = await this.dispatcher.request({
+      origin: this.target.origin,
+      path: this.target.path,
+      method: 'GET',
+      headers,
+      signal: this.lifetime.signal,
+      headersTimeout: 0,
+      // A silent stream is dropped after the documented idle timeout (0 = never).
+      bodyTimeout: this.opts.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT_MS,
+    });
+    if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'GET', status: res.statusCode });
+    if (res.statusCode === 200) return res;
+    const err = await httpError('GET (legacy SSE stream)', res.statusCode, res.headers, res.body, { ...this.where, phase: 'connect' }, false);
+    if (err instanceof AuthRequiredError) return new Refused(err, res.statusCode);
+    throw err;
+  }
+
   /** The endpoint must stay on the SSE endpoint's origin: a server cannot redirect our messages. */
   private resolveEndpoint(data: string): Target {
     let url: URL;
@@ -202,39 +218,45 @@ export class LegacySseTransport implements Transport {
   async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError('transport');
     const m = message as { id?: unknown; method?: string };
-    const phase: Phase = options?.isInitialize ? 'initialize' : m.method !== undefined && m.id !== undefined ? 'request' : 'transport';
-    const extra: Record<string, string> = { 'content-type': 'application/json' };
-    if (this.protocolVersion !== undefined) extra['mcp-protocol-version'] = this.protocolVersion;
+    const isRequest = m.method !== undefined && m.id !== undefined;
+    const phase: Phase = options?.isInitialize ? 'initialize' : isRequest ? 'request' : 'transport';
     const body = options?.serialized ?? JSON.stringify(message);
-    for (let attempt = 0; ; attempt++) {
-      const failed = await this.post(body, extra, phase, options, attempt === 0);
-      if (failed === undefined) return;
-      const { error, status } = failed;
-      if (!(error instanceof AuthRequiredError) || !(await this.authorizeAgain(status, error, attempt))) throw error;
-    }
+    // A notification or a response has no signal of the protocol layer: its POST gets a bound.
+    const boundMs = isRequest ? undefined : (this.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS);
+    await this.auth.replaying(() => this.postBase, () => this.isOpen(), (headers, attempt) => this.post(body, headers, phase, options, attempt === 0, boundMs));
   }
 
-  /** One POST of `body`: undefined when accepted, else the HTTP status and its error (401/403: AuthRequiredError). */
-  private async post(body: string, extra: Record<string, string>, phase: Phase, options: SendOptions | undefined, first: boolean): Promise<{ error: Error; status: number } | undefined> {
-    const headers = await this.headers(extra);
+  /** One POST of `body`: undefined when accepted, Refused on 401/403, else it throws. */
+  private async post(
+    body: string,
+    headers: Record<string, string>,
+    phase: Phase,
+    options: SendOptions | undefined,
+    first: boolean,
+    boundMs: number | undefined,
+  ): Promise<Refused | undefined> {
     const signal = options?.signal;
     // basic.utilities.cancellation#1: not dispatched when given up before the POST started.
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
     if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError(phase);
     if (first) options?.onDispatched?.();
     const endpoint = this.endpoint;
-    const linked = linkSignals(this.lifetime.signal, signal);
+    const linked = boundMs === undefined ? linkSignals(this.lifetime.signal, signal) : boundSignals(this.lifetime.signal, signal, boundMs);
     try {
       let res: Dispatcher.ResponseData;
       try {
         res = await this.dispatcher.request({ origin: endpoint.origin, path: endpoint.path, method: 'POST', headers, body, signal: linked.signal });
       } catch (err) {
         if (this.state !== 'open') throw this.closedError(phase);
+        if (linked.timedOut) throw postTimeout('the POST (legacy endpoint)', boundMs!, { ...this.where, phase });
+        if (isAborted(signal)) throw new AbortError('the message was given up; its POST was aborted', { ...this.where, phase, cause: err });
         throw networkError('POST (legacy endpoint)', err, { ...this.where, phase });
       }
       if (this.onevent !== undefined) this.onevent({ type: 'http', method: 'POST', status: res.statusCode });
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        return { error: await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false), status: res.statusCode };
+        const error = await httpError('POST (legacy endpoint)', res.statusCode, res.headers, res.body, { ...this.where, phase }, false);
+        if (error instanceof AuthRequiredError) return new Refused(error, res.statusCode);
+        throw error;
       }
       discard(res.body);
       return undefined;
@@ -243,12 +265,8 @@ export class LegacySseTransport implements Transport {
     }
   }
 
-  /** Asks the auth provider whether a 401/403 is worth a replay (never more than MAX_AUTH_REPLAYS). */
-  private async authorizeAgain(status: number, error: AuthRequiredError, attempt: number): Promise<boolean> {
-    const provider = this.opts.authProvider;
-    if (provider?.onUnauthorized === undefined || attempt >= MAX_AUTH_REPLAYS || this.state === 'closing' || this.state === 'closed') return false;
-    const info = { status: (status === 403 ? 403 : 401) as 401 | 403, ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: error.wwwAuthenticate } : {}) };
-    return provider.onUnauthorized(info, attempt);
+  private isOpen(): boolean {
+    return this.state !== 'closing' && this.state !== 'closed';
   }
 
   close(): Promise<void> {
@@ -266,13 +284,6 @@ export class LegacySseTransport implements Transport {
 
   private async releasePool(): Promise<void> {
     if (this.ownPool !== undefined) await this.ownPool.destroy().catch(() => {});
-  }
-
-  private async headers(extra: Record<string, string>): Promise<Record<string, string>> {
-    const auth = this.opts.authProvider !== undefined ? await this.opts.authProvider.headers() : undefined;
-    const out: Record<string, string> = { ...this.staticHeaders };
-    if (auth !== undefined) for (const [k, v] of Object.entries(auth)) out[k.toLowerCase()] = v;
-    return Object.assign(out, extra);
   }
 
   private fireClose(err: Error | undefined): void {

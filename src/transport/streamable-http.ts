@@ -43,6 +43,14 @@
  *   (a request's 404 counts too) — and the notification/reply `send()` then RESOLVES when an owner
  *   listens to `onsessionexpired` (the message is lost with the session; the owner renews it), and
  *   rejects with SessionExpiredError only when nobody listens. Never a raw error.
+ * - The POST of a notification or of a response has no signal of the protocol layer: it gets
+ *   its own bound (`notificationTimeoutMs`, default 10 s; `MCPWIRE_POST_TIMEOUT`), and honours
+ *   `SendOptions.signal` when one is given (AbortError). `close()` aborts every exchange.
+ * - Auth (basic.authorization#18): a 401/403 to a POST, a resumption GET or the GET stream goes
+ *   to the provider's `onUnauthorized` (with the Authorization the refused request carried); the
+ *   exchange is made again when it re-authorized, at most MAX_AUTH_REPLAYS times in a row. The
+ *   session DELETE on close carries the credential held now (`headers({ refresh: false })`) and
+ *   has one 2 s bound, auth headers included; its 401 is not shown to the provider.
  * - A leading UTF-8 BOM (U+FEFF) on a JSON body or an SSE event's data is skipped, as stdio does.
  * - Backwards compatibility: if the initialize POST fails with 400/404/405, the transport
  *   switches to the 2024-11-05 HTTP+SSE transport against the same URL (`kind` becomes
@@ -56,21 +64,23 @@ import {
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_MAX_RECONNECT_ATTEMPTS,
   DEFAULT_MAX_RECONNECT_DELAY_MS,
+  DEFAULT_NOTIFICATION_TIMEOUT_MS,
   answers,
+  boundSignals,
+  isAborted,
   createPool,
   discard,
   header,
   httpError,
-  MAX_AUTH_REPLAYS,
   isValidSessionId,
   lifetimeController,
   linkSignals,
   mediaType,
   networkError,
   parseTarget,
+  postTimeout,
   readTextCapped,
   reconnectDelayMs,
-  sleep,
   stripBom,
   tooLarge,
   type BodyReadable,
@@ -78,12 +88,25 @@ import {
   type HttpTransportOptions,
   type Target,
 } from './http-common.js';
+import { wait } from '../util/sleep.js';
+import { HttpAuth, Refused } from './http-auth.js';
 import { readSse, type SseEnd } from './http-sse.js';
 import { createSseStream, decodeEvent, type SseStream } from './sse-stream.js';
 import { LegacySseTransport } from './legacy-sse.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export type StreamableHttpTransportOptions = HttpTransportOptions;
+
+/** What every attempt of one POST shares. */
+interface PostParams {
+  isInit: boolean;
+  requestId: RequestId | undefined;
+  phase: Phase;
+  /** The session the message goes out on (a 404 then means that session expired). */
+  sentOn: string | undefined;
+  /** The caller's signal (a request's: aborted when it is given up). */
+  signal: AbortSignal | undefined;
+}
 
 const ACCEPT_BOTH = 'application/json, text/event-stream';
 const DELETE_TIMEOUT_MS = 2000;
@@ -110,6 +133,7 @@ export class StreamableHttpTransport implements Transport {
   private readonly maxBytes: number;
   private readonly idleMs: number;
   private readonly staticHeaders: Record<string, string>;
+  private readonly auth: HttpAuth;
   private readonly streams = new Set<SseStream>();
   /** POST streams by the id of the request they carry (to close one answered elsewhere). */
   private readonly postStreams = new Map<RequestId, SseStream>();
@@ -139,6 +163,7 @@ export class StreamableHttpTransport implements Transport {
     this.maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.idleMs = options.idleStreamTimeoutMs ?? DEFAULT_IDLE_STREAM_TIMEOUT_MS;
     this.staticHeaders = lowerCaseKeys(options.headers);
+    this.auth = new HttpAuth(options.authProvider);
     if (options.dispatcher !== undefined) {
       this.dispatcher = options.dispatcher;
     } else {
@@ -196,36 +221,47 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- POST -----------------------------------------------------------------------------
 
-  private async post(message: JSONRPCMessage, options: SendOptions | undefined, authAttempt = 0): Promise<void> {
+  private post(message: JSONRPCMessage, options: SendOptions | undefined): Promise<void> {
     const isInit = options?.isInitialize === true;
     const m = message as { id?: RequestId; method?: string };
     const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
     const phase: Phase = isInit ? 'initialize' : requestId !== undefined ? 'request' : 'transport';
-    const sentOn = isInit ? undefined : this.session;
-    const headers = await this.withAuth(isInit ? this.initHeaders : this.postHeaders);
-    const signal = options?.signal;
+    const p: PostParams = { isInit, requestId, phase, sentOn: isInit ? undefined : this.session, signal: options?.signal };
+    // basic.authorization#18: a 401/403 goes to the auth provider; the POST is then made again.
+    return this.auth.replaying(
+      () => (isInit ? this.initHeaders : this.postHeaders),
+      () => this.state === 'open',
+      (headers, attempt) => this.postOnce(message, options, headers, attempt, p),
+    );
+  }
+
+  /** One POST of `message` with `headers`: done, or Refused (401/403) for `post` to replay. */
+  private async postOnce(message: JSONRPCMessage, options: SendOptions | undefined, headers: Record<string, string>, attempt: number, p: PostParams): Promise<void | Refused> {
+    const { phase, signal } = p;
     // basic.utilities.cancellation#1: a request aborted before its POST started never reached
     // the server: it is not dispatched (and the protocol layer sends no cancellation for it).
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
     if (this.state !== 'open') throw this.closedError(phase);
-    options?.onDispatched?.();
-    const linked = linkSignals(this.lifetime.signal, signal);
+    if (attempt === 0) options?.onDispatched?.();
+    // A request is bounded by its own signal (timeout, cancel); a notification or a response
+    // carries none, so its POST gets a bound of its own.
+    const boundMs = p.requestId === undefined && !p.isInit ? (this.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
+    const linked = boundMs === undefined ? linkSignals(this.lifetime.signal, signal) : boundSignals(this.lifetime.signal, signal, boundMs);
     try {
-      return await this.exchange(message, options, authAttempt, linked.signal, { isInit, requestId, phase, sentOn, headers, signal });
+      return await this.exchange(message, options, linked.signal, headers, p);
+    } catch (err) {
+      if (this.state !== 'open') throw this.closedError(phase);
+      if (linked.timedOut === true) throw postTimeout('the POST of a notification or response', boundMs!, { ...this.where, phase });
+      if (isAborted(signal) && !(err instanceof AbortError)) throw new AbortError('the message was given up; its POST was aborted', { ...this.where, phase, cause: err });
+      throw err;
     } finally {
       linked.dispose();
     }
   }
 
-  /** The POST itself and its answer (`post` links and unlinks the abort signals around it). */
-  private async exchange(
-    message: JSONRPCMessage,
-    options: SendOptions | undefined,
-    authAttempt: number,
-    both: AbortSignal,
-    p: { isInit: boolean; requestId: RequestId | undefined; phase: Phase; sentOn: string | undefined; headers: Record<string, string>; signal: AbortSignal | undefined },
-  ): Promise<void> {
-    const { isInit, requestId, phase, sentOn, headers, signal } = p;
+  /** The POST itself and its answer (`postOnce` links and unlinks the abort signals around it). */
+  private async exchange(message: JSONRPCMessage, options: SendOptions | undefined, both: AbortSignal, headers: Record<string, string>, p: PostParams): Promise<void | Refused> {
+    const { isInit, requestId, phase, sentOn, signal } = p;
     let res: Dispatcher.ResponseData;
     try {
       res = await this.dispatcher.request({
@@ -250,10 +286,7 @@ export class StreamableHttpTransport implements Transport {
       }
       const what = `POST ${requestId !== undefined ? 'request' : 'message'}`;
       const error = await httpError(what, status, res.headers, res.body, { ...this.where, phase }, sentOn !== undefined);
-      // basic.authorization#18: the auth layer (re)authorizes, then the request is replayed (capped).
-      if (error instanceof AuthRequiredError && (await this.authorizeAgain(status, error, authAttempt))) {
-        return this.post(message, options, authAttempt + 1);
-      }
+      if (error instanceof AuthRequiredError) return new Refused(error, status);
       if (error instanceof SessionExpiredError) {
         // A request's own 404 goes to its caller; anything else is reported to the owner.
         if (requestId !== undefined) this.markExpired(sentOn);
@@ -483,20 +516,23 @@ export class StreamableHttpTransport implements Transport {
     const maxAttempts = this.opts.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
     const maxDelay = this.opts.maxReconnectDelayMs ?? DEFAULT_MAX_RECONNECT_DELAY_MS;
     let failures = 0;
-    let wait = delayFirst;
+    /** Re-authorizations since the last connection that got through (basic.authorization#18). */
+    let authAttempt = 0;
+    let delay = delayFirst;
     for (;;) {
-      if (wait) {
+      if (delay) {
         const delayMs = reconnectDelayMs(Math.max(0, failures - 1), st.retryMs, maxDelay);
         if (this.onevent !== undefined) this.onevent({ type: 'sse-reconnect', lastEventId: st.lastEventId ?? null, delayMs, attempt: failures + 1 });
-        if (!(await sleep(delayMs, st.ctrl.signal))) return this.stoppedOrClosed(st, phase);
+        if (!(await wait(delayMs, st.ctrl.signal))) return this.stoppedOrClosed(st, phase);
       }
-      wait = true;
+      delay = true;
       if (this.state !== 'open' || st.stopped || (st.origin === 'post' && st.answered)) return this.stoppedOrClosed(st, phase);
       let res: Dispatcher.ResponseData;
+      let headers: Record<string, string>;
       try {
-        const base = await this.withAuth(this.getHeaders);
+        const base = await this.auth.headers(this.getHeaders);
         if (this.state !== 'open' || st.stopped) return this.stoppedOrClosed(st, phase);
-        const headers = st.lastEventId !== undefined ? { ...base, 'last-event-id': st.lastEventId } : base;
+        headers = st.lastEventId !== undefined ? { ...base, 'last-event-id': st.lastEventId } : base;
         res = await this.dispatcher.request({
           origin: this.target.origin,
           path: this.target.path,
@@ -516,6 +552,7 @@ export class StreamableHttpTransport implements Transport {
       const type = mediaType(header(res.headers, 'content-type'));
       if (status === 200 && type === 'text/event-stream') {
         st.resumed = true;
+        authAttempt = 0;
         const before = st.delivered;
         const openedAt = performance.now();
         await this.consume(st, res.body);
@@ -539,6 +576,11 @@ export class StreamableHttpTransport implements Transport {
       const hadSession = this.session !== undefined;
       const error = await httpError('GET (SSE stream)', status, res.headers, res.body, { ...this.where, phase }, hadSession);
       if (error instanceof SessionExpiredError && st.origin === 'post') this.markExpired(st.session);
+      // A refused GET goes to the auth provider like a refused POST; re-authorized, it is made again at once.
+      if (error instanceof AuthRequiredError && (await this.auth.again(new Refused(error, status), authAttempt++, headers, this.state === 'open' && !st.stopped))) {
+        delay = false;
+        continue;
+      }
       if (status === 405 || status === 404 || status === 401 || status === 403) throw error;
       if (++failures > maxAttempts) throw this.gaveUp(st, phase, failures, error);
     }
@@ -592,21 +634,6 @@ export class StreamableHttpTransport implements Transport {
     if (this.protocolVersion !== undefined) common['mcp-protocol-version'] = this.protocolVersion;
     this.postHeaders = { ...common, accept: ACCEPT_BOTH, 'content-type': 'application/json' };
     this.getHeaders = { ...common, accept: 'text/event-stream' };
-  }
-
-  /** Asks the auth provider whether a 401/403 is worth a replay (never more than MAX_AUTH_REPLAYS). */
-  private async authorizeAgain(status: number, error: AuthRequiredError, attempt: number): Promise<boolean> {
-    const provider = this.opts.authProvider;
-    if (provider?.onUnauthorized === undefined || attempt >= MAX_AUTH_REPLAYS || this.state !== 'open') return false;
-    const info = { status: status as 401 | 403, ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: error.wwwAuthenticate } : {}) };
-    return provider.onUnauthorized(info, attempt);
-  }
-
-  private async withAuth(base: Record<string, string>): Promise<Record<string, string>> {
-    const provider = this.opts.authProvider;
-    if (provider === undefined) return base;
-    const extra = await provider.headers();
-    return { ...base, ...lowerCaseKeys(extra) };
   }
 
   // ---- legacy fallback ------------------------------------------------------------------
@@ -669,16 +696,21 @@ export class StreamableHttpTransport implements Transport {
     this.fireClose(undefined);
   }
 
-  /** basic.transports#46: DELETE the session; 405 (and any failure) is tolerated. */
+  /**
+   * basic.transports#46: DELETE the session; 405 (and any failure) is tolerated. The whole of it —
+   * the auth headers too — has one bound: it carries the credential held now (`refresh: false`:
+   * a close never waits for a token refresh) and a 401/403 is not shown to the provider.
+   */
   private async deleteSession(): Promise<void> {
+    const signal = AbortSignal.timeout(DELETE_TIMEOUT_MS);
     try {
-      const headers = await this.withAuth(this.getHeaders);
+      const headers = await untilAborted(this.auth.headers(this.getHeaders, { refresh: false, signal }), signal);
       const res = await this.dispatcher.request({
         origin: this.target.origin,
         path: this.target.path,
         method: 'DELETE',
         headers,
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        signal,
         headersTimeout: DELETE_TIMEOUT_MS,
         bodyTimeout: DELETE_TIMEOUT_MS,
       });
@@ -718,6 +750,16 @@ function lowerCaseKeys(h: Record<string, string> | undefined): Record<string, st
   if (h === undefined) return out;
   for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k];
   return out;
+}
+
+/** `p`, or a rejection as soon as `signal` aborts (a provider that never answers cannot hold a close). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(new Error('the auth provider gave no headers in time'));
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** The URL without user info, query or fragment (they may hold credentials), for an error text. */

@@ -1,0 +1,95 @@
+/**
+ * A small node:http server on 127.0.0.1, scripted inside a test, for HTTP transport misbehaviour
+ * the mock cannot play (an answer that never comes, a retry: beyond the timer range, a GET
+ * refused per token). Records every request; `closed` turns true when its socket side is gone.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RawRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  msg: Record<string, unknown> | undefined;
+  closed: boolean;
+}
+export type RawHandler = (req: RawRequest, res: http.ServerResponse) => void;
+
+export interface RawServer {
+  url: string;
+  origin: string;
+  requests: RawRequest[];
+  close(): Promise<void>;
+}
+
+export async function rawServer(handler: RawHandler, path = '/mcp'): Promise<RawServer> {
+  const requests: RawRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let msg: Record<string, unknown> | undefined;
+      try {
+        msg = body ? (JSON.parse(body) as Record<string, unknown>) : undefined;
+      } catch {
+        msg = undefined;
+      }
+      const r: RawRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, msg, closed: false };
+      requests.push(r);
+      res.on('close', () => {
+        r.closed = true;
+      });
+      handler(r, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}${path}`,
+    origin,
+    requests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export const SESSION_ID = 'raw-session-1';
+
+/** Answers an initialize POST with JSON and a session id; true when it did. */
+export function answerInitialize(r: RawRequest, res: http.ServerResponse): boolean {
+  const m = r.msg;
+  if (r.method !== 'POST' || m?.method !== 'initialize') return false;
+  res.writeHead(200, { 'content-type': 'application/json', 'mcp-session-id': SESSION_ID });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'raw', version: '1' } } }));
+  return true;
+}
+
+export function sseHead(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+}
+
+export async function waitFor(cond: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** `p`'s outcome, or `'pending'` when it has not settled within `ms` (a generous bound). */
+export function settledWithin<T>(p: Promise<T>, ms: number): Promise<{ value?: T; error?: unknown } | 'pending'> {
+  return Promise.race([
+    p.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
+    pause(ms).then(() => 'pending' as const),
+  ]);
+}
