@@ -2,22 +2,85 @@
  * client/roots: the roots the client offers, as `file://` URIs (client.roots#3), and the
  * state behind `roots/list` and `notifications/roots/list_changed` (client.roots#2).
  *
- * Directories from the host's config become URIs with `pathToFileURL` (absolute, `..` resolved,
- * every character that needs it percent-encoded: spaces, `#`, `?`, `%`, non-ASCII). A Root given
+ * Directories from the host's config become URIs with `fileUriFromPath` (absolute, `..` resolved,
+ * every character that needs it percent-encoded: spaces, `#`, `?`, `%`, non-ASCII; on Windows
+ * drive letters, backslashes and UNC shares as in `file:///C:/…` and `file://server/share/…`). A Root given
  * as a URI must be a `file:` URL; it is normalised by the WHATWG parser, so dot segments
  * (`..`, `%2e%2e`) are refused: a root names exactly one directory (client.roots#5).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../errors.js';
 import type { Root } from './types.js';
 
+/** Which platform's paths a root is made from (default: this process's), and relative to what. */
+export interface RootPathOptions {
+  platform?: NodeJS.Platform;
+  /** What a relative `dir` is relative to (default: the current directory). */
+  cwd?: string;
+}
+
 /** A directory as a Root: `file://` URI, percent-encoded; the name defaults to the base name. */
-export function directoryRoot(dir: string, name?: string): Root {
-  const abs = path.resolve(dir);
-  const href = pathToFileURL(abs).href;
-  return { uri: href, name: name ?? (path.basename(abs) || abs) };
+export function directoryRoot(dir: string, name?: string, options: RootPathOptions = {}): Root {
+  const platform = options.platform ?? process.platform;
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const abs = p.resolve(options.cwd ?? process.cwd(), dir);
+  return { uri: fileUriFromPath(abs, platform), name: name ?? (p.basename(abs) || abs) };
+}
+
+/**
+ * The `file://` URI of an absolute path, as Node's `pathToFileURL` writes it on that platform —
+ * a pure function of (path, platform), so Windows paths are encoded the same on any machine
+ * and with any Node version: every character but letters, digits and `!$&'()*+,-.:;=@_` is
+ * percent-encoded as UTF-8 (spaces, `%`, `?`, `#`, `~`, brackets, controls, non-ASCII). POSIX: a
+ * backslash is a file name character (`%5C`).
+ * Windows: `C:\a b` → `file:///C:/a%20b`; `\\server\share\d` → `file://server/share/d`; the
+ * `\\?\` long-path prefixes are dropped. A UNC host that is not a valid host name is refused.
+ */
+export function fileUriFromPath(absPath: string, platform: NodeJS.Platform): string {
+  if (platform !== 'win32') {
+    const resolved = path.posix.resolve('/', absPath);
+    return new URL(`file://${encodePathChars(resolved)}`).href;
+  }
+  const p = stripLongPathPrefix(absPath);
+  // Drive-relative (`C:x`) and root-relative (`\x`) paths depend on a current drive: refused.
+  if (!path.win32.isAbsolute(p) || /^[\\/](?![\\/])/.test(p)) throw new ConfigError(`"${absPath}" is not an absolute Windows path (drive letter or \\\\server\\share)`);
+  const resolved = path.win32.resolve(p).replace(/\\/g, '/');
+  if (!resolved.startsWith('//')) return new URL(`file:///${encodePathChars(resolved)}`).href;
+  // UNC: the server is the URI's host, the share and what follows its path (`..` stays inside the share).
+  const slash = resolved.indexOf('/', 2);
+  const host = slash === -1 ? resolved.slice(2) : resolved.slice(2, slash);
+  const rest = slash === -1 ? '/' : resolved.slice(slash);
+  let u: URL | undefined;
+  try {
+    u = new URL(`file://${host}${encodePathChars(rest)}`);
+  } catch {
+    u = undefined;
+  }
+  // `localhost` would become the empty host (another file): refused like an invalid name.
+  if (u === undefined || u.hostname === '') throw new ConfigError(`"${absPath}": "${host}" is not a server name a file:// URI can carry`);
+  return u.href;
+}
+
+/** `\\?\C:\x` → `C:\x`, `\\?\UNC\srv\sh` → `\\srv\sh` (the same file, without the prefix). */
+function stripLongPathPrefix(p: string): string {
+  if (/^\\\\\?\\UNC\\/i.test(p)) return `\\\\${p.slice(8)}`;
+  if (/^\\\\[?.]\\[a-z]:/i.test(p)) return p.slice(4);
+  return p;
+}
+
+/** Characters a path keeps as they are in a file URI (the set Node's `pathToFileURL` keeps). */
+const KEPT = /[A-Za-z0-9!$&'()*+,\-.:;=@_/]/;
+
+/** Percent-encodes every other character as UTF-8 (a lone surrogate as U+FFFD, as the URL parser does). */
+function encodePathChars(p: string): string {
+  let out = '';
+  for (const ch of p) {
+    if (KEPT.test(ch)) out += ch;
+    else if (ch === '~') out += '%7E'; // the one character encodeURIComponent keeps that Node encodes
+    else out += encodeURIComponent(ch.length === 1 && ch >= '\uD800' && ch <= '\uDFFF' ? '\uFFFD' : ch);
+  }
+  return out;
 }
 
 /** `root` with a canonical `file://` URI, or a ConfigError (client.roots#3, #5). */
