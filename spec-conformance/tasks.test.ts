@@ -331,6 +331,37 @@ describe('cancellation', () => {
     expect(sent('tasks/get')).toHaveLength(polls);
   });
 
+  it('basic.utilities.cancellation#3: a task-augmented tools/call aborted before its CreateTaskResult arrives gets tasks/cancel for the task the late result names', async () => {
+    // The server creates the task only after the abort (it ignores notifications/cancelled and
+    // answers late): the task id is known from the late CreateTaskResult alone.
+    const { client, sent } = await setup({ tasks: TASKS, tools: [research({ behavior: { delayMs: 500, ignoreCancel: true } })] });
+    await client.listTools();
+    const ac = new AbortController();
+    const call = client.callTool('research', { ms: 60_000 }, { signal: ac.signal }).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(100);
+    ac.abort('user gave up');
+    expect(await call).toBeInstanceOf(AbortError);
+    expect(sent('tasks/cancel')).toHaveLength(0); // no task id yet
+    await vi.advanceTimersByTimeAsync(500); // the late CreateTaskResult
+    await settle();
+    const tasks = await client.listTasks();
+    expect(tasks).toHaveLength(1);
+    expect(sent('tasks/cancel').map((m) => m.params)).toEqual([{ taskId: tasks[0]!.taskId }]);
+    expect(tasks[0]!.status).toBe('cancelled');
+    expect(client.pendingCount).toBe(0);
+  });
+
+  it('basic.utilities.cancellation#3: createTask whose request timed out cancels the task its late CreateTaskResult names', async () => {
+    const { client, sent } = await setup({ tasks: TASKS, tools: [research({ behavior: { delayMs: 2000, ignoreCancel: true } })] });
+    const err = await Promise.all([client.createTask('research', { ms: 60_000 }, { timeoutMs: 1000 }).catch((e) => e), vi.advanceTimersByTimeAsync(1000)]);
+    expect(err[0]).toBeInstanceOf(TimeoutError);
+    await vi.advanceTimersByTimeAsync(1000);
+    await settle();
+    const tasks = await client.listTasks();
+    expect(sent('tasks/cancel').map((m) => m.params)).toEqual([{ taskId: tasks[0]!.taskId }]);
+    expect(tasks[0]!.status).toBe('cancelled');
+  });
+
   it('aborting while tasks/result is blocked (input_required) cancels both the request and the task', async () => {
     const { client, sent } = await setup({ tasks: { pollInterval: 100 }, tools: [{ name: 'clarify', builtin: 'ask', execution: { taskSupport: 'required' } }] }, { onElicitation: () => new Promise(() => {}) });
     await client.listTools();

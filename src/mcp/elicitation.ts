@@ -17,6 +17,7 @@
  */
 import { JsonRpcError } from '../errors.js';
 import { ErrorCode } from '../jsonrpc/types.js';
+import { rpcMessage } from '../protocol/error-text.js';
 import type { ElicitRequestParams, ElicitResult } from './types.js';
 
 /** The JSON-RPC error code of `URLElicitationRequiredError`. */
@@ -284,7 +285,7 @@ export class UrlElicitationTracker {
     if (!Array.isArray(list) || list.length === 0 || list.some((e) => urlElicitationProblem(e) !== undefined)) return err;
     const elicitations = list as UrlElicitation[];
     for (const e of elicitations) this.add(e.elicitationId);
-    const message = err.message.replace(/^\[[^\]]*\] /, '').replace(/^JSON-RPC error -?\d+: /, '');
+    const message = rpcMessage(err);
     return new UrlElicitationRequiredError(message, elicitations, err.data, err);
   }
 }

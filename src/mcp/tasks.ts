@@ -13,7 +13,7 @@
  * task-receiver.ts.
  */
 import { AbortError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError } from '../errors.js';
-import type { Connection, RequestHandler, RequestOptions } from '../protocol/connection.js';
+import { UNKNOWN_PROGRESS, type Connection, type ConnectionDiagnostic, type RequestHandler, type RequestOptions } from '../protocol/connection.js';
 import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
 import type { ShapeTable } from './result-shapes.js';
@@ -263,11 +263,10 @@ export class TaskRequester {
   }
 
   /** True for the connection's "progress for an unknown token" about a token of a task under way. */
-  ownsDiagnostic(d: { code?: string; message?: string }): boolean {
-    if (d.code !== 'MCPWIRE_UNKNOWN_PROGRESS' || this.progressTokens.size === 0) return false;
-    // (the connection's wording: `progress for unknown or finished token <JSON> ignored`)
-    for (const t of this.progressTokens) if (d.message?.includes(`token ${JSON.stringify(t)} ignored`)) return true;
-    return false;
+  ownsDiagnostic(d: ConnectionDiagnostic): boolean {
+    if (d.code !== UNKNOWN_PROGRESS || this.progressTokens.size === 0) return false;
+    const t = d.progressToken;
+    return (typeof t === 'string' || typeof t === 'number') && this.progressTokens.has(t);
   }
 
   /**
@@ -325,7 +324,7 @@ export class TaskRequester {
     const params: Record<string, unknown> = { name, arguments: args, task: options.taskTtlMs === undefined ? {} : { ttl: options.taskTtlMs } };
     if (options._meta !== undefined) params._meta = options._meta;
     const { signal, timeoutMs, onProgress, progressIntervalMs } = options;
-    const r = await this.deps.request<unknown>('tools/call', params, { signal, timeoutMs, onProgress, progressIntervalMs });
+    const r = await this.deps.request<unknown>('tools/call', params, { signal, timeoutMs, onProgress, progressIntervalMs, onLateResult: this.cancelLateTask });
     const obj = r !== null && typeof r === 'object' && !Array.isArray(r) ? (r as Record<string, unknown>) : undefined;
     if (obj !== undefined && obj.task === undefined && Array.isArray(obj.content)) {
       // basic.utilities.tasks#16: a receiver that does not take tasks for this request processes
@@ -429,6 +428,16 @@ export class TaskRequester {
       else signal.addEventListener('abort', onAbort, { once: true });
     });
   }
+
+  /**
+   * The CreateTaskResult of a task-augmented request given up on (aborted, timed out) arrived
+   * late: the server created the task anyway. basic.utilities.cancellation#3: a task-augmented
+   * request is cancelled with `tasks/cancel`, which needs the id only this late result carries.
+   */
+  private readonly cancelLateTask = (result: unknown): void => {
+    const task = result !== null && typeof result === 'object' ? (result as { task?: unknown }).task : undefined;
+    if (taskProblem(task) === undefined) this.cancelAfterAbort((task as Task).taskId);
+  };
 
   /** The caller gave up: ask the server to stop the task too, without waiting for the answer. */
   private cancelAfterAbort(taskId: string): void {

@@ -26,6 +26,8 @@ import {
   type RequestId,
 } from '../jsonrpc/types.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
+import { bareMessage, rpcMessage } from './error-text.js';
+import { Incoming, serialize, type NotificationHandler, type RequestHandler } from './incoming.js';
 import type { ProtocolObserver } from './observer.js';
 import { ProgressGate } from './progress.js';
 import {
@@ -35,6 +37,8 @@ import {
   type ProgressParams,
   type ProgressToken,
 } from './registry.js';
+
+export { toErrorObject, type IncomingRequestContext, type NotificationHandler, type RequestHandler } from './incoming.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** basic.utilities.progress#10: at most one onProgress callback per this many ms, by default. */
@@ -69,25 +73,22 @@ export interface RequestOptions {
    * `relatedRequestId` of incoming notifications (`MessageExtra`) names requests by that id.
    */
   onRequestId?: (id: RequestId) => void;
+  /**
+   * Called with the result of a response that arrives after this request was given up on
+   * (aborted or timed out): what the server did anyway, e.g. the task a task-augmented request
+   * created, which then must be cancelled by `tasks/cancel` (basic.utilities.cancellation#3).
+   */
+  onLateResult?: (result: unknown) => void;
 }
-
-export interface IncomingRequestContext {
-  id: RequestId;
-  signal: AbortSignal;
-}
-
-export type RequestHandler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext) =>
-  | Promise<Record<string, unknown>>
-  | Record<string, unknown>;
-/**
- * `extra.relatedRequestId`: the notification arrived on the stream of that request of ours
- * (Streamable HTTP, basic.transports#25); undefined when the transport cannot tell.
- */
-export type NotificationHandler = (params: Record<string, unknown> | undefined, extra?: MessageExtra) => void;
 
 export interface ConnectionDiagnostic extends TransportDiagnostic {
   serverId?: string;
+  /** `MCPWIRE_UNKNOWN_PROGRESS`: the token the notification named (a string or number), for matching by value. */
+  progressToken?: unknown;
 }
+
+/** The diagnostic code of a progress notification whose token no request in flight carries. */
+export const UNKNOWN_PROGRESS = 'MCPWIRE_UNKNOWN_PROGRESS';
 
 export interface ConnectionOptions {
   serverId?: string;
@@ -105,14 +106,11 @@ export interface ConnectionOptions {
   onOtherNotification?: (method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra) => void;
 }
 
-const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
-
 export class Connection {
   private readonly transport: Transport;
   private readonly registry = new RequestRegistry((e) => this.onTimeout(e));
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly incoming = new Map<RequestId, AbortController>();
+  /** The peer's requests and notifications (incoming.ts). */
+  private readonly incoming: Incoming;
   private readonly opts: ConnectionOptions;
   private readonly defaultTimeoutMs: number;
   private nextId = 0;
@@ -137,6 +135,13 @@ export class Connection {
     this.opts = options;
     this.observer = options.observer;
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.incoming = new Incoming({
+      transport,
+      observer: () => this.observer,
+      closed: () => this.closed,
+      diagnostic: (d) => this.diagnostic(d),
+      onOtherNotification: options.onOtherNotification,
+    });
     transport.onmessage = (m, extra, text) => this.receive(m, extra, text);
     transport.onclose = (err) => this.handleClose(err);
     transport.ondiagnostic = (d) => this.transportDiagnostic(d);
@@ -152,11 +157,11 @@ export class Connection {
   }
 
   setRequestHandler(method: string, handler: RequestHandler): void {
-    this.requestHandlers.set(method, handler);
+    this.incoming.setRequestHandler(method, handler);
   }
 
   setNotificationHandler(method: string, handler: NotificationHandler): void {
-    this.notificationHandlers.set(method, handler);
+    this.incoming.setNotificationHandler(method, handler);
   }
 
   /** Sends a request and resolves with its `result`; rejects with a typed McpWireError. */
@@ -178,11 +183,14 @@ export class Connection {
       token = callerToken;
     }
     const id = ++this.nextId;
-    options.onRequestId?.(id);
-    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const onProgress = options.onProgress;
+    if (options.onRequestId !== undefined) {
+      // The caller's code runs before anything is registered: a throw or an abort from it
+      // settles the request here, with nothing to clean up and nothing sent.
+      const refused = this.requestIdRefusal(method, id, options.onRequestId, signal);
+      if (refused !== undefined) return Promise.reject(refused);
+    }
     let sendParams = params;
-    if (onProgress !== undefined && callerToken === undefined) {
+    if (options.onProgress !== undefined && callerToken === undefined) {
       token = this.tokenPrefix + id;
       while (this.registry.byToken(token) !== undefined) token += '+';
       sendParams = { ...params, _meta: { ...meta, progressToken: token } };
@@ -190,83 +198,104 @@ export class Connection {
     const message: JSONRPCMessage =
       sendParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sendParams };
     return new Promise<T>((resolve, reject) => {
-      const entry: PendingRequest = {
-        id,
-        method,
-        sentAt: performance.now(),
-        resolve: resolve as (v: unknown) => void,
-        reject,
-        deadline: Infinity,
-        dueMs: 0,
-        deadlineIsTotal: false,
-        cancellable: options.cancellable !== false,
-        dispatched: true,
-        dueList: undefined,
-        duePrev: undefined,
-        dueNext: undefined,
-        timeoutMs,
-        maxTotalMs: options.maxTotalTimeoutMs ?? timeoutMs * 10,
-        resetOnProgress: options.resetTimeoutOnProgress === true,
-        signal,
-        onAbort: undefined,
-        progressToken: token,
-        progress:
-          onProgress === undefined
-            ? undefined
-            : { onProgress, intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, nextAt: -Infinity, pending: undefined, last: -Infinity },
-      };
+      const entry = this.newEntry(id, method, options, token, resolve as (v: unknown) => void, reject);
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
-      this.registry.add(entry, timeoutMs);
-      let sendOptions: SendOptions | undefined = options.isInitialize ? { isInitialize: true } : undefined;
-      let text: string | undefined;
-      if (this.observer !== undefined) {
-        // Serialized once, for the observer (a tracer writes these very bytes) and the transport.
-        text = serialize(message);
-        this.observer.message('out', message, { kind: 'request', method, id, text, at: entry.sentAt });
-        if (text !== undefined) sendOptions = { isInitialize: options.isInitialize, serialized: text };
-      }
-      if (this.transport.wantsRequestSignal === true) {
-        // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too, and
-        // a request given up on before its POST started is not cancelled (never dispatched).
-        entry.dispatched = false;
-        entry.sendAbort = new AbortController();
-        sendOptions = {
-          isInitialize: options.isInitialize,
-          serialized: text,
-          signal: entry.sendAbort.signal,
-          onDispatched: () => {
-            entry.dispatched = true;
-          },
-        };
-      }
-      let sent: Promise<void>;
-      try {
-        sent = this.transport.send(message, sendOptions);
-      } catch (err) {
-        // e.g. params JSON cannot serialise: the request never left, nothing to cancel.
-        this.registry.take(id, 'send-failed');
-        reject(this.wrapSendError(err, method));
-        return;
-      }
-      // A fulfilled promise never rejects: when the transport hands back the very promise it
-      // returned before and that one is known fulfilled (stdio's shared resolved promise), there
-      // is nothing to watch, which saves a closure, a derived promise and a job per request.
-      if (sent !== this.fulfilledSend) {
-        sent.then(
-          () => {
-            this.fulfilledSend = sent;
-            entry.dispatched = true;
-          },
-          (err) => {
-            const e = this.registry.take(id, 'send-failed');
-            if (e === undefined) return;
-            if (e.progress !== undefined) this.progressGate.flush(e);
-            e.reject(this.wrapSendError(err, method));
-          },
-        );
-      }
+      this.registry.add(entry, entry.timeoutMs);
+      this.dispatch(entry, message, options.isInitialize === true);
     });
+  }
+
+  /** The registry entry of a request about to be sent. */
+  private newEntry(
+    id: number,
+    method: string,
+    options: RequestOptions,
+    token: ProgressToken | undefined,
+    resolve: (v: unknown) => void,
+    reject: (e: Error) => void,
+  ): PendingRequest {
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const onProgress = options.onProgress;
+    return {
+      id,
+      method,
+      sentAt: performance.now(),
+      resolve,
+      reject,
+      deadline: Infinity,
+      dueMs: 0,
+      deadlineIsTotal: false,
+      cancellable: options.cancellable !== false,
+      dispatched: true,
+      dueList: undefined,
+      duePrev: undefined,
+      dueNext: undefined,
+      timeoutMs,
+      maxTotalMs: options.maxTotalTimeoutMs ?? timeoutMs * 10,
+      resetOnProgress: options.resetTimeoutOnProgress === true,
+      signal: options.signal,
+      onAbort: undefined,
+      progressToken: token,
+      progress:
+        onProgress === undefined
+          ? undefined
+          : { onProgress, intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS, nextAt: -Infinity, pending: undefined, last: -Infinity },
+      onLateResult: options.onLateResult,
+    };
+  }
+
+  /** Hands a registered request to the observer and the transport; a failed send settles it. */
+  private dispatch(entry: PendingRequest, message: JSONRPCMessage, isInitialize: boolean): void {
+    const { id, method } = entry;
+    let sendOptions: SendOptions | undefined = isInitialize ? { isInitialize: true } : undefined;
+    let text: string | undefined;
+    if (this.observer !== undefined) {
+      // Serialized once, for the observer (a tracer writes these very bytes) and the transport.
+      text = serialize(message);
+      this.observer.message('out', message, { kind: 'request', method, id, text, at: entry.sentAt });
+      if (text !== undefined) sendOptions = { isInitialize, serialized: text };
+    }
+    if (this.transport.wantsRequestSignal === true) {
+      // HTTP: the POST of a request we give up on (timeout, abort, close) is aborted too, and
+      // a request given up on before its POST started is not cancelled (never dispatched).
+      entry.dispatched = false;
+      entry.sendAbort = new AbortController();
+      sendOptions = {
+        isInitialize,
+        serialized: text,
+        signal: entry.sendAbort.signal,
+        onDispatched: () => {
+          entry.dispatched = true;
+        },
+      };
+    }
+    let sent: Promise<void>;
+    try {
+      sent = this.transport.send(message, sendOptions);
+    } catch (err) {
+      // e.g. params JSON cannot serialise: the request never left, nothing to cancel.
+      this.registry.take(id, 'send-failed');
+      entry.reject(this.wrapSendError(err, method));
+      return;
+    }
+    // A fulfilled promise never rejects: when the transport hands back the very promise it
+    // returned before and that one is known fulfilled (stdio's shared resolved promise), there
+    // is nothing to watch, which saves a closure, a derived promise and a job per request.
+    if (sent !== this.fulfilledSend) {
+      sent.then(
+        () => {
+          this.fulfilledSend = sent;
+          entry.dispatched = true;
+        },
+        (err) => {
+          const e = this.registry.take(id, 'send-failed');
+          if (e === undefined) return;
+          if (e.progress !== undefined) this.progressGate.flush(e);
+          e.reject(this.wrapSendError(err, method));
+        },
+      );
+    }
   }
 
   /** Sends a notification. */
@@ -370,15 +399,11 @@ export class Connection {
         return;
       }
     }
-    // A malformed request still expects an answer, or the server waits forever (basic#2, JSON-RPC
-    // 2.0 §5): -32600 with its id, or without an id when that cannot be read (basic#8; the MCP
-    // schema has no `"id": null`). Notifications and responses are never answered (basic#11).
+    // A malformed request still expects an answer (incoming.ts); notifications and responses are
+    // never answered (basic#11).
     const m = value as Record<string, unknown> | null;
     if (m !== null && typeof m === 'object' && !Array.isArray(m) && 'method' in m && 'id' in m) {
-      this.reply(isRequestId(m.id) ? m.id : undefined, undefined, {
-        code: ErrorCode.InvalidRequest,
-        message: `Invalid Request: ${invalidReason(value)}`,
-      });
+      this.incoming.invalidRequest(isRequestId(m.id) ? m.id : undefined, invalidReason(value));
     }
   }
 
@@ -410,10 +435,13 @@ export class Connection {
   }
 
   private unmatchedResponse(id: RequestId | null, msg: Record<string, unknown>): void {
-    if (id !== null && this.registry.wasAbandoned(id)) {
-      // basic.utilities.cancellation#5: a response after cancellation/timeout is ignored.
+    const late = id === null ? false : this.registry.takeAbandoned(id);
+    if (late !== false) {
+      // basic.utilities.cancellation#5: a response after cancellation/timeout is ignored — but
+      // for what the server did anyway (a task it created), its requester is told.
       this.observer?.event({ type: 'late-response', id });
       this.diagnostic({ code: 'MCPWIRE_LATE_RESPONSE', message: `late response to request ${id} dropped (request had been cancelled or timed out)` });
+      if (late !== undefined && 'result' in msg) this.lateResult(late, msg.result);
       return;
     }
     const err = msg.error as JSONRPCErrorObject | undefined;
@@ -427,99 +455,28 @@ export class Connection {
     });
   }
 
+  private lateResult(onLateResult: (result: unknown) => void, result: unknown): void {
+    try {
+      onLateResult(result);
+    } catch (err) {
+      this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onLateResult callback threw: ${(err as Error)?.message ?? String(err)}` });
+    }
+  }
+
   private receiveNotification(msg: { method: string; params?: Record<string, unknown> }, extra: MessageExtra | undefined, text: string | undefined): void {
     const method = msg.method;
     if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method, text });
     if (method === 'notifications/progress') {
       this.onProgressNotification(msg.params);
     } else if (method === 'notifications/cancelled') {
-      this.onCancelledNotification(msg.params);
+      this.incoming.cancelled(msg.params);
     }
-    const handler = this.notificationHandlers.get(method);
-    if (handler === undefined) {
-      if (this.opts.onOtherNotification !== undefined && method !== 'notifications/cancelled' && method !== 'notifications/progress') this.opts.onOtherNotification(method, msg.params, extra);
-      return;
-    }
-    try {
-      handler(msg.params, extra);
-    } catch (err) {
-      this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `notification handler for ${method} threw: ${(err as Error).message}` });
-    }
+    this.incoming.notification(method, msg.params, extra);
   }
 
   private receiveRequest(msg: { id: RequestId; method: string; params?: Record<string, unknown> }, text: string | undefined): void {
-    const { id, method } = msg;
-    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'request', method, id, text });
-    const handler = this.requestHandlers.get(method);
-    if (handler === undefined) {
-      this.reply(id, undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
-      return;
-    }
-    if (this.incoming.has(id)) {
-      this.diagnostic({ code: 'MCPWIRE_DUPLICATE_REQUEST_ID', message: `server reused request id ${JSON.stringify(id)} while it was in flight` });
-    }
-    const controller = new AbortController();
-    this.incoming.set(id, controller);
-    let out: Promise<Record<string, unknown>> | Record<string, unknown>;
-    try {
-      out = handler(msg.params, { id, signal: controller.signal });
-    } catch (err) {
-      out = Promise.reject(err);
-    }
-    Promise.resolve(out).then(
-      (result) => this.finishIncoming(id, controller, result ?? EMPTY_PARAMS, undefined),
-      (err: unknown) => this.finishIncoming(id, controller, undefined, toErrorObject(err)),
-    );
-  }
-
-  private finishIncoming(
-    id: RequestId,
-    controller: AbortController,
-    result: Record<string, unknown> | undefined,
-    error: JSONRPCErrorObject | undefined,
-  ): void {
-    if (this.incoming.get(id) === controller) this.incoming.delete(id);
-    // A request the server cancelled gets no response (basic.utilities.cancellation#4).
-    if (controller.signal.aborted || this.closed) return;
-    this.reply(id, result, error);
-  }
-
-  /** Answers a server request (`id` undefined: its id could not be read, basic#8). */
-  private reply(
-    id: RequestId | undefined,
-    result: Record<string, unknown> | undefined,
-    error: JSONRPCErrorObject | undefined,
-    fallback = true,
-  ): void {
-    const message = (error
-      ? id === undefined
-        ? { jsonrpc: '2.0', error }
-        : { jsonrpc: '2.0', id, error }
-      : { jsonrpc: '2.0', id, result }) as JSONRPCMessage;
-    let text: string | undefined;
-    if (this.observer !== undefined) {
-      text = serialize(message);
-      this.observer.message('out', message, { kind: error ? 'error' : 'result', id, text });
-    }
-    // A result (or error data) JSON cannot serialise is answered with -32603 instead (once).
-    const retry = fallback && (error === undefined || error.data !== undefined);
-    let sent: Promise<void>;
-    try {
-      sent = this.transport.send(message, id === undefined ? (text === undefined ? undefined : { serialized: text }) : { relatedRequestId: id, serialized: text });
-    } catch (err) {
-      this.replyFailed(id, err, retry);
-      return;
-    }
-    sent.catch((err: unknown) => this.replyFailed(id, err, retry));
-  }
-
-  private replyFailed(id: RequestId | undefined, err: unknown, retry: boolean): void {
-    // Transports fail with typed errors; anything else came from serialising the message.
-    if (retry && !(err instanceof McpWireError) && !this.closed) {
-      this.reply(id, undefined, { code: ErrorCode.InternalError, message: `the response could not be serialised: ${(err as Error)?.message ?? String(err)}` }, false);
-      return;
-    }
-    this.diagnostic({ code: 'MCPWIRE_REPLY_FAILED', message: `could not send the response to request ${JSON.stringify(id)}: ${(err as Error)?.message ?? String(err)}` });
+    if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'request', method: msg.method, id: msg.id, text });
+    this.incoming.request(msg);
   }
 
   // ---- progress, cancellation, timeouts ---------------------------------------------------
@@ -529,7 +486,7 @@ export class Connection {
     const entry = typeof token === 'number' || typeof token === 'string' ? this.registry.byToken(token) : undefined;
     if (entry === undefined) {
       // basic.utilities.progress#5: tokens must reference active requests; ignore others.
-      this.diagnostic({ code: 'MCPWIRE_UNKNOWN_PROGRESS', message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` });
+      this.diagnostic({ code: UNKNOWN_PROGRESS, message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` }, token);
       return;
     }
     const p = params as ProgressParams;
@@ -557,14 +514,6 @@ export class Connection {
       return;
     }
     this.registry.schedule(entry, Math.max(0, remainingTotal), true);
-  }
-
-  private onCancelledNotification(params: Record<string, unknown> | undefined): void {
-    const id = params?.requestId;
-    const controller = typeof id === 'string' || typeof id === 'number' ? this.incoming.get(id) : undefined;
-    if (controller === undefined) return; // basic.utilities.cancellation#9: ignore unknown ids.
-    this.incoming.delete(id as RequestId);
-    controller.abort(new AbortError(`server cancelled request ${String(id)}: ${String(params?.reason ?? '')}`));
   }
 
   private onTimeout(entry: PendingRequest): void {
@@ -630,8 +579,7 @@ export class Connection {
     error ??= this.failReason;
     this.closed = true;
     this.closedError = error;
-    for (const c of this.incoming.values()) c.abort(new AbortError('connection closed'));
-    this.incoming.clear();
+    this.incoming.abortAll();
     const pending = this.registry.drain();
     for (const entry of pending) {
       if (entry.progress !== undefined) this.progressGate.flush(entry);
@@ -643,7 +591,7 @@ export class Connection {
   private closedFor(method: string): ConnectionClosedError {
     const src = this.closedError;
     if (src instanceof ConnectionClosedError) {
-      return new ConnectionClosedError(`request "${method}" failed: ${stripWhere(src.message)}`, {
+      return new ConnectionClosedError(`request "${method}" failed: ${bareMessage(src)}`, {
         ...this.where(),
         cause: src,
         exitCode: src.exitCode,
@@ -651,7 +599,7 @@ export class Connection {
         stderrTail: src.stderrTail,
       });
     }
-    const why = src ? `: ${stripWhere(src.message)}` : '';
+    const why = src ? `: ${bareMessage(src)}` : '';
     return new ConnectionClosedError(`request "${method}" failed: connection closed${why}`, {
       ...this.where(),
       cause: src,
@@ -663,6 +611,19 @@ export class Connection {
       ...this.where(),
       cause: reason,
     });
+  }
+
+  /** Runs the caller's `onRequestId`; the error to reject with when it threw or aborted `signal`. */
+  private requestIdRefusal(method: string, id: RequestId, onRequestId: (id: RequestId) => void, signal: AbortSignal | undefined): Error | undefined {
+    try {
+      onRequestId(id);
+    } catch (err) {
+      return new McpWireError('MCPWIRE_HANDLER_FAILED', `request "${method}" not sent: its onRequestId callback threw: ${(err as Error)?.message ?? String(err)}`, {
+        ...this.where(),
+        cause: err,
+      });
+    }
+    return signal?.aborted ? this.abortError(method, signal.reason) : undefined;
   }
 
   private tokenInUse(method: string, token: ProgressToken): ProtocolError {
@@ -686,9 +647,13 @@ export class Connection {
     return { serverId: this.opts.serverId, phase: this.opts.phase?.() };
   }
 
-  private diagnostic(d: TransportDiagnostic): void {
+  /** `progressToken`: for UNKNOWN_PROGRESS, the token (its owner matches it by value, not by text). */
+  private diagnostic(d: TransportDiagnostic, progressToken?: unknown): void {
     this.observer?.event({ type: 'diagnostic', ...d });
-    this.opts.onDiagnostic?.({ ...d, serverId: this.opts.serverId });
+    const onDiagnostic = this.opts.onDiagnostic;
+    if (onDiagnostic === undefined) return;
+    if (progressToken === undefined) onDiagnostic({ ...d, serverId: this.opts.serverId });
+    else onDiagnostic({ ...d, serverId: this.opts.serverId, progressToken });
   }
 }
 
@@ -696,28 +661,4 @@ function reasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message;
   if (reason === undefined) return 'aborted';
   return String(reason);
-}
-
-function stripWhere(message: string): string {
-  return message.replace(/^\[[^\]]*\] /, '');
-}
-
-/** Maps a handler's failure to a JSON-RPC error object (never leaks stack traces). */
-export function toErrorObject(err: unknown): JSONRPCErrorObject {
-  if (err instanceof JsonRpcError) {
-    const o: JSONRPCErrorObject = { code: err.rpcCode, message: stripWhere(err.message).replace(/^JSON-RPC error -?\d+: /, '') };
-    if (err.data !== undefined) o.data = err.data;
-    return o;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: ErrorCode.InternalError, message };
-}
-
-/** A message's JSON text, or undefined when JSON cannot write it (the transport reports that). */
-function serialize(message: JSONRPCMessage): string | undefined {
-  try {
-    return JSON.stringify(message);
-  } catch {
-    return undefined;
-  }
 }

@@ -92,6 +92,8 @@ export interface PendingRequest {
   progressToken: ProgressToken | undefined;
   /** Set when the caller wants progress callbacks. */
   progress: ProgressState | undefined;
+  /** Gets the result of a response that arrives after the request was given up on (timeout/abort). */
+  onLateResult: ((result: unknown) => void) | undefined;
 }
 
 /** Remembers the ids we gave up on (timeout/abort) so a late response is told from a bogus one. */
@@ -119,7 +121,8 @@ interface SignalWatch {
 export class RequestRegistry {
   private readonly entries = new Map<RequestId, PendingRequest>();
   private readonly tokens = new Map<ProgressToken, PendingRequest>();
-  private readonly abandoned = new Set<RequestId>();
+  /** Ids given up on (timeout/abort), each with who wants its late result, if anyone. */
+  private readonly abandoned = new Map<RequestId, ((result: unknown) => void) | undefined>();
   private readonly watches = new Map<AbortSignal, SignalWatch>();
   private readonly due = new Map<number, DueList>();
   /** Entries with a deadline (the timer holds the event loop open while > 0). */
@@ -170,7 +173,7 @@ export class RequestRegistry {
     if (entry.progressToken !== undefined && this.tokens.get(entry.progressToken) === entry) this.tokens.delete(entry.progressToken);
     if (entry.dueList !== undefined) this.unlink(entry);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
-    if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id);
+    if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id, entry.onLateResult);
     if (entry.sendAbort !== undefined && (reason === 'timeout' || reason === 'abort' || reason === 'close')) entry.sendAbort.abort();
     return entry;
   }
@@ -178,6 +181,17 @@ export class RequestRegistry {
   /** True if `id` was given up on (timeout/abort) recently: its response is merely late. */
   wasAbandoned(id: RequestId): boolean {
     return this.abandoned.delete(id);
+  }
+
+  /**
+   * Like `wasAbandoned`, for a late response: `false` when `id` was not given up on, else the
+   * request's `onLateResult` (undefined when it had none). Forgets the id either way.
+   */
+  takeAbandoned(id: RequestId): false | ((result: unknown) => void) | undefined {
+    if (!this.abandoned.has(id)) return false;
+    const late = this.abandoned.get(id);
+    this.abandoned.delete(id);
+    return late;
   }
 
   /** Every pending entry, removed at once (connection closed). */
@@ -277,10 +291,10 @@ export class RequestRegistry {
     signal.removeEventListener('abort', w.listener);
   }
 
-  private rememberAbandoned(id: RequestId): void {
-    this.abandoned.add(id);
+  private rememberAbandoned(id: RequestId, onLateResult: ((result: unknown) => void) | undefined): void {
+    this.abandoned.set(id, onLateResult);
     if (this.abandoned.size > LATE_MEMORY) {
-      const oldest = this.abandoned.values().next().value as RequestId;
+      const oldest = this.abandoned.keys().next().value as RequestId;
       this.abandoned.delete(oldest);
     }
   }

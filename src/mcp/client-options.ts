@@ -1,0 +1,114 @@
+/**
+ * The options of a client (`connect`) and of a tool call: what a caller may set, documented in
+ * one place; client.ts and its helpers read them.
+ */
+import type { RequestId } from '../jsonrpc/types.js';
+import type { ProtocolObserver } from '../protocol/observer.js';
+import type { RequestOptions } from '../protocol/connection.js';
+import type { TransportFactoryOptions } from '../transport/create.js';
+import type { Transport, TransportDiagnostic } from '../transport/types.js';
+import type { ClientFeatureOptions } from './client-features.js';
+import type { TaskPollOptions } from './tasks.js';
+import type { TelemetryOption } from './telemetry.js';
+import type { ClientCapabilities, Implementation, Task } from './types.js';
+
+export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
+  clientInfo?: Implementation;
+  /** Extra capabilities to declare (e.g. `experimental`); handlers add their own. */
+  capabilities?: ClientCapabilities;
+  /**
+   * The version to request (default: the latest, 2025-11-25; basic.lifecycle#8). Must be one
+   * mcpwire supports (basic.lifecycle#7): anything else is a ConfigError before connecting.
+   */
+  protocolVersion?: string;
+  /** Default per-request timeout in ms (default 60 000). */
+  timeoutMs?: number;
+  /** Timeout for `initialize` (default: `timeoutMs`). */
+  initializeTimeoutMs?: number;
+  /** Sees every message and event (tracing, strict checks). */
+  observer?: ProtocolObserver;
+  /** Use this transport instead of building one from the config (tests, custom transports). */
+  transport?: Transport;
+  /** What to do when structuredContent does not match the tool's outputSchema. Default 'error'. */
+  validateStructuredContent?: 'error' | 'warn' | 'off';
+  /**
+   * Assert `format` (email, uri, date-time…) when validating structuredContent. Default false:
+   * in JSON Schema 2020-12 (the default dialect, basic#15/#16) `format` is an annotation, so a
+   * conforming server may return `"not-an-email"` for `format: "email"`.
+   */
+  assertFormats?: boolean;
+  /**
+   * Aborts connecting: the transport start and the first `initialize` only. Later session
+   * renewals are not tied to it.
+   */
+  signal?: AbortSignal;
+  /**
+   * HTTP sessions: on SessionExpiredError (404 for our session id) start a new session, restore
+   * what the old one had (log level, resource subscriptions) and replay the failed request once
+   * — safe, since a request refused for an unknown session was never processed
+   * (basic.transports#45). A 404 outside a request (GET stream, notification) renews the same
+   * way. A request carrying a list cursor is not replayed (the cursor died with the session;
+   * `listTools()` and the other listings start over). A renewal that fails closes the client
+   * (`failed`, `close` event with the cause). Events: `sessionExpired`, `sessionRenewed`.
+   * 'off' surfaces the error (and only emits `sessionExpired` for a 404 outside a request).
+   * Default 'auto'.
+   */
+  sessionRecovery?: 'auto' | 'off';
+  /**
+   * Health check (basic.utilities.ping#2/#3/#6): send `ping` this often while ready (default:
+   * off). A ping unanswered within `pingTimeoutMs` (default: the interval, at most 10 s) is a
+   * connection failure: the connection closes and pending requests reject naming the reason.
+   */
+  pingIntervalMs?: number;
+  pingTimeoutMs?: number;
+  /**
+   * Trace every message and event to a JSON-lines file (secrets redacted). Default: the file
+   * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
+   */
+  trace?: string | { file: string; strict?: boolean; secrets?: string[] } | false;
+  /** Polling of `tasks/get` while a task-augmented call runs (tasks.ts). */
+  taskPolling?: TaskPollOptions;
+  /**
+   * OpenTelemetry (telemetry.ts): `'auto'` (default) makes a CLIENT span per request, following
+   * the semantic conventions for MCP, and puts W3C trace context in `params._meta`, when an
+   * OpenTelemetry SDK registered a global tracer provider before `connect` (@opentelemetry/api,
+   * an optional peer dependency, is loaded only then); `{ tracer }` uses that tracer; `false`
+   * turns it off.
+   */
+  telemetry?: TelemetryOption;
+}
+
+/**
+ * A tool call's options: a request's (signal, timeouts, progress; `onProgress` and the timeouts
+ * of a task-augmented call cover the whole task), plus the task's own.
+ */
+export interface CallToolOptions
+  extends Pick<RequestOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'resetTimeoutOnProgress'> {
+  /** Hard ceiling of the call; for a task-augmented call, of the whole task (default 10 × timeoutMs). */
+  maxTotalTimeoutMs?: number;
+  _meta?: Record<string, unknown>;
+  /**
+   * Task augmentation (basic/utilities/tasks): `'auto'` (default) runs the call as a task exactly
+   * when the tool's `execution.taskSupport` is `"required"`; `true` also for `"optional"` tools;
+   * `false` never (a task-required tool is then refused). A task-augmented call is still one
+   * awaited result; aborting it (or its `maxTotalTimeoutMs` passing) sends `tasks/cancel`.
+   */
+  task?: boolean | 'auto';
+  /** Requested task lifetime in ms (`task.ttl`). */
+  taskTtlMs?: number;
+  /** Called on every status change of the call's task. */
+  onTaskStatus?: (task: Task) => void;
+  /**
+   * Called with the JSON-RPC id of each `tools/call` request sent for this call (again when a
+   * session renewal replays it): notifications that came on that request's stream carry it as
+   * `relatedRequestId` (Streamable HTTP). Not called for a task-augmented call: what its task
+   * sends names the task instead (`_meta["io.modelcontextprotocol/related-task"]`), whose id
+   * `onTaskStatus` gives.
+   */
+  onRequestId?: (id: RequestId) => void;
+}
+
+export interface McpClientDiagnostic extends TransportDiagnostic {
+  serverId?: string;
+}
+

@@ -1,0 +1,69 @@
+/**
+ * The seam between the client and a protocol era. Everything about a request that one revision
+ * writes or reads differently from another goes through an `EraCodec`: how the conversation
+ * opens, what each request carries, how a result and an error are read, what the era has. The
+ * client asks its codec and never tests a version itself.
+ *
+ * Eras:
+ * - handshake (2024-11-05 … 2025-11-25, `handshake.ts`): `initialize` → `notifications/initialized`
+ *   opens a session; requests carry nothing of the negotiation; results are read against the
+ *   negotiated revision's shapes; HTTP sessions can expire and be renewed.
+ * - modern (2026-07-28, to come as `modern.ts`): no handshake — `open` is an optional
+ *   `server/discover`; `requestParams` puts `io.modelcontextprotocol/protocolVersion`,
+ *   `…/clientCapabilities` and `…/clientInfo` in every request's `_meta`; `result` reads the
+ *   required `resultType` and tells an `input_required` interim result (multi round-trip) from a
+ *   final one, for the client to fulfil its input requests and retry the request with
+ *   `inputResponses` (the interface gains that step with the era); `error` maps
+ *   `UnsupportedProtocolVersion` (-32022) and its kin; no sessions.
+ */
+import type { RequestOptions } from '../../protocol/connection.js';
+import type { Implementation, ServerCapabilities } from '../types.js';
+
+/** What opening the conversation established (the handshake's InitializeResult, modern's discovery). */
+export interface Negotiated {
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+}
+
+/** What a codec needs from the client to open: sends without lifecycle checks, diagnostics. */
+export interface EraIo {
+  request<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions): Promise<T>;
+  notify(method: string, params?: Record<string, unknown>): Promise<void>;
+  diagnostic(code: string, message: string): void;
+  /** The server's answer was accepted: told before anything else is sent (HTTP: the version header). */
+  negotiated(result: Negotiated): void;
+}
+
+export interface OpenOptions {
+  /** Aborts opening. */
+  signal?: AbortSignal;
+  /** The whole opening exchange is bounded by this (ms). */
+  timeoutMs?: number;
+}
+
+/** Features an era (and, within it, the negotiated revision) may or may not have. */
+export type EraFeature = 'tasks' | 'batching';
+
+export interface EraCodec {
+  /** `handshake` or `modern`: for status and traces, never for branching. */
+  readonly era: string;
+  /** Whether the conversation lives in a session that can expire and be renewed (HTTP). */
+  readonly sessions: boolean;
+  /** What opening established; undefined before, and after `forget`. */
+  readonly negotiated: Negotiated | undefined;
+
+  /** Opens the conversation (the handshake, or discovery). Rejects with a typed error. */
+  open(io: EraIo, options: OpenOptions): Promise<Negotiated>;
+  /** The session is gone: what was negotiated no longer holds (a new `open` follows). */
+  forget(): void;
+  /** The params a request goes out with (modern: its negotiation `_meta`). Hot path: no copy when nothing changes. */
+  requestParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined;
+  /** The final result of `method`, its shape checked; throws a ProtocolError when malformed. */
+  result<T>(method: string, raw: unknown): T;
+  /** A request's error as this era means it (typed errors for the codes it defines). */
+  error(err: unknown): unknown;
+  /** Whether the negotiated revision has `feature`. */
+  has(feature: EraFeature): boolean;
+}
