@@ -181,6 +181,7 @@ describe('imports stay opt-in and trust-gated', () => {
       ['home/.claude.json', 'claude-json', false],
       ['home/.cursor/mcp.json', 'mcpServers', false],
       ['home/.config/Claude/claude_desktop_config.json', 'mcpServers', false],
+      ['home/.config/Code/User/mcp.json', 'vscode', false],
       ['home/.codex/config.toml', 'codex', false],
       ['home/.codeium/windsurf/mcp_config.json', 'windsurf', false],
       ['home/.config/opencode/opencode.json', 'opencode', false],

@@ -78,6 +78,7 @@ describe('paths', () => {
       ['project/.vscode/mcp.json', 'vscode'],
       ['home/.cursor/mcp.json', 'mcpServers'],
       ['home/.config/Claude/claude_desktop_config.json', 'mcpServers'],
+      ['home/.config/Code/User/mcp.json', 'vscode'],
     ]);
   });
 });

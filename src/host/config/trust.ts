@@ -27,7 +27,7 @@ import { ConfigError } from '../../errors.js';
 import { readIfExists, writeFileAtomic } from '../../fs/atomic.js';
 import { parseJsonText } from './diagnostics.js';
 import { isPlainObject } from './schema.js';
-import { globalConfigPath, type PathOptions } from './paths.js';
+import { globalConfigPath, platformPath, type PathOptions } from './paths.js';
 import type { ConfigDiagnostic, ResolvedServer } from './types.js';
 
 /**
@@ -62,7 +62,7 @@ export interface TrustStoreData {
 /** Where the store lives: `trusted-projects.json` in the directory of the global config file. */
 export function trustStorePath(o: PathOptions = {}): string {
   const global = globalConfigPath(o);
-  const p = o.platform === 'win32' ? path.win32 : path.posix;
+  const p = platformPath(o);
   return p.join(p.dirname(global), 'trusted-projects.json');
 }
 
