@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
 import { childEnv } from '../transport/env.js';
+import { localSpawnPlan } from '../transport/spawn/system.js';
 import type { StdioServerConfig } from '../transport/create.js';
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
@@ -24,7 +25,10 @@ interface RawStdio {
 
 async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verdict>): Promise<Verdict> {
   const t = ctx.target as StdioServerConfig;
-  const child = spawn(t.command, t.args ?? [], { cwd: t.cwd, env: childEnv(t.env, t.inheritEnv), stdio: ['pipe', 'pipe', 'ignore'] });
+  const env = childEnv(t.env, t.inheritEnv);
+  // As the stdio transport starts it (`npx` is `npx.cmd` through cmd.exe on Windows).
+  const plan = localSpawnPlan(t.command, t.args ?? [], env, t.cwd);
+  const child = spawn(plan.file, plan.args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true, windowsVerbatimArguments: plan.windowsVerbatimArguments });
   const chunks: Buffer[] = [];
   let exited = false;
   const waiters = new Set<() => void>();

@@ -21,9 +21,8 @@ import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { childEnv } from './env.js';
 import { registerExitCloser } from './exit-hooks.js';
-import { planSpawn } from './spawn/command.js';
 import { killsGroupAfterExit, killStep, shutdownLadder, stepSignal, type KillStep, type KillStrength } from './spawn/kill.js';
-import { nodeCommandFs, runKillStep } from './spawn/system.js';
+import { localSpawnPlan, runKillStep } from './spawn/system.js';
 import { StderrRing } from './stderr-ring.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -118,7 +117,7 @@ export class StdioTransport implements Transport {
       let child: ChildProcessWithoutNullStreams;
       try {
         const env = childEnv(this.opts.env, this.opts.inheritEnv);
-        const plan = planSpawn(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), fs: nodeCommandFs });
+        const plan = localSpawnPlan(command, args, env, cwd);
         child = spawn(plan.file, plan.args, {
           cwd,
           env,

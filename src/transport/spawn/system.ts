@@ -3,7 +3,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import type { CommandFs } from './command.js';
+import { planSpawn, type CommandFs, type SpawnPlan } from './command.js';
 import type { KillStep } from './kill.js';
 
 /** How long the synchronous 'exit' hook lets taskkill run before giving up on it. */
@@ -31,6 +31,11 @@ export const nodeCommandFs: CommandFs = {
     }
   },
 };
+
+/** The spawn call for a server's command on this machine (command.ts; may throw EINVAL on Windows). */
+export function localSpawnPlan(command: string, args: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd?: string): SpawnPlan {
+  return planSpawn(command, args, { platform: process.platform, env, cwd: cwd ?? process.cwd(), fs: nodeCommandFs });
+}
 
 /**
  * Performs `step`; false when the target is already gone (or the step could not run).
