@@ -1,5 +1,5 @@
 /**
- * issue 9.8, the library side: `closeOnExit` on connect() and createHost(). A program that gets
+ * The library side of closing servers on exit: `closeOnExit` on connect() and createHost(). A program that gets
  * SIGINT/SIGTERM closes its stdio servers (stdin → SIGTERM → SIGKILL, basic.lifecycle#15) and
  * exits with 130/143 unless it listens for the signal itself; on 'exit' the process groups are
  * SIGKILLed synchronously. One listener per event however many servers, removed when the last
@@ -93,8 +93,8 @@ async function program(body: string, sig?: NodeJS.Signals): Promise<Program> {
   }
 }
 
-describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
-  it('issue9.8: connect({closeOnExit: true}) then SIGTERM: the server is closed and the program exits 143', async () => {
+describe('closeOnExit (library)', { timeout: 120_000 }, () => {
+  it('connect({closeOnExit: true}) then SIGTERM: the server is closed and the program exits 143', async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};
        const client = await connect(SERVER, { closeOnExit: true, shutdown: { stdinCloseWaitMs: 300, sigtermWaitMs: 300 } });
@@ -106,7 +106,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 143, signal: null });
   });
 
-  it('issue9.8: createHost(servers, {closeOnExit: true}) then SIGINT: the server is closed and the program exits 130', async () => {
+  it('createHost(servers, {closeOnExit: true}) then SIGINT: the server is closed and the program exits 130', async () => {
     const r = await program(
       `import { createHost } from ${JSON.stringify(hostApi)};
        const resolved = { id: 'stubborn', transport: 'stdio', source: 'global', file: 'x.json', enabled: true,
@@ -122,7 +122,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: signal-exit listening too (loaded by proper-lockfile, the token store lock) does not stop the exit: SIGINT closes the server, exit 130', async () => {
+  it('signal-exit listening too (loaded by proper-lockfile, the token store lock) does not stop the exit: SIGINT closes the server, exit 130', async () => {
     const lockfile = pathToFileURL(path.join(root, 'node_modules/proper-lockfile/index.js')).href;
     const r = await program(
       `import ${JSON.stringify(lockfile)};
@@ -137,7 +137,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it("issue9.8: process.exit() while connected: the synchronous 'exit' hook SIGKILLs the server's process group", async () => {
+  it("process.exit() while connected: the synchronous 'exit' hook SIGKILLs the server's process group", async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};
        await connect(SERVER, { closeOnExit: true });
@@ -148,7 +148,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.code).toBe(3);
   });
 
-  it("issue9.8: a crash (uncaught exception) while connected: 'exit' still SIGKILLs the server's process group", async () => {
+  it("a crash (uncaught exception) while connected: 'exit' still SIGKILLs the server's process group", async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};
        await connect(SERVER, { closeOnExit: true });
@@ -160,7 +160,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain('boom');
   });
 
-  it('issue9.8: a program with its own SIGTERM listener decides: servers are closed, the program is not exited for it', async () => {
+  it('a program with its own SIGTERM listener decides: servers are closed, the program is not exited for it', async () => {
     const r = await program(
       `import fs from 'node:fs';
        import { connect } from ${JSON.stringify(dist)};
@@ -179,7 +179,7 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.code).toBe(7);
   });
 
-  it('issue9.8: without closeOnExit nothing is installed, and after close() the program ends by itself (no hook keeps it alive)', async () => {
+  it('without closeOnExit nothing is installed, and after close() the program ends by itself (no hook keeps it alive)', async () => {
     const r = await program(
       `import { connect } from ${JSON.stringify(dist)};
        const counts = () => ['SIGHUP', 'SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
@@ -200,8 +200,8 @@ describe('issue9.8: closeOnExit (library)', { timeout: 120_000 }, () => {
   });
 });
 
-describe('issue9.8: exit hooks are registered once per process', () => {
-  it('issue9.8: 15 stdio transports with closeOnExit add one listener per event, no MaxListeners warning, and none after they close', async () => {
+describe('exit hooks are registered once per process', () => {
+  it('15 stdio transports with closeOnExit add one listener per event, no MaxListeners warning, and none after they close', async () => {
     const counts = () => ['SIGHUP', 'SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
     const base = counts();
     const warnings: Error[] = [];
@@ -224,7 +224,7 @@ describe('issue9.8: exit hooks are registered once per process', () => {
     expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
   });
 
-  it('issue9.8: a transport closed during start (issue9.6) or failing to spawn leaves no closer registered', async () => {
+  it('a transport closed during start or failing to spawn leaves no closer registered', async () => {
     const base = liveExitClosers();
     const ok = new StdioTransport({ command: node, args: ['-e', 'process.stdin.resume()'], closeOnExit: true });
     const started = ok.start().catch(() => {});

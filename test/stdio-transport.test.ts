@@ -194,8 +194,8 @@ function settledWithin<T>(p: Promise<T>, ms: number): Promise<{ ok: true; value:
   ]);
 }
 
-describe('issue9.6: start()/close() race (basic.lifecycle#15)', () => {
-  it('issue9.6: close() during start + spawn failure: start() rejects with the spawn error, close() resolves, no spurious error', async () => {
+describe('start()/close() race (basic.lifecycle#15)', () => {
+  it('close() during start + spawn failure: start() rejects with the spawn error, close() resolves, no spurious error', async () => {
     const t = new StdioTransport({ command: 'definitely-not-a-command-xyz', serverId: 'ghost' });
     const closes: Array<Error | undefined> = [];
     t.onclose = (e) => closes.push(e);
@@ -213,7 +213,7 @@ describe('issue9.6: start()/close() race (basic.lifecycle#15)', () => {
     expect(closes).toEqual([undefined]);
   });
 
-  it('issue9.6: close() during start + spawn success: start() rejects "closed during start", close() resolves, no "exited with code 0" error, child reaped', async () => {
+  it('close() during start + spawn success: start() rejects "closed during start", close() resolves, no "exited with code 0" error, child reaped', async () => {
     const t = new StdioTransport({ command: node, args: ['-e', ECHO], serverId: 'quick' });
     const closes: Array<Error | undefined> = [];
     t.onclose = (e) => closes.push(e);
@@ -234,7 +234,7 @@ describe('issue9.6: start()/close() race (basic.lifecycle#15)', () => {
     await expect(t.send({ jsonrpc: '2.0', method: 'x' })).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
-  it('issue9.6: close() during start of a server that ignores stdin EOF and SIGTERM still ends (ladder) and start() settles', async () => {
+  it('close() during start of a server that ignores stdin EOF and SIGTERM still ends (ladder) and start() settles', async () => {
     const t = new StdioTransport({
       command: node,
       args: ['-e', `process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`],
