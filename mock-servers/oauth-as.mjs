@@ -13,6 +13,14 @@
  *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
  *   expiresIn          access token lifetime in seconds (default 3600)
  *   noExpiresIn        token responses carry no `expires_in` (it is only RECOMMENDED)
+ *   dpop               DPoP (RFC 9449): the AS metadata lists dpop_signing_alg_values_supported
+ *                      ['ES256']; a token request with a valid proof gets a DPoP-bound token
+ *                      (token_type DPoP, bound to the proof key's thumbprint, refresh too), which
+ *                      the MCP endpoint accepts only as `Authorization: DPoP` with a fresh proof
+ *                      (htm, htu, ath, unique jti, same key)
+ *   dpopRequired       the PRM says dpop_bound_access_tokens_required
+ *   asNonce            the token endpoint wants proofs with the nonce `as-nonce` (use_dpop_nonce)
+ *   rsNonce            the MCP endpoint wants proofs with the nonce `rs-nonce` (401 use_dpop_nonce)
  *   issuer             the `issuer` the AS metadata names, or a function of the mock's base URL
  *                      giving it (default: the base URL itself)
  *   authMethods        token_endpoint_auth_methods_supported (default ['client_secret_basic','none'])
@@ -36,7 +44,7 @@
  * tests can check what the client sent. Run directly, it prints the MCP URL and serves forever.
  */
 import http from 'node:http';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, verify } from 'node:crypto';
 
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
 
@@ -50,13 +58,13 @@ export async function startOAuthMock(options = {}) {
   const counters = { authorize: 0, token: 0, refresh: 0, register: 0, mcp: 0 };
   let base = '';
 
-  const issue = (scope, resource, withRefresh = true) => {
+  const issue = (scope, resource, withRefresh = true, jkt = undefined) => {
     const access = `at-${b64url(randomBytes(18))}`;
-    tokens.set(access, { scope, resource, expiresAt: Date.now() + o.expiresIn * 1000 });
-    const out = { access_token: access, token_type: 'Bearer', ...(o.noExpiresIn ? {} : { expires_in: o.expiresIn }), ...(scope ? { scope } : {}) };
+    tokens.set(access, { scope, resource, expiresAt: Date.now() + o.expiresIn * 1000, jkt });
+    const out = { access_token: access, token_type: jkt ? 'DPoP' : 'Bearer', ...(o.noExpiresIn ? {} : { expires_in: o.expiresIn }), ...(scope ? { scope } : {}) };
     if (withRefresh) {
       const refresh = `rt-${b64url(randomBytes(18))}`;
-      refreshes.set(refresh, { scope, resource, live: true });
+      refreshes.set(refresh, { scope, resource, live: true, jkt });
       out.refresh_token = refresh;
     }
     return out;
@@ -65,6 +73,26 @@ export async function startOAuthMock(options = {}) {
   const json = (res, status, body, headers = {}) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(JSON.stringify(body));
+  };
+
+  const jtis = new Set();
+  /** Checks a DPoP proof (RFC 9449 §4.3); its key's thumbprint, or an error string. */
+  const checkProof = (proof, htm, htu, accessToken) => {
+    if (typeof proof !== 'string' || proof.split('.').length !== 3) return { error: 'missing or malformed DPoP proof' };
+    const [h, p, sig] = proof.split('.');
+    const header = JSON.parse(Buffer.from(h, 'base64url').toString());
+    const claims = JSON.parse(Buffer.from(p, 'base64url').toString());
+    if (header.typ !== 'dpop+jwt' || header.alg !== 'ES256' || header.jwk === undefined || header.jwk.d !== undefined) return { error: 'bad proof header' };
+    const key = createPublicKey({ key: header.jwk, format: 'jwk' });
+    if (!verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'))) return { error: 'bad proof signature' };
+    if (claims.htm !== htm || claims.htu !== htu) return { error: `proof names ${claims.htm} ${claims.htu}` };
+    if (typeof claims.jti !== 'string' || jtis.has(claims.jti)) return { error: 'proof jti missing or replayed' };
+    if (typeof claims.iat !== 'number' || Math.abs(claims.iat - Date.now() / 1000) > 300) return { error: 'proof iat' };
+    if (accessToken !== undefined && claims.ath !== b64url(createHash('sha256').update(accessToken).digest())) return { error: 'proof ath' };
+    jtis.add(claims.jti);
+    const { crv, kty, x, y } = header.jwk;
+    const jkt = b64url(createHash('sha256').update(JSON.stringify({ crv, kty, x, y })).digest());
+    return { jkt, claims };
   };
 
   const asMetadata = () => ({
@@ -78,6 +106,7 @@ export async function startOAuthMock(options = {}) {
     ...(o.pkceMethods === null ? {} : { code_challenge_methods_supported: o.pkceMethods ?? ['S256'] }),
     ...(o.cimd ? { client_id_metadata_document_supported: true } : {}),
     ...(o.issParameter ? { authorization_response_iss_parameter_supported: true } : {}),
+    ...(o.dpop ? { dpop_signing_alg_values_supported: ['ES256'] } : {}),
   });
 
   const challenge = (extra = '') =>
@@ -106,24 +135,33 @@ export async function startOAuthMock(options = {}) {
   const token = (req, res, params) => {
     counters.token++;
     if (!clientAuthOk(req, params)) return json(res, 401, { error: 'invalid_client' });
+    let jkt;
+    if (o.dpop && req.headers.dpop !== undefined) {
+      const proof = checkProof(req.headers.dpop, 'POST', `${base}/token`);
+      if (proof.error) return json(res, 400, { error: 'invalid_dpop_proof', error_description: proof.error });
+      if (o.asNonce && proof.claims.nonce !== 'as-nonce') return json(res, 400, { error: 'use_dpop_nonce' }, { 'dpop-nonce': 'as-nonce' });
+      jkt = proof.jkt;
+    }
     if (params.grant_type === 'authorization_code') {
       if (o.echoSecrets) return json(res, 400, { error: 'invalid_request', error_description: `bad verifier ${params.code_verifier} for code ${params.code}` });
       const c = codes.get(params.code);
       codes.delete(params.code);
       if (c === undefined) return json(res, 400, { error: 'invalid_grant' });
       if (b64url(createHash('sha256').update(params.code_verifier ?? '').digest()) !== c.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
-      return json(res, 200, issue(c.scope, params.resource));
+      return json(res, 200, issue(c.scope, params.resource, true, jkt));
     }
     if (params.grant_type === 'refresh_token') {
       counters.refresh++;
       if (o.refreshError) return json(res, 400, { error: o.refreshError });
       const r = refreshes.get(params.refresh_token);
       if (r === undefined || !r.live) return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token unknown or rotated out' });
+      // RFC 9449 §5: a refresh token bound to a DPoP key is used only with a proof of that key.
+      if (r.jkt !== undefined && r.jkt !== jkt) return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token bound to another DPoP key' });
       if (o.rotate) r.live = false;
-      const out = issue(r.scope, params.resource ?? r.resource, o.rotate === true);
+      const out = issue(r.scope, params.resource ?? r.resource, o.rotate === true, r.jkt);
       return json(res, 200, out);
     }
-    if (params.grant_type === 'client_credentials') return json(res, 200, issue(params.scope, params.resource, false));
+    if (params.grant_type === 'client_credentials') return json(res, 200, issue(params.scope, params.resource, false, jkt));
     if (params.grant_type === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
       if (!String(params.assertion ?? '').startsWith('jag-')) return json(res, 400, { error: 'invalid_grant' });
       return json(res, 200, issue(params.scope, params.resource, false));
@@ -134,7 +172,20 @@ export async function startOAuthMock(options = {}) {
   const mcp = (req, res, body) => {
     counters.mcp++;
     const auth = req.headers.authorization;
-    const t = auth?.startsWith('Bearer ') ? tokens.get(auth.slice(7)) : undefined;
+    const scheme = auth?.startsWith('Bearer ') ? 'bearer' : auth?.startsWith('DPoP ') ? 'dpop' : undefined;
+    const presented = scheme === 'bearer' ? auth.slice(7) : scheme === 'dpop' ? auth.slice(5) : undefined;
+    let t = presented !== undefined ? tokens.get(presented) : undefined;
+    if (t?.jkt !== undefined) {
+      // A DPoP-bound token: the DPoP scheme and a fresh proof of the same key (RFC 9449 §7).
+      const proof = scheme === 'dpop' ? checkProof(req.headers.dpop, 'POST', `${base}/mcp`, presented) : { error: 'bound token sent as Bearer' };
+      if (proof.error || proof.jkt !== t.jkt) {
+        log.at(-1).dpopError = proof.error ?? 'proof of another key';
+        return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': `DPoP error="invalid_token", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+      }
+      if (o.rsNonce && proof.claims.nonce !== 'rs-nonce') {
+        return json(res, 401, { error: 'use_dpop_nonce' }, { 'www-authenticate': 'DPoP error="use_dpop_nonce"', 'dpop-nonce': 'rs-nonce' });
+      }
+    } else if (scheme === 'dpop') t = undefined;
     if (t === undefined || t.expiresAt < Date.now()) {
       return json(res, 401, { error: 'invalid_token' }, { 'www-authenticate': challenge(t ? ', error="invalid_token"' : '') });
     }
@@ -172,11 +223,11 @@ export async function startOAuthMock(options = {}) {
       const url = new URL(req.url, base);
       const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
       const params = isForm ? Object.fromEntries(new URLSearchParams(body)) : Object.fromEntries(url.searchParams);
-      log.push({ method: req.method, path: url.pathname, params, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(req.headers['content-type']?.startsWith('application/json') && req.method === 'POST' && url.pathname !== '/mcp' ? { json: JSON.parse(body || '{}') } : {}) });
+      log.push({ method: req.method, path: url.pathname, params, ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}), ...(req.headers.dpop ? { dpop: req.headers.dpop } : {}), ...(req.headers['content-type']?.startsWith('application/json') && req.method === 'POST' && url.pathname !== '/mcp' ? { json: JSON.parse(body || '{}') } : {}) });
       if (o.noPrm && url.pathname.startsWith('/.well-known/oauth-protected-resource')) return json(res, 404, { error: 'not_found' });
       if (o.noMetadata && url.pathname.startsWith('/.well-known/')) return json(res, 404, { error: 'not_found' });
       if (url.pathname === '/.well-known/oauth-protected-resource/mcp') {
-        return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: o.asServers ?? [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}) });
+        return json(res, 200, { resource: o.prmResource ?? `${base}/mcp`, authorization_servers: o.asServers ?? [base], ...(o.scopesSupported ? { scopes_supported: o.scopesSupported } : {}), ...(o.dpopRequired ? { dpop_bound_access_tokens_required: true } : {}) });
       }
       if (url.pathname === '/.well-known/oauth-authorization-server') return json(res, 200, asMetadata());
       if (url.pathname === '/authorize') {

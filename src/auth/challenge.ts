@@ -7,13 +7,14 @@ import type { BearerChallenge } from './types.js';
 
 const MAX_HEADER = 8192;
 
-/** The Bearer challenge of a WWW-Authenticate value, or undefined when there is none. */
+/**
+ * The Bearer challenge of a WWW-Authenticate value — else its DPoP challenge (RFC 9449 §7.1: same
+ * parameters) — or undefined when there is neither.
+ */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
   if (header === undefined) return undefined;
-  for (const ch of parseChallenges(header.slice(0, MAX_HEADER))) {
-    if (ch.scheme === 'bearer') return ch;
-  }
-  return undefined;
+  const all = parseChallenges(header.slice(0, MAX_HEADER));
+  return all.find((ch) => ch.scheme === 'bearer') ?? all.find((ch) => ch.scheme === 'dpop');
 }
 
 /** Every challenge of a WWW-Authenticate value. */

@@ -21,6 +21,8 @@ export interface FlowContext {
   as: AuthorizationServerMetadata;
   onSecret: (values: string[]) => void;
   privateKeyJwt?: PrivateKeyJwtConfig;
+  /** DPoP (RFC 9449): token requests carry a proof made with this handle (dpop.ts). */
+  dpop?: oauth.DPoPHandle;
 }
 
 
@@ -191,6 +193,7 @@ function requestOptions(ctx: FlowContext, signal: AbortSignal | undefined, extra
     signal: callSignal(ctx.http, signal),
     [oauth.customFetch]: ctx.http.fetch,
     [oauth.allowInsecureRequests]: tokenUrl.protocol === 'http:',
+    ...(ctx.dpop !== undefined ? { DPoP: ctx.dpop } : {}),
   } as oauth.TokenEndpointRequestOptions;
 }
 

@@ -13,7 +13,9 @@ import { parseBearerChallenge } from './challenge.js';
 import { canonicalResource, discover, resourceMatches, type Discovery } from './discovery.js';
 import { AuthError } from './errors.js';
 import { chooseAuthMethod, JWT_BEARER_GRANT, registrationRequestBody, type ClientIdentity } from './client-auth.js';
-import type { FlowContext } from './flow.js';
+import type { DpopSigner } from './dpop.js';
+import type { FlowContext, GrantKind } from './flow.js';
+import type { ClientIdentity as Client } from './client-auth.js';
 import type { AuthHttp } from './http.js';
 import { MemoryTokenStore } from './memory-store.js';
 import { selectScope, splitScope, unionScopes } from './scope.js';
@@ -23,6 +25,8 @@ import { Serial } from '../util/serial.js';
 /** The exchanges with the authorization server (oauth4webapi), loaded on first use: see client-auth.ts. */
 let flowModule: Promise<typeof import('./flow.js')> | undefined;
 const flow = (): Promise<typeof import('./flow.js')> => (flowModule ??= import('./flow.js'));
+let dpopModule: Promise<typeof import('./dpop.js')> | undefined;
+const dpop = (): Promise<typeof import('./dpop.js')> => (dpopModule ??= import('./dpop.js'));
 
 const DEFAULT_SKEW_MS = 60_000;
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -46,6 +50,10 @@ class Provider implements OAuthClientProvider {
   private readonly flight = new Serial();
   /** The scope last asked for (step-up unions with it). */
   private requestedScope: string | undefined;
+  /** The DPoP signer of the grant held (its key is the grant's `dpop_jwk`). */
+  private signer: DpopSigner | undefined;
+  /** Resource server nonces already tried. */
+  private readonly rsNonces = new Set<string>();
 
   constructor(options: OAuthProviderOptions) {
     this.o = options;
@@ -85,8 +93,23 @@ class Provider implements OAuthClientProvider {
     if (options?.refresh !== false && g !== undefined && this.expiring(g) && g.refresh_token !== undefined) {
       g = await this.single(() => this.refreshLocked(g!, options)).catch(() => this.grant);
     }
-    // basic.authorization#49: the token goes in the Authorization header, as Bearer.
-    return g !== undefined ? { authorization: `Bearer ${g.access_token}` } : {};
+    return g !== undefined ? this.present(g, options) : {};
+  }
+
+  /**
+   * basic.authorization#49: the token goes in the Authorization header — as Bearer, or for a
+   * DPoP-bound token (RFC 9449 §7.1) with the DPoP scheme and a fresh proof naming the request.
+   */
+  private async present(g: StoredGrant, options?: AuthHeadersOptions): Promise<Record<string, string>> {
+    const jwk = g.dpop_jwk;
+    if (jwk === undefined || g.token_type.toLowerCase() !== 'dpop') return { authorization: `Bearer ${g.access_token}` };
+    const signer = await this.signerFor(jwk);
+    return { authorization: `DPoP ${g.access_token}`, dpop: await signer.proof(options?.method ?? 'POST', options?.url ?? this.serverUrl, g.access_token) };
+  }
+
+  private async signerFor(jwk: Record<string, unknown>): Promise<DpopSigner> {
+    if (this.signer === undefined || this.signer.jwk.d !== jwk.d) this.signer = await (await dpop()).DpopSigner.fromJwk(jwk);
+    return this.signer;
   }
 
   async onUnauthorized(info: UnauthorizedInfo, attempt: number, options?: AuthCallOptions): Promise<boolean> {
@@ -109,6 +132,7 @@ class Provider implements OAuthClientProvider {
 
   private async reactTo(info: UnauthorizedInfo, attempt: number, options?: AuthCallOptions): Promise<boolean> {
     const ch = parseBearerChallenge(info.wwwAuthenticate);
+    if (info.status === 401 && ch?.error === 'use_dpop_nonce') return this.takeNonce(info, attempt);
     if (info.status === 403) {
       // basic.authorization#60/#64: insufficient_scope → step-up with the union of scopes.
       if (ch?.error !== 'insufficient_scope') return false;
@@ -147,6 +171,19 @@ class Provider implements OAuthClientProvider {
         throw err;
       }
     });
+    return true;
+  }
+
+  /**
+   * RFC 9449 §9: the resource server wants proofs with its nonce: remembered for its origin, and
+   * the request replayed with a fresh proof carrying it — once per nonce (a server that refuses
+   * its own nonce is not asked again).
+   */
+  private async takeNonce(info: UnauthorizedInfo, attempt: number): Promise<boolean> {
+    const g = this.grant;
+    if (info.dpopNonce === undefined || g?.dpop_jwk === undefined || attempt >= 2 || this.rsNonces.has(info.dpopNonce)) return false;
+    this.rsNonces.add(info.dpopNonce);
+    (await this.signerFor(g.dpop_jwk)).rememberNonce(info.url ?? this.serverUrl, info.dpopNonce);
     return true;
   }
 
@@ -193,7 +230,7 @@ class Provider implements OAuthClientProvider {
       // A grant for another resource (the config's URL changed) is not sent (basic.authorization#56).
       if (g !== undefined && (g.resource === undefined || this.resourceOk(g.resource))) {
         this.grant = g;
-        this.secret([g.access_token, g.refresh_token, g.client_secret]);
+        this.secret([g.access_token, g.refresh_token, g.client_secret, keySecret(g)]);
       }
     }
     return this.grant;
@@ -221,7 +258,7 @@ class Provider implements OAuthClientProvider {
   private async save(g: StoredGrant, options?: AuthCallOptions): Promise<StoredGrant> {
     this.grant = g;
     this.loaded = true;
-    this.secret([g.access_token, g.refresh_token, g.client_secret]);
+    this.secret([g.access_token, g.refresh_token, g.client_secret, keySecret(g)]);
     await this.store.set(this.key, g, options);
     return g;
   }
@@ -266,11 +303,11 @@ class Provider implements OAuthClientProvider {
         await this.store.delete(this.key, options);
         throw new AuthError(`the stored grant was issued by ${g.issuer}, not by this server's authorization server ${d.as.issuer}`, 'MCPWIRE_AUTH_ISSUER_MISMATCH');
       }
-      const ctx = this.ctx(d);
       const client = this.clientFromGrant(g, d);
-      const res = await (await flow()).refreshRequest(ctx, client, g.refresh_token, d.resource, options?.signal);
+      const refreshToken = g.refresh_token;
       try {
-        const next = await (await flow()).processTokenResponse(ctx, client, 'refresh_token', res, { now: this.now(), requestedScope: g.scope, previousRefreshToken: g.refresh_token, resource: d.resource });
+        // A refresh keeps the grant's DPoP key: the new token is bound to the same one.
+        const next = await this.tokenCall(d, client, 'refresh_token', g.dpop_jwk, (ctx, f) => f.refreshRequest(ctx, client, refreshToken, d.resource, options?.signal), { requestedScope: g.scope, previousRefreshToken: refreshToken });
         // The new token's lifetime is its own: without `expires_in` (only RECOMMENDED) it is
         // unknown (refreshed on a 401), never the old token's, which would make it look expired.
         const { expires_at: _old, ...kept } = g;
@@ -284,6 +321,43 @@ class Provider implements OAuthClientProvider {
         throw err;
       }
     }, options);
+  }
+
+  /**
+   * One token endpoint exchange (`request` + validation). With a DPoP key the request carries a
+   * proof, and an AS that answers `use_dpop_nonce` (RFC 9449 §8) gets the request once more with
+   * its nonce; the key is stored with the grant.
+   */
+  private async tokenCall(
+    d: Discovery,
+    client: Client,
+    kind: GrantKind,
+    jwk: Record<string, unknown> | undefined,
+    request: (ctx: FlowContext, f: typeof import('./flow.js')) => Promise<Response>,
+    o: { requestedScope?: string; previousRefreshToken?: string },
+  ): Promise<StoredGrant> {
+    const f = await flow();
+    const signer = jwk !== undefined ? await this.signerFor(jwk) : undefined;
+    if (jwk !== undefined) this.secret([typeof jwk.d === 'string' ? jwk.d : undefined]);
+    const ctx: FlowContext = { ...this.ctx(d), ...(signer !== undefined ? { dpop: signer.handle } : {}) };
+    for (let attempt = 0; ; attempt++) {
+      const res = await request(ctx, f);
+      try {
+        const g = await f.processTokenResponse(ctx, client, kind, res, { now: this.now(), resource: d.resource, ...o });
+        return jwk !== undefined ? { ...g, dpop_jwk: jwk } : g;
+      } catch (err) {
+        if (attempt === 0 && signer !== undefined && err instanceof AuthError && err.oauthError === 'use_dpop_nonce') continue;
+        throw err;
+      }
+    }
+  }
+
+  /** A DPoP key for a new grant when DPoP applies to this server (see `OAuthProviderOptions.dpop`), else none. */
+  private async newKey(d: Discovery): Promise<Record<string, unknown> | undefined> {
+    const algs = d.as.dpop_signing_alg_values_supported;
+    const advertised = Array.isArray(algs) && algs.includes('ES256') && d.prm?.dpop_bound_access_tokens_required === true;
+    if (!(this.o.dpop ?? advertised)) return undefined;
+    return (await (await dpop()).newDpopJwk()) as Record<string, unknown>;
   }
 
   private clientFromGrant(g: StoredGrant, d: Discovery): ClientIdentity {
@@ -342,17 +416,16 @@ class Provider implements OAuthClientProvider {
     const ctx = this.ctx(d);
     const scope = selectScope({ challenge: o.challengeScope, prm: d.prm?.scopes_supported, as: d.as, configured: this.o.scope, wantRefresh: this.o.grantType === undefined || this.o.grantType === 'authorization_code' });
     this.requestedScope = scope;
+    const scoped = scope !== undefined ? { requestedScope: scope } : {};
     if (this.o.grantType === 'jwt-bearer') {
       if (this.o.assertion === undefined) throw new AuthError('the jwt-bearer grant needs an `assertion` source', 'MCPWIRE_AUTH_CONFIG');
       const assertion = await this.o.assertion({ issuer: d.as.issuer, resource: d.resource, tokenEndpoint: d.as.token_endpoint ?? '' }, options?.signal);
       this.secret([assertion]);
-      const res = await (await flow()).jwtBearerRequest(ctx, client, assertion, d.resource, scope, options?.signal);
-      const g = await (await flow()).processTokenResponse(ctx, client, 'jwt-bearer', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      const g = await this.tokenCall(d, client, 'jwt-bearer', await this.newKey(d), (c, f) => f.jwtBearerRequest(c, client, assertion, d.resource, scope, options?.signal), scoped);
       return this.locked(() => this.save(g, options), options);
     }
     if (this.o.grantType === 'client_credentials') {
-      const res = await (await flow()).clientCredentialsRequest(ctx, client, d.resource, scope, options?.signal);
-      const g = await (await flow()).processTokenResponse(ctx, client, 'client_credentials', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+      const g = await this.tokenCall(d, client, 'client_credentials', await this.newKey(d), (c, f) => f.clientCredentialsRequest(c, client, d.resource, scope, options?.signal), scoped);
       return this.locked(() => this.save(g, options), options);
     }
     const { redirectUri, interaction } = this.o;
@@ -363,8 +436,7 @@ class Provider implements OAuthClientProvider {
     const signal = options?.signal ?? new AbortController().signal;
     const redirect = await interaction(pending.url, signal);
     const params = (await flow()).validateRedirect(ctx, client, pending, redirect);
-    const res = await (await flow()).authorizationCodeRequest(ctx, client, params, pending, d.resource, options?.signal);
-    const g = await (await flow()).processTokenResponse(ctx, client, 'authorization_code', res, { now: this.now(), resource: d.resource, ...(scope !== undefined ? { requestedScope: scope } : {}) });
+    const g = await this.tokenCall(d, client, 'authorization_code', await this.newKey(d), (c, f) => f.authorizationCodeRequest(c, client, params, pending, d.resource, options?.signal), scoped);
     return this.locked(() => this.save({ ...g, redirect_uri: redirectUri }, options), options);
   }
 }
@@ -393,6 +465,12 @@ function registrationMethod(d: Discovery): ClientIdentity['token_endpoint_auth_m
   const supported = d.as.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
   if (supported.includes('none')) return 'none';
   return chooseAuthMethod(d.as, true, false);
+}
+
+/** The private part of a grant's DPoP key (a secret: never in a trace or an error). */
+function keySecret(g: StoredGrant): string | undefined {
+  const d = g.dpop_jwk?.d;
+  return typeof d === 'string' ? d : undefined;
 }
 
 /** The credential of an Authorization header value (`Bearer abc` → `abc`). */

@@ -36,6 +36,11 @@ export interface StoredGrant {
   resource?: string;
   /** The redirect URI the client was registered with (a DCR registration is reused only with it). */
   redirect_uri?: string;
+  /**
+   * DPoP (RFC 9449): the private JWK (ES256) the token is bound to. A secret like the tokens;
+   * a refresh keeps it. Absent for Bearer grants.
+   */
+  dpop_jwk?: Record<string, unknown>;
 }
 
 /** Per-call options of the async APIs here: every call can be abandoned. */
@@ -46,6 +51,9 @@ export interface AuthCallOptions {
 /** Options of `headers()`: `refresh: false` gives the credential held now, with no round trip. */
 export interface AuthHeadersOptions extends AuthCallOptions {
   refresh?: boolean;
+  /** The request the headers are for (a DPoP proof names them: `htm`, `htu`); default POST to the server URL. */
+  method?: string;
+  url?: string;
 }
 
 /**
@@ -92,6 +100,10 @@ export interface UnauthorizedInfo {
   wwwAuthenticate?: string;
   /** The Authorization header value the refused request carried, if any. */
   sentAuthorization?: string;
+  /** The refusal's `DPoP-Nonce` header (RFC 9449 §9: the resource server wants proofs with it). */
+  dpopNonce?: string;
+  /** The refused request's URL (default: the server URL), for the nonce's origin. */
+  url?: string;
 }
 
 /** Produces the RFC 7523 authorization grant assertion for the AS that will redeem it. */
@@ -142,6 +154,12 @@ export interface OAuthProviderOptions {
   endpoints?: { authorization_endpoint?: string; token_endpoint?: string; registration_endpoint?: string };
   /** Refresh this long before `expires_at` (default 60 000 ms). */
   refreshSkewMs?: number;
+  /**
+   * DPoP (RFC 9449) sender-constrained tokens: `true` always, `false` never; default: when the
+   * AS advertises `dpop_signing_alg_values_supported` with ES256 and the protected resource
+   * metadata says `dpop_bound_access_tokens_required`.
+   */
+  dpop?: boolean;
   /** Step-up (403 insufficient_scope) re-authorizations per request, default 3 (basic.authorization step-up). */
   maxStepUpAttempts?: number;
   /** HTTP for discovery/registration/token requests (default: global fetch). */

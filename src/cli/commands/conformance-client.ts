@@ -61,6 +61,8 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
     clientMetadataUrl: CIMD_URL,
     clientMetadata: { client_name: 'mcpwire-conformance-client' },
   };
+  // DPoP (RFC 9449, SEP-1932): the scenario's AS advertises it; the client opts in.
+  if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') return { ...base, dpop: true };
   const raw = process.env.MCP_CONFORMANCE_CONTEXT;
   if (raw === undefined || raw === '') return base;
   const ctx = JSON.parse(raw) as Record<string, string | undefined>;
