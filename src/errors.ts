@@ -143,10 +143,13 @@ export class SessionExpiredError extends McpWireError {
 /** The server demands authorization (HTTP 401/403 with a challenge). */
 export class AuthRequiredError extends McpWireError {
   readonly wwwAuthenticate?: string;
-  constructor(message: string, options: McpWireErrorOptions & { wwwAuthenticate?: string } = {}) {
+  /** The refusal's `DPoP-Nonce` header (RFC 9449 §9), for the auth provider's next proof. */
+  readonly dpopNonce?: string;
+  constructor(message: string, options: McpWireErrorOptions & { wwwAuthenticate?: string; dpopNonce?: string } = {}) {
     super('MCPWIRE_AUTH_REQUIRED', message, options);
     this.name = 'AuthRequiredError';
     if (options.wwwAuthenticate !== undefined) this.wwwAuthenticate = options.wwwAuthenticate;
+    if (options.dpopNonce !== undefined) this.dpopNonce = options.dpopNonce;
   }
 }
 

@@ -96,6 +96,19 @@ describe('DPoP (RFC 9449)', () => {
     expect(new Set(mcp.map((e) => part(e.dpop!, 1).jti)).size).toBe(mcp.length);
   });
 
+  it('RFC 9449 §9 end to end: the MCP endpoint wants its nonce → the transport hands the DPoP-Nonce of the 401 to the provider, the request is replayed with it', async () => {
+    const m = await mock({ dpop: true, dpopRequired: true, rsNonce: true });
+    const c = await connect({ transport: 'http', url: m.url, id: 'mock' }, { authProvider: provider(m), timeoutMs: 10_000 });
+    clients.push(c);
+    await c.listTools();
+    const proofs = at(m, '/mcp')
+      .filter((e) => e.dpop !== undefined)
+      .map((e) => part(e.dpop!, 1).nonce);
+    expect(proofs[0]).toBeUndefined();
+    expect(proofs.slice(1).length).toBeGreaterThanOrEqual(2);
+    expect(proofs.slice(1).every((n) => n === 'rs-nonce')).toBe(true);
+  });
+
   it('automatic only when the AS lists ES256 and the resource metadata asks for bound tokens', async () => {
     const advertisedOnly = await mock({ dpop: true });
     expect((await provider(advertisedOnly).authorize()).token_type).toBe('bearer');

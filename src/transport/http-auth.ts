@@ -45,6 +45,7 @@ export class HttpAuth {
       status: (status === 403 ? 403 : 401) as 401 | 403,
       ...(error.wwwAuthenticate !== undefined ? { wwwAuthenticate: error.wwwAuthenticate } : {}),
       ...(sentAuthorization !== undefined ? { sentAuthorization } : {}),
+      ...(error.dpopNonce !== undefined ? { dpopNonce: error.dpopNonce } : {}),
     };
     return provider.onUnauthorized(info, attempt);
   }

@@ -16,16 +16,17 @@ export interface HttpAuthProvider {
    * never a refresh or any other round trip (the session DELETE on close uses it: a close must
    * stay bounded). Providers that take no options ignore it.
    */
-  headers(options?: { refresh?: boolean; signal?: AbortSignal }): Promise<Record<string, string>> | Record<string, string>;
+  headers(options?: { refresh?: boolean; signal?: AbortSignal; method?: string; url?: string }): Promise<Record<string, string>> | Record<string, string>;
   /**
    * Optional: a request was refused with 401/403. The provider (re)authorizes as the challenge
    * asks and resolves `true` when the request should be replayed; `attempt` counts the replays of
    * this request so far. The transport replays at most MAX_AUTH_REPLAYS times per request.
    * `sentAuthorization` is the Authorization header the refused request carried (absent when it
    * carried none), so the provider reacts to the token that was refused, not to whatever it holds
-   * by the time the 401 arrives.
+   * by the time the 401 arrives. `dpopNonce` is the refusal's DPoP-Nonce header (RFC 9449 §9).
+   * `method`/`url` of `headers()` name the request (a DPoP proof signs them; default POST to the URL).
    */
-  onUnauthorized?(info: { status: 401 | 403; wwwAuthenticate?: string; sentAuthorization?: string }, attempt: number): Promise<boolean>;
+  onUnauthorized?(info: { status: 401 | 403; wwwAuthenticate?: string; sentAuthorization?: string; dpopNonce?: string }, attempt: number): Promise<boolean>;
 }
 
 /** Hard cap on replays of one request after 401/403 (the provider decides below it). */
@@ -269,10 +270,12 @@ export async function httpError(
   const tail = text ? `: ${text}` : '';
   if (status === 401 || status === 403) {
     const challenge = header(headers, 'www-authenticate');
+    const dpopNonce = header(headers, 'dpop-nonce');
     return new AuthRequiredError(`${what} was refused with HTTP ${status}${tail}`, {
       ...where,
       phase: 'auth',
       ...(challenge !== undefined ? { wwwAuthenticate: challenge } : {}),
+      ...(dpopNonce !== undefined ? { dpopNonce } : {}),
     });
   }
   if (status === 404 && hadSession) {
