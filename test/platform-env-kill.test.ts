@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { childEnv, safeInheritedEnv } from '../src/transport/env.js';
 import { killsGroupAfterExit, killStep, shutdownLadder } from '../src/transport/spawn/kill.js';
+import { notFoundHint } from '../src/transport/spawn/not-found.js';
 
 /** A Windows parent environment as `{ ...process.env }` spells it there (mixed case). */
 const windowsParent = {
@@ -97,5 +98,20 @@ describe('the close ladder per platform (basic.lifecycle#15)', () => {
 
   it('a process that never got a pid has no tree to end (the transport falls back to child.kill)', () => {
     expect(shutdownLadder('win32', undefined, waits).filter((r) => r.kind === 'end-tree').map((r) => r.kind === 'end-tree' && r.step)).toEqual([undefined, undefined]);
+  });
+});
+
+describe('a command not found, per platform', () => {
+  it("macOS: a PATH without Homebrew's folders (an app started from the Dock) is named, with the full-path fix", () => {
+    expect(notFoundHint('darwin', 'npx', { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' })).toBe(
+      "PATH (/usr/bin:/bin:/usr/sbin:/sbin) has neither /opt/homebrew/bin nor /usr/local/bin, as for an app started from the Dock or Finder: give the full path (e.g. /opt/homebrew/bin/npx) or set PATH in the server's env",
+    );
+    expect(notFoundHint('darwin', 'npx', { PATH: '/opt/homebrew/bin:/usr/bin' })).toBeUndefined();
+  });
+
+  it('Windows: the PATHEXT lookup is named; Linux and paths with a slash get no hint', () => {
+    expect(notFoundHint('win32', 'uvx', { Path: 'C:\\x', PATHEXT: '.EXE;.CMD' })).toBe('looked up on PATH with the extensions of PATHEXT (.EXE;.CMD); give the full path or add its folder to PATH');
+    expect(notFoundHint('linux', 'npx', { PATH: '/usr/bin' })).toBeUndefined();
+    expect(notFoundHint('darwin', './server', { PATH: '/usr/bin' })).toBeUndefined();
   });
 });

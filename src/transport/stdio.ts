@@ -22,6 +22,7 @@ import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { childEnv } from './env.js';
 import { registerExitCloser } from './exit-hooks.js';
 import { killsGroupAfterExit, killStep, shutdownLadder, stepSignal, type KillStep, type KillStrength } from './spawn/kill.js';
+import { notFoundHint } from './spawn/not-found.js';
 import { localSpawnPlan, runKillStep } from './spawn/system.js';
 import { StderrRing } from './stderr-ring.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
@@ -88,6 +89,8 @@ export class StdioTransport implements Transport {
   private writeFailure: NodeJS.ErrnoException | undefined;
   /** close() was called by the owner (not by `stdinFailed`). */
   private closeRequested = false;
+  /** The environment the server was started with (its PATH explains a command not found). */
+  private spawnEnv: Record<string, string> = {};
 
   constructor(options: StdioTransportOptions) {
     this.opts = options;
@@ -116,7 +119,7 @@ export class StdioTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        const env = childEnv(this.opts.env, this.opts.inheritEnv);
+        const env = (this.spawnEnv = childEnv(this.opts.env, this.opts.inheritEnv));
         const plan = localSpawnPlan(command, args, env, cwd);
         child = spawn(plan.file, plan.args, {
           cwd,
@@ -345,7 +348,7 @@ export class StdioTransport implements Transport {
     const cmd = this.opts.command;
     const reason =
       err.code === 'ENOENT'
-        ? `command not found: "${cmd}"${this.opts.cwd ? ` (or cwd "${this.opts.cwd}" does not exist)` : ''}`
+        ? `command not found: "${cmd}"${this.opts.cwd ? ` (or cwd "${this.opts.cwd}" does not exist)` : ''}${hintOf(notFoundHint(process.platform, cmd, this.spawnEnv))}`
         : err.code === 'EACCES'
           ? `permission denied running "${cmd}"`
           : `could not start "${cmd}": ${err.message}`;
@@ -355,4 +358,8 @@ export class StdioTransport implements Transport {
   private where(phase: 'spawn' | 'transport'): { serverId?: string; phase: 'spawn' | 'transport' } {
     return { serverId: this.opts.serverId, phase };
   }
+}
+
+function hintOf(hint: string | undefined): string {
+  return hint === undefined ? '' : `; ${hint}`;
 }
