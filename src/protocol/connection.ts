@@ -15,7 +15,6 @@ import {
 } from '../errors.js';
 import {
   classify,
-  ErrorCode,
   excerpt,
   excerptOf,
   invalidReason,
@@ -26,85 +25,27 @@ import {
   type RequestId,
 } from '../jsonrpc/types.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
-import { bareMessage, rpcMessage } from './error-text.js';
 import { Incoming, serialize, type NotificationHandler, type RequestHandler } from './incoming.js';
 import type { ProtocolObserver } from './observer.js';
-import { ProgressGate } from './progress.js';
+import { DEFAULT_PROGRESS_INTERVAL_MS, DEFAULT_REQUEST_TIMEOUT_MS, UNKNOWN_PROGRESS, type ConnectionOptions, type RequestOptions } from './options.js';
+import { ProgressGate, routeProgress } from './progress.js';
 import {
   RequestRegistry,
   type PendingRequest,
-  type ProgressCallback,
-  type ProgressParams,
   type ProgressToken,
 } from './registry.js';
+import { abortError, callbackFailed, closedFor, reasonText, sendFailed, tokenInUse } from './request-errors.js';
 
 export { toErrorObject, type IncomingRequestContext, type NotificationHandler, type RequestHandler } from './incoming.js';
 
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-/** basic.utilities.progress#10: at most one onProgress callback per this many ms, by default. */
-export const DEFAULT_PROGRESS_INTERVAL_MS = 50;
-
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** Per-request timeout (ms). Default: the connection's default (60 s). */
-  timeoutMs?: number;
-  /**
-   * Called with `notifications/progress` about this request; asks the server for progress (with a
-   * token of ours, unless `params._meta.progressToken` is set: then that one is used as it is).
-   * Floods are coalesced (basic.utilities.progress#10): see `progressIntervalMs`.
-   */
-  onProgress?: ProgressCallback;
-  /**
-   * At most one `onProgress` call per this many ms (default 50; 0 = every notification). The
-   * first notification is delivered at once, later ones within the interval are coalesced to
-   * the latest, and one still waiting is delivered before the request settles.
-   */
-  progressIntervalMs?: number;
-  /** Restart the timeout whenever progress arrives (still bounded by `maxTotalTimeoutMs`). */
-  resetTimeoutOnProgress?: boolean;
-  /** Hard ceiling for the whole request, progress or not. Default: 10 × timeoutMs. */
-  maxTotalTimeoutMs?: number;
-  /** false for `initialize`, which MUST NOT be cancelled (basic.utilities.cancellation#2). */
-  cancellable?: boolean;
-  /** Marks the initialize request for the transport (HTTP session set-up, legacy fallback). */
-  isInitialize?: boolean;
-  /**
-   * Called synchronously with the JSON-RPC id the request is sent with, before it is sent: the
-   * `relatedRequestId` of incoming notifications (`MessageExtra`) names requests by that id.
-   */
-  onRequestId?: (id: RequestId) => void;
-  /**
-   * Called with the result of a response that arrives after this request was given up on
-   * (aborted or timed out): what the server did anyway, e.g. the task a task-augmented request
-   * created, which then must be cancelled by `tasks/cancel` (basic.utilities.cancellation#3).
-   */
-  onLateResult?: (result: unknown) => void;
-}
-
-export interface ConnectionDiagnostic extends TransportDiagnostic {
-  serverId?: string;
-  /** `MCPWIRE_UNKNOWN_PROGRESS`: the token the notification named (a string or number), for matching by value. */
-  progressToken?: unknown;
-}
-
-/** The diagnostic code of a progress notification whose token no request in flight carries. */
-export const UNKNOWN_PROGRESS = 'MCPWIRE_UNKNOWN_PROGRESS';
-
-export interface ConnectionOptions {
-  serverId?: string;
-  defaultTimeoutMs?: number;
-  observer?: ProtocolObserver;
-  /** The lifecycle phase to name in errors. */
-  phase?: () => Phase;
-  /** Non-fatal problems: malformed lines, unknown responses, batches refused… */
-  onDiagnostic?: (d: ConnectionDiagnostic) => void;
-  /** Whether a JSON-RPC batch (array) from the peer is acceptable (negotiated 2025-03-26 only). */
-  acceptBatches?: () => boolean;
-  /** Called once when the transport closes; `error` when it was not a clean close. */
-  onClose?: (error?: Error) => void;
-  /** A notification no handler is registered for (custom methods), instead of dropping it. */
-  onOtherNotification?: (method: string, params: Record<string, unknown> | undefined, extra?: MessageExtra) => void;
-}
+export {
+  DEFAULT_PROGRESS_INTERVAL_MS,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  UNKNOWN_PROGRESS,
+  type ConnectionDiagnostic,
+  type ConnectionOptions,
+  type RequestOptions,
+} from './options.js';
 
 export class Connection {
   private readonly transport: Transport;
@@ -179,7 +120,7 @@ export class Connection {
     const callerToken = meta?.progressToken;
     let token: ProgressToken | undefined;
     if (callerToken !== undefined && (typeof callerToken === 'string' || typeof callerToken === 'number')) {
-      if (this.registry.byToken(callerToken) !== undefined) return Promise.reject(this.tokenInUse(method, callerToken));
+      if (this.registry.byToken(callerToken) !== undefined) return Promise.reject(tokenInUse(method, callerToken, this.where()));
       token = callerToken;
     }
     const id = ++this.nextId;
@@ -467,7 +408,7 @@ export class Connection {
     const method = msg.method;
     if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method, text });
     if (method === 'notifications/progress') {
-      this.onProgressNotification(msg.params);
+      routeProgress(msg.params, this.registry, this.progressGate, (d, token) => this.diagnostic(d, token));
     } else if (method === 'notifications/cancelled') {
       this.incoming.cancelled(msg.params);
     }
@@ -480,41 +421,6 @@ export class Connection {
   }
 
   // ---- progress, cancellation, timeouts ---------------------------------------------------
-
-  private onProgressNotification(params: Record<string, unknown> | undefined): void {
-    const token = params?.progressToken;
-    const entry = typeof token === 'number' || typeof token === 'string' ? this.registry.byToken(token) : undefined;
-    if (entry === undefined) {
-      // basic.utilities.progress#5: tokens must reference active requests; ignore others.
-      this.diagnostic({ code: UNKNOWN_PROGRESS, message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` }, token);
-      return;
-    }
-    const p = params as ProgressParams;
-    if (typeof p.progress !== 'number') {
-      this.diagnostic({ code: 'MCPWIRE_BAD_PROGRESS', message: 'progress notification without a numeric "progress" ignored' });
-      return;
-    }
-    // Every notification restarts the countdown, whether its callback is coalesced or not.
-    if (entry.resetOnProgress && entry.dueList !== undefined) this.resetTimer(entry);
-    const st = entry.progress;
-    if (st === undefined) return; // the caller's own token, without a callback
-    if (p.progress <= st.last) {
-      // basic.utilities.progress#3: progress MUST increase; report but still deliver.
-      this.diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${st.last} → ${p.progress})` });
-    }
-    st.last = p.progress;
-    this.progressGate.offer(entry, p);
-  }
-
-  private resetTimer(entry: PendingRequest): void {
-    const elapsed = performance.now() - entry.sentAt;
-    const remainingTotal = entry.maxTotalMs - elapsed;
-    if (remainingTotal >= entry.timeoutMs) {
-      this.registry.schedule(entry, entry.timeoutMs, false);
-      return;
-    }
-    this.registry.schedule(entry, Math.max(0, remainingTotal), true);
-  }
 
   private onTimeout(entry: PendingRequest): void {
     const id = entry.id;
@@ -589,28 +495,11 @@ export class Connection {
   }
 
   private closedFor(method: string): ConnectionClosedError {
-    const src = this.closedError;
-    if (src instanceof ConnectionClosedError) {
-      return new ConnectionClosedError(`request "${method}" failed: ${bareMessage(src)}`, {
-        ...this.where(),
-        cause: src,
-        exitCode: src.exitCode,
-        signal: src.signal,
-        stderrTail: src.stderrTail,
-      });
-    }
-    const why = src ? `: ${bareMessage(src)}` : '';
-    return new ConnectionClosedError(`request "${method}" failed: connection closed${why}`, {
-      ...this.where(),
-      cause: src,
-    });
+    return closedFor(method, this.closedError, this.where());
   }
 
   private abortError(method: string, reason: unknown): AbortError {
-    return new AbortError(`request "${method}" aborted${reason === undefined ? '' : `: ${reasonText(reason)}`}`, {
-      ...this.where(),
-      cause: reason,
-    });
+    return abortError(method, reason, this.where());
   }
 
   /** Runs the caller's `onRequestId`; the error to reject with when it threw or aborted `signal`. */
@@ -618,29 +507,15 @@ export class Connection {
     try {
       onRequestId(id);
     } catch (err) {
-      return new McpWireError('MCPWIRE_HANDLER_FAILED', `request "${method}" not sent: its onRequestId callback threw: ${(err as Error)?.message ?? String(err)}`, {
-        ...this.where(),
-        cause: err,
-      });
+      return callbackFailed(method, 'onRequestId', err, this.where());
     }
     return signal?.aborted ? this.abortError(method, signal.reason) : undefined;
-  }
-
-  private tokenInUse(method: string, token: ProgressToken): ProtocolError {
-    return new ProtocolError(
-      `request "${method}" not sent: progress token ${JSON.stringify(token)} is already used by an active request (basic.utilities.progress#2)`,
-      { ...this.where(), code: 'MCPWIRE_PROGRESS_TOKEN_IN_USE' },
-    );
   }
 
   private wrapSendError(err: unknown, method: string): Error {
     if (err instanceof McpWireError) return err;
     if (this.closed) return this.closedFor(method);
-    return new ProtocolError(`could not send "${method}": ${(err as Error)?.message ?? String(err)}`, {
-      ...this.where(),
-      cause: err,
-      code: 'MCPWIRE_SEND_FAILED',
-    });
+    return sendFailed(method, err, this.where());
   }
 
   private where(): { serverId?: string; phase?: Phase } {
@@ -657,8 +532,3 @@ export class Connection {
   }
 }
 
-function reasonText(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  if (reason === undefined) return 'aborted';
-  return String(reason);
-}

@@ -6,10 +6,47 @@
  * settles (`flush`), so the final value is never lost. One timer per connection, armed only while
  * some request has a notification waiting; nothing per notification but a comparison.
  *
- * The connection routes notifications to requests and restarts their timeouts on every one of
- * them; this only decides when callbacks run.
+ * `routeProgress` takes a notification to its request and restarts its timeout; the gate only
+ * decides when callbacks run.
  */
-import type { PendingRequest, ProgressParams } from './registry.js';
+import type { TransportDiagnostic } from '../transport/types.js';
+import { UNKNOWN_PROGRESS } from './options.js';
+import type { PendingRequest, ProgressParams, RequestRegistry } from './registry.js';
+
+/**
+ * A `notifications/progress` to the request whose token it carries: restarts that request's
+ * countdown when asked (basic.lifecycle#18) and offers it to the gate. An unknown token is
+ * reported with the token (`UNKNOWN_PROGRESS`), for its owner to recognise it by value.
+ */
+export function routeProgress(
+  params: Record<string, unknown> | undefined,
+  registry: RequestRegistry,
+  gate: ProgressGate,
+  diagnostic: (d: TransportDiagnostic, progressToken?: unknown) => void,
+): void {
+  const token = params?.progressToken;
+  const entry = typeof token === 'number' || typeof token === 'string' ? registry.byToken(token) : undefined;
+  if (entry === undefined) {
+    // basic.utilities.progress#5: tokens must reference active requests; ignore others.
+    diagnostic({ code: UNKNOWN_PROGRESS, message: `progress for unknown or finished token ${JSON.stringify(token)} ignored` }, token);
+    return;
+  }
+  const p = params as ProgressParams;
+  if (typeof p.progress !== 'number') {
+    diagnostic({ code: 'MCPWIRE_BAD_PROGRESS', message: 'progress notification without a numeric "progress" ignored' });
+    return;
+  }
+  // Every notification restarts the countdown, whether its callback is coalesced or not.
+  if (entry.resetOnProgress && entry.dueList !== undefined) registry.restart(entry);
+  const st = entry.progress;
+  if (st === undefined) return; // the caller's own token, without a callback
+  if (p.progress <= st.last) {
+    // basic.utilities.progress#3: progress MUST increase; report but still deliver.
+    diagnostic({ code: 'MCPWIRE_PROGRESS_NOT_INCREASING', message: `progress for request ${entry.id} did not increase (${st.last} → ${p.progress})` });
+  }
+  st.last = p.progress;
+  gate.offer(entry, p);
+}
 
 export class ProgressGate {
   /** Requests whose latest progress waits for its interval. */

@@ -163,6 +163,16 @@ export class RequestRegistry {
   }
 
   /**
+   * Restarts the entry's countdown (progress arrived, `resetOnProgress`): its timeout again, but
+   * never past its hard total ceiling (basic.lifecycle#19).
+   */
+  restart(entry: PendingRequest): void {
+    const remainingTotal = entry.maxTotalMs - (performance.now() - entry.sentAt);
+    if (remainingTotal >= entry.timeoutMs) this.schedule(entry, entry.timeoutMs, false);
+    else this.schedule(entry, Math.max(0, remainingTotal), true);
+  }
+
+  /**
    * Removes the entry and everything attached to it. Returns the entry (or undefined when it was
    * already settled: the first way out wins).
    */
