@@ -2,12 +2,12 @@
  * Serving a replay script: over stdio (one connection: the process's stdin/stdout) or over
  * Streamable HTTP (`--listen`; one replay session per MCP session, answers as JSON, or as an SSE
  * stream when the recording has server messages around the answer; no standalone GET stream).
+ * The HTTP listener takes requests for its own address only (`Host`, `Origin`: http-guard.ts).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpWireError } from '../errors.js';
-import { parseListen } from './http.js';
+import { refusal } from './http-guard.js';
+import { listenOn } from './http.js';
 import { LineSplitter } from './recorder.js';
 import { ReplaySession, type MatchMode, type ReplayScript, type ReplaySummary } from './replay.js';
 
@@ -64,24 +64,52 @@ export interface ReplayServer {
 
 /** Serves the script over Streamable HTTP at `listen` (path: any; the printed URL uses `/mcp`). */
 export async function serveReplayHttp(script: ReplayScript, options: ServeOptions & { listen: string }): Promise<ReplayServer> {
-  const { host, port } = parseListen(options.listen);
-  const sessions = new Map<string, ReplaySession>();
-  const ended: ReplaySession[] = [];
-  /** Requests without a session (a client that skipped initialize): one shared replay. */
-  let sessionless: ReplaySession | undefined;
+  const replay = new HttpReplay(script, options.mode);
+  const server = http.createServer((req, res) => replay.handle(req, res));
+  const bound = await listenOn(server, options.listen);
+  replay.hosts = bound.hosts;
+  return {
+    url: `http://${bound.host}:${bound.port}/mcp`,
+    port: bound.port,
+    summary: () => replay.summary(),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
-  const server = http.createServer((req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(sid) ? sid[0] : sid;
-    if (req.method === 'DELETE') {
-      const s = sessionId ? sessions.get(sessionId) : undefined;
-      if (s) {
-        sessions.delete(sessionId!);
-        ended.push(s);
-      }
-      res.writeHead(s ? 200 : 404).end();
+const jsonError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+function isRequest(m: unknown): boolean {
+  const o = m as { method?: unknown; id?: unknown } | null;
+  return o !== null && typeof o === 'object' && typeof o.method === 'string' && o.id !== undefined;
+}
+
+/** One replay session per MCP session; POSTs answered as JSON, or as an SSE stream when the recording has server messages around the answer. */
+class HttpReplay {
+  /** `host:port` names of the listener (set once it listens): others are refused (http-guard.ts). */
+  hosts = new Set<string>();
+  private readonly sessions = new Map<string, ReplaySession>();
+  private readonly ended: ReplaySession[] = [];
+  /** Requests without a session (a client that skipped initialize): one shared replay. */
+  private sessionless: ReplaySession | undefined;
+
+  constructor(
+    private readonly script: ReplayScript,
+    private readonly mode: MatchMode,
+  ) {}
+
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const refused = refusal(req.url, req.headers, this.hosts);
+    if (refused) {
+      req.resume();
+      res.writeHead(refused.status, { 'content-type': 'text/plain' }).end(`mcpwire replay: ${refused.reason}\n`);
       return;
     }
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sid) ? sid[0] : sid;
+    if (req.method === 'DELETE') return this.endSession(sessionId, res);
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST, DELETE' }).end();
       return;
@@ -93,86 +121,72 @@ export async function serveReplayHttp(script: ReplayScript, options: ServeOption
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+        res.writeHead(400, { 'content-type': 'application/json' }).end(jsonError(-32700, 'Parse error'));
         return;
       }
-      const batch = Array.isArray(body) ? body : [body];
-      const isInit = batch.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
-      let session: ReplaySession | undefined;
-      let newId: string | undefined;
-      if (sessionId) {
-        session = sessions.get(sessionId);
-        if (!session) {
-          res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Session not found' } }));
-          return;
-        }
-      }
-      const requests = batch.filter((m) => {
-        const o = m as { method?: unknown; id?: unknown } | null;
-        return o !== null && typeof o === 'object' && typeof o.method === 'string' && o.id !== undefined;
-      });
-      // Messages go out through whichever response is open: JSON collects them, SSE streams them.
-      let sse = false;
-      const queue: unknown[] = [];
-      const send = (msg: unknown) => {
-        if (sse) res.write(`data: ${JSON.stringify(msg)}\n\n`);
-        else queue.push(msg);
-      };
-      if (!session) {
-        if (isInit) {
-          newId = randomUUID();
-          session = new ReplaySession(script, options.mode, () => {});
-          sessions.set(newId, session);
-        } else {
-          sessionless ??= new ReplaySession(script, options.mode, () => {});
-          session = sessionless;
-        }
-      }
-      if (requests.length === 0) {
-        for (const m of batch) void session.receive(m, () => {});
-        res.writeHead(202).end();
-        return;
-      }
-      // Server messages around an answer need a stream.
-      const plans = requests.map((m) => session!.match(String((m as { method: string }).method), (m as { params?: unknown }).params));
-      sse = plans.some((p) => 'exchange' in p && (p.exchange.before.length > 0 || p.exchange.after.length > 0));
-      const headers: http.OutgoingHttpHeaders = { 'content-type': sse ? 'text/event-stream' : 'application/json' };
-      if (newId) headers['mcp-session-id'] = newId;
-      if (sse) {
-        headers['cache-control'] = 'no-cache';
-        res.writeHead(200, headers);
-        res.flushHeaders();
-      }
-      // This POST's answers (and the server messages around them) go out on this POST's response.
-      void Promise.all(batch.map((m) => session!.receive(m, send))).then(() => {
-        if (sse) {
-          res.end();
-          return;
-        }
-        const answers = queue;
-        res.writeHead(200, headers).end(JSON.stringify(Array.isArray(body) ? answers : answers.length === 1 ? answers[0] : answers));
-      });
+      this.post(sessionId, body, res);
     });
-  });
+  }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (err) => reject(new McpWireError('MCPWIRE_LISTEN', `cannot listen on ${options.listen}: ${err.message}`, { phase: 'connect', cause: err })));
-    server.listen(port, host, () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  const all = () => [...ended, ...sessions.values(), ...(sessionless ? [sessionless] : [])];
-  return {
-    url: `http://${shownHost}:${addr.port}/mcp`,
-    port: addr.port,
-    summary() {
-      const parts = all().map((s) => s.summary());
-      const unplayed = parts.length ? Math.min(...parts.map((p) => p.unplayed)) : script.exchanges.length;
-      return { mode: options.mode, answered: parts.reduce((n, p) => n + p.answered, 0), mismatches: parts.flatMap((p) => p.mismatches), unplayed };
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  summary(): ReplaySummary {
+    const parts = [...this.ended, ...this.sessions.values(), ...(this.sessionless ? [this.sessionless] : [])].map((s) => s.summary());
+    const unplayed = parts.length ? Math.min(...parts.map((p) => p.unplayed)) : this.script.exchanges.length;
+    return { mode: this.mode, answered: parts.reduce((n, p) => n + p.answered, 0), mismatches: parts.flatMap((p) => p.mismatches), unplayed };
+  }
+
+  private endSession(sessionId: string | undefined, res: http.ServerResponse): void {
+    const s = sessionId ? this.sessions.get(sessionId) : undefined;
+    if (s) {
+      this.sessions.delete(sessionId!);
+      this.ended.push(s);
+    }
+    res.writeHead(s ? 200 : 404).end();
+  }
+
+  /** The session a POST belongs to: its `MCP-Session-Id`'s, a new one for initialize, else the shared one. */
+  private sessionFor(sessionId: string | undefined, isInit: boolean): { session?: ReplaySession; newId?: string } {
+    if (sessionId) return { session: this.sessions.get(sessionId) };
+    if (isInit) {
+      const newId = randomUUID();
+      const session = new ReplaySession(this.script, this.mode, () => {});
+      this.sessions.set(newId, session);
+      return { session, newId };
+    }
+    this.sessionless ??= new ReplaySession(this.script, this.mode, () => {});
+    return { session: this.sessionless };
+  }
+
+  private post(sessionId: string | undefined, body: unknown, res: http.ServerResponse): void {
+    const batch = Array.isArray(body) ? body : [body];
+    const isInit = batch.some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+    const { session, newId } = this.sessionFor(sessionId, isInit);
+    if (!session) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(jsonError(-32001, 'Session not found'));
+      return;
+    }
+    const requests = batch.filter(isRequest);
+    if (requests.length === 0) {
+      for (const m of batch) void session.receive(m, () => {});
+      res.writeHead(202).end();
+      return;
+    }
+    // Server messages around an answer need a stream.
+    const plans = requests.map((m) => session.match(String((m as { method: string }).method), (m as { params?: unknown }).params));
+    const sse = plans.some((p) => 'exchange' in p && (p.exchange.before.length > 0 || p.exchange.after.length > 0));
+    const headers: http.OutgoingHttpHeaders = { 'content-type': sse ? 'text/event-stream' : 'application/json' };
+    if (newId) headers['mcp-session-id'] = newId;
+    if (sse) {
+      headers['cache-control'] = 'no-cache';
+      res.writeHead(200, headers);
+      res.flushHeaders();
+    }
+    // This POST's answers (and the server messages around them) go out on this POST's response:
+    // streamed as they come, or collected into one JSON body.
+    const queue: unknown[] = [];
+    const send = (msg: unknown) => (sse ? res.write(`data: ${JSON.stringify(msg)}\n\n`) : queue.push(msg));
+    void Promise.all(batch.map((m) => session.receive(m, send))).then(() => {
+      if (sse) res.end();
+      else res.writeHead(200, headers).end(JSON.stringify(Array.isArray(body) ? queue : queue.length === 1 ? queue[0] : queue));
+    });
+  }
 }

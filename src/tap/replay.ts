@@ -2,7 +2,7 @@
  * `mcpwire replay t.jsonl`: a recorded trace served back as an MCP server, so a host's bug can be
  * reproduced without the original server.
  *
- * The script: every request the client sent (`dir: out`) with what answered it, and the server's
+ * The script (replay-script.ts): every request the client sent (`dir: out`) with what answered it, and the server's
  * own messages (notifications, server→client requests) placed where they were recorded — while a
  * request was open (sent before its answer) or after it was answered (sent after the answer).
  *
@@ -15,130 +15,16 @@
  * nothing matches gets a JSON-RPC error naming the closest recorded request, and is counted;
  * the summary lists them.
  */
-import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
 import { normalizeParams, requestSubject, sameValue, similarity } from './match.js';
+import { obj, progressTokenOf, type InvalidExchange, type RecordedExchange, type ReplayScript, type ServerAction } from './replay-script.js';
+
+export { buildScript, ReplayScriptError } from './replay-script.js';
+export type { InvalidExchange, RecordedExchange, ReplayScript, ScriptOptions, ServerAction } from './replay-script.js';
 
 export type MatchMode = 'strict' | 'loose';
 
 /** JSON-RPC error code of the answer to a request the trace does not hold. */
 export const NOT_RECORDED = -32001;
-
-export interface ServerAction {
-  kind: 'notification' | 'request';
-  msg: Record<string, unknown>;
-}
-
-export interface RecordedExchange {
-  index: number;
-  method: string;
-  params: unknown;
-  /** The recorded answer (`result` or `error`); absent when the server never answered. */
-  response?: Record<string, unknown>;
-  /** Server messages recorded while the request was open. */
-  before: ServerAction[];
-  /** Server messages recorded after the answer, before the client's next request. */
-  after: ServerAction[];
-  progressToken?: unknown;
-}
-
-/** Something the client sent that was not a JSON-RPC message (unparseable text, a batch array…) and what the server answered. */
-export interface InvalidExchange {
-  index: number;
-  /** As recorded: the text (unparseable input) or the value. */
-  input: unknown;
-  replies: Record<string, unknown>[];
-}
-
-export interface ReplayScript {
-  server: string;
-  exchanges: RecordedExchange[];
-  invalid: InvalidExchange[];
-  /** Server messages recorded before the client's first request. */
-  preamble: ServerAction[];
-}
-
-export interface ScriptOptions {
-  /** Which server of a multi-server trace (default: the only one; else an error lists them). */
-  server?: string;
-}
-
-export class ReplayScriptError extends Error {}
-
-function obj(v: unknown): Record<string, unknown> | undefined {
-  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-}
-
-function progressTokenOf(params: unknown): unknown {
-  return obj(obj(params)?._meta)?.progressToken;
-}
-
-/** Builds the replay script from trace records (file order). */
-export function buildScript(records: TraceRecord[], options: ScriptOptions = {}): ReplayScript {
-  const messages = records.filter(isMessageRecord);
-  const servers = [...new Set(messages.map((r) => r.server))];
-  if (servers.length === 0) throw new ReplayScriptError('the trace holds no messages');
-  let server = options.server;
-  if (server === undefined) {
-    if (servers.length > 1) throw new ReplayScriptError(`the trace holds several servers (${servers.join(', ')}): choose one with --server`);
-    server = servers[0];
-  } else if (!servers.includes(server)) {
-    throw new ReplayScriptError(`no server "${server}" in the trace (it holds ${servers.join(', ')})`);
-  }
-  const exchanges: RecordedExchange[] = [];
-  const invalid: InvalidExchange[] = [];
-  let lastInvalid: InvalidExchange | undefined;
-  const preamble: ServerAction[] = [];
-  const open = new Map<string, RecordedExchange>();
-  const last = new Map<string, RecordedExchange>();
-  const sessionOf = (r: TraceMessageRecord) => r.session ?? '';
-  for (const r of messages) {
-    if (r.server !== server) continue;
-    const s = sessionOf(r);
-    if (r.dir === 'out' && r.kind === 'invalid') {
-      lastInvalid = { index: invalid.length, input: r.msg, replies: [] };
-      invalid.push(lastInvalid);
-      continue;
-    }
-    if (r.dir === 'out') lastInvalid = undefined;
-    const msg = obj(r.msg);
-    if (!msg) continue;
-    if (r.dir === 'out' && r.kind === 'request') {
-      const params = msg.params;
-      const ex: RecordedExchange = { index: exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
-      exchanges.push(ex);
-      open.set(`${s}\u0000${typeof msg.id}:${String(msg.id)}`, ex);
-      last.set(s, ex);
-    } else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) {
-      let key = `${s}\u0000${typeof msg.id}:${String(msg.id)}`;
-      // initialize was sent before the session existed
-      if (!open.has(key)) key = `\u0000${typeof msg.id}:${String(msg.id)}`;
-      const ex = open.get(key);
-      if (ex && !ex.response) {
-        ex.response = msg;
-        open.delete(key);
-      } else if (lastInvalid) {
-        lastInvalid.replies.push(msg);
-      }
-    } else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) {
-      const action: ServerAction = { kind: r.kind, msg };
-      // Progress goes with the request that asked for it; anything else with the newest open request of the session.
-      const token = r.method === 'notifications/progress' ? obj(msg.params)?.progressToken : undefined;
-      let target: RecordedExchange | undefined;
-      for (const [key, ex] of open) {
-        if (!key.startsWith(`${s}\u0000`)) continue;
-        if (token !== undefined && ex.progressToken === token) {
-          target = ex;
-          break;
-        }
-        if (token === undefined) target = ex;
-      }
-      if (target) target.before.push(action);
-      else if (last.get(s)) last.get(s)!.after.push(action);
-      else preamble.push(action);
-    }
-  }
-  return { server, exchanges, invalid, preamble };
-}
 
 export interface Mismatch {
   method: string;
@@ -334,16 +220,6 @@ function describe(method: string, params: unknown): string {
 function short(v: unknown): string {
   const s = JSON.stringify(v) ?? 'none';
   return s.length > 120 ? `${s.slice(0, 119)}…` : s;
-}
-
-/** Merges the summaries of several connections. */
-export function mergeSummaries(mode: MatchMode, parts: ReplaySummary[], total: number, playedAnywhere: number): ReplaySummary {
-  return {
-    mode,
-    answered: parts.reduce((n, p) => n + p.answered, 0),
-    mismatches: parts.flatMap((p) => p.mismatches),
-    unplayed: total - playedAnywhere,
-  };
 }
 
 export function formatSummary(s: ReplaySummary): string {

@@ -5,12 +5,12 @@
  * passed on), the server's stderr is the tap's stderr (inherited), signals the tap receives go to
  * the server, and the tap exits as the server did (same code, or the same signal).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { McpWireError } from '../errors.js';
 import { redactArgs, redactCommandLine } from '../trace/command-line.js';
-import { createTracer, type TraceWarning } from '../trace/tracer.js';
+import { createTracer, type Tracer, type TraceWarning } from '../trace/tracer.js';
 import { LineSplitter, Recorder } from './recorder.js';
 
 export interface StdioTapOptions {
@@ -97,6 +97,18 @@ export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
   }
   tracer.event({ type: 'transport', event: { type: 'spawn', pid: child.pid, command: redactCommandLine(options.command, options.args) } });
 
+  const stopRelay = relay(stdin, stdout, child, recorder);
+  const stopForwarding = forwardSignals(child, tracer);
+  const exit = await new Promise<TapExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
+  stopForwarding();
+  stopRelay();
+  tracer.event({ type: 'transport', event: { type: 'exit', code: exit.code, signal: exit.signal } });
+  await tracer.close();
+  return exit;
+}
+
+/** Pipes host → server and server → host, the recorder reading copies; returns what ends it. */
+function relay(stdin: NodeJS.ReadableStream, stdout: NodeJS.WritableStream, child: ChildProcess, recorder: Recorder): () => void {
   // host → server
   const up = new LineSplitter((line) => recorder.text('out', line));
   stdin.pipe(child.stdin!);
@@ -112,20 +124,22 @@ export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
     // the host went away: so does the server
     child.kill('SIGTERM');
   });
+  return () => {
+    stdin.unpipe(child.stdin!);
+    up.end();
+    down.end();
+  };
+}
 
+/** Signals the tap receives go to the server (and into the trace); returns what stops it. */
+function forwardSignals(child: ChildProcess, tracer: Tracer): () => void {
   const forward = (signal: NodeJS.Signals) => {
     tracer.event({ type: 'transport', event: { type: 'signal', signal, forwarded: true } });
     child.kill(signal);
   };
   const handlers = FORWARDED.map((s) => [s, () => forward(s)] as const);
   for (const [s, h] of handlers) process.on(s, h);
-
-  const exit = await new Promise<TapExit>((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
-  for (const [s, h] of handlers) process.off(s, h);
-  stdin.unpipe(child.stdin!);
-  up.end();
-  down.end();
-  tracer.event({ type: 'transport', event: { type: 'exit', code: exit.code, signal: exit.signal } });
-  await tracer.close();
-  return exit;
+  return () => {
+    for (const [s, h] of handlers) process.off(s, h);
+  };
 }

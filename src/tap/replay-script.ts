@@ -1,0 +1,145 @@
+/**
+ * The replay script: a trace's messages for one server turned into what a replay plays — every
+ * request the client sent (`dir: out`) with what answered it, and the server's own messages
+ * (notifications, server→client requests) placed where they were recorded: while a request was
+ * open (sent before its answer) or after it was answered (sent after the answer). Input that was
+ * not JSON-RPC (unparseable text, a batch) is kept with the replies it got.
+ */
+import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
+
+export interface ServerAction {
+  kind: 'notification' | 'request';
+  msg: Record<string, unknown>;
+}
+
+export interface RecordedExchange {
+  index: number;
+  method: string;
+  params: unknown;
+  /** The recorded answer (`result` or `error`); absent when the server never answered. */
+  response?: Record<string, unknown>;
+  /** Server messages recorded while the request was open. */
+  before: ServerAction[];
+  /** Server messages recorded after the answer, before the client's next request. */
+  after: ServerAction[];
+  progressToken?: unknown;
+}
+
+/** Something the client sent that was not a JSON-RPC message (unparseable text, a batch array…) and what the server answered. */
+export interface InvalidExchange {
+  index: number;
+  /** As recorded: the text (unparseable input) or the value. */
+  input: unknown;
+  replies: Record<string, unknown>[];
+}
+
+export interface ReplayScript {
+  server: string;
+  exchanges: RecordedExchange[];
+  invalid: InvalidExchange[];
+  /** Server messages recorded before the client's first request. */
+  preamble: ServerAction[];
+}
+
+export interface ScriptOptions {
+  /** Which server of a multi-server trace (default: the only one; else an error lists them). */
+  server?: string;
+}
+
+export class ReplayScriptError extends Error {}
+
+export function obj(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+export function progressTokenOf(params: unknown): unknown {
+  return obj(obj(params)?._meta)?.progressToken;
+}
+
+/** Builds the replay script from trace records (file order). */
+export function buildScript(records: TraceRecord[], options: ScriptOptions = {}): ReplayScript {
+  const messages = records.filter(isMessageRecord);
+  const server = pickServer(messages, options.server);
+  const builder = new ScriptBuilder();
+  for (const r of messages) if (r.server === server) builder.add(r);
+  return { server, exchanges: builder.exchanges, invalid: builder.invalid, preamble: builder.preamble };
+}
+
+/** The server the script is for: the one asked for, or the only one. */
+function pickServer(messages: TraceMessageRecord[], wanted: string | undefined): string {
+  const servers = [...new Set(messages.map((r) => r.server))];
+  if (servers.length === 0) throw new ReplayScriptError('the trace holds no messages');
+  if (wanted === undefined) {
+    if (servers.length > 1) throw new ReplayScriptError(`the trace holds several servers (${servers.join(', ')}): choose one with --server`);
+    return servers[0];
+  }
+  if (!servers.includes(wanted)) throw new ReplayScriptError(`no server "${wanted}" in the trace (it holds ${servers.join(', ')})`);
+  return wanted;
+}
+
+const idKey = (session: string, id: unknown) => `${session}\u0000${typeof id}:${String(id)}`;
+
+class ScriptBuilder {
+  readonly exchanges: RecordedExchange[] = [];
+  readonly invalid: InvalidExchange[] = [];
+  readonly preamble: ServerAction[] = [];
+  /** Requests not answered yet, by session and id. */
+  private readonly open = new Map<string, RecordedExchange>();
+  /** The newest request of each session. */
+  private readonly last = new Map<string, RecordedExchange>();
+  /** The client's latest non-JSON-RPC input, until its next message: errors answering no request go with it. */
+  private lastInvalid: InvalidExchange | undefined;
+
+  add(r: TraceMessageRecord): void {
+    const s = r.session ?? '';
+    if (r.dir === 'out' && r.kind === 'invalid') {
+      this.lastInvalid = { index: this.invalid.length, input: r.msg, replies: [] };
+      this.invalid.push(this.lastInvalid);
+      return;
+    }
+    if (r.dir === 'out') this.lastInvalid = undefined;
+    const msg = obj(r.msg);
+    if (!msg) return;
+    if (r.dir === 'out' && r.kind === 'request') this.request(s, msg);
+    else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) this.answer(s, msg);
+    else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) this.serverMessage(s, { kind: r.kind, msg });
+  }
+
+  private request(s: string, msg: Record<string, unknown>): void {
+    const params = msg.params;
+    const ex: RecordedExchange = { index: this.exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
+    this.exchanges.push(ex);
+    this.open.set(idKey(s, msg.id), ex);
+    this.last.set(s, ex);
+  }
+
+  private answer(s: string, msg: Record<string, unknown>): void {
+    let key = idKey(s, msg.id);
+    // initialize was sent before the session existed
+    if (!this.open.has(key)) key = idKey('', msg.id);
+    const ex = this.open.get(key);
+    if (ex && !ex.response) {
+      ex.response = msg;
+      this.open.delete(key);
+    } else if (this.lastInvalid) {
+      this.lastInvalid.replies.push(msg);
+    }
+  }
+
+  /** Progress goes with the request that asked for it; anything else with the newest open request of the session. */
+  private serverMessage(s: string, action: ServerAction): void {
+    const token = action.msg.method === 'notifications/progress' ? obj(action.msg.params)?.progressToken : undefined;
+    let target: RecordedExchange | undefined;
+    for (const [key, ex] of this.open) {
+      if (!key.startsWith(`${s}\u0000`)) continue;
+      if (token !== undefined && ex.progressToken === token) {
+        target = ex;
+        break;
+      }
+      if (token === undefined) target = ex;
+    }
+    if (target) target.before.push(action);
+    else if (this.last.get(s)) this.last.get(s)!.after.push(action);
+    else this.preamble.push(action);
+  }
+}
