@@ -212,8 +212,14 @@ describe('native layers and merge', () => {
     expect(r.servers.map((s) => s.id)).toEqual(['a']);
     expect(r.diagnostics[0]).toMatchObject({ source: 'global' });
     expect(parseNativeLayer('[]', 'project', 'f').diagnostics[0].message).toContain('top level');
-    expect(parseNativeLayer('{"mcp":{"servers":[]}}', 'project', 'f').diagnostics[0].message).toContain('"mcp.servers"');
-    expect(parseNativeLayer('{"other":1}', 'project', 'f')).toEqual({ entries: [], diagnostics: [] });
+    expect(parseNativeLayer('{"mcp":{"servers":"x"}}', 'project', 'f').diagnostics[0].message).toContain('"mcp.servers"');
+    // an empty list of servers is the list form with nothing in it
+    expect(parseNativeLayer('{"mcp":{"servers":[]}}', 'project', 'f')).toEqual({ entries: [], diagnostics: [] });
+    // a file of other keys is not silently empty
+    const other = parseNativeLayer('{"other":1}', 'project', 'f');
+    expect(other.entries).toEqual([]);
+    expect(other.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', file: 'f', message: expect.stringContaining('no servers read: expected {"version": 1, "mcp": {"servers"') })]);
+    expect(other.diagnostics[0].message).toContain('saw only the top-level key(s) "other"');
   });
 
   it('unknown fields are warnings, the entry still works', async () => {

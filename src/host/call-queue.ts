@@ -1,6 +1,6 @@
 /**
- * Per-server concurrency limit of tool calls (`max_parallel`, seed 003): a FIFO queue in front
- * of each server. A call waits for a free place; its wait counts against its own timeout (the
+ * Concurrency limit of tool calls (`max_parallel`, seed 003): a FIFO queue in front of each
+ * server, and one in front of the whole host. A call waits for a free place; its wait counts against its own timeout (the
  * caller gives the deadline) and is abortable with its signal. The limit is read on every
  * acquire, so a changed config applies to the next call.
  */
@@ -16,9 +16,11 @@ export class CallQueue {
   private running = 0;
   private readonly waiting: Waiter[] = [];
 
+  /** `serverId`: the server of a per-server queue (none for the host-wide one); `what` names the queue in errors. */
   constructor(
     private readonly limit: () => number,
-    private readonly serverId: string,
+    private readonly serverId: string | undefined,
+    private readonly what = 'the max_parallel queue',
   ) {}
 
   /** Calls holding a place now. */
@@ -100,11 +102,15 @@ export class CallQueue {
   }
 
   private timedOut(waitMs: number): TimeoutError {
-    return new TimeoutError('tools/call (waiting in the max_parallel queue)', Math.max(0, Math.round(waitMs)), { serverId: this.serverId, phase: 'request' });
+    return new TimeoutError(`tools/call (waiting in ${this.what})`, Math.max(0, Math.round(waitMs)), this.errorOptions());
   }
 
   private aborted(signal: AbortSignal): AbortError {
     const why = signal.reason instanceof Error ? signal.reason.message : signal.reason === undefined ? 'aborted' : String(signal.reason);
-    return new AbortError(`tools/call aborted while waiting in the max_parallel queue: ${why}`, { serverId: this.serverId, phase: 'request' });
+    return new AbortError(`tools/call aborted while waiting in ${this.what}: ${why}`, this.errorOptions());
+  }
+
+  private errorOptions(): { serverId?: string; phase: 'request' } {
+    return this.serverId === undefined ? { phase: 'request' } : { serverId: this.serverId, phase: 'request' };
   }
 }

@@ -26,7 +26,8 @@ import type { ResultStoreOptions } from './result-pages.js';
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { TrustOption } from './config/trust.js';
-import type { ConfigLoadResult, ConfigSource, ResolvedServer, TransportKind } from './config/types.js';
+import type { ConfigLoadResult, ConfigSource, HostSettings, ResolvedServer, RetrySettings, TransportKind } from './config/types.js';
+import { NO_RETRY } from './retry.js';
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
 import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type HostAuthOptions, type LoginOptions, type LogoutResult } from './oauth.js';
 import type { TokenStore } from '../auth/types.js';
@@ -54,6 +55,14 @@ export interface HostOptions {
   adapt?: AdaptOptions;
   /** Result caps (default 256 KiB). */
   bound?: BoundOptions;
+  /**
+   * Tool calls in flight at once across every server; more wait in a FIFO queue, their wait
+   * counted against their timeout like a server's `max_parallel` (default: the config's
+   * `mcp.max_parallel`, else no limit).
+   */
+  maxParallel?: number;
+  /** The retry policy of servers whose config has no `retry` (default: no retries; `retry.ts`). */
+  retry?: Partial<RetrySettings>;
   /** Where cut results are kept for `mcp_result_read` (default 16 MiB, 64 results, 10 min). */
   results?: ResultStoreOptions;
   /** Offer the resources/prompts host tools when a ready server supports them (default true). */
@@ -157,11 +166,16 @@ export class McpHost extends EventEmitter {
   /** addServer/removeServer/reload run one at a time: each sees what the previous one left. */
   private changing: Promise<unknown> = Promise.resolve();
 
+  /** Host-wide settings of the config (`mcp.max_parallel`); a reload with a loaded config replaces them. */
+  private settings: HostSettings;
+
   constructor(
     servers: readonly ResolvedServer[],
     private readonly options: HostOptions = {},
+    settings: HostSettings = {},
   ) {
     super();
+    this.settings = { ...settings };
     this.tokens = options.auth === false ? undefined : authStore(options.auth);
     for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
@@ -299,6 +313,7 @@ export class McpHost extends EventEmitter {
   private async applyConfig(config: ConfigLoadResult | readonly ResolvedServer[]): Promise<ReloadResult> {
     this.assertOpen();
     const list = Array.isArray(config) ? (config as readonly ResolvedServer[]) : (config as ConfigLoadResult).servers;
+    if (!Array.isArray(config)) this.settings = { ...(config as ConfigLoadResult).host };
     const next = trusted(list, this.options.trust);
     const diff = diffServers(new Map([...this.slots].map(([id, slot]) => [id, slot.server])), next);
     const byId = new Map(next.map((s) => [s.id, s]));
@@ -374,10 +389,11 @@ export class McpHost extends EventEmitter {
    * typed tool error results (`outcome`, `code`, `retryable`; outcome.ts).
    */
   callTool(name: string, args: unknown, options: AgentCallOptions = {}): Promise<HostCallResult> {
-    if (this.closed) return Promise.resolve({ content: [{ type: 'text', text: 'the MCP host is closed' }], isError: true, outcome: 'unavailable', code: 'MCPWIRE_HOST_CLOSED', retryable: false, attempts: 0 });
-    this.callState ??= new CallState({ results: this.options.results });
+    if (this.closed) return Promise.resolve({ content: [{ type: 'text', text: 'the MCP host is closed' }], isError: true, outcome: 'unavailable', code: 'MCPWIRE_HOST_CLOSED', retryable: false, attempts: 0, durationMs: 0 });
+    this.callState ??= new CallState({ results: this.options.results, maxParallel: () => this.options.maxParallel ?? this.settings.maxParallel });
+    const retry = this.options.retry === undefined ? undefined : { ...NO_RETRY, ...this.options.retry };
     return executeToolCall(
-      { catalog: this.current, slots: this.slots, permission: this.options.permission, bound: this.options.bound ?? {}, state: this.callState, events: this, random: this.options.random },
+      { catalog: this.current, slots: this.slots, permission: this.options.permission, bound: this.options.bound ?? {}, state: this.callState, events: this, random: this.options.random, retry },
       name,
       args,
       options,
@@ -538,6 +554,7 @@ function trusted(servers: readonly ResolvedServer[], trust: TrustOption = 'ask')
 
 /** Builds a host from a loaded config (or a list of resolved servers). Call `start()` next. */
 export function createHost(config: ConfigLoadResult | readonly ResolvedServer[], options: HostOptions = {}): McpHost {
-  const servers = Array.isArray(config) ? (config as readonly ResolvedServer[]) : (config as ConfigLoadResult).servers;
-  return new McpHost(servers, options);
+  if (Array.isArray(config)) return new McpHost(config as readonly ResolvedServer[], options);
+  const loaded = config as ConfigLoadResult;
+  return new McpHost(loaded.servers, options, loaded.host);
 }

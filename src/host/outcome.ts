@@ -67,11 +67,21 @@ export interface HostCallResult extends ToolResultForAgent {
   metaDropped?: number;
   /** Handle of the full result when content was cut: read the rest with `mcp_result_read`. */
   resultId?: string;
+  /**
+   * Wall-clock milliseconds from `callTool` to this result: permission, queue waits, every
+   * attempt, retry delays and reconnect waits included.
+   */
+  durationMs: number;
 }
 
 /** Cap on `_meta` and on `rpcError.data` (JSON bytes). */
 export const MAX_META_BYTES = 8 * 1024;
 const MAX_RPC_MESSAGE = 1000;
+
+/** A typed result: `base` with its outcome and code (not retryable, no attempt, unless `extra` says). */
+export function typedResult(base: ToolResultForAgent, outcome: CallOutcome, code: string, extra: Partial<HostCallResult> = {}): HostCallResult {
+  return { ...base, outcome, code, retryable: false, attempts: 0, durationMs: 0, ...extra };
+}
 
 /** Codes of the outcomes that are not errors thrown by the engine. */
 export const OUTCOME_CODES = {

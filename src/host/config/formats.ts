@@ -46,7 +46,12 @@ export async function toJsonText(text: string, syntax: FileSyntax): Promise<{ ok
     const err = doc.errors[0];
     if (err !== undefined) {
       const pos = err.linePos?.[0];
-      const what = err.code === 'DUPLICATE_KEY' ? 'a key is defined twice' : 'syntax error';
+      const what =
+        err.code === 'DUPLICATE_KEY'
+          ? 'a key is defined twice'
+          : err.code === 'BAD_SCALAR_START'
+            ? 'syntax error: a value starting with "@" or "`" must be quoted, e.g. command: "@scope/server"'
+            : 'syntax error';
       return { ok: false, message: `not valid YAML (${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''})` };
     }
     let value: unknown;

@@ -8,6 +8,7 @@ export type {
   ConfigDiagnostic,
   ConfigLoadResult,
   ConfigSource,
+  HostSettings,
   NormalizedServerConfig,
   OAuthSettings,
   PermissionSettings,
@@ -16,7 +17,16 @@ export type {
   Scope,
   TransportKind,
 } from './types.js';
-export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_RETRY_BASE_DELAY_MS, DEFAULT_RETRY_MAX_DELAY_MS, SERVER_ID_PATTERN, isValidServerId } from './types.js';
+export {
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RETRY_BASE_DELAY_MS,
+  DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_RETRY_MULTIPLIER,
+  DEFAULT_RETRY_ON,
+  RETRYABLE_OUTCOMES,
+  SERVER_ID_PATTERN,
+  isValidServerId,
+} from './types.js';
 export { serverEntrySchema, validateServerEntry, type ServerEntry, type EntryIssue } from './schema.js';
 export { findDuplicateKeys, type DuplicateKey } from './duplicate-keys.js';
 export { expandString, type ExpandContext, type VariableSyntax } from './expand.js';

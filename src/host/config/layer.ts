@@ -9,7 +9,8 @@ import { findDuplicateKeys } from './duplicate-keys.js';
 import { expandNativeEntry, type ExpandContext } from './expand.js';
 import { convertImportEntry, type ImportFormat } from './imports.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
-import { emptyNormalizedConfig, isValidServerId, type ConfigDiagnostic, type ConfigSource, type ResolvedServer } from './types.js';
+import { closestShape, kindOf, listToMap, NATIVE_SHAPE, noImportServers, noNativeServers } from './shapes.js';
+import { emptyNormalizedConfig, isValidServerId, type ConfigDiagnostic, type ConfigSource, type HostSettings, type ResolvedServer } from './types.js';
 
 /** One entry of one layer. `disableOnly` marks a native `{ "enabled": false }` override stub. */
 export interface LayerEntry {
@@ -21,43 +22,99 @@ export interface LayerEntry {
 export interface ParsedLayer {
   entries: LayerEntry[];
   diagnostics: ConfigDiagnostic[];
+  /** Host-wide settings (`mcp.max_parallel` of a native file). */
+  host?: HostSettings;
 }
 
 /**
  * Parses a native config file (`{ version: 1, mcp: { servers } }`, JSON text; YAML is converted
- * to JSON text first by `formats.ts`). With `ctx`, every string field of each entry is expanded
- * (`${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}`; `expand.ts`); an unresolved variable disables
- * that entry only.
+ * to JSON text first by `formats.ts`). `servers` is a map by id, or a list of entries naming
+ * themselves with `name` (also at the top level, as `servers: [...]`; `shapes.ts`). With `ctx`,
+ * every string field of each entry is expanded (`${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}`;
+ * `expand.ts`); an unresolved variable disables that entry only. A file that holds no servers
+ * where they belong, but something else, says so (the shape expected, the closest shape seen).
  */
 export function parseNativeLayer(text: string, source: 'project' | 'global', file: string, ctx?: ExpandContext): ParsedLayer {
   const out: ParsedLayer = { entries: [], diagnostics: [] };
   const site = { source, file };
   const doc = parseJsonText(text);
   if (!doc.ok) return fail(out, site, doc.message);
-  if (!isPlainObject(doc.value)) return fail(out, site, 'the top level must be a JSON object');
-  const version = doc.value.version;
-  if (version !== undefined && version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
-  const mcp = doc.value.mcp;
-  if (mcp === undefined) return out;
-  if (!isPlainObject(mcp)) return fail(out, site, '"mcp" must be an object');
+  if (!isPlainObject(doc.value)) return fail(out, site, `the top level must be an object, ${NATIVE_SHAPE}; saw ${kindOf(doc.value)}`);
+  const root = doc.value;
+  if (root.version !== undefined && root.version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
+  if (isPlainObject(root.mcp)) readHostSettings(root.mcp, site, out);
+  const found = locateNativeServers(root);
+  if ('problem' in found) {
+    if (found.problem !== undefined) out.diagnostics.push(diagnostic(found.severity, site, found.problem));
+    return out;
+  }
+  if (found.path.length === 1 && root.options !== undefined) {
+    out.diagnostics.push(diagnostic('warning', { ...site, field: 'options' }, `not read: write the host-wide limit as "mcp.max_parallel" and per server "request_timeout_ms" and "retry": {"max_retries", "base_delay_ms", "max_delay_ms", "multiplier", "retry_on"}`));
+  }
+  let dups = duplicateIndex(text, found.path, site, out.diagnostics);
+  let servers = found.servers;
+  if (found.list !== undefined) {
+    const listed = listToMap(found.list);
+    for (const i of listed.issues) out.diagnostics.push(diagnostic('error', { ...site, field: `${found.path.join('.')}.${i.index}.${i.field}` }, i.message));
+    dups = byName(dups, found.list);
+    for (const [name, n] of listed.counts) if (n > 1) dups.set(name, [{ field: '', message: `server id defined ${n} times in this file` }, ...(dups.get(name) ?? [])]);
+    servers = listed.servers;
+  }
+  for (const [id, raw] of Object.entries(servers)) out.entries.push(nativeEntry(id, raw, dups.get(id) ?? [], site, ctx, out.diagnostics));
+  return out;
+}
+
+type Located = { path: string[]; servers: Record<string, unknown>; list?: readonly unknown[] } | { problem: string | undefined; severity: 'error' | 'warning' };
+
+/** Where a native document keeps its servers (see `parseNativeLayer`), or what is wrong with it. */
+function locateNativeServers(root: Record<string, unknown>): Located {
+  const mcp = root.mcp;
+  if (mcp === undefined) {
+    if (Array.isArray(root.servers)) return { path: ['servers'], servers: {}, list: root.servers };
+    const others = Object.keys(root).filter((k) => k !== 'version');
+    if (others.length === 0) return { problem: undefined, severity: 'warning' };
+    return { problem: noNativeServers(root), severity: closestShape(root) === undefined ? 'warning' : 'error' };
+  }
+  if (!isPlainObject(mcp)) return { problem: `"mcp" must be an object, ${NATIVE_SHAPE}; saw ${kindOf(mcp)}`, severity: 'error' };
   const servers = mcp.servers;
-  if (servers === undefined) return out;
-  if (!isPlainObject(servers)) return fail(out, site, '"mcp.servers" must be an object');
-  const dups = duplicateIndex(text, ['mcp', 'servers'], site, out.diagnostics);
-  for (const [id, raw] of Object.entries(servers)) {
-    const disableOnly = isPlainObject(raw) && Object.keys(raw).length === 1 && raw.enabled === false;
-    const expanded = ctx !== undefined && !disableOnly ? expandNativeEntry(raw, ctx) : { value: raw, issues: [] };
-    const validation = disableOnly ? undefined : validateServerEntry(expanded.value);
-    const unresolved = new Set(expanded.issues.map((i) => i.field));
-    const issues = [...expanded.issues, ...(validation && !validation.ok ? validation.issues.filter((i) => !unresolved.has(i.field)) : [])];
-    for (const k of unknownEntryKeys(raw)) {
-      out.diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
-    }
-    const entry = finishEntry(id, raw, validation, [...(dups.get(id) ?? []), ...issues], site, out.diagnostics, disableOnly);
-    if (ctx !== undefined && !disableOnly && entry.server.error === undefined && JSON.stringify(raw).includes('${')) entry.server.written = structuredClone(raw);
-    out.entries.push(entry);
+  if (servers === undefined) return { problem: undefined, severity: 'warning' };
+  if (isPlainObject(servers)) return { path: ['mcp', 'servers'], servers };
+  if (Array.isArray(servers)) return { path: ['mcp', 'servers'], servers: {}, list: servers };
+  return { problem: `"mcp.servers" must be a map of server ids to entries (or a list of entries with "name"), ${NATIVE_SHAPE}; saw ${kindOf(servers)}`, severity: 'error' };
+}
+
+/** Duplicate-key issues of a list's entries, keyed by the entry's name instead of its position. */
+function byName(dups: Map<string, EntryIssue[]>, list: readonly unknown[]): Map<string, EntryIssue[]> {
+  const out = new Map<string, EntryIssue[]>();
+  for (const [index, issues] of dups) {
+    const item = list[Number(index)];
+    const name = isPlainObject(item) && typeof item.name === 'string' ? item.name : undefined;
+    if (name !== undefined) out.set(name, [...(out.get(name) ?? []), ...issues]);
   }
   return out;
+}
+
+/** `mcp.max_parallel`: the host-wide limit of calls in flight. */
+function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, out: ParsedLayer): void {
+  const v = mcp.max_parallel;
+  if (v === undefined) return;
+  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 10_000) out.host = { maxParallel: v };
+  else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.max_parallel' }, 'must be a whole number from 1 to 10000; ignored'));
+}
+
+/** One native entry: expanded, validated, unknown fields reported. */
+function nativeEntry(id: string, raw: unknown, dups: EntryIssue[], site: DiagnosticSite, ctx: ExpandContext | undefined, diagnostics: ConfigDiagnostic[]): LayerEntry {
+  const disableOnly = isPlainObject(raw) && Object.keys(raw).length === 1 && raw.enabled === false;
+  const expanded = ctx !== undefined && !disableOnly ? expandNativeEntry(raw, ctx) : { value: raw, issues: [] };
+  const validation = disableOnly ? undefined : validateServerEntry(expanded.value);
+  const unresolved = new Set(expanded.issues.map((i) => i.field));
+  const issues = [...expanded.issues, ...(validation && !validation.ok ? validation.issues.filter((i) => !unresolved.has(i.field)) : [])];
+  for (const k of unknownEntryKeys(raw)) {
+    diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
+  }
+  const entry = finishEntry(id, raw, validation, [...dups, ...issues], site, diagnostics, disableOnly);
+  if (ctx !== undefined && !disableOnly && entry.server.error === undefined && JSON.stringify(raw).includes('${')) entry.server.written = structuredClone(raw);
+  return entry;
 }
 
 /**
@@ -73,6 +130,10 @@ export function parseImportLayer(text: string, format: ImportFormat, file: strin
   if (!isPlainObject(doc.value)) return fail(out, site, 'the top level must be a JSON object');
   const maps = serverMaps(doc.value, format, ctx);
   if (typeof maps === 'string') return fail(out, site, maps);
+  if (maps.length === 0) {
+    const problem = noImportServers(doc.value, format);
+    if (problem !== undefined) out.diagnostics.push(diagnostic(closestShape(doc.value) === undefined ? 'warning' : 'error', site, problem));
+  }
   const seen = new Set<string>();
   for (const { path: serversPath, servers } of maps) {
     const dups = duplicateIndex(text, serversPath, site, out.diagnostics);

@@ -103,7 +103,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Confi
   }
   const trust = await trustInputs(options, diagnostics);
   const result = resolveConfig(layers, { ...options, ...trust });
-  return { servers: result.servers, diagnostics: [...diagnostics, ...result.diagnostics] };
+  return { ...result, diagnostics: [...diagnostics, ...result.diagnostics] };
 }
 
 /**
@@ -158,7 +158,11 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
   const diagnostics = parsed.flatMap((p) => p.diagnostics);
   const ids = [...new Set(parsed.flatMap((p) => p.entries.map((e) => e.server.id)))].sort();
   const servers = ids.map((id) => mergeOne(id, parsed, diagnostics));
-  return { servers, diagnostics: [...diagnostics, ...untrustedDiagnostic(servers)] };
+  const result: ConfigLoadResult = { servers, diagnostics: [...diagnostics, ...untrustedDiagnostic(servers)] };
+  // host-wide settings: the highest layer that sets one wins
+  const maxParallel = parsed.find((p) => p.host?.maxParallel !== undefined)?.host?.maxParallel;
+  if (maxParallel !== undefined) result.host = { maxParallel };
+  return result;
 }
 
 function isProjectLayer(l: LayerText, base: string): boolean {

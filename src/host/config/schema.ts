@@ -10,7 +10,11 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_BASE_DELAY_MS,
   DEFAULT_RETRY_MAX_DELAY_MS,
+  DEFAULT_RETRY_MULTIPLIER,
+  DEFAULT_RETRY_ON,
+  RETRYABLE_OUTCOMES,
   type NormalizedServerConfig,
+  type RetrySettings,
   type TransportKind,
 } from './types.js';
 
@@ -30,10 +34,20 @@ const oauthSchema = z.object({
   auto_login: z.boolean().optional(),
 });
 
+/** One `retry.retry_on` item: a retryable outcome, a result code, or a JSON-RPC error code. */
+const retryOnItem = z.union([
+  z.number().int(),
+  z.string().refine((v) => RETRYABLE_OUTCOMES.includes(v) || /^[A-Z][A-Z0-9_]{1,63}$/.test(v), {
+    message: `must be an outcome (${RETRYABLE_OUTCOMES.join(', ')}), a result code (MCPWIRE_…) or a JSON-RPC error code`,
+  }),
+]);
+
 const retrySchema = z.object({
   max_retries: z.number().int().min(0).max(100).optional(),
   base_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
   max_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
+  multiplier: z.number().min(1).max(10).optional(),
+  retry_on: z.array(retryOnItem).max(64).optional(),
   retry_non_idempotent: z.boolean().optional(),
 });
 
@@ -158,17 +172,24 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.roots !== undefined) config.roots = e.roots.map((r) => path.resolve(r));
   if (e.max_parallel !== undefined) config.maxParallel = e.max_parallel;
   if (e.retry !== undefined) {
-    config.retry = {
-      maxRetries: e.retry.max_retries ?? 0,
-      baseDelayMs: e.retry.base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
-      maxDelayMs: e.retry.max_delay_ms ?? DEFAULT_RETRY_MAX_DELAY_MS,
-      retryNonIdempotent: e.retry.retry_non_idempotent === true,
-    };
+    config.retry = retrySettings(e.retry);
   }
   if (e.reset_timeout_on_progress !== undefined) config.resetTimeoutOnProgress = e.reset_timeout_on_progress;
   if (e.max_total_timeout_ms !== undefined) config.maxTotalTimeoutMs = e.max_total_timeout_ms;
   if (e.validate_input !== undefined) config.validateInput = e.validate_input;
   return { transport: e.transport === 'sse' ? 'http' : e.transport, enabled: e.enabled !== false, config };
+}
+
+/** The normalized retry policy of a `retry` block (every knob defaulted). */
+export function retrySettings(r: z.infer<typeof retrySchema>): RetrySettings {
+  return {
+    maxRetries: r.max_retries ?? 0,
+    baseDelayMs: r.base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
+    maxDelayMs: r.max_delay_ms ?? DEFAULT_RETRY_MAX_DELAY_MS,
+    multiplier: r.multiplier ?? DEFAULT_RETRY_MULTIPLIER,
+    retryOn: r.retry_on ?? DEFAULT_RETRY_ON,
+    retryNonIdempotent: r.retry_non_idempotent === true,
+  };
 }
 
 function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedServerConfig['oauth']> {

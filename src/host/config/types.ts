@@ -61,12 +61,26 @@ export interface NormalizedServerConfig {
 export interface RetrySettings {
   /** Retries after the first attempt (default 0). */
   maxRetries: number;
-  /** Delay before the first retry, doubled each time, ±20 % jitter (default 200 ms). */
+  /** Delay before the first retry, then × `multiplier` each time, ±20 % jitter (default 200 ms). */
   baseDelayMs: number;
   /** Cap of the un-jittered delay (default 5000 ms). */
   maxDelayMs: number;
+  /** Growth of the delay per retry (default 2). */
+  multiplier?: number;
+  /**
+   * Which failures retry: outcomes (`timeout`, `transport`, `unavailable`, `rpc_error`,
+   * `tool_error`, `protocol_error`), result codes (`MCPWIRE_CONNECTION_CLOSED`…) or JSON-RPC
+   * error codes (-32603…). Default: `DEFAULT_RETRY_ON`.
+   */
+  retryOn?: readonly (string | number)[];
   /** Also retry tools without `idempotentHint`/`readOnlyHint` (default false). */
   retryNonIdempotent: boolean;
+}
+
+/** Settings of the whole host a config file may hold (`mcp.max_parallel`). */
+export interface HostSettings {
+  /** Tool calls in flight at once across every server; more wait in a queue (default: no limit). */
+  maxParallel?: number;
 }
 
 /** One server as the host sees it after all layers are merged. */
@@ -116,6 +130,8 @@ export interface ConfigDiagnostic {
 export interface ConfigLoadResult {
   servers: ResolvedServer[];
   diagnostics: ConfigDiagnostic[];
+  /** Host-wide settings, from the highest layer that sets each (absent when none does). */
+  host?: HostSettings;
 }
 
 /** Default per-request timeout when an entry sets none (seed §5: 30000). */
@@ -125,6 +141,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_RETRY_BASE_DELAY_MS = 200;
 /** Default cap of a tool call's retry delay (`retry.max_delay_ms`). */
 export const DEFAULT_RETRY_MAX_DELAY_MS = 5000;
+/** Default growth of a tool call's retry delay (`retry.multiplier`). */
+export const DEFAULT_RETRY_MULTIPLIER = 2;
+/** Default of `retry.retry_on`: the transient outcomes. */
+export const DEFAULT_RETRY_ON: readonly string[] = Object.freeze(['transport', 'timeout', 'unavailable']);
+/** Outcomes `retry.retry_on` may name (what no retry can change is left out). */
+export const RETRYABLE_OUTCOMES: readonly string[] = Object.freeze(['transport', 'timeout', 'unavailable', 'rpc_error', 'tool_error', 'protocol_error']);
 
 /** Server ids: 1–64 characters of `[a-zA-Z0-9_-]` (seed §5). */
 export const SERVER_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
