@@ -34,7 +34,7 @@ describe('abort signals of HTTP requests', () => {
     cleanups.push(() => m.close());
     const c: McpClient = await connect({ transport: 'http', url: m.url, id: 'mock' });
     cleanups.push(() => c.close());
-    const lifetime = (c as unknown as { transport: { lifetime: AbortController } }).transport.lifetime.signal;
+    const lifetime = (c as unknown as { transport: { link: { lifetime: AbortController } } }).transport.link.lifetime.signal;
     await c.listTools();
     const before = retained(lifetime);
     for (let i = 0; i < 200; i++) await c.listTools({ signal: new AbortController().signal });

@@ -1,0 +1,226 @@
+/**
+ * The POST exchange of the Streamable HTTP transport: one client message, one POST
+ * (basic.transports#12–#15), and its answer — a JSON body, an SSE stream (#19), or 202 for a
+ * notification or a response.
+ *
+ * - `send()` for a request settles when its HTTP exchange is over: it resolves once the response
+ *   was delivered to `onmessage` and rejects with a typed error when the POST failed, the server
+ *   answered 202 with no body (a request needs a response, #18), the response is too large, or
+ *   the stream could not be resumed — the protocol layer settles the request with that error.
+ *   `SendOptions.onDispatched` is called once, right before the first POST is handed to undici
+ *   (after the auth headers resolved), never when the signal was aborted by then.
+ * - A request is bounded by its own signal (timeout, cancel). The POST of a notification or of a
+ *   response has none of the protocol layer: it gets its own bound (`notificationTimeoutMs`,
+ *   default 10 s; `MCPWIRE_POST_TIMEOUT`), and honours `SendOptions.signal` when one is given
+ *   (AbortError). `close()` aborts every exchange.
+ * - A 401/403 goes to the auth provider (http-auth.ts) and the POST is made again when it
+ *   re-authorized (basic.authorization#18), at most MAX_AUTH_REPLAYS times.
+ * - Session expiry (#45): a request's own 404 rejects its `send()` with SessionExpiredError; the
+ *   404 to a notification or a reply is reported to the owner (http-session.ts) and that `send()`
+ *   then RESOLVES when an owner listens to `onsessionexpired` (the message is lost with the
+ *   session; the owner renews it), and rejects with SessionExpiredError only when nobody listens.
+ * - A JSON body is the response itself: no `relatedRequestId`. A leading UTF-8 BOM is skipped.
+ */
+import type { Dispatcher } from 'undici';
+import { AbortError, AuthRequiredError, SessionExpiredError, TransportError, isMcpWireError, type Phase } from '../errors.js';
+import { excerpt, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
+import { Refused } from './http-auth.js';
+import {
+  DEFAULT_NOTIFICATION_TIMEOUT_MS,
+  answers,
+  boundSignals,
+  discard,
+  header,
+  httpError,
+  isAborted,
+  linkSignals,
+  mediaType,
+  postTimeout,
+  readTextCapped,
+  stripBom,
+  tooLarge,
+  type BodyReadable,
+} from './http-common.js';
+import type { HttpLink } from './http-link.js';
+import type { HttpSession } from './http-session.js';
+import type { SseResumer } from './sse-resume.js';
+import type { SseStream } from './sse-stream.js';
+import type { SseStreams } from './sse-streams.js';
+import type { SendOptions } from './types.js';
+
+/** What every attempt of one POST shares. */
+interface PostParams {
+  isInit: boolean;
+  requestId: RequestId | undefined;
+  phase: Phase;
+  /** The session the message goes out on (a 404 then means that session expired). */
+  sentOn: string | undefined;
+  /** The caller's signal (a request's: aborted when it is given up). */
+  signal: AbortSignal | undefined;
+}
+
+/** The initialize POST failed with `status`: the transport may fall back to legacy HTTP+SSE. */
+export type FallBack = (message: JSONRPCMessage, options: SendOptions | undefined, original: Error, status: number) => Promise<void>;
+
+export class PostExchange {
+  // Made once, not per message: the replay helper asks for the headers and the state each time.
+  private readonly initBase = (): Record<string, string> => this.session.initHeaders;
+  private readonly postBase = (): Record<string, string> => this.session.postHeaders;
+  private readonly isOpen = (): boolean => this.link.open;
+
+  constructor(
+    private readonly link: HttpLink,
+    private readonly session: HttpSession,
+    private readonly streams: SseStreams,
+    private readonly resumer: SseResumer,
+    private readonly fallBack: FallBack,
+  ) {}
+
+  post(message: JSONRPCMessage, options: SendOptions | undefined): Promise<void> {
+    const isInit = options?.isInitialize === true;
+    const m = message as { id?: RequestId; method?: string };
+    const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
+    const phase: Phase = isInit ? 'initialize' : requestId !== undefined ? 'request' : 'transport';
+    const p: PostParams = { isInit, requestId, phase, sentOn: isInit ? undefined : this.session.id, signal: options?.signal };
+    return this.link.auth.replaying(isInit ? this.initBase : this.postBase, this.isOpen, (headers, attempt) => this.postOnce(message, options, headers, attempt, p));
+  }
+
+  /** One POST of `message` with `headers`: done, or Refused (401/403) for `post` to replay. */
+  private async postOnce(message: JSONRPCMessage, options: SendOptions | undefined, headers: Record<string, string>, attempt: number, p: PostParams): Promise<void | Refused> {
+    const link = this.link;
+    const { phase, signal } = p;
+    // basic.utilities.cancellation#1: a request aborted before its POST started never reached
+    // the server: it is not dispatched (and the protocol layer sends no cancellation for it).
+    if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...link.where, phase });
+    if (!link.open) throw link.closedError(phase);
+    if (attempt === 0) options?.onDispatched?.();
+    const boundMs = p.requestId === undefined && !p.isInit ? (link.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
+    const linked = boundMs === undefined ? linkSignals(link.lifetime.signal, signal) : boundSignals(link.lifetime.signal, signal, boundMs);
+    try {
+      return await this.exchange(message, options, linked.signal, headers, p);
+    } catch (err) {
+      if (!link.open) throw link.closedError(phase);
+      if (linked.timedOut === true) throw postTimeout('the POST of a notification or response', boundMs!, { ...link.where, phase });
+      if (isAborted(signal) && !(err instanceof AbortError)) throw new AbortError('the message was given up; its POST was aborted', { ...link.where, phase, cause: err });
+      throw err;
+    } finally {
+      linked.dispose();
+    }
+  }
+
+  /** The POST itself and its answer (`postOnce` links and unlinks the abort signals around it). */
+  private async exchange(message: JSONRPCMessage, options: SendOptions | undefined, both: AbortSignal, headers: Record<string, string>, p: PostParams): Promise<void | Refused> {
+    const link = this.link;
+    const { isInit, requestId, phase, sentOn } = p;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await link.dispatcher.request({
+        origin: link.target.origin,
+        path: link.target.path,
+        method: 'POST',
+        headers,
+        body: options?.serialized ?? JSON.stringify(message),
+        signal: both,
+        headersTimeout: 0,
+        bodyTimeout: link.idleMs,
+      });
+    } catch (err) {
+      throw link.requestFailure('POST', err, phase);
+    }
+    const status = res.statusCode;
+    if (link.cb.onevent !== undefined) link.cb.onevent({ type: 'http', method: 'POST', status });
+    if (status < 200 || status >= 300) {
+      if (isInit && (status === 400 || status === 404 || status === 405) && link.opts.fallbackToLegacySse !== false) {
+        const original = await httpError('POST initialize', status, res.headers, res.body, { ...link.where, phase }, false);
+        return this.fallBack(message, options, original, status);
+      }
+      const what = `POST ${requestId !== undefined ? 'request' : 'message'}`;
+      const error = await httpError(what, status, res.headers, res.body, { ...link.where, phase }, sentOn !== undefined);
+      if (error instanceof AuthRequiredError) return new Refused(error, status);
+      if (error instanceof SessionExpiredError) {
+        // A request's own 404 goes to its caller; anything else is reported to the owner.
+        if (requestId !== undefined) this.session.markExpired(sentOn);
+        else if (this.session.lost(sentOn, error)) return;
+      }
+      throw error;
+    }
+    if (isInit) this.session.accept(res.headers, res.body);
+    if (mediaType(header(res.headers, 'content-type')) === 'text/event-stream') await this.readPostStream(res.body, p);
+    else await this.readJsonBody(res, requestId, phase);
+    if (isInit) this.session.initialized = true;
+    else this.resumer.maybeOpenGetStream();
+  }
+
+  /** A POST answered with an SSE stream: read it (and resume it) until its response arrived. */
+  private async readPostStream(body: BodyReadable, p: PostParams): Promise<void> {
+    const { requestId, signal } = p;
+    const st = this.streams.add('post', requestId, this.session.id);
+    st.requestSignal = signal;
+    // The stream belongs to its request: a request given up on stops it (and its resumption).
+    const onAbort = (): void => this.streams.stop(st);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      await this.consumePostStream(st, body, p.phase);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.streams.remove(st);
+    }
+  }
+
+  /** Reads a POST's SSE stream; resumes it with GET + Last-Event-ID if it drops unanswered. */
+  private async consumePostStream(st: SseStream, body: BodyReadable, phase: Phase): Promise<void> {
+    const link = this.link;
+    const end = await this.streams.consume(st, body);
+    if (!link.open) throw link.closedError(phase);
+    if (st.tooLarge || end.kind === 'too-large') throw tooLarge('an SSE event', link.maxBytes, { ...link.where, phase });
+    if (st.requestId === undefined || st.answered) return;
+    if (st.stopped) {
+      this.streams.stoppedOrClosed(st, phase);
+      return;
+    }
+    if (st.lastEventId === undefined) {
+      const why = end.kind === 'error' ? `: ${end.error.message}` : '';
+      throw new TransportError(`the SSE stream ended before the response arrived and cannot be resumed (no event id)${why}`, {
+        ...link.where,
+        phase,
+        code: 'MCPWIRE_STREAM_ENDED',
+      });
+    }
+    // basic.transports#27: a disconnection is not a cancellation; resume (basic.transports#37).
+    await this.resumer.resume(st, phase);
+  }
+
+  /** A POST answered with a JSON body (or none: fine for a notification, a failure for a request). */
+  private async readJsonBody(res: Dispatcher.ResponseData, requestId: RequestId | undefined, phase: Phase): Promise<void> {
+    const link = this.link;
+    const where = { ...link.where, phase };
+    const length = Number(header(res.headers, 'content-length'));
+    if (length > link.maxBytes) {
+      discard(res.body);
+      throw tooLarge('the JSON response body', link.maxBytes, where);
+    }
+    let text: string;
+    try {
+      text = await readTextCapped(res.body, link.maxBytes, 'the JSON response body', where);
+    } catch (err) {
+      throw isMcpWireError(err) ? err : link.requestFailure('reading the POST response', err, phase);
+    }
+    if (text.length === 0 || /^\s*$/.test(text)) {
+      if (requestId === undefined) return;
+      const why =
+        res.statusCode === 202 ? '202 Accepted with no body for a request: no response can follow (basic.transports#18)' : `HTTP ${res.statusCode} with no JSON-RPC response`;
+      throw new TransportError(`the server answered request id ${JSON.stringify(requestId)} with ${why}`, { ...where, status: res.statusCode, code: 'MCPWIRE_BAD_RESPONSE' });
+    }
+    let parsed: unknown;
+    const json = stripBom(text);
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      throw new TransportError(`the response body is not valid JSON: ${excerpt(text)}`, { ...where, status: res.statusCode, code: 'MCPWIRE_BAD_RESPONSE' });
+    }
+    link.cb.onmessage?.(parsed, undefined, json);
+    if (requestId !== undefined && !answers(parsed, requestId)) {
+      throw new TransportError('the JSON response body does not answer the request', { ...where, status: res.statusCode, code: 'MCPWIRE_BAD_RESPONSE' });
+    }
+  }
+}
