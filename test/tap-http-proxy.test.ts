@@ -11,7 +11,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isOriginForm, ownHosts, refusal } from '../src/tap/http-guard.js';
 import { startHttpTap, type HttpTap } from '../src/tap/index.js';
+import { cli, startUntil, stop } from './support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-proxy-'));
 const TOKEN = 'tok_proxyTest_4f3e2d1c0b';
@@ -116,6 +118,26 @@ describe('the HTTP tap only ever connects to its upstream', () => {
     expect((await raw(tap.port, '/mcp', { host: `localhost:${tap.port}`, origin: `http://localhost:${tap.port}` })).status).toBe(200);
     expect((await raw(tap.port, '/mcp', { host: own, origin: `http://${own}` })).status).toBe(200);
     expect(upstream.seen).toHaveLength(3);
+  });
+});
+
+describe('http-guard: what a local listener takes', () => {
+  it('origin-form targets only: one leading slash', () => {
+    for (const ok of ['/', '/mcp', '/mcp?x=//y', '/a//b']) expect(isOriginForm(ok), ok).toBe(true);
+    for (const bad of ['//h/x', '/\\h/x', 'http://h/x', '*', 'h:80', '', undefined]) expect(isOriginForm(bad), String(bad)).toBe(false);
+  });
+
+  it('its own names: the bound address, loopback names for a loopback or wildcard address, no port for 80', () => {
+    expect([...ownHosts('127.0.0.1', 3100)].sort()).toEqual(['127.0.0.1:3100', '[::1]:3100', 'localhost:3100']);
+    expect(ownHosts('::1', 5)).toContain('[::1]:5');
+    expect(ownHosts('0.0.0.0', 7)).toContain('localhost:7');
+    expect(ownHosts('127.0.0.1', 80)).toContain('localhost');
+    expect(ownHosts('192.0.2.10', 9)).toEqual(new Set(['192.0.2.10:9']));
+    const hosts = ownHosts('127.0.0.1', 3100);
+    expect(refusal('/mcp', { host: 'LOCALHOST:3100', origin: 'http://localhost:3100' }, hosts)).toBeUndefined();
+    expect(refusal('/mcp', { host: 'localhost:3100', origin: 'http://localhost:3100/' }, hosts)).toBeUndefined();
+    expect(refusal('/mcp', { host: 'localhost:3100', origin: 'http://localhost:3100/x' }, hosts)?.status).toBe(403);
+    expect(refusal('/mcp', {}, hosts)?.status).toBe(403);
   });
 });
 
@@ -230,5 +252,15 @@ describe('--upstream with user info', () => {
     const text = fs.readFileSync(trace, 'utf8');
     expect(text).not.toContain(USER);
     expect(text).not.toContain(Buffer.from(`${USER}:`).toString('base64'));
+  });
+
+  it('mcpwire tap prints the upstream without its user info', async () => {
+    const PASS = 'pw-printed-never-9a8b7c';
+    const trace = path.join(dir, 'cli.jsonl');
+    const { child, stderr } = await startUntil([cli, 'tap', '--listen', '127.0.0.1:0', '--upstream', `http://bob:${PASS}@127.0.0.1:9/mcp`, '--trace', trace], /listening on \S+ → \S+/);
+    await stop(child);
+    expect(stderr()).toMatch(/→ http:\/\/127\.0\.0\.1:9\/mcp/);
+    expect(stderr()).not.toContain(PASS);
+    expect(fs.readFileSync(trace, 'utf8')).not.toContain(PASS);
   });
 });
