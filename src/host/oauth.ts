@@ -24,6 +24,7 @@ import { AuthError, isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
+import { workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
 import type { AuthCallOptions, AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
 import { Serial } from '../util/serial.js';
 import { ConfigError } from '../errors.js';
@@ -94,7 +95,27 @@ export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions
     ...(endpoints(o) !== undefined ? { endpoints: endpoints(o)! } : {}),
     ...(auth.fetch !== undefined ? { fetch: auth.fetch } : {}),
     ...(auth.refreshSkewMs !== undefined ? { refreshSkewMs: auth.refreshSkewMs } : {}),
+    ...(o.dpop !== undefined ? { dpop: o.dpop } : {}),
+    ...workload(server),
   };
+}
+
+/**
+ * Workload identity from the config (`oauth.assertion_file` / `assertion_env` /
+ * `assertion_command`): the jwt-bearer grant with the platform's JWT, read on each use. A
+ * relative file is taken from the config file's directory.
+ */
+function workload(server: ResolvedServer): Pick<OAuthProviderOptions, 'grantType' | 'assertion'> {
+  const o = server.config.oauth ?? {};
+  const source: WorkloadAssertionSource | undefined =
+    o.assertionFile !== undefined
+      ? { file: path.isAbsolute(o.assertionFile) ? o.assertionFile : path.resolve(path.dirname(server.file), o.assertionFile) }
+      : o.assertionEnv !== undefined
+        ? { env: o.assertionEnv }
+        : o.assertionCommand !== undefined
+          ? { command: o.assertionCommand }
+          : undefined;
+  return source !== undefined ? { grantType: 'jwt-bearer', assertion: workloadAssertion(source) } : {};
 }
 
 /** The config's explicit endpoints (`oauth.authorization_url`, `token_url`, `registration_url`). */
@@ -129,6 +150,8 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
   };
   let p = fresh();
   const login = new Serial();
+  // A grant the provider gets without anyone (workload identity): every refusal is its business.
+  const unattended = providerOptionsFor(server, auth, store).grantType === 'jwt-bearer';
   const needsAuthorization = async (info: UnauthorizedInfo, attempt: number, o?: AuthCallOptions): Promise<boolean> => {
     if (info.status === 401 && !(await offersOAuth(server, auth, parseBearerChallenge(info.wwwAuthenticate)?.resource_metadata, o))) {
       throw new AuthError(
@@ -159,7 +182,7 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
         // Only a refresh can help without the user: no refreshable grant, or a 403 (step-up needs
         // a new authorization) → let the refusal through without registering a client for nothing.
         const held = await p.status(o);
-        if (info.status === 403 || !held.hasRefreshToken) return await needsAuthorization(info, attempt, o);
+        if (!unattended && (info.status === 403 || !held.hasRefreshToken)) return await needsAuthorization(info, attempt, o);
         try {
           // The provider refreshes when the challenge asks for no scope beyond the granted one.
           return await p.onUnauthorized(info, attempt, o);

@@ -32,6 +32,12 @@ const oauthSchema = z.object({
   client_secret: nonEmpty.optional(),
   scope: z.string().optional(),
   auto_login: z.boolean().optional(),
+  dpop: z.boolean().optional(),
+  assertion_file: nonEmpty.optional(),
+  assertion_env: nonEmpty.optional(),
+  assertion_command: z.array(nonEmpty).min(1).optional(),
+}).refine((o) => [o.assertion_file, o.assertion_env, o.assertion_command].filter((v) => v !== undefined).length <= 1, {
+  message: 'give at most one of assertion_file, assertion_env, assertion_command',
 });
 
 /** One `retry.retry_on` item: a retryable outcome, a result code, or a JSON-RPC error code. */
@@ -201,6 +207,10 @@ function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedS
   if (o.client_secret !== undefined) out.clientSecret = o.client_secret;
   if (o.scope !== undefined) out.scope = o.scope;
   if (o.auto_login !== undefined) out.autoLogin = o.auto_login;
+  if (o.dpop !== undefined) out.dpop = o.dpop;
+  if (o.assertion_file !== undefined) out.assertionFile = o.assertion_file;
+  if (o.assertion_env !== undefined) out.assertionEnv = o.assertion_env;
+  if (o.assertion_command !== undefined) out.assertionCommand = o.assertion_command;
   return out;
 }
 

@@ -22,6 +22,14 @@ export interface OAuthSettings {
   scope?: string;
   /** Log in on `auth_required` through the host's hooks (overrides the host's `auth.autoLogin`). */
   autoLogin?: boolean;
+  /** DPoP-bound tokens (RFC 9449): true always, false never; default when the server asks for them. */
+  dpop?: boolean;
+  /** Workload identity (jwt-bearer grant): the platform's JWT, read on each use from a file… */
+  assertionFile?: string;
+  /** …an environment variable… */
+  assertionEnv?: string;
+  /** …or a command's output (argv, no shell). */
+  assertionCommand?: string[];
 }
 
 /** Tool-level allow/deny lists for the permission hook (tool names as the server reports them). */
