@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { childEnv, safeInheritedEnv } from '../src/transport/env.js';
-import { killsGroupAfterExit, killStep, shutdownLadder } from '../src/transport/spawn/kill.js';
+import { killsGroupAfterExit, killStep, shutdownLadder, type KillStep } from '../src/transport/spawn/kill.js';
 import { notFoundHint } from '../src/transport/spawn/not-found.js';
+import { runKillStep } from '../src/transport/spawn/system.js';
 
 /** A Windows parent environment as `{ ...process.env }` spells it there (mixed case). */
 const windowsParent = {
@@ -113,5 +114,27 @@ describe('a command not found, per platform', () => {
     expect(notFoundHint('win32', 'uvx', { Path: 'C:\\x', PATHEXT: '.EXE;.CMD' })).toBe('looked up on PATH with the extensions of PATHEXT (.EXE;.CMD); give the full path or add its folder to PATH');
     expect(notFoundHint('linux', 'npx', { PATH: '/usr/bin' })).toBeUndefined();
     expect(notFoundHint('darwin', './server', { PATH: '/usr/bin' })).toBeUndefined();
+  });
+});
+
+describe('running a rung of the ladder (real processes)', () => {
+  const node = process.execPath;
+  const exits = (code: number): KillStep => ({ kind: 'run', file: node, args: ['-e', `process.exit(${code})`] });
+
+  it('a kill program that fails (taskkill found nothing, or is missing) falls back; one that succeeds does not', async () => {
+    const calls: string[] = [];
+    runKillStep(exits(0), () => calls.push('ok-sync'), true);
+    runKillStep(exits(128), () => calls.push('128-sync'), true);
+    runKillStep({ kind: 'run', file: '/nonexistent/taskkill.exe', args: [] }, () => calls.push('missing-sync'), true);
+    expect(calls).toEqual(['128-sync', 'missing-sync']);
+    await new Promise<void>((resolve) => runKillStep(exits(1), resolve));
+    await new Promise<void>((resolve) => runKillStep({ kind: 'run', file: '/nonexistent/taskkill.exe', args: [] }, resolve));
+  });
+
+  it('a signal to a process group that is gone falls back at once', () => {
+    let fellBack = false;
+    // A pid far above any pid_max: no such group.
+    runKillStep({ kind: 'signal', pid: -2_000_000_000, signal: 'SIGTERM' }, () => (fellBack = true));
+    expect(fellBack).toBe(true);
   });
 });

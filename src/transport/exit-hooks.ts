@@ -13,7 +13,8 @@
  *   process exits with 128 + the signal number (130, 143, 129), as a shell reports a signal death;
  *   if the program listens too, exiting is its call. A second signal while closing kills
  *   the process groups at once and exits.
- * - 'exit' (synchronous, also process.exit() and a crash): SIGKILL to every live process group.
+ * - 'exit' (synchronous, also process.exit() and a crash): SIGKILL to every live process group
+ *   (on Windows `taskkill /T /F` on each server's tree, run synchronously; spawn/kill.ts).
  */
 
 /** One live server: how to close it gracefully, and how to kill it synchronously. */

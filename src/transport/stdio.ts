@@ -275,28 +275,24 @@ export class StdioTransport implements Transport {
 
   /** SIGKILL to the whole process group (taskkill /T /F on Windows), synchronously (the 'exit' hook). */
   private killGroup(): void {
-    const pid = this.child?.pid;
-    if (pid === undefined || this.state === 'closed') return;
-    if (!runKillStep(killStep(process.platform, pid, 'kill'), true)) {
-      try {
-        this.child!.kill('SIGKILL');
-      } catch {
-        /* already gone */
-      }
-    }
+    const child = this.child;
+    if (child?.pid === undefined || this.state === 'closed') return;
+    runKillStep(killStep(process.platform, child.pid, 'kill'), () => killChild(child, 'SIGKILL'), true);
   }
 
-  /** One rung of the ladder on the server's group or tree (SIGTERM / SIGKILL; taskkill /T, /T /F). */
+  /**
+   * One rung of the ladder on the server's group or tree (SIGTERM / SIGKILL; taskkill /T, /T /F).
+   * When it fails, the server itself gets the signal — except after a polite taskkill, which
+   * fails for every console program (they have no window to close) and must not end the root
+   * before the forced one has walked the tree.
+   */
   private endTree(strength: KillStrength, step: KillStep | undefined): void {
     const child = this.child!;
     const sig = stepSignal(strength);
     this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
-    if (step !== undefined && runKillStep(step)) return;
-    try {
-      child.kill(sig);
-    } catch {
-      /* already gone */
-    }
+    const fallback = () => killChild(child, sig);
+    if (step === undefined) fallback();
+    else runKillStep(step, step.kind === 'signal' || strength === 'kill' ? fallback : undefined);
   }
 
   private finalize(): void {
@@ -362,4 +358,13 @@ export class StdioTransport implements Transport {
 
 function hintOf(hint: string | undefined): string {
   return hint === undefined ? '' : `; ${hint}`;
+}
+
+/** The signal to the server process itself (TerminateProcess on Windows); it may be gone already. */
+function killChild(child: ChildProcessWithoutNullStreams, sig: NodeJS.Signals): void {
+  try {
+    child.kill(sig);
+  } catch {
+    /* already gone */
+  }
 }

@@ -38,26 +38,38 @@ export function localSpawnPlan(command: string, args: readonly string[], env: Re
 }
 
 /**
- * Performs `step`; false when the target is already gone (or the step could not run).
- * `sync` is for the process 'exit' event, where nothing asynchronous runs any more.
+ * Performs `step`, calling `onFailure` when it did not work: the signal could not be sent (the
+ * group is gone), or the program could not start or exited non-zero (taskkill found nothing
+ * to end, or could not end it). `sync` is for the process 'exit' event, where nothing
+ * asynchronous runs any more.
  */
-export function runKillStep(step: KillStep, sync = false): boolean {
+export function runKillStep(step: KillStep, onFailure: () => void = () => {}, sync = false): void {
   if (step.kind === 'signal') {
     try {
       process.kill(step.pid, step.signal);
-      return true;
     } catch {
-      return false;
+      onFailure();
     }
+    return;
   }
   const options = { stdio: 'ignore' as const, windowsHide: true };
-  if (sync) return spawnSync(step.file, step.args, { ...options, timeout: SYNC_KILL_TIMEOUT_MS }).error === undefined;
+  if (sync) {
+    const r = spawnSync(step.file, step.args, { ...options, timeout: SYNC_KILL_TIMEOUT_MS });
+    if (r.error !== undefined || r.status !== 0) onFailure();
+    return;
+  }
+  let failed = false;
+  const fail = () => {
+    if (failed) return;
+    failed = true;
+    onFailure();
+  };
   try {
     const p = spawn(step.file, step.args, options);
-    p.once('error', () => {});
+    p.once('error', fail);
+    p.once('exit', (code) => code !== 0 && fail());
     p.unref();
-    return true;
   } catch {
-    return false;
+    fail();
   }
 }
