@@ -20,8 +20,10 @@
  * An argument with a line break (or NUL) cannot reach a batch file intact: refused (EINVAL).
  *
  * Deliberately unlike cross-spawn: the current directory is not searched before PATH (a project
- * directory could plant an `npx.cmd`), and a command that is not found is spawned as given, so
- * Node reports ENOENT ("command not found") instead of cmd.exe running something else.
+ * directory could plant an `npx.cmd`); the cmd.exe line names the file found, not the bare
+ * command (cmd.exe's own search also starts in the current directory); and a command that is
+ * not found is spawned as given, so Node reports ENOENT ("command not found") instead of cmd.exe
+ * running something else.
  */
 import path from 'node:path';
 import { envValue } from './env-lookup.js';
