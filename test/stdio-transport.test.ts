@@ -122,6 +122,15 @@ describe('stdio transport (basic/transports stdio)', () => {
     expect(conn.pendingCount).toBe(0);
   });
 
+  it("a server's CRLF stderr lines (Windows) read as lines in the stderr tail and the crash error", async () => {
+    const t = transport(`process.stderr.write('Traceback:\\r\\n  File "server.py"\\r\\nValueError: boom\\r\\n'); process.exit(1)`);
+    const closed = new Promise<Error | undefined>((resolve) => (t.onclose = resolve));
+    await t.start();
+    const err = await closed;
+    expect(t.stderrTail).toBe('Traceback:\n  File "server.py"\nValueError: boom');
+    expect(err?.message).toContain('stderr tail:\nTraceback:\n  File "server.py"\nValueError: boom');
+  });
+
   it('basic.lifecycle#15: close ends stdin and a well-behaved server exits; no process remains', async () => {
     const t = transport(`process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`);
     await t.start();
