@@ -131,6 +131,7 @@ describe('http-guard: what a local listener takes', () => {
     expect([...ownHosts('127.0.0.1', 3100)].sort()).toEqual(['127.0.0.1:3100', '[::1]:3100', 'localhost:3100']);
     expect(ownHosts('::1', 5)).toContain('[::1]:5');
     expect(ownHosts('0.0.0.0', 7)).toContain('localhost:7');
+    expect(ownHosts('0.0.0.0', 7)).toContain('0.0.0.0:7'); // the address it prints
     expect(ownHosts('127.0.0.1', 80)).toContain('localhost');
     expect(ownHosts('192.0.2.10', 9)).toEqual(new Set(['192.0.2.10:9']));
     const hosts = ownHosts('127.0.0.1', 3100);
@@ -162,6 +163,22 @@ describe('the HTTP tap forwards as a proxy should', () => {
       expect(await until(() => upstreamClosed)).toBe(true);
       expect(await until(() => tap.inFlight() === 0)).toBe(true);
     }
+  });
+
+  it('an SSE event whose UTF-8 character is split across chunks is traced whole', async () => {
+    const event = Buffer.from('data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"café ☕"}}\n\n');
+    const cut = event.indexOf(Buffer.from('☕')) + 1;
+    const { tap, trace } = await setup((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event.subarray(0, cut));
+      setTimeout(() => res.end(event.subarray(cut)), 50);
+    });
+    const r = await raw(tap.port, '/mcp');
+    expect(r.body).toBe(event.toString());
+    await tap.close();
+    const line = fs.readFileSync(trace, 'utf8').split('\n').find((l) => l.includes('notifications/message'));
+    expect(JSON.parse(line!).msg.params.data).toBe('café ☕');
   });
 
   it('headers named in Connection and the hop-by-hop ones stay on their hop, both ways (RFC 9110 §7.6.1)', async () => {

@@ -29,12 +29,14 @@ function bracket(host: string): string {
 /**
  * The `host:port` values by which a client may name a listener bound to `bound` (the address it
  * listens on): that address, the loopback names when it is a loopback or wildcard address, and
- * every interface address when it is a wildcard.
+ * every interface address when it is a wildcard. A DNS name pointed at one of these by someone
+ * else is not among them: that is the rebinding this refuses.
  */
 export function ownHosts(bound: string, port: number): Set<string> {
   const host = bound.toLowerCase();
   const names = new Set<string>();
-  if (!WILDCARD.has(host)) names.add(bracket(host));
+  // The bound address as given, even a wildcard: it is the address the listener prints.
+  if (host !== '') names.add(bracket(host));
   const loopback = host === 'localhost' || host.startsWith('127.') || host === '::1' || host === '[::1]';
   if (loopback || WILDCARD.has(host)) for (const n of LOOPBACK) names.add(n);
   if (WILDCARD.has(host)) {

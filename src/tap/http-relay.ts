@@ -9,6 +9,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
 import type { Tracer } from '../trace/tracer.js';
 import { refusal } from './http-guard.js';
@@ -198,7 +199,9 @@ export class TapRelay {
         if (ev.data.trim() !== '') this.record(ex.session, () => this.options.recorder.text('in', ev.data));
       },
     });
-    return { data: (c) => parser.feed(c.toString('utf8')), end: () => {} };
+    // A character split across chunks is decoded whole.
+    const decoder = new StringDecoder('utf8');
+    return { data: (c) => parser.feed(decoder.write(c)), end: () => parser.feed(decoder.end()) };
   }
 
   private upstreamFailed(ex: Exchange, err: Error, res: http.ServerResponse): void {
