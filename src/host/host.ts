@@ -19,137 +19,22 @@ import { EventEmitter } from 'node:events';
 import { ConfigError } from '../errors.js';
 import { connect as connectClient, type ClientOptions } from '../mcp/client.js';
 import { authorizedDirectoryRoots } from '../mcp/roots.js';
-import type { BackoffOptions } from './backoff.js';
-import { CallState, executeToolCall, type AgentCallOptions } from './calls.js';
-import type { HostCallResult } from './outcome.js';
-import type { ResultStoreOptions } from './result-pages.js';
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
-import type { TrustOption } from './config/trust.js';
-import type { ConfigLoadResult, ConfigSource, HostSettings, ResolvedServer, RetrySettings, TransportKind } from './config/types.js';
-import { NO_RETRY } from './retry.js';
-import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
-import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type HostAuthOptions, type LoginOptions, type LogoutResult } from './oauth.js';
 import type { TokenStore } from '../auth/types.js';
-import type { ServerCapabilities } from '../mcp/types.js';
-import type { PermissionHook } from './permissions.js';
-import { capabilitySummary, diffServers, instructionsSummary, serverFromEntry, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
+import { CallState, executeToolCall, type AgentCallOptions } from './calls.js';
+import type { ConfigLoadResult, HostSettings, ResolvedServer } from './config/types.js';
+import { slotStatus } from './host-status.js';
+import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
+import type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
+import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
+import type { HostCallResult } from './outcome.js';
+import { NO_RETRY } from './retry.js';
+import { diffServers, serverFromEntry, trusted, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
 import { ServerSlot, type ConnectFn, type ServerState } from './server-slot.js';
 import { sanitizeText } from './text.js';
-import { redactData, type BoundOptions, type ToolResultForAgent } from './tool-result.js';
-import { adaptTools, type AdaptedTool, type AdaptOptions, type ToolCatalog } from './tools.js';
+import { redactData } from './tool-result.js';
+import { adaptTools, type AdaptedTool, type ToolCatalog } from './tools.js';
 
-/** Options of `createHost`. */
-export interface HostOptions {
-  /** Opens a client (default: the engine's `connect`). */
-  connect?: ConnectFn;
-  /** Client options for every server, or per server (e.g. a trace file per id). */
-  clientOptions?: ClientOptions | ((server: ResolvedServer) => ClientOptions);
-  /** Close every stdio server when this process gets SIGINT/SIGTERM or exits (ClientOptions.closeOnExit for all). */
-  closeOnExit?: boolean;
-  /** Reconnect backoff (default 1 s doubling to 30 s, ±20 % jitter, 8 retries). */
-  backoff?: BackoffOptions;
-  /** Decides tool calls not settled by `permissions.allow/deny`; `'allow'` trusts all. Default: deny. */
-  permission?: PermissionHook | 'allow';
-  /** Tool adapter options (schema cap, description cap…). */
-  adapt?: AdaptOptions;
-  /** Result caps (default 256 KiB). */
-  bound?: BoundOptions;
-  /**
-   * Tool calls in flight at once across every server; more wait in a FIFO queue, their wait
-   * counted against their timeout like a server's `max_parallel` (default: the config's
-   * `mcp.max_parallel`, else no limit).
-   */
-  maxParallel?: number;
-  /** The retry policy of servers whose config has no `retry` (default: no retries; `retry.ts`). */
-  retry?: Partial<RetrySettings>;
-  /** Where cut results are kept for `mcp_result_read` (default 16 MiB, 64 results, 10 min). */
-  results?: ResultStoreOptions;
-  /** Offer the resources/prompts host tools when a ready server supports them (default true). */
-  hostTools?: boolean;
-  /**
-   * Which `untrusted` project servers (marked by `loadConfig`) may start anyway: `'ask'` (default)
-   * — none, the config's decision stands; `'all'` — every one; a list of project directories.
-   * An untrusted server is never spawned: it stays in state `untrusted`.
-   */
-  trust?: TrustOption;
-  /**
-   * OAuth for HTTP servers (basic/authorization): the token store (default `mcp-auth.json` in the
-   * config dir), the browser opener `login()` uses, DCR metadata. Every HTTP connection sends the
-   * stored token and refreshes it transparently; `false` turns OAuth off.
-   */
-  auth?: HostAuthOptions | false;
-  random?: () => number;
-  now?: () => number;
-}
-
-/** One server in the status view (seed §5.4). */
-export interface ServerStatus {
-  id: string;
-  transport: TransportKind | 'unknown';
-  source: ConfigSource;
-  file: string;
-  enabled: boolean;
-  state: ServerState;
-  /** Tools currently exposed from this server. */
-  tools: number;
-  lastError?: string;
-  /** Epoch ms of the last successful connection. */
-  lastConnectedAt?: number;
-  retries: number;
-  nextRetryAt?: number;
-  serverInfo?: { name: string; version: string; title?: string };
-  /** `stdio`, `streamable-http` or `legacy-sse` (after a fallback), while connected. */
-  transportKind?: string;
-  /** The stdio server's process id, while connected. */
-  pid?: number;
-  /** The negotiated protocol version, while connected. */
-  protocolVersion?: string;
-  /** The negotiated server capabilities in one line, e.g. `logging tools resources(subscribe) prompts`. */
-  capabilities?: string;
-  /** Listed tools the host does not offer (`unavailableTools()` says why), when there are any. */
-  toolsUnavailable?: number;
-  /**
-   * The server's instructions (untrusted: sanitized). In `status()` the first line, at most 60
-   * characters (`…` when cut) so `console.table(host.status())` stays readable; in
-   * `serverStatus(id)` and `status({ detail: true })` the whole text, capped at 2000 characters.
-   */
-  instructions?: string;
-  /** Only in the detail view: the negotiated capabilities object (untrusted, as the server sent it). */
-  serverCapabilities?: ServerCapabilities;
-}
-
-/** Options of `status()`. */
-export interface StatusOptions {
-  /** Full instructions and the capabilities object (default false: the table view). */
-  detail?: boolean;
-}
-
-/** A `diagnostic` event. `method` is set when a server asked for a client feature the host does not handle. */
-export interface HostDiagnostic {
-  server?: string;
-  message: string;
-  method?: string;
-}
-
-/**
- * A `notification` event: a server's notification that no tool call's listener received (sent
- * while no call ran, or while several did and nothing tied it to one of them; rules in
- * `call-notifications.ts`). `params` as the server sent them, its credentials taken out.
- */
-export interface HostNotification {
-  server: string;
-  method: string;
-  params: Record<string, unknown> | undefined;
-}
-
-/** A `stateChange` event. */
-export interface HostStateChange {
-  server: string;
-  from: ServerState | undefined;
-  to: ServerState;
-  status: ServerStatus;
-}
+export type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
 
 /** The supervisor (see the module comment). */
 export class McpHost extends EventEmitter {
@@ -500,56 +385,12 @@ export class McpHost extends EventEmitter {
   }
 
   private statusOf(s: ServerSlot, detail = false): ServerStatus {
-    const out: ServerStatus = {
-      id: s.server.id,
-      transport: s.server.transport,
-      source: s.server.source,
-      file: s.server.file,
-      enabled: s.server.enabled,
-      state: s.state,
+    return slotStatus(s, {
       tools: this.current.tools.filter((t) => t.server === s.server.id).length,
-      retries: s.retries,
-    };
-    if (s.lastError !== undefined) out.lastError = s.lastError;
-    if (s.lastConnectedAt !== undefined) out.lastConnectedAt = s.lastConnectedAt;
-    if (s.nextRetryAt !== undefined) out.nextRetryAt = s.nextRetryAt;
-    const info = s.client?.serverInfo;
-    if (info) out.serverInfo = { name: sanitizeText(info.name, 100, true), version: sanitizeText(info.version, 50, true), ...(info.title ? { title: sanitizeText(info.title, 100, true) } : {}) };
-    const c = s.client;
-    if (c?.transportKind) out.transportKind = c.transportKind;
-    if (typeof c?.pid === 'number') out.pid = c.pid;
-    if (typeof c?.protocolVersion === 'string') out.protocolVersion = sanitizeText(c.protocolVersion, 40, true);
-    const caps = capabilitySummary(c?.serverCapabilities);
-    if (caps !== undefined) out.capabilities = caps;
-    const hidden = this.unavailable.filter((u) => u.server === s.server.id).length;
-    if (hidden > 0) out.toolsUnavailable = hidden;
-    if (detail) {
-      if (c?.instructions) out.instructions = sanitizeText(c.instructions, 2000);
-      if (c?.serverCapabilities) out.serverCapabilities = c.serverCapabilities;
-    } else {
-      const short = instructionsSummary(c?.instructions);
-      if (short !== undefined) out.instructions = short;
-    }
-    return out;
+      unavailable: this.unavailable.filter((u) => u.server === s.server.id).length,
+      detail,
+    });
   }
-}
-
-/** The servers with the `untrusted` mark removed where `trust` allows them. */
-function trusted(servers: readonly ResolvedServer[], trust: TrustOption = 'ask'): readonly ResolvedServer[] {
-  if (trust === 'ask') return servers;
-  const real = (d: string): string => {
-    try {
-      return realpathSync(path.resolve(d));
-    } catch {
-      return path.resolve(d);
-    }
-  };
-  const dirs = trust === 'all' ? undefined : new Set(trust.map(real));
-  return servers.map((s) => {
-    if (s.untrusted === undefined || (dirs !== undefined && !dirs.has(s.untrusted.project))) return s;
-    const { untrusted: _, ...rest } = s;
-    return rest;
-  });
 }
 
 /** Builds a host from a loaded config (or a list of resolved servers). Call `start()` next. */

@@ -1,16 +1,19 @@
 /**
- * Runtime management helpers of the host (issue 12 item 4, seeds 001 CODA and 003): a server
- * entry given at run time (`host.addServer(id, entry)`) validated like a config file entry, the
- * difference between the running servers and a new config (`host.reload(config)`), and the short
- * forms `status()` shows (capabilities, instructions) so `console.table(host.status())` stays
- * readable. Also which listed tools the host cannot offer as plain calls (issue 12 item 5).
- * Pure: no I/O.
+ * Runtime management helpers of the host (seeds 001 CODA and 003): a server entry given at run
+ * time (`host.addServer(id, entry)`) validated like a config file entry, the difference between
+ * the running servers and a new config (`host.reload(config)`), the `trust` option applied to a
+ * server list, and the short forms `status()` shows (capabilities, instructions) so
+ * `console.table(host.status())` stays readable. Also which listed tools the host cannot offer as
+ * plain calls. No I/O but resolving the trusted project directories.
  */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { missingTaskCapability } from '../mcp/capabilities.js';
 import type { ServerCapabilities, Tool } from '../mcp/types.js';
 import { features } from '../mcp/versions.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './config/schema.js';
+import type { TrustOption } from './config/trust.js';
 import { isValidServerId, type ResolvedServer } from './config/types.js';
 import { sanitizeText } from './text.js';
 
@@ -150,4 +153,22 @@ export function unavailableReason(tool: Tool, caps: ServerCapabilities | undefin
   if (tool?.execution?.taskSupport !== 'required') return undefined;
   const problem = protocolVersion !== undefined && features(protocolVersion)?.tasks !== true ? 'the negotiated protocol version has no tasks' : missingTaskCapability('tools/call', caps);
   return problem === undefined ? undefined : `requires task execution (execution.taskSupport "required"), but ${problem}; not offered`;
+}
+
+/** The servers with the `untrusted` mark removed where `trust` (a `createHost` option) allows them. */
+export function trusted(servers: readonly ResolvedServer[], trust: TrustOption = 'ask'): readonly ResolvedServer[] {
+  if (trust === 'ask') return servers;
+  const real = (d: string): string => {
+    try {
+      return realpathSync(path.resolve(d));
+    } catch {
+      return path.resolve(d);
+    }
+  };
+  const dirs = trust === 'all' ? undefined : new Set(trust.map(real));
+  return servers.map((s) => {
+    if (s.untrusted === undefined || (dirs !== undefined && !dirs.has(s.untrusted.project))) return s;
+    const { untrusted: _, ...rest } = s;
+    return rest;
+  });
 }
