@@ -1,5 +1,5 @@
 /**
- * The fault matrix, Streamable HTTP rows (issue 13 item 3; the table is in README.md "Fault
+ * The fault matrix, Streamable HTTP rows (the table is in README.md "Fault
  * matrix"). A host with a faulty HTTP server on 127.0.0.1 (test/fixtures/faults/fault-http.ts,
  * configured with a secret header) beside a healthy stdio server; `FaultBench.finish()` checks
  * what every row shares (healthy server answers, nothing pending, no process left, no unhandled

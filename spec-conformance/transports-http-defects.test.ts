@@ -1,5 +1,5 @@
 /**
- * Regressions for the HTTP transports (issues #9 and #16): resumption tied to its request and
+ * Regressions for the HTTP transports: resumption tied to its request and
  * bounded, POST streams closed after their response, the legacy idle default, 404 outside a
  * request (onsessionexpired), onDispatched, 202 for a request, and a leading BOM. Real sockets on
  * 127.0.0.1: the node:http mock (mock-servers/http-server.mjs) where it can misbehave the way a
@@ -168,10 +168,10 @@ const sseHead = (res: http.ServerResponse) => {
 const resultFor = (id: unknown, textOut: string) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: textOut }] } });
 const isResume = (r: RawRequest) => r.method === 'GET' && r.headers['last-event-id'] !== undefined;
 
-// ---- 9.2: resumption is tied to its request and bounded --------------------------------------
+// ---- resumption is tied to its request and bounded --------------------------------------
 
-describe('issue9.2: SSE resumption belongs to its request and is bounded', () => {
-  test('issue9.2: a request given up on (its signal aborted) is not resumed: no GET + Last-Event-ID after the abort (basic.transports#37)', async () => {
+describe('SSE resumption belongs to its request and is bounded', () => {
+  test('a request given up on (its signal aborted) is not resumed: no GET + Last-Event-ID after the abort (basic.transports#37)', async () => {
     const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
     const { t, messages } = httpT(m.url);
     await handshake(t);
@@ -186,7 +186,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
   });
 
-  test('issue9.2: end to end: after the caller got TimeoutError no resumption starts (Connection over HTTP, basic.transports#37)', async () => {
+  test('end to end: after the caller got TimeoutError no resumption starts (Connection over HTTP, basic.transports#37)', async () => {
     const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
     const t = new StreamableHttpTransport({ url: m.url, serverId: 'mock' });
     const conn = new Connection(t, { serverId: 'mock' });
@@ -205,7 +205,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
   });
 
-  test('issue9.2: a resumption under way stops when its request is given up: the resuming GET is closed, none follows (basic.transports#37)', async () => {
+  test('a resumption under way stops when its request is given up: the resuming GET is closed, none follows (basic.transports#37)', async () => {
     const srv = await rawServer((r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET' && !isResume(r)) return void res.writeHead(405).end();
@@ -229,7 +229,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(srv.requests.filter(isResume)).toHaveLength(1);
   });
 
-  test('issue9.2: a request answered on another stream (here the GET stream) is not resumed after it settled (basic.transports#37)', async () => {
+  test('a request answered on another stream (here the GET stream) is not resumed after it settled (basic.transports#37)', async () => {
     let getRes: http.ServerResponse | undefined;
     const srv = await rawServer((r, res) => {
       if (basics(r, res)) return;
@@ -256,7 +256,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(srv.requests.filter(isResume)).toHaveLength(0);
   });
 
-  test('issue9.2: retry: 0 and a server closing the GET stream at once: delays have a 250 ms floor and grow (no reconnect storm) (basic.transports#23 #33)', async () => {
+  test('retry: 0 and a server closing the GET stream at once: delays have a 250 ms floor and grow (no reconnect storm) (basic.transports#23 #33)', async () => {
     const srv = await rawServer((r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET') {
@@ -279,7 +279,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(delays[1]).toBeGreaterThan(delays[0]);
   });
 
-  test('issue9.2: a 200 that ends without an event does not reset the attempts; after the cap a diagnostic, and the GET stream reopens after the next successful POST', async () => {
+  test('a 200 that ends without an event does not reset the attempts; after the cap a diagnostic, and the GET stream reopens after the next successful POST', async () => {
     let getsAllowed = Infinity;
     const srv = await rawServer((r, res) => {
       if (basics(r, res)) return;
@@ -307,7 +307,7 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
     expect(reopened.headers['last-event-id']).toBeUndefined();
   });
 
-  test('issue9.2: reconnectDelayMs: floor 250 ms, the server retry respected, exponential growth, jitter above the base, capped', () => {
+  test('reconnectDelayMs: floor 250 ms, the server retry respected, exponential growth, jitter above the base, capped', () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
     expect(reconnectDelayMs(0, 0, 30_000)).toBe(250);
     expect(reconnectDelayMs(0, 100, 30_000)).toBe(250);
@@ -326,11 +326,11 @@ describe('issue9.2: SSE resumption belongs to its request and is bounded', () =>
   });
 });
 
-// ---- 9.3: a POST stream is closed once its response arrived ----------------------------------
+// ---- a POST stream is closed once its response arrived ----------------------------------
 
-describe('issue9.3: a POST response stream is closed once its request is answered', () => {
+describe('a POST response stream is closed once its request is answered', () => {
   // cites basic.transports#26: a server that breaks it (never ends the stream) must not make the client hold a socket per call
-  test('issue9.3: 20 sequential calls against a server that never ends the stream do not hold 20 sockets (basic.transports#26)', async () => {
+  test('20 sequential calls against a server that never ends the stream do not hold 20 sockets (basic.transports#26)', async () => {
     const m = await mock({ mode: 'sse', endPostStreams: false, getStream: false });
     const { t, messages } = httpT(m.url);
     await handshake(t);
@@ -349,7 +349,7 @@ describe('issue9.3: a POST response stream is closed once its request is answere
     for (const s of sends) expect(await s).toBeUndefined();
   });
 
-  test('issue9.3: a server that ends its stream after the response keeps its keep-alive socket reused', async () => {
+  test('a server that ends its stream after the response keeps its keep-alive socket reused', async () => {
     const m = await mock({ mode: 'sse', getStream: false });
     const { t } = httpT(m.url);
     await handshake(t);
@@ -358,10 +358,10 @@ describe('issue9.3: a POST response stream is closed once its request is answere
   });
 });
 
-// ---- 9.7b: legacy SSE idle default -------------------------------------------------------------
+// ---- legacy SSE idle default -------------------------------------------------------------
 
-describe('issue9.7b: the legacy SSE idle timeout has the documented default', () => {
-  test('issue9.7b: legacy SSE streams use idleStreamTimeoutMs default 300 000 ms (as documented), not 0', async () => {
+describe('the legacy SSE idle timeout has the documented default', () => {
+  test('legacy SSE streams use idleStreamTimeoutMs default 300 000 ms (as documented), not 0', async () => {
     const m = await mock({ legacy: true });
     const seen: Array<{ method: string; bodyTimeout: number | null | undefined }> = [];
     const origin = new URL(m.url).origin;
@@ -381,10 +381,10 @@ describe('issue9.7b: the legacy SSE idle timeout has the documented default', ()
   });
 });
 
-// ---- 16.3: a 404 outside a request's own POST ---------------------------------------------------
+// ---- a 404 outside a request's own POST ---------------------------------------------------
 
-describe('issue16.3: a 404 outside a request reports the expired session (basic.transports#45)', () => {
-  test('issue16.3: a 404 on the GET stream calls onsessionexpired once with SessionExpiredError (basic.transports#45)', async () => {
+describe('a 404 outside a request reports the expired session (basic.transports#45)', () => {
+  test('a 404 on the GET stream calls onsessionexpired once with SessionExpiredError (basic.transports#45)', async () => {
     const m = await mock({ mode: 'json', retryMs: 10 });
     const { t, expired, diagnostics } = httpT(m.url);
     await handshake(t);
@@ -398,7 +398,7 @@ describe('issue16.3: a 404 outside a request reports the expired session (basic.
     expect(diagnostics.filter((d) => d.code === 'MCPWIRE_SESSION_EXPIRED')).toEqual([]);
   });
 
-  test('issue16.3: a 404 to a notification POST: onsessionexpired once per session, send() resolves (the owner renews) (basic.transports#45)', async () => {
+  test('a 404 to a notification POST: onsessionexpired once per session, send() resolves (the owner renews) (basic.transports#45)', async () => {
     const m = await mock({ mode: 'json', getStream: false });
     const { t, expired } = httpT(m.url);
     await handshake(t);
@@ -417,7 +417,7 @@ describe('issue16.3: a 404 outside a request reports the expired session (basic.
     expect(expired).toHaveLength(2);
   });
 
-  test('issue16.3: a 404 to the POST of a reply to a server request: onsessionexpired, send() resolves (basic.transports#45)', async () => {
+  test('a 404 to the POST of a reply to a server request: onsessionexpired, send() resolves (basic.transports#45)', async () => {
     const m = await mock({ mode: 'json', getStream: false });
     const { t, expired } = httpT(m.url);
     await handshake(t);
@@ -427,7 +427,7 @@ describe('issue16.3: a 404 outside a request reports the expired session (basic.
     expect(expired[0]).toBeInstanceOf(SessionExpiredError);
   });
 
-  test('issue16.3: with no owner listening, the notification send() rejects with SessionExpiredError (never a raw error)', async () => {
+  test('with no owner listening, the notification send() rejects with SessionExpiredError (never a raw error)', async () => {
     const m = await mock({ mode: 'json', getStream: false });
     const { t } = httpT(m.url);
     t.onsessionexpired = undefined;
@@ -436,7 +436,7 @@ describe('issue16.3: a 404 outside a request reports the expired session (basic.
     await expect(t.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })).rejects.toBeInstanceOf(SessionExpiredError);
   });
 
-  test("issue16.3: a request's own POST 404 rejects its send() with SessionExpiredError and does not call onsessionexpired", async () => {
+  test("a request's own POST 404 rejects its send() with SessionExpiredError and does not call onsessionexpired", async () => {
     const m = await mock({ mode: 'json', getStream: false });
     const { t, expired } = httpT(m.url);
     await handshake(t);
@@ -446,10 +446,10 @@ describe('issue16.3: a 404 outside a request reports the expired session (basic.
   });
 });
 
-// ---- 16.5: onDispatched --------------------------------------------------------------------------
+// ---- onDispatched --------------------------------------------------------------------------
 
-describe('issue16.5: onDispatched says when the POST was started (basic.utilities.cancellation#1)', () => {
-  test('issue16.5: onDispatched is called once, after the auth headers resolved and before the response', async () => {
+describe('onDispatched says when the POST was started (basic.utilities.cancellation#1)', () => {
+  test('onDispatched is called once, after the auth headers resolved and before the response', async () => {
     const m = await mock({ mode: 'json', getStream: false });
     const log: string[] = [];
     const { t, messages, events } = httpT(m.url, {
@@ -470,7 +470,7 @@ describe('issue16.5: onDispatched says when the POST was started (basic.utilitie
     expect(log).toEqual(['auth-start', 'auth-end', 'dispatched response=false']);
   });
 
-  test.each(['same microtask', 'during auth'] as const)('issue16.5: aborted %s: no POST goes out and onDispatched is never called', async (when) => {
+  test.each(['same microtask', 'during auth'] as const)('aborted %s: no POST goes out and onDispatched is never called', async (when) => {
     const m = await mock({ mode: 'json', getStream: false });
     const { t } = httpT(m.url, { authProvider: { headers: async () => (await pause(50), { authorization: 'Bearer x' }) } });
     await handshake(t);
@@ -487,7 +487,7 @@ describe('issue16.5: onDispatched says when the POST was started (basic.utilitie
     expect(m.record.messages.some((x) => x.id === msg.id)).toBe(false);
   });
 
-  test('issue16.5: the legacy transport calls onDispatched once per started POST, never when aborted first', async () => {
+  test('the legacy transport calls onDispatched once per started POST, never when aborted first', async () => {
     const m = await mock({ legacy: true });
     const t = new LegacySseTransport({ url: m.url });
     cleanups.push(() => t.close());
@@ -502,11 +502,11 @@ describe('issue16.5: onDispatched says when the POST was started (basic.utilitie
   });
 });
 
-// ---- 16.8: 202 for a request, BOM ---------------------------------------------------------------
+// ---- 202 for a request, BOM ---------------------------------------------------------------
 
-describe('issue16.8: malformed HTTP answers fail at once or are tolerated like stdio', () => {
+describe('malformed HTTP answers fail at once or are tolerated like stdio', () => {
   // cites basic.transports#18: a server that breaks it (202 to a request) fails that request at once, not by its timeout
-  test('issue16.8: a 202 with no body to a request POST rejects at once naming the request id and the server (basic.transports#18)', async () => {
+  test('a 202 with no body to a request POST rejects at once naming the request id and the server (basic.transports#18)', async () => {
     const m = await mock({ mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 202, body: '' }] });
     const { t } = httpT(m.url);
     await handshake(t);
@@ -519,7 +519,7 @@ describe('issue16.8: malformed HTTP answers fail at once or are tolerated like s
     expect(err.status).toBe(202);
   });
 
-  test('issue16.8: a leading UTF-8 BOM on a JSON response body is skipped', async () => {
+  test('a leading UTF-8 BOM on a JSON response body is skipped', async () => {
     const msg = call('echo');
     const body = `\uFEFF${resultFor(msg.id, 'bom ok')}`;
     const m = await mock({ mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 200, body }] });
@@ -529,7 +529,7 @@ describe('issue16.8: malformed HTTP answers fail at once or are tolerated like s
     expect(messages.find((x) => x.id === msg.id)).toMatchObject({ result: { content: [{ text: 'bom ok' }] } });
   });
 
-  test('issue16.8: a BOM at the start of an SSE stream and in event data is skipped', async () => {
+  test('a BOM at the start of an SSE stream and in event data is skipped', async () => {
     const srv = await rawServer((r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET') return void res.writeHead(405).end();

@@ -237,7 +237,7 @@ describe('Streamable HTTP: the GET stream for server-initiated messages', () => 
     await waitFor(() => m.record.requests.filter((r) => r.method === 'GET').length >= 2, 'the GET reconnect');
     const resumed = m.record.requests.filter((r) => r.method === 'GET')[1];
     expect(resumed.headers['last-event-id']).toMatch(/^s\d+_\d+$/);
-    // The server's retry (100 ms) is raised to the 250 ms reconnect floor (issue9.2), jitter above it.
+    // The server's retry (100 ms) is raised to the 250 ms reconnect floor, jitter above it.
     expect(events.find((e) => e.type === 'sse-reconnect')?.delayMs).toBeGreaterThanOrEqual(250);
     await waitFor(() => m.pushToGet({ jsonrpc: '2.0', method: 'notifications/two' }) > 0, 'the resumed GET stream');
     await waitFor(() => messages.some((x) => x.method === 'notifications/two'), 'message on the resumed stream');
