@@ -509,13 +509,13 @@ describe('issue9.10: secrets leak', () => {
     expect(r.redactString('nothing secret here… really')).toBe('nothing secret here… really');
   });
 
-  it('issue9.10b: configSecrets takes env and header values and the credentials of the URL', async () => {
+  it('configSecrets takes the env and header values that are credentials (by name or shape) and the credentials of the URL, not the rest', async () => {
     const { configSecrets } = await import('../src/mcp/client.js');
-    const stdio = configSecrets({ transport: 'stdio', id: 's', command: 'x', env: { A: 'env-secret-1', EMPTY: '' } });
-    expect(stdio).toContain('env-secret-1');
-    expect(stdio).not.toContain('');
-    const http = configSecrets({ transport: 'http', id: 'h', url: 'https://user:url-pass-123@h.example/mcp?key=qk-123456&sig=sg-654321&page=2', headers: { Authorization: 'Bearer hb-123456' } });
+    const stdio = configSecrets({ transport: 'stdio', id: 's', command: 'x', env: { API_TOKEN: 'env-secret-1', MODE: 'development', UPSTREAM: 'sk-abcdef123456', EMPTY: '' } });
+    expect(stdio).toEqual(['env-secret-1', 'sk-abcdef123456']);
+    const http = configSecrets({ transport: 'http', id: 'h', url: 'https://user:url-pass-123@h.example/mcp?key=qk-123456&sig=sg-654321&page=2', headers: { Authorization: 'Bearer hb-123456', 'X-Workspace': 'codelia' } });
     for (const s of ['Bearer hb-123456', 'url-pass-123', 'qk-123456', 'sg-654321']) expect(http).toContain(s);
+    expect(http).not.toContain('codelia');
     expect(http).not.toContain('2');
     expect(http.some((s) => s.includes('h.example'))).toBe(false); // the URL itself stays readable
   });

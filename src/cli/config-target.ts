@@ -152,7 +152,7 @@ export function secretsOf(servers: readonly ResolvedServer[]): string[] {
   const out = new Set<string>();
   for (const s of servers) {
     // env and header values, and the URL's credentials (user info, credential-like query values)
-    for (const v of configSecrets({ env: s.config.env, headers: s.config.headers, url: s.config.url })) out.add(v);
+    for (const v of configSecrets({ env: s.config.env, headers: s.config.headers, url: s.config.url, secretNames: s.config.secretNames })) out.add(v);
     if (s.config.oauth?.clientSecret) out.add(s.config.oauth.clientSecret);
   }
   return [...out];

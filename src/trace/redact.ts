@@ -17,7 +17,8 @@
  *   scheme: `Token …`, `Digest …`), the user info of `scheme://user:pass@host` URLs, and
  *   env-style assignments of names containing SECRET, TOKEN, PASSWORD, PASSWD, PASSPHRASE,
  *   API_KEY, ACCESS_KEY, PRIVATE_KEY or CREDENTIAL (`GITHUB_TOKEN=…`, `DB_PASSWORD: '…'`);
- * - every occurrence of a configured secret value (env values, header values, tokens) in the
+ * - every occurrence of a configured secret value (the env and header values that are credentials,
+ *   see `configured-secrets.ts`; tokens learnt at run time) in the
  *   forms a server may echo it (`secretForms`): as given, URL- and form-encoded, JSON-escaped,
  *   base64/base64url; for `Scheme credentials` header values (Bearer, Basic, Token, Digest…) the
  *   credentials alone, and for Basic the decoded `user:pass` and the password; for a URL its

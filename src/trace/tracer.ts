@@ -39,7 +39,7 @@ export interface TracerOptions {
   serverId: string;
   /** Transport kind, e.g. `stdio`. */
   transport: string;
-  /** Values to redact wherever they appear: every env and header value from config, tokens… */
+  /** Values to redact wherever they appear: the config's credentials (`configSecrets`), tokens… */
   secrets?: string[];
   /** Check every message against the spec schema; violations become `schema` events and warnings. */
   strict?: boolean;

@@ -16,6 +16,8 @@ export interface StdioServerConfig {
   env?: Record<string, string>;
   /** Pass the whole parent environment to the server (default: a minimal safe set). */
   inheritEnv?: boolean;
+  /** Env names whose values are secrets whatever they look like (redacted from traces and errors). */
+  secretNames?: string[];
 }
 
 export interface HttpServerConfig {
@@ -23,6 +25,8 @@ export interface HttpServerConfig {
   id?: string;
   url: string;
   headers?: Record<string, string>;
+  /** Header names whose values are secrets whatever they look like (redacted from traces and errors). */
+  secretNames?: string[];
   /** Use the 2024-11-05 HTTP+SSE transport directly (Claude/Cursor `type: "sse"`). */
   legacySse?: boolean;
 }

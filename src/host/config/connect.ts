@@ -22,11 +22,13 @@ export function toConnectConfig(server: ResolvedServer): ServerConfig {
   if (server.transport === 'stdio' && c.command !== undefined) {
     const out: StdioServerConfig = { transport: 'stdio', id: server.id, command: c.command, args: [...c.args], env: { ...c.env } };
     if (c.cwd !== undefined) out.cwd = c.cwd;
+    if (c.secretNames !== undefined) out.secretNames = [...c.secretNames];
     return out;
   }
   if (server.transport === 'http' && c.url !== undefined) {
     const out: HttpServerConfig = { transport: 'http', id: server.id, url: c.url, headers: { ...c.headers } };
     if (c.legacySse) out.legacySse = true;
+    if (c.secretNames !== undefined) out.secretNames = [...c.secretNames];
     return out;
   }
   throw new ConfigError('no usable transport configuration', { serverId: server.id, phase: 'config' });

@@ -81,6 +81,8 @@ export const serverEntrySchema = z.object({
   headers: z
     .record(z.string().regex(HEADER_NAME, 'invalid HTTP header name'), z.string().refine(noLineBreak, 'must not contain line breaks'))
     .optional(),
+  /** Env and header names whose values are secrets whatever they look like (src/trace/configured-secrets.ts). */
+  secret_names: z.array(nonEmpty).optional(),
   request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
   oauth: oauthSchema.optional(),
   permissions: permissionsSchema.optional(),
@@ -174,6 +176,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.command !== undefined) config.command = e.command;
   if (e.cwd !== undefined) config.cwd = e.cwd;
   if (e.url !== undefined) config.url = e.url;
+  if (e.secret_names !== undefined) config.secretNames = [...e.secret_names];
   if (e.oauth !== undefined) config.oauth = normalizeOAuth(e.oauth);
   if (e.roots !== undefined) config.roots = e.roots.map((r) => path.resolve(r));
   if (e.max_parallel !== undefined) config.maxParallel = e.max_parallel;

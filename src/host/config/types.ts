@@ -46,6 +46,8 @@ export interface NormalizedServerConfig {
   env: Record<string, string>;
   url?: string;
   headers: Record<string, string>;
+  /** Env and header names whose values are secrets whatever they look like (`secret_names`; src/trace/configured-secrets.ts). */
+  secretNames?: string[];
   requestTimeoutMs: number;
   oauth?: OAuthSettings;
   /** The 2024-11-05 HTTP+SSE transport (imported `type: "sse"`). */
