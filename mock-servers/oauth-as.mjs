@@ -9,6 +9,7 @@
  *   redirectIss        the `iss` put on the redirect (an issuer mix-up)
  *   stepUpForever      every tools/call is refused with 403 insufficient_scope
  *   callScope          the scope tools/call needs (403 insufficient_scope with it otherwise)
+ *   noRefresh          the authorization code grant issues no refresh token
  *   rotate             each refresh issues a new refresh token; a rotated-out one gets invalid_grant
  *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
  *   expiresIn          access token lifetime in seconds (default 3600)
@@ -148,7 +149,7 @@ export async function startOAuthMock(options = {}) {
       codes.delete(params.code);
       if (c === undefined) return json(res, 400, { error: 'invalid_grant' });
       if (b64url(createHash('sha256').update(params.code_verifier ?? '').digest()) !== c.challenge) return json(res, 400, { error: 'invalid_grant', error_description: 'PKCE' });
-      return json(res, 200, issue(c.scope, params.resource, true, jkt));
+      return json(res, 200, issue(c.scope, params.resource, !o.noRefresh, jkt));
     }
     if (params.grant_type === 'refresh_token') {
       counters.refresh++;

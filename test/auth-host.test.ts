@@ -133,4 +133,18 @@ describe('auth.autoLogin', { timeout: 60_000 }, () => {
     expect(p.secrets()).toContain(g.access_token);
     expect((await p.headers()).authorization).toBe(`Bearer ${g.access_token}`);
   });
+
+  it('a DPoP nonce the server asks for is answered without a login, also for a grant with no refresh token (RFC 9449 §9)', async () => {
+    const m = await mock({ dpop: true, rsNonce: true, noRefresh: true });
+    const opened: string[] = [];
+    const store = new MemoryTokenStore();
+    const s = server(m.url, { dpop: true });
+    const host = createHost([s], { backoff: { maxRetries: 0 }, permission: 'allow', auth: { store, openBrowser: browser(opened) } });
+    hosts.push(host);
+    await host.start();
+    expect(host.serverStatus('secure')!.state).toBe('auth_required');
+    expect((await host.login('secure')).state).toBe('ready');
+    expect((await store.get('secure'))?.refresh_token).toBeUndefined();
+    expect(opened).toHaveLength(1);
+  });
 });

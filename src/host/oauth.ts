@@ -134,20 +134,8 @@ function endpoints(o: NonNullable<ResolvedServer['config']['oauth']>): OAuthProv
  * or, with `autoLogin`, answered by a login through the host's hooks.
  */
 export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthClientProvider {
-  // Secrets learned by any provider of this connection (a login replaces `p`) reach every listener.
-  const known = new Set<string>();
-  const listeners = new Set<(values: string[]) => void>();
-  const learned = (values: string[]): void => {
-    const fresh = values.filter((v) => !known.has(v));
-    for (const v of fresh) known.add(v);
-    if (fresh.length > 0) for (const l of listeners) l(fresh);
-  };
-  const fresh = (): OAuthClientProvider => {
-    const next = createOAuthProvider(providerOptionsFor(server, auth, store));
-    next.onSecrets(learned);
-    learned(next.secrets());
-    return next;
-  };
+  const relay = secretRelay();
+  const fresh = (): OAuthClientProvider => relay.follow(createOAuthProvider(providerOptionsFor(server, auth, store)));
   let p = fresh();
   const login = new Serial();
   // A grant the provider gets without anyone (workload identity): every refusal is its business.
@@ -164,45 +152,66 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
     return login.run(async () => {
       // Another refused request already logged in meanwhile: replay with that grant.
       const held = await store.get(server.id, o);
-      if (held !== undefined && info.sentAuthorization !== undefined && !info.sentAuthorization.endsWith(` ${held.access_token}`)) {
-        p = fresh();
-        return true;
+      const replaced = held !== undefined && info.sentAuthorization !== undefined && !info.sentAuthorization.endsWith(` ${held.access_token}`);
+      if (!replaced) {
+        if (!(await confirmed(server, auth))) return false;
+        await loginServer(server, auth, store, { onSecret: relay.learned, ...(o?.signal ? { signal: o.signal } : {}) });
       }
-      if (!(await confirmed(server, auth))) return false;
-      await loginServer(server, auth, store, { onSecret: learned, ...(o?.signal ? { signal: o.signal } : {}) });
-      // The login stored a grant: a fresh provider reads it for the replay.
+      // A fresh provider reads the stored grant for the replay.
       p = fresh();
       return true;
     });
   };
+  const react = async (info: UnauthorizedInfo, attempt: number, o?: AuthCallOptions): Promise<boolean> => {
+    // Without the user only a refresh, a DPoP nonce or an unattended grant can help: anything
+    // else (no refreshable grant, a 403 step-up) goes to needsAuthorization, which registers no
+    // client for nothing.
+    const held = await p.status(o);
+    const nonce = parseBearerChallenge(info.wwwAuthenticate)?.error === 'use_dpop_nonce';
+    if (!unattended && !nonce && (info.status === 403 || !held.hasRefreshToken)) return needsAuthorization(info, attempt, o);
+    try {
+      // The provider refreshes when the challenge asks for no scope beyond the granted one.
+      return await p.onUnauthorized(info, attempt, o);
+    } catch (err) {
+      if (isAuthError(err) && (err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED' || err.code === 'MCPWIRE_AUTH_LOGGED_OUT')) return needsAuthorization(info, attempt, o);
+      throw err;
+    }
+  };
   return {
     headers: (o) => p.headers(o),
-    onUnauthorized: async (info, attempt, o) => {
-      try {
-        // Only a refresh can help without the user: no refreshable grant, or a 403 (step-up needs
-        // a new authorization) → let the refusal through without registering a client for nothing.
-        const held = await p.status(o);
-        if (!unattended && (info.status === 403 || !held.hasRefreshToken)) return await needsAuthorization(info, attempt, o);
-        try {
-          // The provider refreshes when the challenge asks for no scope beyond the granted one.
-          return await p.onUnauthorized(info, attempt, o);
-        } catch (err) {
-          if (isAuthError(err) && (err.code === 'MCPWIRE_AUTH_INTERACTION_REQUIRED' || err.code === 'MCPWIRE_AUTH_LOGGED_OUT')) return await needsAuthorization(info, attempt, o);
-          throw err;
-        }
-      } catch (err) {
-        // The call's error names the server (the provider knows only its store key).
-        if (isAuthError(err) && err.serverId === undefined) {
-          throw new AuthError(err.message.replace(/^\[[^\]]*\] /, ''), err.code, { cause: err.cause, serverId: server.id, ...(err.oauthError !== undefined ? { oauthError: err.oauthError } : {}) });
-        }
-        throw err;
+    onUnauthorized: (info, attempt, o) => react(info, attempt, o).catch((err: unknown) => {
+      // The call's error names the server (the provider knows only its store key).
+      if (isAuthError(err) && err.serverId === undefined) {
+        throw new AuthError(err.message.replace(/^\[[^\]]*\] /, ''), err.code, { cause: err.cause, serverId: server.id, ...(err.oauthError !== undefined ? { oauthError: err.oauthError } : {}) });
       }
-    },
+      throw err;
+    }),
     authorize: (o) => p.authorize(o),
     logout: (o) => p.logout(o),
     status: (o) => p.status(o),
-    secrets: () => [...known],
-    onSecrets: (l) => {
+    secrets: relay.secrets,
+    onSecrets: relay.onSecrets,
+  };
+}
+
+/** Secrets learned by any provider of one connection (a login replaces it) reach every listener. */
+function secretRelay() {
+  const known = new Set<string>();
+  const listeners = new Set<(values: string[]) => void>();
+  const learned = (values: string[]): void => {
+    const news = values.filter((v) => !known.has(v));
+    for (const v of news) known.add(v);
+    if (news.length > 0) for (const l of listeners) l(news);
+  };
+  return {
+    learned,
+    follow(p: OAuthClientProvider): OAuthClientProvider {
+      p.onSecrets(learned);
+      learned(p.secrets());
+      return p;
+    },
+    secrets: (): string[] => [...known],
+    onSecrets(l: (values: string[]) => void): () => void {
       listeners.add(l);
       return () => listeners.delete(l);
     },
