@@ -30,6 +30,8 @@ function post(port: number, target: string, headers: Record<string, string>): Pr
 }
 
 describe('replay over HTTP answers its own address only', () => {
+  // cites basic.transports#8: replay --listen is the HTTP server the host's client connects to, so validating Origin is its own job
+  // cites basic.transports#9: replay --listen answers a present, invalid Origin with 403, as a server must
   it('basic.transports#8 #9: the replay server refuses another Host (403), another Origin (403) and a //host target (400), and answers its own', async () => {
     srv = await serveReplayHttp(buildScript(records), { mode: 'loose', listen: '127.0.0.1:0' });
     const own = `127.0.0.1:${srv.port}`;

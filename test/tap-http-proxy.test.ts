@@ -102,6 +102,8 @@ describe('the HTTP tap only ever connects to its upstream', () => {
     expect(upstream.seen.map((s) => s.url)).toEqual(['/mcp?x=1']);
   });
 
+  // cites basic.transports#8: the tap is the HTTP server the host's client connects to, so validating Origin is its own job
+  // cites basic.transports#9: the tap answers a present, invalid Origin with 403, as a server must
   it("basic.transports#8 #9: the tap, the server its host connects to, validates Host and Origin: another site's name is a 403 and nothing reaches the upstream", async () => {
     const { upstream, tap } = await setup();
     const own = `127.0.0.1:${tap.port}`;
