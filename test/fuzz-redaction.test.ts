@@ -1,5 +1,5 @@
 /**
- * issue 13 item 1: property-based fuzzing of the redactors (src/trace/redact.ts for traces,
+ * Property-based fuzzing of the redactors (src/trace/redact.ts for traces,
  * src/host/redaction.ts for what the host hands out). What they claim, tested as claimed:
  *
  * - a configured secret (≥ MIN_SECRET_LENGTH characters) does not survive anywhere in a string —
@@ -99,7 +99,7 @@ function noForm(out: string, secret: string, enc: Encoding): void {
   expect(out.includes(f), `${enc} form ${JSON.stringify(f)} of ${JSON.stringify(secret)} survived in ${JSON.stringify(out)}`).toBe(false);
 }
 
-describe('fuzz: trace redactor (issue 13 item 1)', () => {
+describe('fuzz: trace redactor', () => {
   it('a configured secret survives in no claimed encoding, wherever it sits in a string, a key, a nested value; redactString, redact and redactJson alike', () => {
     fuzz('trace redactor: configured secrets in any encoding', 7_000, fc.tuple(secretArb, around, around, encodingArb, fc.nat(3)), ([secret, before, after, enc, where]) => {
       fc.pre(encodable(before + secret + after));
@@ -157,7 +157,7 @@ describe('fuzz: trace redactor (issue 13 item 1)', () => {
       // nothing but values changes: the same members, own `__proto__` ones included
       sameMembers(JSON.parse(fast ?? 'null'), v);
     });
-    // issue 14.6: the tracer writes a message's own JSON text when `isClean` says the redaction
+    // the tracer writes a message's own JSON text when `isClean` says the redaction
     // would change nothing; that claim, and the sizes it measures, for the same arbitrary JSON.
     let clean = 0;
     const n = fuzz('trace redactor: isClean(v) ⇒ redactJson(v) = JSON.stringify(v), sizes exact', 6_000, fc.tuple(value, fc.boolean(), fc.boolean()), ([v, withSecret, parsed]) => {
@@ -285,7 +285,7 @@ function sameMembers(out: unknown, orig: unknown): void {
   for (const k of Object.keys(orig)) sameMembers((out as Record<string, unknown>)[k], (orig as Record<string, unknown>)[k]);
 }
 
-describe('fuzz: host redaction (issue 13 item 1)', () => {
+describe('fuzz: host redaction', () => {
   const server = (env: Record<string, string>, headers: Record<string, string>, url?: string, clientSecret?: string): ResolvedServer => ({
     id: 's',
     source: 'global',

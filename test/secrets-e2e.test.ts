@@ -1,5 +1,5 @@
 /**
- * issue9.10: no configured secret leaks, in any form, through a full session. A server
+ * No configured secret leaks, in any form, through a full session. A server
  * (test/fixtures/secret-echo-server.mjs) echoes every secret it was given — env values, the
  * bearer credential alone, Basic `user:pass` decoded and its password, URL-encoded, form-encoded,
  * JSON-escaped, base64, the secrets in its URL's query, the session id — over stdio and over
@@ -83,8 +83,8 @@ function resolved(id: string, transport: 'stdio' | 'http', extra: Partial<Resolv
   return { id, source: 'global', file: '/dev/null', enabled: true, transport, config: { ...emptyNormalizedConfig(), ...extra } };
 }
 
-describe('issue9.10e: the library host hands out no configured secret', { timeout: 60_000 }, () => {
-  it('issue9.10e: tool results, failed calls, a crash (stderr env dump), status().lastError and events, over stdio and HTTP; the trace holds none either', async () => {
+describe('the library host hands out no configured secret', { timeout: 60_000 }, () => {
+  it('tool results, failed calls, a crash (stderr env dump), status().lastError and events, over stdio and HTTP; the trace holds none either', async () => {
     const trace = path.join(dir, 'host-trace.jsonl');
     const host = createHost([resolved('leaky', 'stdio', { ...stdioEntry(), secretNames: secretNames() }), resolved('remote', 'http', { url: httpUrl(), headers: httpHeaders() })], {
       permission: 'allow',
@@ -125,13 +125,13 @@ describe('issue9.10e: the library host hands out no configured secret', { timeou
     const text = fs.readFileSync(trace, 'utf8');
     expect(leaks(text, ALL, httpServer.sessions)).toEqual([]);
     expect(text).toContain('[redacted]');
-    // issue9.10a: the HTTP lines carry the session's short hash, never the id
+    // the HTTP lines carry the session's short hash, never the id
     const sessions = [...httpServer.sessions];
     expect(sessions.length).toBeGreaterThan(0);
     const tags = new Set(text.split('\n').filter(Boolean).map((l) => JSON.parse(l).session).filter(Boolean));
     expect([...tags].every((t) => sessions.some((s) => sessionTag(s) === t))).toBe(true);
     expect(tags.size).toBeGreaterThan(0);
-    // issue9.10c
+    // created owner-only
     if (process.platform !== 'win32') expect(fs.statSync(trace).mode & 0o777).toBe(0o600);
   });
 });
@@ -142,7 +142,7 @@ interface Run {
   stderr: string;
 }
 
-describe('issue9.10: the CLI prints no configured secret and its traces hold none', { timeout: 120_000 }, () => {
+describe('the CLI prints no configured secret and its traces hold none', { timeout: 120_000 }, () => {
   const home = path.join(dir, 'home');
   const globalFile = path.join(dir, 'global', 'config.json');
   const trace = path.join(dir, 'cli-trace.jsonl');
@@ -154,7 +154,7 @@ describe('issue9.10: the CLI prints no configured secret and its traces hold non
       });
     });
 
-  it('issue9.10d/e: status, mcp list (URL query values), tools and failing calls (crash with an env dump, HTTP 500) over stdio and HTTP', async () => {
+  it('status, mcp list (URL query values), tools and failing calls (crash with an env dump, HTTP 500) over stdio and HTTP', async () => {
     if (!fs.existsSync(cli)) throw new Error('dist/cli/main.js missing: run npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs');
     fs.mkdirSync(home, { recursive: true });
     fs.mkdirSync(path.dirname(globalFile), { recursive: true });
@@ -196,8 +196,8 @@ describe('issue9.10: the CLI prints no configured secret and its traces hold non
   });
 });
 
-describe('issue9.10d: errors the CLI prints for ad-hoc targets', () => {
-  it('issue9.10d: reportError hides credential query values, URL user info, Authorization and env-style assignments', () => {
+describe('errors the CLI prints for ad-hoc targets', () => {
+  it('reportError hides credential query values, URL user info, Authorization and env-style assignments', () => {
     const written: string[] = [];
     const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
       written.push(String(chunk));

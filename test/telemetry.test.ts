@@ -1,5 +1,5 @@
 /**
- * OpenTelemetry (issue 14.5; src/mcp/telemetry.ts): with @opentelemetry/api installed and a
+ * OpenTelemetry (src/mcp/telemetry.ts): with @opentelemetry/api installed and a
  * recording tracer registered, each request the client sends is a CLIENT span following the
  * semantic conventions for MCP, and its W3C trace context travels in `params._meta`. The SDK is
  * not a dependency: a minimal recording TracerProvider and W3C propagator stand in for it here.

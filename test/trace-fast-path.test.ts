@@ -1,5 +1,5 @@
 /**
- * issue 14.6 (tracing cheap enough to leave on): the tracer writes a message's own JSON text —
+ * Tracing cheap enough to leave on: the tracer writes a message's own JSON text —
  * the string the transport writes, or the text it read — instead of serializing the message
  * again, straight into its batch buffer. What that must not change: the line's fields and bytes,
  * redaction (a peer's text may hold more than the parsed message: repeated members, spacing), and
