@@ -7,12 +7,12 @@
  */
 import { EventEmitter } from 'node:events';
 import { CapabilityError, ConfigError, StateError, type McpWireError, type Phase } from '../errors.js';
-import { Connection, type RequestOptions } from '../protocol/connection.js';
-import { bareMessage } from '../protocol/error-text.js';
+import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { MessageExtra, Transport } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
-import { installClientFeatures, clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
+import { openClientConnection } from './client-connection.js';
+import { clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
 import type { CallToolOptions, ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraCodec, EraIo } from './eras/codec.js';
@@ -20,11 +20,12 @@ import { HandshakeCodec } from './eras/handshake.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import type { RootsSource } from './roots.js';
-import { paginate, type Page } from './pagination.js';
+import type { Page } from './pagination.js';
 import { SessionKeeper } from './session.js';
-import { checkStructuredContent } from './structured.js';
-import { createTaskReceiver, type TaskReceiver } from './task-receiver.js';
-import { relatedTaskEchoing, TaskRequester, toolCallMode } from './tasks.js';
+import { ToolCatalog } from './tool-catalog.js';
+import { callTool, type ToolCallDeps } from './tool-calls.js';
+import type { TaskReceiver } from './task-receiver.js';
+import { TaskRequester } from './tasks.js';
 import type {
   CallToolResult,
   CompleteReference,
@@ -44,11 +45,10 @@ import type {
   CancelTaskResult,
   ListTasksResult,
   Task,
-  TaskSupport,
   Tool,
 } from './types.js';
 import { LATEST_PROTOCOL_VERSION, unsupportedRequestedVersion } from './versions.js';
-import { Telemetry, type RequestSpan, type TelemetryTarget } from './telemetry.js';
+import { ended, Telemetry, type TelemetryTarget } from './telemetry.js';
 
 export type { CallToolOptions, ClientOptions, McpClientDiagnostic } from './client-options.js';
 export { configSecrets } from './client-trace.js';
@@ -67,10 +67,10 @@ export class McpClient extends EventEmitter {
   private connection: Connection | undefined;
   /** The protocol era's reading and writing of requests (eras/codec.ts). */
   private readonly codec: EraCodec;
-  private outputSchemas = new Map<string, object>();
-  /** Each listed tool's `execution.taskSupport`; `toolsListed` once a listing has been seen. */
-  private taskSupport = new Map<string, TaskSupport | undefined>();
-  private toolsListed = false;
+  /** Output schemas and task support of the listed tools (tool-catalog.ts). */
+  private readonly tools = new ToolCatalog();
+  /** What `callTool` needs (tool-calls.ts). */
+  private readonly toolCalls: ToolCallDeps;
   /** The client as task requestor (tasks.ts). */
   private readonly tasks: TaskRequester;
   /** The client as task receiver (task-receiver.ts), per connection; undefined unless enabled. */
@@ -144,6 +144,17 @@ export class McpClient extends EventEmitter {
       },
       options.sessionRecovery ?? 'auto',
     );
+    this.toolCalls = {
+      serverId: this.serverId,
+      codec: this.codec,
+      tasks: this.tasks,
+      catalog: this.tools,
+      request: (method, params, o) => this.request(method, params, o),
+      listTools: (o) => (this.refusal('tools/list') === undefined ? this.listTools(o).then(() => true) : Promise.resolve(false)),
+      validateStructuredContent: options.validateStructuredContent ?? 'error',
+      assertFormats: options.assertFormats === true,
+      diagnostic: (code, message) => this.diagnostic(code, message),
+    };
     this.keepalive = new Keepalive({
       serverId: this.serverId,
       everyMs: options.pingIntervalMs,
@@ -209,7 +220,19 @@ export class McpClient extends EventEmitter {
       const { observer, trace } = await clientObserver(this.options, this.config, this.serverId, transport.kind, (code, message) => this.diagnostic(code, message));
       this.trace = trace;
       this.telemetry = await Telemetry.create(this.options.telemetry, this.telemetryTarget(), (this.options.clientInfo ?? DEFAULT_CLIENT_INFO).version);
-      this.connection = this.openConnection(transport, observer);
+      const opened = openClientConnection(transport, observer, {
+        serverId: this.serverId,
+        options: this.options,
+        codec: this.codec,
+        tasks: this.tasks,
+        features: this.features,
+        phase: () => this.lifecycle.phase,
+        emit: (event, ...args) => this.emit(event, ...args),
+        onClose: (err) => this.onConnectionClose(err),
+        onFeatureEvent: (event, payload, extra) => this.onFeatureEvent(event, payload, extra),
+      });
+      this.connection = opened.connection;
+      this.taskReceiver = opened.taskReceiver;
       this.session.attach(transport, this.connection);
       await transport.start();
       await this.initialize(this.options.signal);
@@ -219,31 +242,6 @@ export class McpClient extends EventEmitter {
       await this.fail(err);
       throw err;
     }
-  }
-
-  /** The request engine on `transport`, with the client's handlers of server requests and notifications. */
-  private openConnection(transport: Transport, observer: ClientOptions['observer']): Connection {
-    const connection = new Connection(transport, {
-      serverId: this.serverId,
-      defaultTimeoutMs: this.options.timeoutMs,
-      observer,
-      phase: () => this.lifecycle.phase,
-      acceptBatches: () => this.codec.has('batching'),
-      // a task's progress outlives its creating request: not an unknown token (tasks.ts)
-      onDiagnostic: (d) => !this.tasks.ownsDiagnostic(d) && this.emit('diagnostic', d),
-      onClose: (err) => this.onConnectionClose(err),
-      // notifications the engine gives no meaning to (custom methods): a `notification` event
-      // (`relatedRequestId`: it came on the stream of that request of ours, Streamable HTTP)
-      onOtherNotification: (method, params, extra) =>
-        this.emit('notification', extra?.relatedRequestId === undefined ? { method, params } : { method, params, relatedRequestId: extra.relatedRequestId }),
-    });
-    // task-augmented sampling/elicitation from the server run as tasks the client owns
-    this.taskReceiver = createTaskReceiver(connection, this.options, () => this.codec.has('tasks'));
-    const echoing = relatedTaskEchoing(connection);
-    installClientFeatures(this.taskReceiver?.augmenting(echoing) ?? echoing, this.options, (event, payload, extra) => this.onFeatureEvent(event, payload, extra), this.features);
-    // `taskStatus` events come from the task requester: notifications and polls, deduplicated.
-    connection.setNotificationHandler('notifications/tasks/status', (params) => this.tasks.onStatusNotification(params));
-    return connection;
   }
 
   /**
@@ -346,8 +344,7 @@ export class McpClient extends EventEmitter {
   private onFeatureEvent(event: string, payload: unknown, extra?: MessageExtra): void {
     if (event === 'toolsListChanged') {
       // basic.utilities.tasks#7: a tool may have become task-required; list again before the next call.
-      this.toolsListed = false;
-      this.taskSupport.clear();
+      this.tools.changed();
     }
     // a notification that came on one request's stream says which (the `log` event's second argument)
     if (extra?.relatedRequestId === undefined) this.emit(event, payload);
@@ -376,17 +373,12 @@ export class McpClient extends EventEmitter {
   }
 
   private refusal(method: string): McpWireError | undefined {
-    if (this.connection === undefined || !this.lifecycle.permitsRequest(method)) {
-      return new StateError(
-        `cannot send "${method}" while the connection is ${this.lifecycle.state}` +
-          (this.lifecycle.state === 'initializing' ? ' (only ping is allowed before initialization completes)' : '') +
-          (this.closeReason !== undefined ? `: ${bareMessage(this.closeReason)}` : ''),
-        { serverId: this.serverId, phase: this.phase, cause: this.closeReason },
-      );
-    }
+    const phase = this.phase;
+    // (not connected yet: the states `idle` and `connecting` refuse every request)
+    const refused = this.lifecycle.refusal(method, phase, this.closeReason);
+    if (refused !== undefined) return refused;
     const missing = missingCapability(method, this.serverCapabilities);
-    if (missing !== undefined) return new CapabilityError(missing, { serverId: this.serverId, phase: this.phase });
-    return undefined;
+    return missing === undefined ? undefined : new CapabilityError(missing, { serverId: this.serverId, phase });
   }
 
   /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
@@ -401,8 +393,7 @@ export class McpClient extends EventEmitter {
   /** One page of tools/list. */
   listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
     return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
-      for (const t of r.tools) this.rememberTool(t);
-      if (r.nextCursor === undefined) this.toolsListed = true;
+      this.tools.page(r.tools, r.nextCursor === undefined);
       return r;
     });
   }
@@ -415,71 +406,17 @@ export class McpClient extends EventEmitter {
     });
   }
 
-  /**
-   * Follows `nextCursor` to the end. A listing that a new session interrupts starts over from
-   * the first page: its cursors belonged to the old session (server.utilities.pagination#4).
-   */
+  /** Every page of `method` (session.ts: a listing a new session interrupts starts over). */
   private listing<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
-    let epoch = this.session.epoch;
-    return paginate(
-      (cursor) => {
-        if (cursor === undefined) epoch = this.session.epoch;
-        else if (epoch !== this.session.epoch) return Promise.reject(this.session.staleCursor(method, { cursor }));
-        return fetchPage(cursor);
-      },
-      {
-        onProblem: (code, message) => this.emit('diagnostic', { code, message: `${method}: ${message}`, serverId: this.serverId }),
-        isRestart: (err) => this.session.isStaleCursor(err),
-      },
-    );
-  }
-
-  private rememberTool(t: Tool): void {
-    if (t && typeof t.name === 'string') {
-      const support = t.execution?.taskSupport;
-      this.taskSupport.set(t.name, support === 'required' || support === 'optional' || support === 'forbidden' ? support : undefined);
-      if (t.outputSchema && typeof t.outputSchema === 'object') this.outputSchemas.set(t.name, t.outputSchema);
-      else this.outputSchemas.delete(t.name);
-    }
+    return this.session.listing(method, fetchPage, (code, message) => this.diagnostic(code, message));
   }
 
   /**
-   * Calls a tool. Returns the whole CallToolResult; `isError: true` is a result (the tool
-   * failed), distinct from a JSON-RPC error (the request failed), which rejects.
+   * Calls a tool (tool-calls.ts). Returns the whole CallToolResult; `isError: true` is a result
+   * (the tool failed), distinct from a JSON-RPC error (the request failed), which rejects.
    */
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_OPTIONS): Promise<CallToolResult> {
-    let raw: unknown;
-    if ((await this.toolCallMode(name, options)) === 'task') {
-      raw = await this.tasks.callTool(name, args, options);
-    } else {
-      const params: Record<string, unknown> = { name, arguments: args };
-      if (options._meta !== undefined) params._meta = options._meta;
-      raw = await this.request<unknown>('tools/call', params, options);
-    }
-    const result = this.codec.result<CallToolResult>('tools/call', raw);
-    const schema = this.outputSchemas.get(name);
-    const mode = this.options.validateStructuredContent ?? 'error';
-    if (schema !== undefined && !result.isError && mode !== 'off') {
-      await checkStructuredContent(name, schema, result, { serverId: this.serverId, mode, assertFormats: this.options.assertFormats === true, diagnostic: (code, message) => this.diagnostic(code, message) });
-    }
-    return result;
-  }
-
-  /**
-   * Plain or task-augmented (tasks.ts `toolCallMode`). A server taking task-augmented calls gets
-   * its tools listed once when the tool is unknown, so a task-required tool is never called as a
-   * plain request (basic.utilities.tasks#7); other servers pay nothing.
-   */
-  private async toolCallMode(name: string, options: CallToolOptions): Promise<'task' | 'plain'> {
-    const wanted = options.task ?? 'auto';
-    const problem = this.tasks.toolsCallProblem();
-    if (wanted === 'auto' && problem !== undefined && !this.taskSupport.has(name)) return 'plain';
-    if (!this.taskSupport.has(name) && !this.toolsListed && this.refusal('tools/list') === undefined) {
-      await this.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
-    }
-    const decided = toolCallMode(name, this.taskSupport.get(name), problem, wanted);
-    if ('refuse' in decided) throw new CapabilityError(decided.refuse, { serverId: this.serverId, phase: 'request' });
-    return decided.mode;
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallToolOptions = NO_OPTIONS): Promise<CallToolResult> {
+    return callTool(this.toolCalls, name, args, options);
   }
 
   // ---- tasks (basic/utilities/tasks; the client as requestor) -------------------------------
@@ -584,18 +521,4 @@ export async function connect(config: ServerConfig, options: ClientOptions = {})
   const client = new McpClient(config, options);
   await client.connect();
   return client;
-}
-
-/** Ends `span` when `p` settles, with its result or error; `p`'s outcome is unchanged. */
-function ended<T>(p: Promise<T>, span: RequestSpan): Promise<T> {
-  return p.then(
-    (result) => {
-      span.end({ result });
-      return result;
-    },
-    (error: unknown) => {
-      span.end({ error });
-      throw error;
-    },
-  );
 }

@@ -4,6 +4,7 @@
  * bug and throws.
  */
 import { StateError, type Phase } from '../errors.js';
+import { bareMessage } from '../protocol/error-text.js';
 
 export type LifecycleState = 'idle' | 'connecting' | 'initializing' | 'ready' | 'closing' | 'closed' | 'failed';
 
@@ -57,6 +58,20 @@ export class Lifecycle {
     }
     this.current = to;
     this.onTransition?.(from, to);
+  }
+
+  /**
+   * Why a request with this method cannot be sent now (StateError), or undefined (see
+   * `permitsRequest`); `closeReason`: why the connection closed, when it failed.
+   */
+  refusal(method: string, phase: Phase, closeReason: Error | undefined): StateError | undefined {
+    if (this.permitsRequest(method)) return undefined;
+    return new StateError(
+      `cannot send "${method}" while the connection is ${this.current}` +
+        (this.current === 'initializing' ? ' (only ping is allowed before initialization completes)' : '') +
+        (closeReason !== undefined ? `: ${bareMessage(closeReason)}` : ''),
+      { serverId: this.serverId, phase, cause: closeReason },
+    );
   }
 
   /**

@@ -15,6 +15,7 @@ import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { bareMessage } from '../protocol/error-text.js';
 import type { Transport } from '../transport/types.js';
 import type { LifecycleState } from './lifecycle.js';
+import { paginate, type Page } from './pagination.js';
 import type { LoggingLevel, ServerCapabilities } from './types.js';
 
 /**
@@ -102,9 +103,23 @@ export class SessionKeeper {
     });
   }
 
-  /** True for the error a paginated request with a stale cursor got (`staleCursor`). */
-  isStaleCursor(err: unknown): boolean {
-    return typeof err === 'object' && err !== null && this.staleCursors.has(err);
+  /**
+   * Follows `nextCursor` to the end. A listing that a new session interrupts starts over from
+   * the first page: its cursors belonged to the old session (server.utilities.pagination#4).
+   */
+  listing<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>, diagnostic: (code: string, message: string) => void): Promise<T[]> {
+    let epoch = this.epoch;
+    return paginate(
+      (cursor) => {
+        if (cursor === undefined) epoch = this.epoch;
+        else if (epoch !== this.epoch) return Promise.reject(this.staleCursor(method, { cursor }));
+        return fetchPage(cursor);
+      },
+      {
+        onProblem: (code, message) => diagnostic(code, `${method}: ${message}`),
+        isRestart: (err) => typeof err === 'object' && err !== null && this.staleCursors.has(err),
+      },
+    );
   }
 
   /**

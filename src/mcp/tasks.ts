@@ -12,10 +12,11 @@
  * The client as task receiver (server-initiated task-augmented sampling/elicitation) lives in
  * task-receiver.ts.
  */
-import { AbortError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError } from '../errors.js';
+import { CapabilityError, JsonRpcError, ProtocolError } from '../errors.js';
 import { UNKNOWN_PROGRESS, type Connection, type ConnectionDiagnostic, type RequestHandler, type RequestOptions } from '../protocol/connection.js';
 import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
+import { Deadline } from './task-deadline.js';
 import type { ShapeTable } from './result-shapes.js';
 import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
 
@@ -459,61 +460,5 @@ export class TaskRequester {
 
   private protocolError(message: string): ProtocolError {
     return new ProtocolError(message, { serverId: this.deps.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
-  }
-}
-
-/**
- * A task call's own signal: the caller's abort or the total deadline (a timer, so fake timers
- * drive it). `error()` turns the abort into what the caller sees.
- */
-class Deadline {
-  private readonly controller = new AbortController();
-  private readonly timer: NodeJS.Timeout;
-  private readonly endsAt: number;
-  private timedOut = false;
-  private readonly onCallerAbort: () => void;
-
-  constructor(
-    private readonly caller: AbortSignal | undefined,
-    private readonly totalMs: number,
-    private readonly tool: string,
-    private readonly serverId: string,
-    onAbort: () => void,
-  ) {
-    this.endsAt = Date.now() + totalMs;
-    this.onCallerAbort = () => {
-      onAbort();
-      this.controller.abort(caller!.reason);
-    };
-    this.timer = setTimeout(() => {
-      this.timedOut = true;
-      onAbort();
-      this.controller.abort(new TimeoutError(`tools/call ${JSON.stringify(tool).slice(0, 130)} (task)`, totalMs, { serverId, phase: 'request', total: true }));
-    }, totalMs);
-    if (caller?.aborted) this.onCallerAbort();
-    else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  remainingMs(): number {
-    return Math.max(1, this.endsAt - Date.now());
-  }
-
-  error(err: unknown): Error {
-    if (this.timedOut) return this.controller.signal.reason as TimeoutError;
-    if (err instanceof AbortError) return err;
-    return new AbortError(`tools/call ${JSON.stringify(this.tool).slice(0, 130)} (task) aborted: ${String((this.caller?.reason as Error)?.message ?? this.caller?.reason ?? 'aborted')}`, {
-      serverId: this.serverId,
-      phase: 'request',
-      cause: this.caller?.reason,
-    });
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 }

@@ -148,3 +148,17 @@ export class Telemetry {
     span.end();
   }
 }
+
+/** Ends `span` when `p` settles, with its result or error; `p`'s outcome is unchanged. */
+export function ended<T>(p: Promise<T>, span: RequestSpan): Promise<T> {
+  return p.then(
+    (result) => {
+      span.end({ result });
+      return result;
+    },
+    (error: unknown) => {
+      span.end({ error });
+      throw error;
+    },
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * `tools/call` as the client makes it (server/tools): plain, or task-augmented when the tool's
+ * `execution.taskSupport` and the server's capability say so (tasks.ts `toolCallMode`, followed
+ * to its result by the task requester); the result's shape checked by the era's codec and its
+ * `structuredContent` against the tool's `outputSchema` (structured.ts).
+ */
+import { CapabilityError } from '../errors.js';
+import type { RequestOptions } from '../protocol/connection.js';
+import type { CallToolOptions } from './client-options.js';
+import type { EraCodec } from './eras/codec.js';
+import { checkStructuredContent } from './structured.js';
+import { toolCallMode, type TaskRequester } from './tasks.js';
+import type { ToolCatalog } from './tool-catalog.js';
+import type { CallToolResult } from './types.js';
+
+export interface ToolCallDeps {
+  serverId: string;
+  codec: EraCodec;
+  tasks: TaskRequester;
+  catalog: ToolCatalog;
+  /** The client's request path (lifecycle and capability checks, session renewal). */
+  request<T>(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<T>;
+  /** Lists the tools when that is possible now (fills the catalog); false when it is not. */
+  listTools(options: RequestOptions): Promise<boolean>;
+  validateStructuredContent: 'error' | 'warn' | 'off';
+  assertFormats: boolean;
+  diagnostic(code: string, message: string): void;
+}
+
+/**
+ * Calls a tool. Resolves with the whole CallToolResult; `isError: true` is a result (the tool
+ * failed), distinct from a JSON-RPC error (the request failed), which rejects.
+ */
+export async function callTool(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  let raw: unknown;
+  if ((await modeOf(d, name, options)) === 'task') {
+    raw = await d.tasks.callTool(name, args, options);
+  } else {
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options._meta !== undefined) params._meta = options._meta;
+    raw = await d.request<unknown>('tools/call', params, options);
+  }
+  const result = d.codec.result<CallToolResult>('tools/call', raw);
+  const schema = d.catalog.outputSchemaOf(name);
+  const mode = d.validateStructuredContent;
+  if (schema !== undefined && !result.isError && mode !== 'off') {
+    await checkStructuredContent(name, schema, result, { serverId: d.serverId, mode, assertFormats: d.assertFormats, diagnostic: d.diagnostic });
+  }
+  return result;
+}
+
+/**
+ * Plain or task-augmented (tasks.ts `toolCallMode`). A server taking task-augmented calls gets
+ * its tools listed once when the tool is unknown, so a task-required tool is never called as a
+ * plain request (basic.utilities.tasks#7); other servers pay nothing.
+ */
+async function modeOf(d: ToolCallDeps, name: string, options: CallToolOptions): Promise<'task' | 'plain'> {
+  const wanted = options.task ?? 'auto';
+  const problem = d.tasks.toolsCallProblem();
+  if (wanted === 'auto' && problem !== undefined && !d.catalog.knows(name)) return 'plain';
+  if (!d.catalog.knows(name) && !d.catalog.listed) await d.listTools({ signal: options.signal, timeoutMs: options.timeoutMs });
+  const decided = toolCallMode(name, d.catalog.taskSupportOf(name), problem, wanted);
+  if ('refuse' in decided) throw new CapabilityError(decided.refuse, { serverId: d.serverId, phase: 'request' });
+  return decided.mode;
+}
