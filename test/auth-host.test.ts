@@ -103,6 +103,20 @@ describe('auth.autoLogin', { timeout: 60_000 }, () => {
     expect(host.tools().map((t) => t.server)).toContain('secure');
   });
 
+  it('basic.authorization#64: a 403 insufficient_scope logs in again with the held and the challenged scopes, and the call is replayed', async () => {
+    const m = await mock({ callScope: 'mcp:admin', scopesSupported: ['mcp:read'] });
+    const asked: unknown[] = [];
+    const host = await started(server(m.url), { store: new MemoryTokenStore(), autoLogin: true, confirmLogin: (info) => (asked.push(info), true), openBrowser: browser([]) });
+    expect(host.serverStatus('secure')!.state).toBe('ready');
+    const tool = host.tools().find((t) => t.server === 'secure')!;
+    const r = await host.callTool(tool.name, {});
+    expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    expect(JSON.stringify(r.content)).toContain('mcp:admin');
+    expect(asked).toHaveLength(2);
+    const scopes = (m as unknown as { log: { path: string; params: Record<string, string> }[] }).log.filter((e) => e.path === '/authorize').map((e) => e.params.scope);
+    expect(scopes).toEqual(['mcp:read', 'mcp:read mcp:admin']);
+  });
+
   it('a declined confirmation leaves the server auth_required and opens nothing', async () => {
     const m = await mock();
     const opened: string[] = [];

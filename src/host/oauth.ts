@@ -24,6 +24,7 @@ import { AuthError, isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
+import { unionScopes } from '../auth/scope.js';
 import { workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
 import type { AuthCallOptions, AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
 import { Serial } from '../util/serial.js';
@@ -155,7 +156,11 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
       const replaced = held !== undefined && info.sentAuthorization !== undefined && !info.sentAuthorization.endsWith(` ${held.access_token}`);
       if (!replaced) {
         if (!(await confirmed(server, auth))) return false;
-        await loginServer(server, auth, store, { onSecret: relay.learned, ...(o?.signal ? { signal: o.signal } : {}) });
+        // basic.authorization#16: the challenge's scope is what this request needs; a 403 step-up
+        // asks for it beside the scope held (#64).
+        const challenged = parseBearerChallenge(info.wwwAuthenticate)?.scope;
+        const scope = info.status === 403 ? unionScopes(held?.scope, challenged) : challenged;
+        await loginServer(server, auth, store, { onSecret: relay.learned, ...(scope !== undefined ? { scope } : {}), ...(o?.signal ? { signal: o.signal } : {}) });
       }
       // A fresh provider reads the stored grant for the replay.
       p = fresh();
