@@ -3,8 +3,10 @@
  * diagnostic naming the file, the shape expected and the closest shape seen, with how to write
  * it; the list-of-servers form (`name` per entry) is read. Checked against the config examples
  * of the five host design notes (/work/shared/seeds, copied verbatim into
- * test/fixtures/config/seeds/): each either loads or says how to write it.
+ * test/fixtures/config/seeds/): each either loads or says how to write it. The CLI case runs the
+ * built dist/ (npm run build).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig, parseImportLayer, parseNativeLayer, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
 
-const SEEDS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'config', 'seeds');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SEEDS = path.join(ROOT, 'test', 'fixtures', 'config', 'seeds');
 const seed = (name: string) => fs.readFileSync(path.join(SEEDS, name), 'utf8');
 
 let dir: string;
@@ -38,8 +41,7 @@ describe('seed 003: servers as a YAML list of { name, transport, command, args, 
     expect(r.diagnostics).toHaveLength(1);
     expect(r.diagnostics[0]).toMatchObject({ severity: 'error', file });
     expect(r.diagnostics[0].message).toContain(file);
-    expect(r.diagnostics[0].message).toMatch(/line 12, column 14/);
-    expect(r.diagnostics[0].message).toMatch(/a value starting with "@" or "`" must be quoted/);
+    expect(r.diagnostics[0].message).toMatch(/not valid YAML \(syntax error at line 12, column 14: a value starting with "@" or "`" must be quoted/);
   });
 
   it('with the @ value quoted, the list loads: three servers by name, ${PROJECT_ROOT} and ${API_KEY} expanded; "options" is a warning saying where its settings go', async () => {
@@ -99,6 +101,16 @@ describe('seed 004: the pipeforge.mcp.json manifest (name, commands, tools)', ()
     expect(d.message).toContain('"transport": "stdio", "command"');
     // never a value of the file (its env holds tokens)
     expect(d.message).not.toContain('PIPELINE_ENGINE');
+  });
+});
+
+describe('the CLI', () => {
+  it('mcpwire mcp list --config <manifest> prints the diagnostic before "no MCP servers configured"', () => {
+    const file = put('pipeforge.mcp.json', seed('seed-004-pipeforge.mcp.json'));
+    const r = spawnSync(process.execPath, [path.join(ROOT, 'dist', 'cli', 'main.js'), 'mcp', 'list', '--config', file], { cwd: dir, env: { PATH: process.env.PATH, HOME: dir }, encoding: 'utf8' });
+    expect(r.stderr).toContain(`mcpwire: config error: project config ${file}: no servers read: expected {"version": 1, "mcp"`);
+    expect(r.stderr).toContain('saw a manifest listing "commands"');
+    expect(r.stdout).toContain('no MCP servers configured');
   });
 });
 

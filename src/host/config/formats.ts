@@ -46,13 +46,10 @@ export async function toJsonText(text: string, syntax: FileSyntax): Promise<{ ok
     const err = doc.errors[0];
     if (err !== undefined) {
       const pos = err.linePos?.[0];
-      const what =
-        err.code === 'DUPLICATE_KEY'
-          ? 'a key is defined twice'
-          : err.code === 'BAD_SCALAR_START'
-            ? 'syntax error: a value starting with "@" or "`" must be quoted, e.g. command: "@scope/server"'
-            : 'syntax error';
-      return { ok: false, message: `not valid YAML (${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''})` };
+      const what = err.code === 'DUPLICATE_KEY' ? 'a key is defined twice' : 'syntax error';
+      // YAML reserves "@" and "`" at the start of a plain value (`command: @scope/server`)
+      const hint = err.code === 'BAD_SCALAR_START' ? ': a value starting with "@" or "`" must be quoted, e.g. command: "@scope/server"' : '';
+      return { ok: false, message: `not valid YAML (${what}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${hint})` };
     }
     let value: unknown;
     try {
