@@ -38,6 +38,9 @@ function tmp(): string {
   return d;
 }
 
+/** A source that resolved where it should have failed. */
+const failed = (v: string): Error => new Error(`resolved with ${v.length} characters`);
+
 const target = { issuer: 'https://as.example', resource: 'https://mcp.example/mcp', tokenEndpoint: 'https://as.example/token' };
 
 describe('workloadAssertion', () => {
@@ -68,13 +71,13 @@ describe('workloadAssertion', () => {
   it('errors name the source, never the value', async () => {
     const file = path.join(tmp(), 'token');
     fs.writeFileSync(file, 'not-a-jwt-secret-value');
-    const e1 = await workloadAssertion({ file })(target).catch((e: Error) => e);
+    const e1 = await workloadAssertion({ file })(target).then(failed, (e: Error) => e);
     expect(e1.message).toContain(file);
     expect(e1.message).not.toContain('not-a-jwt-secret-value');
-    const e2 = await workloadAssertion({ command: [process.execPath, '-e', 'console.error("leaked.secret.token"); process.exit(3)'] })(target).catch((e: Error) => e);
+    const e2 = await workloadAssertion({ command: [process.execPath, '-e', 'console.error("leaked.secret.token"); process.exit(3)'] })(target).then(failed, (e: Error) => e);
     expect(e2.message).toMatch(/exited with 3/);
     expect(e2.message).not.toContain('leaked.secret.token');
-    const e3 = await workloadAssertion({ file: path.join(tmp(), 'missing') })(target).catch((e: Error) => e);
+    const e3 = await workloadAssertion({ file: path.join(tmp(), 'missing') })(target).then(failed, (e: Error) => e);
     expect(e3.message).toMatch(/ENOENT/);
   });
 });
