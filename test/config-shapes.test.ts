@@ -88,6 +88,25 @@ describe('seed 003: servers as a YAML list of { name, transport, command, args, 
   });
 });
 
+describe('the list form and edits', () => {
+  it('mcp add refuses to edit a file that lists its servers (it writes the map form, which would hide the list); nothing is rewritten', async () => {
+    const { addServer, setServerEnabled } = await import('../src/host/config/index.js');
+    const yaml = 'servers:\n  - name: files\n    command: npx\n';
+    const file = put('list.yaml', yaml);
+    await expect(addServer(file, 'other', { transport: 'stdio', command: 'node' })).rejects.toThrow(/"servers" is a list of entries with "name"; edits write only the map form/);
+    await expect(setServerEnabled(file, 'files', false)).rejects.toThrow(/edit this file by hand; not rewritten/);
+    expect(fs.readFileSync(file, 'utf8')).toBe(yaml);
+    const json = put('list.json', JSON.stringify({ version: 1, mcp: { servers: [{ name: 'files', command: 'npx' }] } }));
+    await expect(addServer(json, 'other', { transport: 'stdio', command: 'node' })).rejects.toThrow(/"mcp\.servers" is a list/);
+  });
+
+  it('"servers" beside an "mcp" section is an error naming it; the mcp.servers entries still load', () => {
+    const r = parseNativeLayer(JSON.stringify({ mcp: { servers: { a: { transport: 'stdio', command: 'x' } } }, servers: [{ name: 'b', command: 'y' }] }), 'global', 'f.json');
+    expect(r.entries.map((e) => e.server.id)).toEqual(['a']);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', field: 'servers', message: expect.stringContaining('keeps its servers in "mcp.servers"') })]);
+  });
+});
+
 describe('seed 004: the pipeforge.mcp.json manifest (name, commands, tools)', () => {
   it('loads no servers and says so: the file, the native shape expected, the manifest seen and how to write it', async () => {
     const file = put('pipeforge.mcp.json', seed('seed-004-pipeforge.mcp.json'));

@@ -43,6 +43,9 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
   const root = doc.value;
   if (root.version !== undefined && root.version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
   if (isPlainObject(root.mcp)) readHostSettings(root.mcp, site, out);
+  if (root.mcp !== undefined && root.servers !== undefined) {
+    out.diagnostics.push(diagnostic('error', { ...site, field: 'servers' }, 'not read: a file with an "mcp" section keeps its servers in "mcp.servers"; move them there'));
+  }
   const found = locateNativeServers(root);
   if ('problem' in found) {
     if (found.problem !== undefined) out.diagnostics.push(diagnostic(found.severity, site, found.problem));

@@ -144,6 +144,10 @@ async function readDoc(file: string): Promise<Doc> {
 /** `mcp.servers` of a parsed file (created when missing), or a `ConfigError` when the shape is wrong. */
 function serversOf(file: string, root: Record<string, unknown>): Record<string, unknown> {
   if (root.version !== undefined && root.version !== 1) throw new ConfigError(`${file}: unsupported "version"; not rewritten`, { field: 'version' });
+  // The list form (entries with "name") is read, but edits write the map form only: adding a map
+  // beside the list would hide the listed servers.
+  const list = root.mcp === undefined && Array.isArray(root.servers) ? 'servers' : isPlainObject(root.mcp) && Array.isArray(root.mcp.servers) ? 'mcp.servers' : undefined;
+  if (list !== undefined) throw new ConfigError(`${file}: "${list}" is a list of entries with "name"; edits write only the map form ("mcp": {"servers": {"<id>": …}}): edit this file by hand; not rewritten`, { field: list });
   const mcp = (root.mcp ??= {});
   if (!isPlainObject(mcp)) throw new ConfigError(`${file}: "mcp" must be an object; not rewritten`, { field: 'mcp' });
   const servers = (mcp.servers ??= {});
