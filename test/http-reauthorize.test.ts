@@ -157,3 +157,44 @@ describe('both HTTP transports show the refused Authorization to onUnauthorized 
     ]);
   });
 });
+
+describe('the auth provider is told which request its headers go on (a DPoP proof signs method and URL)', () => {
+  test('Streamable HTTP: POSTs ask with no options (POST to the URL), the GET stream with method GET, the DELETE with method DELETE and refresh: false', async () => {
+    const s = await server((r, res) => {
+      if (answerInitialize(r, res)) return;
+      if (r.method === 'GET') {
+        sseHead(res);
+        res.write(`data: ${LOG}\n\n`);
+        return;
+      }
+      if (r.method === 'DELETE') return void res.writeHead(200).end();
+      res.writeHead(202).end();
+    });
+    const asked: Array<Record<string, unknown> | undefined> = [];
+    const seen = (o: Parameters<HttpAuthProvider['headers']>[0]) => (o === undefined ? undefined : o.signal === undefined ? { ...o } : { ...o, signal: true });
+    const p: HttpAuthProvider = { headers: (o) => (asked.push(seen(o)), { Authorization: 'Bearer t' }) };
+    const { t, messages } = wire(new StreamableHttpTransport({ url: s.url, serverId: 'raw', authProvider: p }));
+    await t.send(INIT, { isInitialize: true });
+    await t.send(INITIALIZED);
+    await waitFor(() => messages.some((m) => m.method === 'notifications/message'), 'the GET stream');
+    await t.close();
+    expect(asked).toEqual([undefined, undefined, { method: 'GET' }, { method: 'DELETE', refresh: false, signal: true }]);
+  });
+
+  test('legacy HTTP+SSE: the GET asks with method GET, each POST with the URL of the endpoint event', async () => {
+    const s = await server((r, res) => {
+      if (r.method === 'GET') {
+        sseHead(res);
+        res.write('event: endpoint\ndata: /messages?session=abc\n\n');
+        return;
+      }
+      res.writeHead(202).end();
+    }, '/sse');
+    const asked: Array<Record<string, unknown> | undefined> = [];
+    const p: HttpAuthProvider = { headers: (o) => (asked.push(o === undefined ? undefined : { ...o }), { Authorization: 'Bearer t' }) };
+    const { t } = wire(new LegacySseTransport({ url: s.url, serverId: 'raw', authProvider: p }));
+    await t.start();
+    await t.send(INITIALIZED);
+    expect(asked).toEqual([{ method: 'GET' }, { url: `${s.origin}/messages?session=abc` }]);
+  });
+});

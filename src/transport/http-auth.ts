@@ -15,15 +15,27 @@ export class Refused {
   ) {}
 }
 
+/** What `headers()` is told about the request the headers go on. */
+export interface AuthRequest {
+  refresh?: false;
+  signal?: AbortSignal;
+  method?: string;
+  url?: string;
+}
+
+/** The headers of a GET of the configured URL (one object for every GET). */
+export const GET_REQUEST: AuthRequest = Object.freeze({ method: 'GET' });
+
 export class HttpAuth {
   constructor(private readonly provider: HttpAuthProvider | undefined) {}
 
   /**
    * `base` with the provider's headers added (names lower-cased; a provider header wins).
    * Without a provider `base` itself comes back: nothing is allocated per message.
-   * `refresh: false` asks for the credential held now, never a refresh (a bounded close).
+   * `refresh: false` asks for the credential held now, never a refresh (a bounded close);
+   * `method`/`url` name a request other than a POST to the configured URL (a DPoP proof signs them).
    */
-  async headers(base: Record<string, string>, options?: { refresh: false; signal?: AbortSignal }): Promise<Record<string, string>> {
+  async headers(base: Record<string, string>, options?: AuthRequest): Promise<Record<string, string>> {
     const provider = this.provider;
     if (provider === undefined) return base;
     const extra = await (options !== undefined ? provider.headers(options) : provider.headers());
@@ -53,15 +65,17 @@ export class HttpAuth {
   /**
    * Runs `once` with `base()` plus the auth headers; when it comes back `Refused` and the
    * provider re-authorized, runs it again with fresh headers (bounded), else throws the refusal's
-   * error. `isOpen` is asked before each replay: a closing transport replays nothing.
+   * error. `isOpen` is asked before each replay: a closing transport replays nothing. `request`
+   * names the request when it is not a POST to the configured URL.
    */
   async replaying<T>(
     base: () => Record<string, string>,
     isOpen: () => boolean,
     once: (headers: Record<string, string>, attempt: number) => Promise<T | Refused>,
+    request?: AuthRequest,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
-      const headers = await this.headers(base());
+      const headers = await this.headers(base(), request);
       const outcome = await once(headers, attempt);
       if (!(outcome instanceof Refused)) return outcome;
       if (!(await this.again(outcome, attempt, headers, isOpen()))) throw outcome.error;

@@ -20,7 +20,8 @@ export interface HttpAuthProvider {
   /**
    * Optional: a request was refused with 401/403. The provider (re)authorizes as the challenge
    * asks and resolves `true` when the request should be replayed; `attempt` counts the replays of
-   * this request so far. The transport replays at most MAX_AUTH_REPLAYS times per request.
+   * this request so far. The transport replays at most MAX_AUTH_REPLAYS times per request (a
+   * GET stream: in a row, counted again once a GET got through); the session DELETE is never shown.
    * `sentAuthorization` is the Authorization header the refused request carried (absent when it
    * carried none), so the provider reacts to the token that was refused, not to whatever it holds
    * by the time the 401 arrives. `dpopNonce` is the refusal's DPoP-Nonce header (RFC 9449 §9).

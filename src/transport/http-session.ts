@@ -101,7 +101,7 @@ export class HttpSession {
     const link = this.link;
     const signal = AbortSignal.timeout(DELETE_TIMEOUT_MS);
     try {
-      const headers = await untilAborted(link.auth.headers(this.getHeaders, { refresh: false, signal }), signal);
+      const headers = await untilAborted(link.auth.headers(this.getHeaders, { refresh: false, signal, method: 'DELETE' }), signal);
       const res = await link.dispatcher.request({
         origin: link.target.origin,
         path: link.target.path,

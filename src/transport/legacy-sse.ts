@@ -40,7 +40,7 @@ import {
   type HttpTransportOptions,
   type Target,
 } from './http-common.js';
-import { HttpAuth, Refused } from './http-auth.js';
+import { GET_REQUEST, HttpAuth, Refused, type AuthRequest } from './http-auth.js';
 import { readSse } from './http-sse.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -64,6 +64,8 @@ export class LegacySseTransport implements Transport {
   private readonly staticHeaders: Record<string, string>;
   private state: 'new' | 'starting' | 'open' | 'closing' | 'closed' = 'new';
   private endpoint: Target | undefined;
+  /** The POSTs go to the endpoint event's URI, not the configured URL: the auth provider is told. */
+  private postRequest: AuthRequest | undefined;
   private readonly auth: HttpAuth;
   /** The headers of the stream's GET and of every POST, before the auth provider's. */
   private readonly getBase: Record<string, string>;
@@ -118,7 +120,7 @@ export class LegacySseTransport implements Transport {
   }
 
   private async openStream(): Promise<void> {
-    const res = await this.auth.replaying(() => this.getBase, () => this.isOpen(), (headers) => this.getOnce(headers));
+    const res = await this.auth.replaying(() => this.getBase, () => this.isOpen(), (headers) => this.getOnce(headers), GET_REQUEST);
     if (mediaType(header(res.headers, 'content-type')) !== 'text/event-stream') {
       discard(res.body);
       throw new TransportError('the legacy SSE endpoint did not answer with text/event-stream', {
@@ -135,6 +137,7 @@ export class LegacySseTransport implements Transport {
             if (this.endpoint === undefined) {
               try {
                 this.endpoint = this.resolveEndpoint(ev.data);
+                this.postRequest = { url: `${this.endpoint.origin}${this.endpoint.path}` };
                 this.state = 'open';
                 resolve();
               } catch (err) {
@@ -223,7 +226,7 @@ export class LegacySseTransport implements Transport {
     const body = options?.serialized ?? JSON.stringify(message);
     // A notification or a response has no signal of the protocol layer: its POST gets a bound.
     const boundMs = isRequest ? undefined : (this.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS);
-    await this.auth.replaying(() => this.postBase, () => this.isOpen(), (headers, attempt) => this.post(body, headers, phase, options, attempt === 0, boundMs));
+    await this.auth.replaying(() => this.postBase, () => this.isOpen(), (headers, attempt) => this.post(body, headers, phase, options, attempt === 0, boundMs), this.postRequest);
   }
 
   /** One POST of `body`: undefined when accepted, Refused on 401/403, else it throws. */

@@ -22,7 +22,7 @@
 import type { Dispatcher } from 'undici';
 import { AuthRequiredError, SessionExpiredError, TransportError, type Phase } from '../errors.js';
 import { wait } from '../util/sleep.js';
-import { Refused } from './http-auth.js';
+import { GET_REQUEST, Refused } from './http-auth.js';
 import { DEFAULT_MAX_RECONNECT_ATTEMPTS, DEFAULT_MAX_RECONNECT_DELAY_MS, discard, header, httpError, mediaType, reconnectDelayMs, tooLarge } from './http-common.js';
 import type { HttpLink } from './http-link.js';
 import type { HttpSession } from './http-session.js';
@@ -149,7 +149,7 @@ export class SseResumer {
   private async connect(st: SseStream, phase: Phase): Promise<{ res: Dispatcher.ResponseData; headers: Record<string, string> } | Error | undefined> {
     const link = this.link;
     try {
-      const base = await link.auth.headers(this.session.getHeaders);
+      const base = await link.auth.headers(this.session.getHeaders, GET_REQUEST);
       if (!link.open || st.stopped) return undefined;
       const headers = st.lastEventId !== undefined ? { ...base, 'last-event-id': st.lastEventId } : base;
       const res = await link.dispatcher.request({

@@ -41,6 +41,11 @@ export interface SendOptions {
   relatedRequestId?: string | number;
   /** Set on the `initialize` request (HTTP: session setup and legacy fallback decisions). */
   isInitialize?: boolean;
+  /**
+   * Aborts the send: a request given up on (HTTP: its POST, its SSE stream and any resumption
+   * stop); a notification or response given this too is abandoned (HTTP: its POST is aborted and
+   * `send()` rejects with AbortError — without it, its POST is bounded by `notificationTimeoutMs`).
+   */
   signal?: AbortSignal;
   /**
    * Called once when the message has actually been handed to the wire (stdio: written to the
