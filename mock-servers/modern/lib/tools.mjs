@@ -1,0 +1,132 @@
+// The modern mock's built-in tools. A tool is { def, run(args, rc) }; `rc` is the request
+// context the engine gives it: signal (cancellation), progress(), log() (request-scoped, only
+// when the request asked for a logLevel), emit() (subscriptions), headers, and `input` for
+// multi round-trip requests (basic/patterns/mrtr.md).
+
+import { sleep } from '../../lib/rpc.mjs';
+
+const obj = (properties, required) => ({ type: 'object', properties, ...(required ? { required } : {}) });
+const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
+const num = (v, d) => (v === undefined || v === null || !Number.isFinite(Number(v)) ? d : Number(v));
+
+/**
+ * An MRTR tool: the first attempt answers input_required with one input request `key`; a retry
+ * that carries a response for `key` (and a verified requestState) completes. A retry without the
+ * response asks again, at most `maxRounds` times in all.
+ */
+function mrtrTool(description, key, capability, request, finish) {
+  return {
+    def: { description, inputSchema: obj({ message: { type: 'string' } }) },
+    capability,
+    run(args, rc) {
+      const answer = rc.input.responses?.[key];
+      if (answer !== undefined && rc.input.state) return finish(answer, rc.input.state);
+      const round = (rc.input.state?.round ?? 0) + 1;
+      if (round > rc.input.maxRounds) return { ...text(`gave up after ${rc.input.maxRounds} rounds without ${key}`), isError: true };
+      return rc.input.require({ [key]: request(args) }, { round, key });
+    },
+  };
+}
+
+export const MODERN_TOOLS = {
+  echo: {
+    def: { description: 'Echoes text', inputSchema: obj({ text: { type: 'string' } }, ['text']) },
+    run: (a) => text(a.text ?? ''),
+  },
+  add: {
+    def: { description: 'Adds two numbers', inputSchema: obj({ a: { type: 'number' }, b: { type: 'number' } }, ['a', 'b']) },
+    run: (a) => (typeof a.a === 'number' && typeof a.b === 'number' ? text(a.a + a.b) : { ...text('a and b must be numbers'), isError: true }),
+  },
+  // Parameters mirrored into Mcp-Param-* headers (basic/transports/streamable-http.md, x-mcp-header).
+  route: {
+    def: {
+      description: 'Answers the values it got and the Mcp-Param-* headers that carried them',
+      inputSchema: obj(
+        {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          tenant: { type: 'object', properties: { id: { type: 'integer', 'x-mcp-header': 'Tenant' } } },
+          dryRun: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
+          query: { type: 'string' },
+        },
+        ['query'],
+      ),
+    },
+    run: (a, rc) => text(JSON.stringify({ arguments: a, headers: rc.paramHeaders ?? null })),
+  },
+  progress: {
+    def: { description: 'Reports progress steps with the request progressToken, and logs each step', inputSchema: obj({ steps: { type: 'integer' }, intervalMs: { type: 'integer' } }) },
+    async run(a, rc) {
+      const steps = num(a.steps, 3);
+      for (let i = 1; i <= steps; i++) {
+        await sleep(num(a.intervalMs, 10), rc.signal);
+        rc.progress(i, steps, `step ${i} of ${steps}`);
+        rc.log('info', `step ${i}`);
+      }
+      return text(`done ${steps} steps`);
+    },
+  },
+  log: {
+    def: { description: 'Sends one notifications/message at `level` (only if the request carried a logLevel)', inputSchema: obj({ level: { type: 'string' }, data: {} }) },
+    run: (a, rc) => text(rc.log(a.level ?? 'info', a.data ?? 'hello') ? 'logged' : 'filtered'),
+  },
+  slow: {
+    def: { description: 'Answers after ms; cancellable', inputSchema: obj({ ms: { type: 'integer' } }) },
+    async run(a, rc) {
+      await sleep(num(a.ms, 1000), rc.signal);
+      return text(`slept ${num(a.ms, 1000)} ms`);
+    },
+  },
+  notify: {
+    def: {
+      description: 'Fires a change on the subscriptions: kind tools|prompts|resources (list_changed) or updated (with uri)',
+      inputSchema: obj({ kind: { type: 'string' }, uri: { type: 'string' } }, ['kind']),
+    },
+    run: (a, rc) => text(`delivered to ${rc.emit(a.kind, a.uri)} subscription(s)`),
+  },
+  confirm: mrtrTool(
+    'Asks the user to confirm through an MRTR elicitation',
+    'confirm',
+    'elicitation',
+    (a) => ({
+      method: 'elicitation/create',
+      params: {
+        mode: 'form',
+        message: a.message ?? 'Proceed?',
+        requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+    }),
+    (ans, st) => text(`${ans.action ?? 'unknown'}: ${JSON.stringify(ans.content ?? null)} after ${st.round} round(s)`),
+  ),
+  sample: mrtrTool(
+    'Asks the client LLM through an MRTR sampling request',
+    'sample',
+    'sampling',
+    (a) => ({
+      method: 'sampling/createMessage',
+      params: { messages: [{ role: 'user', content: { type: 'text', text: a.message ?? 'Say hi' } }], maxTokens: 50 },
+    }),
+    (ans) => text(`model said: ${ans.content?.text ?? JSON.stringify(ans.content ?? null)}`),
+  ),
+  roots: mrtrTool(
+    'Asks the client for its roots through an MRTR roots/list request',
+    'roots',
+    'roots',
+    () => ({ method: 'roots/list', params: {} }),
+    (ans) => text(`roots: ${(ans.roots ?? []).map((r) => r.uri).join(', ')}`),
+  ),
+};
+
+/** Normalizes scenario.tools (names of built-ins, or entries) into name → { def, run?, result?, error?, behavior, capability? }. */
+export function buildModernTools(list) {
+  const out = new Map();
+  for (const entry of list) {
+    const t = typeof entry === 'string' ? { name: entry } : entry;
+    const builtinName = t.builtin ?? (MODERN_TOOLS[t.name] && t.result === undefined && t.error === undefined ? t.name : undefined);
+    const builtin = builtinName === undefined ? undefined : MODERN_TOOLS[builtinName];
+    if (builtinName !== undefined && !builtin) throw new Error(`scenario: unknown modern builtin tool "${builtinName}"`);
+    const { builtin: _b, result, error, behavior, ...shown } = t;
+    const def = { ...(builtin?.def ?? { inputSchema: { type: 'object' } }), ...shown };
+    out.set(t.name, { def, run: builtin?.run, capability: builtin?.capability, result, error, behavior: behavior ?? {} });
+  }
+  return out;
+}
