@@ -1,5 +1,5 @@
 /**
- * Config formats people already have (issue 12.6), each parsed from a realistic fixture file
+ * Config formats people already have, each parsed from a realistic fixture file
  * (test/fixtures/config/) placed where the tool keeps it, with HOME pointed at a temp dir:
  * `~/.claude.json` (user-wide and this project's `mcpServers`, other keys ignored), Codex
  * `~/.codex/config.toml`, Windsurf `~/.codeium/windsurf/mcp_config.json`, OpenCode

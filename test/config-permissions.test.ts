@@ -1,5 +1,5 @@
 /**
- * Config mistakes in `permissions` and denied tools (issue 17.4): an unknown field inside
+ * Config mistakes in `permissions` and denied tools: an unknown field inside
  * `permissions` (e.g. `denied` for `deny`) is an error that disables the server, since a typo
  * there would silently allow calls; tools denied by config are hidden from the host's catalog
  * (and so from `mcpwire tools`), not only refused on call.

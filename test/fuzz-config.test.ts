@@ -1,5 +1,5 @@
 /**
- * issue 13 item 1: property-based fuzzing of the config loader (src/host/config): the pure merge
+ * Property-based fuzzing of the config loader (src/host/config): the pure merge
  * (`resolveConfig`) over arbitrary native and import layers, and the syntax converters
  * (`toJsonText`: YAML, TOML, JSONC) over arbitrary text.
  *
@@ -71,7 +71,7 @@ function prototypeClean(): void {
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 }
 
-describe('fuzz: config loader (issue 13 item 1)', () => {
+describe('fuzz: config loader', () => {
   it('regression: a config entry nested thousands deep is refused with an error, not a stack overflow', () => {
     const d = 20_000;
     const text = `{"mcp":{"servers":{"a":{"transport":"stdio","command":"x","env":{"A":"1"},"roots":${'['.repeat(d) + ']'.repeat(d)}},"b":{"transport":"stdio","command":"y"}}}}`;

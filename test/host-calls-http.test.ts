@@ -1,5 +1,5 @@
 /**
- * Long calls through the host over Streamable HTTP (issue 12 item 1): reset-on-progress and the
+ * Long calls through the host over Streamable HTTP: reset-on-progress and the
  * call's log messages (sent on the request's SSE stream, across a dropped and resumed stream)
  * reach host.callTool's caller, by the same rules as on stdio. Real HTTP mock on 127.0.0.1.
  */

@@ -1,5 +1,5 @@
 /**
- * Long calls through the host (issue 12 item 1, seed 004): reset-on-progress and a total
+ * Long calls through the host (seed 004): reset-on-progress and a total
  * ceiling through host.callTool (per call and as per-server config defaults), cancellation,
  * and the server's log messages and other notifications tied to the call that caused them
  * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.

@@ -1,5 +1,5 @@
 /**
- * Rule 0 of the notification-tying rules (src/host/call-notifications.ts, issue 12 item 1): over
+ * Rule 0 of the notification-tying rules (src/host/call-notifications.ts): over
  * Streamable HTTP a notification that came on a call's own POST SSE stream goes to that call only,
  * even with other calls in flight (basic.transports#25: what a server sends on a request's stream
  * relates to that request). Layer by layer: the transport reports the request id whose stream

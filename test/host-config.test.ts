@@ -36,7 +36,7 @@ beforeEach(() => {
   cwd = path.join(dir, 'project');
   fs.mkdirSync(home);
   fs.mkdirSync(cwd);
-  // Import files are opt-in and project servers need trust (issue9.9, test/trust.test.ts); these
+  // Import files are opt-in and project servers need trust (test/trust.test.ts); these
   // tests are about parsing and merging, so they read the imports and trust every project.
   opts = { cwd, homedir: home, env: {}, platform: 'linux', imports: true, trust: 'all' };
 });
@@ -70,7 +70,7 @@ describe('paths', () => {
     expect(projectConfigPath(opts)).toBe(projectFile());
     expect(configPathForScope('project', opts)).toBe(projectFile());
     expect(configPathForScope('global', opts)).toBe(globalFile());
-    // The formats added by issue 12.6 (Claude Code ~/.claude.json, Codex, Windsurf, OpenCode) are
+    // The formats added later (Claude Code ~/.claude.json, Codex, Windsurf, OpenCode) are
     // listed in test/config-formats.test.ts; these keep their relative order.
     expect(defaultImportFiles(opts).map((f) => [path.relative(dir, f.path), f.format]).filter(([, f]) => f === 'mcpServers' || f === 'vscode')).toEqual([
       ['project/.mcp.json', 'mcpServers'],

@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 5 at the client level (src/mcp/client-features.ts): `onUnsupportedRequest` is
+ * Fail closed at the client level (src/mcp/client-features.ts): `onUnsupportedRequest` is
  * told of every request for a client feature the client does not handle, and the request is
  * refused with -32601 all the same — also when the observer throws; a handled feature never
  * reaches it. Against the real stdio mock (`ask` sends any request to the client).
@@ -25,8 +25,8 @@ const ask = async (c: McpClient, method: string, params: object) => {
 };
 const samplingParams = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 5 };
 
-describe('issue 12.5: ClientFeatureOptions.onUnsupportedRequest', { timeout: 30_000 }, () => {
-  it('issue 12.5: told of sampling, elicitation and roots requests the client does not handle (with the server id); each still refused -32601', async () => {
+describe('ClientFeatureOptions.onUnsupportedRequest', { timeout: 30_000 }, () => {
+  it('told of sampling, elicitation and roots requests the client does not handle (with the server id); each still refused -32601', async () => {
     const seen: UnsupportedRequest[] = [];
     client = await connect(config, { onUnsupportedRequest: (i) => seen.push(i) });
     for (const [method, params] of [
@@ -45,7 +45,7 @@ describe('issue 12.5: ClientFeatureOptions.onUnsupportedRequest', { timeout: 30_
     ]);
   });
 
-  it('issue 12.5: an observer that throws does not change the refusal; a handled feature never reaches the observer', async () => {
+  it('an observer that throws does not change the refusal; a handled feature never reaches the observer', async () => {
     const seen: string[] = [];
     client = await connect(config, {
       onUnsupportedRequest: (i) => {
@@ -62,7 +62,7 @@ describe('issue 12.5: ClientFeatureOptions.onUnsupportedRequest', { timeout: 30_
     expect(seen).toEqual(['sampling/createMessage']);
   });
 
-  it('issue 12.5: without the option the connection answers unhandled features as before (-32601 "Method not found: <method>")', async () => {
+  it('without the option the connection answers unhandled features as before (-32601 "Method not found: <method>")', async () => {
     client = await connect(config);
     const r = await ask(client, 'sampling/createMessage', samplingParams);
     expect(JSON.parse(r.text).error).toEqual({ code: -32601, message: 'Method not found: sampling/createMessage' });

@@ -1,5 +1,5 @@
 /**
- * Issue 12 items 4 and 5 against real mock processes (mock-servers/stdio-server.mjs, the
+ * Servers managed at run time, against real mock processes (mock-servers/stdio-server.mjs, the
  * Streamable HTTP mock on 127.0.0.1): servers added, stopped, started and removed at run time,
  * `reload(config)` applying only the differences (an unchanged server keeps its process and its
  * session: same pid, no second initialize), state change events, the status view (pid, protocol
@@ -76,8 +76,8 @@ function watch(h: McpHost) {
   return { changes, events, diagnostics };
 }
 
-describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
-  it('issue 12.4: addServer(id, native entry) connects the server on a started host; status has pid, protocol version, capabilities; events added + connecting>ready', async () => {
+describe('servers managed at run time', { timeout: 60_000 }, () => {
+  it('addServer(id, native entry) connects the server on a started host; status has pid, protocol version, capabilities; events added + connecting>ready', async () => {
     host = createHost([], { permission: 'allow' });
     await host.start();
     const w = watch(host);
@@ -93,7 +93,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect((await host.callTool(echo.name, { text: 'hi' })).content).toEqual([{ type: 'text', text: 'hi' }]);
   });
 
-  it('issue 12.4: addServer refuses an invalid entry (ConfigError naming server and field, no value), an existing id and a bad id', async () => {
+  it('addServer refuses an invalid entry (ConfigError naming server and field, no value), an existing id and a bad id', async () => {
     host = createHost([stdio('a')], { permission: 'allow' });
     await host.start();
     const bad = await host.addServer('b', { transport: 'http', url: 'ftp://secret-host/x' }).catch((e: unknown) => e);
@@ -107,7 +107,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(host.status().map((s) => s.id)).toEqual(['a']);
   });
 
-  it('issue 12.4: stopServer closes the process (state stopped, no reconnect, tools gone); startServer connects again with a new process', async () => {
+  it('stopServer closes the process (state stopped, no reconnect, tools gone); startServer connects again with a new process', async () => {
     host = createHost([stdio('a'), stdio('b')], { permission: 'allow', backoff: { initialDelayMs: 10, jitter: 0 } });
     await host.start();
     const w = watch(host);
@@ -130,7 +130,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect((await host.startServer('a')).pid).toBe(started.pid);
   });
 
-  it('issue 12.4: startServer starts a config-disabled server; refuses an invalid or untrusted one with the reason', async () => {
+  it('startServer starts a config-disabled server; refuses an invalid or untrusted one with the reason', async () => {
     const untrusted: ResolvedServer = { ...stdio('u'), source: 'project', project: '/p', untrusted: { project: '/p', changed: false } };
     const invalid: ResolvedServer = { ...stdio('i'), enabled: false, error: 'command: required' };
     host = createHost([{ ...stdio('off'), enabled: false }, untrusted, invalid], { permission: 'allow' });
@@ -142,7 +142,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     await expect(host.startServer('nope')).rejects.toThrow(/unknown server "nope"/);
   });
 
-  it('issue 12.4: removeServer closes the process and forgets the server: closed + removed events, its tools unknown', async () => {
+  it('removeServer closes the process and forgets the server: closed + removed events, its tools unknown', async () => {
     host = createHost([stdio('a'), stdio('b')], { permission: 'allow' });
     await host.start();
     const w = watch(host);
@@ -158,7 +158,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(r.isError).toBe(true);
   });
 
-  it('issue 12.4: reload(config) applies only the differences: unchanged keeps its process and session (same pid, one initialize), changed restarts, removed closes, added connects', async () => {
+  it('reload(config) applies only the differences: unchanged keeps its process and session (same pid, one initialize), changed restarts, removed closes, added connects', async () => {
     const recKeep = tmpFile('keep.jsonl');
     const keep = stdio('keep', { tools: ['echo'] }, { MOCK_RECORD: recKeep });
     const change = stdio('change', { tools: ['echo'] });
@@ -194,7 +194,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(w.events).toEqual(['removed:gone', 'added:fresh']);
   });
 
-  it('issue 12.4: reload leaves a stopped server stopped, with the new entry when it changed; startServer then runs the new entry', async () => {
+  it('reload leaves a stopped server stopped, with the new entry when it changed; startServer then runs the new entry', async () => {
     host = createHost([stdio('a'), stdio('b')], { permission: 'allow' });
     await host.start();
     await host.stopServer('a');
@@ -205,7 +205,7 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
     expect(await host.startServer('b')).toMatchObject({ state: 'ready', tools: 2 });
   });
 
-  it('issue 12.4: reload keeps an unchanged HTTP server on its session (no new initialize, no DELETE) and restarts one whose headers changed', async () => {
+  it('reload keeps an unchanged HTTP server on its session (no new initialize, no DELETE) and restarts one whose headers changed', async () => {
     const mock = (await startHttpMock({ mode: 'json', sessions: true })) as {
       url: string;
       record: { messages: { method?: string }[]; requests?: { method: string }[] };
@@ -240,8 +240,8 @@ describe('issue 12.4: servers managed at run time', { timeout: 60_000 }, () => {
   });
 });
 
-describe('issue 12.4: run-time changes one at a time', { timeout: 60_000 }, () => {
-  it('issue 12.4: concurrent reloads and adds apply in call order, each on what the previous left', async () => {
+describe('run-time changes one at a time', { timeout: 60_000 }, () => {
+  it('concurrent reloads and adds apply in call order, each on what the previous left', async () => {
     host = createHost([stdio('a')], { permission: 'allow' });
     await host.start();
     const [r1, r2] = await Promise.all([host.reload([stdio('a'), stdio('b')]), host.reload([stdio('a')])]);
@@ -254,8 +254,8 @@ describe('issue 12.4: run-time changes one at a time', { timeout: 60_000 }, () =
   });
 });
 
-describe('issue 12.4: status view', { timeout: 60_000 }, () => {
-  it('issue 12.4: status() is the table view (instructions: first line, ≤ 60 chars; capabilities in one line); serverStatus(id) and status({ detail: true }) keep the whole', async () => {
+describe('status view', { timeout: 60_000 }, () => {
+  it('status() is the table view (instructions: first line, ≤ 60 chars; capabilities in one line); serverStatus(id) and status({ detail: true }) keep the whole', async () => {
     const long = `First line of the instructions that goes on and on and on and on and on and on for a while.\nSecond line.`;
     host = createHost([stdio('a', { tools: ['echo'], instructions: long })], { permission: 'allow' });
     await host.start();
@@ -269,7 +269,7 @@ describe('issue 12.4: status view', { timeout: 60_000 }, () => {
     expect(host.status({ detail: true })[0].instructions).toBe(long);
   });
 
-  it('issue 12.4: lastError of a failed server is redacted (a configured secret in its stderr never shows)', async () => {
+  it('lastError of a failed server is redacted (a configured secret in its stderr never shows)', async () => {
     const secret = 'sk-live-0123456789abcdef';
     const crash = stdio('c', { behavior: { onStart: { exit: { code: 3, stderr: `cannot start with key ${secret}\n` } } } }, { API_TOKEN: secret });
     host = createHost([crash], { permission: 'allow', backoff: { maxRetries: 0 } });
@@ -281,7 +281,7 @@ describe('issue 12.4: status view', { timeout: 60_000 }, () => {
     expect(JSON.stringify(host.status())).not.toContain(secret);
   });
 
-  it('issue 12.4: a crash shows in stateChange events (ready>error>connecting>ready) with the redacted error', async () => {
+  it('a crash shows in stateChange events (ready>error>connecting>ready) with the redacted error', async () => {
     host = createHost([stdio('a', { tools: ['echo', 'crash'] })], { permission: 'allow', backoff: { initialDelayMs: 20, jitter: 0 } });
     await host.start();
     const w = watch(host);
@@ -296,12 +296,12 @@ describe('issue 12.4: status view', { timeout: 60_000 }, () => {
   });
 });
 
-describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
+describe('fail closed, visibly', { timeout: 60_000 }, () => {
   it.each([
     ['sampling/createMessage', { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10 }],
     ['elicitation/create', { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } }],
     ['roots/list', {}],
-  ])('issue 12.5: a server asking %s of a host that does not handle it gets -32601, and the host raises a diagnostic naming server and method', async (method, params) => {
+  ])('a server asking %s of a host that does not handle it gets -32601, and the host raises a diagnostic naming server and method', async (method, params) => {
     host = createHost([stdio('cf', { extends: 'client-features' })], { permission: 'allow' });
     const w = watch(host);
     await host.start();
@@ -313,7 +313,7 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
     expect(d).toEqual([{ server: 'cf', method, message: expect.stringMatching(new RegExp(`^server "cf" sent ${method.replace('/', '\\/')}, but this host does not handle .*: refused \\(-32601\\)$`)) }]);
   });
 
-  it('issue 12.5: a task-required tool is offered where tasks work, and not on a server that negotiated a revision without tasks (even one declaring tasks.requests.tools.call)', async () => {
+  it('a task-required tool is offered where tasks work, and not on a server that negotiated a revision without tasks (even one declaring tasks.requests.tools.call)', async () => {
     const research = { name: 'research', builtin: 'slow', execution: { taskSupport: 'required' } };
     host = createHost(
       [stdio('now', { tasks: { pollInterval: 50 }, tools: [research, 'echo'] }), stdio('old', { protocolVersions: ['2025-06-18'], tasks: { pollInterval: 50 }, tools: [research, 'echo'] })],
@@ -330,7 +330,7 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
     expect(r.isError).toBe(false);
   });
 
-  it('issue 12.5: a host that handles sampling answers it and raises no diagnostic', async () => {
+  it('a host that handles sampling answers it and raises no diagnostic', async () => {
     host = createHost([stdio('cf', { extends: 'client-features' })], {
       permission: 'allow',
       clientOptions: { onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled' }, model: 'm' }) },
@@ -345,8 +345,8 @@ describe('issue 12.5: fail closed, visibly', { timeout: 60_000 }, () => {
   });
 });
 
-describe('issue 12.4: runtime helpers (pure)', () => {
-  it('issue 12.4: capabilitySummary: names in the server order, notable flags, task requests; listChanged left out; server text sanitized', () => {
+describe('runtime helpers (pure)', () => {
+  it('capabilitySummary: names in the server order, notable flags, task requests; listChanged left out; server text sanitized', () => {
     const caps: Record<string, unknown> = {
       logging: {},
       tools: { listChanged: true },
@@ -360,14 +360,14 @@ describe('issue 12.4: runtime helpers (pure)', () => {
     expect(capabilitySummary(undefined)).toBeUndefined();
   });
 
-  it('issue 12.4: instructionsSummary: the first non-empty line, cut with … when longer or when more lines follow', () => {
+  it('instructionsSummary: the first non-empty line, cut with … when longer or when more lines follow', () => {
     expect(instructionsSummary('Short.')).toBe('Short.');
     expect(instructionsSummary('\n  First.\nSecond.')).toBe('First.…');
     expect(instructionsSummary('x'.repeat(200))!.length).toBe(60);
     expect(instructionsSummary('   ')).toBeUndefined();
   });
 
-  it('issue 12.4: sameServer ignores key order but not args order; diffServers refuses an id given twice', () => {
+  it('sameServer ignores key order but not args order; diffServers refuses an id given twice', () => {
     const a = stdio('a');
     const reordered = { config: { ...a.config }, transport: a.transport, enabled: a.enabled, file: a.file, source: a.source, id: a.id } as ResolvedServer;
     expect(sameServer(a, reordered)).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * issue9.1, host side: a server whose session renewal fails (404, then 500 to the new
+ * Host side of a failed session renewal: a server whose session renewal fails (404, then 500 to the new
  * initialize) must not stay `ready` with a stuck client. The client closes with the cause; the
  * supervisor (src/host/server-slot.ts) sees the `close` event, shows `error` with the reason and
  * reconnects with backoff. Real Streamable HTTP mock on 127.0.0.1; short backoff.
@@ -35,8 +35,8 @@ const until = async (what: string, cond: () => boolean, ms = 10_000): Promise<vo
   }
 };
 
-describe('issue9.1: host supervisor after a failed session renewal', () => {
-  it('issue9.1: renewal refused with HTTP 500 → the server shows error with the cause, then reconnects with backoff (basic.transports#45)', async () => {
+describe('host supervisor after a failed session renewal', () => {
+  it('renewal refused with HTTP 500 → the server shows error with the cause, then reconnects with backoff (basic.transports#45)', async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     const server: ResolvedServer = {
       id: 'web',

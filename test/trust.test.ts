@@ -1,5 +1,5 @@
 /**
- * issue9.9 — project servers run only after the user trusts the project. The library decision:
+ * Project servers run only after the user trusts the project. The library decision:
  * `loadConfig({ trust })` ('ask' = the trust store in the global config dir, 'all', or a list of
  * project dirs), the trust store itself (0600, keyed by the project's real path, a hash per
  * server entry so a changed entry asks again), import files opt-in, and the host refusing to
@@ -49,8 +49,8 @@ const globalFile = () => path.join(dir, 'xdg', 'mcpwire', 'config.json');
 const byId = (servers: ResolvedServer[], id: string) => servers.find((s) => s.id === id)!;
 const stdio = (command = 'evil-command', extra: Record<string, unknown> = {}) => ({ transport: 'stdio', command, ...extra });
 
-describe('issue9.9: the trust decision of loadConfig', () => {
-  it('issue9.9: a project stdio server is untrusted by default; a global one is trusted; a hint names `mcpwire trust <dir>`', async () => {
+describe('the trust decision of loadConfig', () => {
+  it('a project stdio server is untrusted by default; a global one is trusted; a hint names `mcpwire trust <dir>`', async () => {
     write(projectFile(), native({ p: stdio() }));
     write(globalFile(), native({ g: stdio('mine') }));
     const { servers, diagnostics } = await loadConfig(opts);
@@ -64,13 +64,13 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect(() => toConnectConfig(byId(servers, 'p'))).toThrow(/not trusted/);
   });
 
-  it('issue9.9: project HTTP servers need trust too (uniform rule)', async () => {
+  it('project HTTP servers need trust too (uniform rule)', async () => {
     write(projectFile(), native({ h: { transport: 'http', url: 'https://example.com/mcp', headers: { A: 'b' } } }));
     const { servers } = await loadConfig(opts);
     expect(byId(servers, 'h').untrusted).toBeDefined();
   });
 
-  it('issue9.9: trustProject writes a 0600 store in the global config dir keyed by the real path; loadConfig then trusts', async () => {
+  it('trustProject writes a 0600 store in the global config dir keyed by the real path; loadConfig then trusts', async () => {
     write(projectFile(), native({ p: stdio('node', { args: ['a.js'], env: { K: 'v' }, cwd: '/w' }) }));
     const link = path.join(dir, 'link-to-project');
     fs.symlinkSync(cwd, link);
@@ -93,7 +93,7 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect(byId((await loadConfig({ ...opts, cwd: link })).servers, 'p').untrusted).toBeUndefined();
   });
 
-  it('issue9.9: a changed entry (command, args, env value, cwd) asks again; an added server too; revoke removes the trust', async () => {
+  it('a changed entry (command, args, env value, cwd) asks again; an added server too; revoke removes the trust', async () => {
     write(projectFile(), native({ p: stdio('node', { args: ['a.js'], env: { K: 'v' } }) }));
     await trustProject(cwd, opts);
     for (const changed of [stdio('node', { args: ['b.js'], env: { K: 'v' } }), stdio('node', { args: ['a.js'], env: { K: 'w' } }), stdio('node', { args: ['a.js'], env: { K: 'v' }, cwd: '/x' }), stdio('bash', { args: ['a.js'], env: { K: 'v' } })]) {
@@ -114,7 +114,7 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect(await listTrustedProjects(opts)).toEqual([]);
   });
 
-  it("issue9.9: trust: 'all' trusts everything; a list of dirs trusts those projects only; the store is not consulted", async () => {
+  it("trust: 'all' trusts everything; a list of dirs trusts those projects only; the store is not consulted", async () => {
     write(projectFile(), native({ p: stdio() }));
     expect(byId((await loadConfig({ ...opts, trust: 'all' })).servers, 'p').untrusted).toBeUndefined();
     expect(byId((await loadConfig({ ...opts, trust: [cwd] })).servers, 'p').untrusted).toBeUndefined();
@@ -123,7 +123,7 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect(byId((await loadConfig({ ...opts, trust: [] })).servers, 'p').untrusted).toBeDefined();
   });
 
-  it('issue9.9: import files are opt-in (imports: true); project imports need trust, user-level ones (~/.cursor) do not', async () => {
+  it('import files are opt-in (imports: true); project imports need trust, user-level ones (~/.cursor) do not', async () => {
     write(path.join(cwd, '.mcp.json'), { mcpServers: { imp: { command: 'evil' } } });
     write(path.join(cwd, '.vscode', 'mcp.json'), { servers: { vs: { command: 'evil' } } });
     write(path.join(home, '.cursor', 'mcp.json'), { mcpServers: { user: { command: 'mine' } } });
@@ -134,7 +134,7 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect((await loadConfig({ ...opts, imports: true })).servers.map((s) => [s.id, s.untrusted !== undefined])).toEqual([['imp', false], ['user', false], ['vs', false]]);
   });
 
-  it('issue9.9: a project stub disabling a global server keeps it trusted (its command is the user\'s)', async () => {
+  it('a project stub disabling a global server keeps it trusted (its command is the user\'s)', async () => {
     write(globalFile(), native({ g: stdio('mine') }));
     write(projectFile(), native({ g: { enabled: false } }));
     const g = byId((await loadConfig(opts)).servers, 'g');
@@ -142,7 +142,7 @@ describe('issue9.9: the trust decision of loadConfig', () => {
     expect(g.untrusted).toBeUndefined();
   });
 
-  it('issue9.9: a corrupt trust store trusts nothing and says so; trustProject refuses to overwrite it', async () => {
+  it('a corrupt trust store trusts nothing and says so; trustProject refuses to overwrite it', async () => {
     write(projectFile(), native({ p: stdio() }));
     fs.mkdirSync(path.dirname(trustStorePath(opts)), { recursive: true });
     fs.writeFileSync(trustStorePath(opts), '{ not json');
@@ -153,13 +153,13 @@ describe('issue9.9: the trust decision of loadConfig', () => {
   });
 });
 
-describe('issue9.9: the host never starts an untrusted server', () => {
+describe('the host never starts an untrusted server', () => {
   const fakeConnect = (started: string[]): ConnectFn => async (config) => {
     started.push(config.id ?? '');
     throw new Error('not a real server');
   };
 
-  it("issue9.9: state 'untrusted' with the hint in status(); not spawned; trust: 'all' or the project dir on createHost starts it", async () => {
+  it("state 'untrusted' with the hint in status(); not spawned; trust: 'all' or the project dir on createHost starts it", async () => {
     write(projectFile(), native({ p: stdio() }));
     write(globalFile(), native({ g: stdio('mine') }));
     const config = await loadConfig(opts);

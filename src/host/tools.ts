@@ -12,7 +12,7 @@
  * - Tools are ordered by (server id, tool name), so the catalog — and a prompt built from it —
  *   does not change when a server reorders its list.
  * - A tool the server's config denies (`permissions.deny`, `ServerTools.deny`) is left out of
- *   the catalog's `tools` (issue 17.4: never offered, listed or counted). It keeps its public
+ *   the catalog's `tools` (never offered, listed or counted). It keeps its public
  *   name in `byName`, so a call by that name is still refused as `config-deny` (not "unknown"),
  *   and the other tools' names do not change when the deny list does.
  */

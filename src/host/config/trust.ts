@@ -1,5 +1,5 @@
 /**
- * Trusting a project (issue #9, item 9). A cloned repository's `.mcpwire/config.json` (or its
+ * Trusting a project. A cloned repository's `.mcpwire/config.json` (or its
  * `.mcp.json`, `.cursor/mcp.json`, `.vscode/mcp.json`) names commands and URLs chosen by whoever
  * wrote the repository, so a project-level server is started only once the user has trusted
  * the project. The user's own files (the global config, `~/.cursor/mcp.json`, Claude Desktop,
