@@ -86,6 +86,14 @@ describe('refresh bookkeeping', () => {
     expect((await p.headers()).authorization).not.toBe(refused);
   });
 
+  it('basic.authorization#18: a 401 for a request that carried no token while one is held by now is replayed with it, not refreshed', async () => {
+    const m = await mock({ rotate: true });
+    const { store } = await loggedIn(m, false);
+    const p = provider(m, { store });
+    expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'Bearer realm="mcp"' }, 0)).toBe(true);
+    expect(m.counters.refresh + m.counters.authorize).toBe(1); // the login of loggedIn() only
+  });
+
   it('headers({ refresh: false }) gives the token held now, expired or not: no refresh, no token endpoint call', async () => {
     const m = await mock({ rotate: true });
     const { store, grant } = await loggedIn(m, true);

@@ -143,12 +143,13 @@ class Provider implements OAuthClientProvider {
     }
     // 401: replay once (never loop).
     if (attempt > 0) return false;
-    // The token the refused request carried (the transport says; else the one held as the 401 arrives).
-    const refused = info.sentAuthorization !== undefined ? tokenOf(info.sentAuthorization) : this.grant?.access_token;
+    // The token the refused request carried (the transport says; none when it sent none).
+    const refused = info.sentAuthorization !== undefined ? tokenOf(info.sentAuthorization) : undefined;
     await this.single(async () => {
       const sent = await this.current(options);
-      // Someone else already replaced the refused token (a refresh in between): just replay with theirs.
-      if (sent !== undefined && refused !== undefined && sent.access_token !== refused) return;
+      // A token other than the refused one is held by now (a refresh or a login in between, or
+      // the request went out before there was one): just replay with it.
+      if (sent !== undefined && sent.access_token !== refused) return;
       // A refresh keeps the granted scope: worth it only when the challenge asks for nothing more.
       const held = splitScope(sent?.scope);
       let refreshFailure: unknown;

@@ -153,7 +153,7 @@ export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOpt
     return login.run(async () => {
       // Another refused request already logged in meanwhile: replay with that grant.
       const held = await store.get(server.id, o);
-      const replaced = held !== undefined && info.sentAuthorization !== undefined && !info.sentAuthorization.endsWith(` ${held.access_token}`);
+      const replaced = held !== undefined && info.sentAuthorization?.endsWith(` ${held.access_token}`) !== true;
       if (!replaced) {
         if (!(await confirmed(server, auth))) return false;
         // basic.authorization#16: the challenge's scope is what this request needs; a 403 step-up
