@@ -334,4 +334,47 @@ describe('fuzz: host redaction', () => {
       expect(red.data(probe)).toBe(probe);
     });
   });
+
+  it('a configured value shaped like a credential (random hex, a UUID, base64 or base64url of random bytes, a known prefix, a JWT) survives neither text() nor data() under a name that says nothing', () => {
+    fuzz('host redaction: credential-shaped values under any name', 4_000, fc.tuple(credentialShaped, around, around, encodingArb), ([token, before, after, enc]) => {
+      fc.pre(encodable(before + token + after));
+      const red = serverRedaction(server({ MODE: token }, { 'X-Custom': token }, 'https://mcp.example/'));
+      const text = embed(before, token, after, enc);
+      noForm(red.text(text), token, enc);
+      noForm(red.data(text), token, enc);
+    });
+  });
+
+  it('configuration values (words, versions, dates, paths) under names that say nothing change nothing in text() or data()', () => {
+    fuzz('host redaction: configuration stays readable', 3_000, fc.tuple(configurationValue, configurationValue), ([env, header]) => {
+      const red = serverRedaction(server({ WORKSPACE: env }, { 'X-Workspace': header }, 'https://mcp.example/'));
+      const probe = `cannot write /tmp/${env}-cli-42/out.log: unsupported version "${header}" (${env}, ${header})`;
+      expect(red.text(probe)).toBe(probe);
+      expect(red.data(probe)).toBe(probe);
+    });
+  });
 });
+
+const hex = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdef'.split('')), minLength: min, maxLength: max });
+const alnum = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')), minLength: min, maxLength: max });
+/** Bytes as a random generator gives them (not fast-check's runs of zeros: mostly distinct values). */
+const randomBytes = fc.uint8Array({ minLength: 16, maxLength: 48 }).filter((b) => new Set(b).size >= b.length * 0.75);
+/** Credentials by shape, as `looksLikeCredential` claims them (random ones: letters and digits both, many distinct characters). */
+const credentialShaped = fc.oneof(
+  hex(32, 64).filter((h) => /[0-9]/.test(h) && /[a-f]/.test(h)),
+  fc.uuid().filter((u) => /[0-9]/.test(u) && /[a-f]/.test(u)),
+  randomBytes.map((b) => Buffer.from(b).toString('base64')),
+  randomBytes.map((b) => Buffer.from(b).toString('base64url')),
+  fc.tuple(fc.constantFrom('sk-', 'sk-proj-', 'ghp_', 'github_pat_', 'glpat-', 'xoxb-', 'npm_', 'hf_'), alnum(16, 40)).map(([p, t]) => p + t),
+  fc.tuple(fc.uint8Array({ minLength: 8, maxLength: 40 }), fc.uint8Array({ minLength: 16, maxLength: 40 })).map(
+    ([a, b]) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(a).toString('base64url')}.${Buffer.from(b).toString('base64url')}`,
+  ),
+);
+const WORDS = ['codelia', 'alpha', 'blue', 'team', 'dev', 'prod', 'west', 'eu', 'us', 'workspace', 'build', 'data', 'app', 'core', 'edge', 'release', 'beta', 'main', 'staging', 'Acme'];
+/** Configuration as people write it: words with a small number, a date, a version, a path. */
+const configurationValue = fc.oneof(
+  fc.tuple(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }), fc.option(fc.integer({ min: 0, max: 9999 }), { nil: undefined })).map(([w, n]) => [...w, ...(n === undefined ? [] : [String(n)])].join('-')),
+  fc.date({ min: new Date('1990-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  fc.tuple(fc.nat(20), fc.nat(40), fc.nat(200)).map(([a, b, c]) => `${a}.${b}.${c}`),
+  fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 }).map((w) => `/srv/${w.join('/')}`),
+);

@@ -86,6 +86,6 @@ export async function clientObserver(
  * header values that are secrets (named or shaped like credentials, or listed in `secretNames`)
  * and the credentials in the URL; see src/trace/configured-secrets.ts.
  */
-export function configSecrets(config: ConfiguredValues): string[] {
+export function configSecrets(config: ServerConfig | ConfiguredValues): string[] {
   return configuredSecrets(config);
 }

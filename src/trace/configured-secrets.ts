@@ -41,6 +41,9 @@ const KNOWN_TOKEN =
 /** A JSON Web Token: three base64url parts, the first a JSON object (`eyJ`). */
 const JWT = /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
+/** Hex digits, in groups joined by `-` (a UUID). */
+const HEX_TOKEN = /^[0-9a-f]+(?:-[0-9a-f]+)*$/i;
+
 /** Characters of tokens: base64, base64url, hex, and the separators keys use. */
 const TOKEN_CHARS = /^[A-Za-z0-9+/=_.~-]+$/;
 
@@ -65,20 +68,31 @@ export function looksLikeCredential(value: string): boolean {
 }
 
 /**
- * A token of 16 or more characters with a random-looking part: one of its pieces (split at `-`,
- * `_`, `.`, `~`) of 8 or more characters mixing letters and digits with no long repeat, or of 20
- * or more mixing upper and lower case past its first letter. `production-eu-west-1`,
- * `my-workspace-name` and `2025-11-25` have none; `8f3e2a91c7d4`, a UUID, base64 of random
- * bytes have one. Paths (a leading `/`, `.` or `~`, or a `/` beside `-`, `_` or `.`) are not tokens.
+ * A token of 16 or more characters that looks random: hex with letters and digits (`8f3e2a91c7d4…`,
+ * a UUID); 20 or more characters mixing upper and lower case with many distinct characters
+ * (base64 or base64url of random bytes); or one of its pieces (split at `-`, `_`, `.`, `~`, `/`) of 8
+ * or more mixing letters and digits, or of 12 or more mixing cases. Mixing cases means three
+ * capitals or more inside words, not at their start (`Acme-West` mixes nothing).
+ * `production-eu-west-1`, `my-workspace-name`, `release-2024-build-1234` and `2025-11-25` are
+ * none of these, nor is a path of such words (`/tmp/codelia-cli-1234`).
  */
 function randomLooking(v: string): boolean {
   if (v.length < 16 || !TOKEN_CHARS.test(v)) return false;
-  if (/^[/.~]/.test(v) || (v.includes('/') && /[-_.]/.test(v))) return false;
-  for (const piece of v.split(/[-_.~]/)) {
+  const digit = /[0-9]/.test(v);
+  if (HEX_TOKEN.test(v) && digit && /[a-f]/i.test(v)) return true;
+  if (v.length >= 20 && /[a-z]/.test(v) && innerCapitals(v) >= 3 && distinct(v) >= (digit ? 12 : 14)) return true;
+  for (const piece of v.split(/[-_.~/]/)) {
     if (piece.length >= 8 && /[A-Za-z]/.test(piece) && /[0-9]/.test(piece) && distinct(piece) >= Math.min(6, piece.length / 2)) return true;
-    if (piece.length >= 20 && /[a-z]/.test(piece) && /[A-Z]/.test(piece.slice(1)) && distinct(piece) >= 10) return true;
+    if (piece.length >= 12 && /[a-z]/.test(piece) && innerCapitals(piece) >= 3 && distinct(piece) >= 10) return true;
   }
   return false;
+}
+
+/** Capitals that follow a letter or digit (a capital starting a word does not count). */
+function innerCapitals(s: string): number {
+  let n = 0;
+  for (let i = 1; i < s.length; i++) if (/[A-Z]/.test(s[i]) && /[A-Za-z0-9]/.test(s[i - 1])) n++;
+  return n;
 }
 
 function distinct(s: string): number {
