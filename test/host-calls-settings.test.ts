@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 /** The engine's connect, counting the tools/call requests in flight across every server. */
-function counting(): { connect: ConnectFn; max: () => number } {
+function counting(): { connect: ConnectFn; max: () => number; inFlight: () => number } {
   let inFlight = 0;
   let max = 0;
   const connect: ConnectFn = async (config, options) => {
@@ -39,7 +39,7 @@ function counting(): { connect: ConnectFn; max: () => number } {
     };
     return client;
   };
-  return { connect, max: () => max };
+  return { connect, max: () => max, inFlight: () => inFlight };
 }
 
 const SLOW = { tools: ['slow', 'echo'] };
@@ -92,9 +92,10 @@ describe('host-wide max_parallel', { timeout: 30_000 }, () => {
   });
 
   it('a call waiting for a host-wide place past its timeout ends as a queue timeout, nothing sent', async () => {
-    host = await startHost([mockServer('a', SLOW), mockServer('b', SLOW)], { maxParallel: 1 });
+    const c = counting();
+    host = await startHost([mockServer('a', SLOW), mockServer('b', SLOW)], { connect: c.connect, maxParallel: 1 });
     const long = host.callTool(toolName('a', 'slow'), { ms: 1500 });
-    await new Promise((r) => setTimeout(r, 100));
+    while (c.inFlight() === 0) await new Promise((r) => setTimeout(r, 10));
     const queued = await host.callTool(toolName('b', 'echo'), { text: 'x' }, { timeoutMs: 200 });
     expect(queued).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_QUEUE_TIMEOUT', attempts: 0, server: 'b' });
     expect((await long).outcome).toBe('ok');

@@ -28,10 +28,10 @@ describe('host notification event: what no call could be tied to', { timeout: 30
     const calls: string[] = [];
     const onNotification = (method: string) => calls.push(method);
     const name = toolName('e', 'events');
-    // both send while the other runs (A at ~100 and ~200 ms, B at ~150, ~300 ms… it ends last)
+    // A sends at ~100 and ~200 ms while B runs; B sends once at ~1500 ms, long after A ended
     await Promise.all([
       host.callTool(name, { count: 2, intervalMs: 100, method: 'tool_event', tag: 'A' }, { onNotification }),
-      host.callTool(name, { count: 1, intervalMs: 400, method: 'tool_event', tag: 'B' }, { onNotification: () => {} }),
+      host.callTool(name, { count: 1, intervalMs: 1500, method: 'tool_event', tag: 'B' }, { onNotification: () => {} }),
     ]);
     const custom = seen.filter((n) => n.method === 'tool_event');
     expect(custom).toEqual([
