@@ -190,4 +190,11 @@ describe('import files in the wrong shape', () => {
     expect(parseImportLayer('{}', 'vscode', '/p/.vscode/mcp.json', ctx).diagnostics).toEqual([]);
     expect(parseImportLayer(JSON.stringify({ numStartups: 3, theme: 'dark' }), 'claude-json', '/h/.claude.json', ctx).diagnostics).toEqual([]);
   });
+
+  it('a Codex config.toml with a misspelt [mcp-servers.x] table says so; one without servers says nothing', () => {
+    const r = parseImportLayer(JSON.stringify({ model: 'o3', 'mcp-servers': { x: { command: 'npx' } } }), 'codex', '/h/.codex/config.toml', ctx);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error' })]);
+    expect(r.diagnostics[0].message).toMatch(/expected \[mcp_servers\.<id>\] tables; saw "mcp-servers", which is not where this file's servers go/);
+    expect(parseImportLayer(JSON.stringify({ model: 'o3' }), 'codex', '/h/.codex/config.toml', ctx).diagnostics).toEqual([]);
+  });
 });

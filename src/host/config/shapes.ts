@@ -67,6 +67,9 @@ export function closestShape(root: Record<string, unknown>): string | undefined 
     return 'saw a manifest listing "commands" (and not servers): write each command as a server, {"mcp": {"servers": {"<name>": {"transport": "stdio", "command": "…", "env": {…}}}}}';
   }
   if (isPlainObject(root.context_servers)) return 'saw "context_servers" (Zed\'s settings): write its servers under "mcp.servers"';
+  // a misspelt key (`mcp-servers`, `MCPServers`…)
+  const similar = Object.keys(root).find((k) => /servers/i.test(k));
+  if (similar !== undefined) return `saw "${printable(similar, 40)}", which is not where this file's servers go (check the spelling)`;
   return undefined;
 }
 
