@@ -373,12 +373,11 @@ export class McpClient extends EventEmitter {
   }
 
   private refusal(method: string): McpWireError | undefined {
-    const phase = this.phase;
     // (not connected yet: the states `idle` and `connecting` refuse every request)
-    const refused = this.lifecycle.refusal(method, phase, this.closeReason);
+    const refused = this.lifecycle.refusal(method, this.closeReason);
     if (refused !== undefined) return refused;
     const missing = missingCapability(method, this.serverCapabilities);
-    return missing === undefined ? undefined : new CapabilityError(missing, { serverId: this.serverId, phase });
+    return missing === undefined ? undefined : new CapabilityError(missing, { serverId: this.serverId, phase: this.phase });
   }
 
   /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */

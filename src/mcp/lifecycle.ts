@@ -64,8 +64,9 @@ export class Lifecycle {
    * Why a request with this method cannot be sent now (StateError), or undefined (see
    * `permitsRequest`); `closeReason`: why the connection closed, when it failed.
    */
-  refusal(method: string, phase: Phase, closeReason: Error | undefined): StateError | undefined {
+  refusal(method: string, closeReason: Error | undefined): StateError | undefined {
     if (this.permitsRequest(method)) return undefined;
+    const phase = this.phase;
     return new StateError(
       `cannot send "${method}" while the connection is ${this.current}` +
         (this.current === 'initializing' ? ' (only ping is allowed before initialization completes)' : '') +
