@@ -204,3 +204,40 @@ export async function openStream(url: string, body: Msg, extra: Record<string, s
     },
   };
 }
+
+export interface HttpPeer {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  stderr: () => string;
+  close: () => Promise<void>;
+}
+
+/** Spawns a server that prints "LISTEN <url>" on stdout, and resolves once it does. */
+export function spawnHttpPeer(args: string[], ms = WAIT): Promise<HttpPeer> {
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => (err += d.toString('utf8')));
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const close = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(t);
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void close();
+      reject(new Error(`no LISTEN line; stderr: ${err}`));
+    }, ms);
+    child.stdout.on('data', (d) => {
+      out += d.toString('utf8');
+      const m = /LISTEN (\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ url: m[1], child, stderr: () => err, close });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code} before LISTEN; stderr: ${err}`)));
+  });
+}
