@@ -136,6 +136,23 @@ describe('retry policy knobs', { timeout: 30_000 }, () => {
     expect(await host.callTool(toolName('own', 'broken'), {})).toMatchObject({ attempts: 1 });
   });
 
+  it('aborting the call while it waits to retry ends the wait at once: outcome cancelled, one attempt', async () => {
+    let ac: AbortController | undefined;
+    const connect: ConnectFn = async (config, options) => {
+      const client = await connectClient(config, options);
+      const call = client.callTool.bind(client);
+      // the first attempt has failed: the call now waits the (one minute) retry delay
+      client.callTool = (...args: Parameters<typeof call>) => call(...args).finally(() => setTimeout(() => ac?.abort(new Error('user pressed stop')), 50));
+      return client;
+    };
+    host = await startHost([mockServer('w', SCENARIO, { retry: { ...BASE, maxRetries: 1, baseDelayMs: 60_000, maxDelayMs: 60_000 } })], { connect });
+    ac = new AbortController();
+    const r = await host.callTool(toolName('w', 'lookup'), { ms: 5000 }, { timeoutMs: 200, maxTotalTimeoutMs: 300_000, signal: ac.signal });
+    expect(r).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', attempts: 1 });
+    expect(String((r.content[0] as { text: string }).text)).toMatch(/aborted while waiting to retry: user pressed stop/);
+    expect(r.durationMs).toBeLessThan(30_000);
+  });
+
   it('multiplier grows the delay (default 2), capped by max_delay_ms; what no retry can change is never retried', () => {
     const p = { baseDelayMs: 100, maxDelayMs: 1000 };
     expect([0, 1, 2, 3].map((n) => retryDelay(n, { ...p, multiplier: 3 }, () => 0.5))).toEqual([100, 300, 900, 1000]);

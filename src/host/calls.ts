@@ -281,9 +281,10 @@ function failed(run: Run, slot: ServerSlot | undefined, err: unknown, attempts: 
   return typed(hostToolError(`MCP tool ${run.origin} failed: ${errorText(err, redaction.text)}`), c.outcome, queued ? OUTCOME_CODES.queueTimeout : c.code, extra);
 }
 
+/** The caller's abort during a retry wait (the signal's reason: any value) as the call's AbortError. */
 function abortOf(err: unknown, serverId: string): unknown {
-  if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return new AbortError(`tools/call aborted while waiting to retry: ${err.message}`, { serverId, phase: 'request' });
-  return new AbortError(`tools/call aborted while waiting to retry${err === undefined ? '' : `: ${String(err)}`}`, { serverId, phase: 'request' });
+  const why = err instanceof Error ? err.message : err === undefined ? '' : String(err);
+  return new AbortError(`tools/call aborted while waiting to retry${why === '' ? '' : `: ${why}`}`, { serverId, phase: 'request' });
 }
 
 /** Compiled inputSchemas per listed tool object (a re-listing brings new objects). */
