@@ -1,13 +1,14 @@
 /**
  * Every wait of the Streamable HTTP transport has an end: the POST of a notification or of a
  * response the server never answers, the session DELETE on close (whatever the auth provider
- * does), and a server `retry:` beyond what a Node timer can hold. Real sockets on 127.0.0.1; the
+ * does), and a server `retry:` (or a configured timeout) beyond what a Node timer can hold. Real sockets on 127.0.0.1; the
  * bounds asserted are generous (a loaded CI machine), the waits they replace were unbounded.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { AbortError, ConnectionClosedError, TransportError } from '../src/errors.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import type { HttpAuthProvider, HttpTransportOptions } from '../src/transport/http-common.js';
+import { LegacySseTransport } from '../src/transport/legacy-sse.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
 import type { TransportEvent } from '../src/transport/types.js';
 import { answerInitialize, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler, type RawRequest } from './support/raw-http.js';
@@ -182,5 +183,17 @@ describe('Streamable HTTP: a server retry: beyond the timer range', () => {
     expect(s.requests.filter((r) => r.method === 'GET')).toHaveLength(1);
     const outcome = await settledWithin(t.close(), 8000);
     expect(outcome).not.toBe('pending');
+  });
+});
+
+describe('legacy HTTP+SSE: a connectTimeoutMs beyond the timer range', () => {
+  test('connectTimeoutMs 2^32 ms is clamped: the wait for the endpoint event does not end after 1 ms', async () => {
+    const s = await server((r, res) => {
+      if (r.method === 'GET') sseHead(res); // the endpoint event never comes
+    });
+    const t = new LegacySseTransport({ url: s.url, serverId: 'raw', connectTimeoutMs: 2 ** 32 });
+    cleanups.push(() => t.close());
+    const started = settledWithin(t.start(), 1000);
+    expect(await started).toBe('pending');
   });
 });

@@ -40,6 +40,7 @@ import {
   type HttpTransportOptions,
   type Target,
 } from './http-common.js';
+import { timerMs } from '../util/sleep.js';
 import { GET_REQUEST, HttpAuth, Refused, type AuthRequest } from './http-auth.js';
 import { readSse } from './http-sse.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
@@ -104,7 +105,7 @@ export class LegacySseTransport implements Transport {
     if (this.state !== 'new') throw this.closedError('connect');
     this.state = 'starting';
     const timeoutMs = this.opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
-    const timer = setTimeout(() => this.lifetime.abort(new Error(`no endpoint event within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(() => this.lifetime.abort(new Error(`no endpoint event within ${timeoutMs} ms`)), timerMs(timeoutMs));
     try {
       await this.openStream();
     } catch (err) {
