@@ -1,8 +1,9 @@
 /**
- * Every wait of the Streamable HTTP transport has an end: the POST of a notification or of a
- * response the server never answers, the session DELETE on close (whatever the auth provider
- * does), and a server `retry:` (or a configured timeout) beyond what a Node timer can hold. Real sockets on 127.0.0.1; the
- * bounds asserted are generous (a loaded CI machine), the waits they replace were unbounded.
+ * Every wait of the HTTP transports has an end: the POST of a notification or of a response
+ * the server never answers, the session DELETE on close (whatever the auth provider does), and a
+ * server `retry:` (or a configured timeout) beyond what a Node timer can hold. Real sockets on
+ * 127.0.0.1; the bounds asserted are generous (a loaded CI machine), the waits they replace were
+ * unbounded.
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { AbortError, ConnectionClosedError, TransportError } from '../src/errors.js';
