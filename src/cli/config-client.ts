@@ -1,13 +1,15 @@
 /**
  * One configured server as a client, for commands that talk to a single server by id (`read`,
  * `prompt`): the server must be valid and enabled; its request timeout applies unless
- * `--timeout-ms` is given; the client is always closed.
+ * `--timeout-ms` is given; the client is always closed. `withOneServer` also takes the ad-hoc
+ * server of `--stdio` / `--url`.
  */
 import { connect, type McpClient } from '../index.js';
 import { clientAuthOptions, toConnectConfig } from '../host-api.js';
 import { parseTimeout } from './args.js';
 import { findServer, loadView, scrubber, usableServer, type ConfigFlags } from './config-target.js';
-import { clientOptions, type TargetFlags } from './target.js';
+import { clientOptions, withClient, type TargetFlags } from './target.js';
+import type { CommandRun } from './command.js';
 
 /** Connects to configured server `id`, runs `fn`, closes. `onScrub` receives the secret scrubber once the config is read. */
 export async function withConfigClient<T>(
@@ -27,4 +29,18 @@ export async function withConfigClient<T>(
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Runs `fn` on the one server a command names: the ad-hoc one when `id` is undefined (the
+ * client's own timeout), else configured server `id` (its scrubber goes to `run.scrub`).
+ */
+export function withOneServer<T>(
+  flags: TargetFlags & ConfigFlags,
+  id: string | undefined,
+  run: CommandRun,
+  fn: (client: McpClient, timeoutMs?: number) => Promise<T>,
+): Promise<T> {
+  if (id === undefined) return withClient(flags, (client) => fn(client));
+  return withConfigClient(flags, id, (scrub) => (run.scrub = scrub), fn);
 }

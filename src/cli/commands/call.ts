@@ -19,8 +19,9 @@
  * when the tool reports `isError: true` or the request fails.
  */
 import { connect, type CallToolResult, type McpClient, type Tool } from '../../index.js';
-import { clientAuthOptions, decidePermission, publicToolName, toConnectConfig } from '../../host-api.js';
-import { argsText, parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
+import { clientAuthOptions, decidePermission, publicToolName, toConnectConfig, type ResolvedServer } from '../../host-api.js';
+import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
+import { runCommand, type CommandRun, type Scrub } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
 import { renderBlocks } from '../content.js';
 import { checkArgs, isKeyValue, keyValueArgs } from '../kv-args.js';
@@ -44,96 +45,125 @@ const OWN = {
   'save-dir': { type: 'string' },
 } as const;
 
-export default async function call(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  let adHoc = true;
-  try {
-    const { values, positionals } = parse(argv, OWN);
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+type Values = Parsed<typeof OWN>['values'];
+
+/** What the command line asks to call: on configured server `server` (undefined: the ad-hoc one). */
+interface CallRequest {
+  server?: string;
+  toolName: string;
+  pairs: string[];
+  fromJson: Record<string, unknown>;
+}
+
+export default function call(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: OWN, onError: reportCallFailure }, async ({ values, positionals }, run) => {
     const modes = (['json', 'raw', 'text', 'structured'] as const).filter((m) => values[m] === true);
     if (modes.length > 1) throw new UsageError(`--${modes[0]} and --${modes[1]} exclude each other`);
-    adHoc = adHocServer(values) !== undefined;
-    const fixed = adHoc ? 1 : 2;
-    const [first, second] = positionals;
-    const pairs = positionals.slice(fixed);
-    const bad = pairs.find((p) => !isKeyValue(p));
-    if (positionals.length < fixed || (adHoc ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
-    if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
-    const fromJson = parseJsonObject(await argsText(values.args), '--args');
-    const toolName = adHoc ? first : second;
-    // Lists the tools first: the name is checked ("did you mean"), key=value typed by the schema,
-    // and the arguments validated — all before tools/call is sent.
-    const prepare = async (client: McpClient): Promise<Record<string, unknown>> => {
-      let list: Tool[] | undefined;
-      try {
-        list = client.serverCapabilities?.tools === undefined ? undefined : await client.listTools();
-      } catch {
-        list = undefined; // the call itself will say what is wrong
-      }
-      const tool = list?.find((t) => t.name === toolName);
-      if (list !== undefined && tool === undefined) {
-        throw new CliFailure(`unknown tool "${safeText(toolName, 128)}"${adHoc ? '' : ` on server "${first}"`}${didYouMean(toolName, list.map((t) => t.name))} (list them: mcpwire tools${adHoc ? '' : ` ${first}`}); nothing was sent`);
-      }
-      const args = { ...fromJson, ...keyValueArgs(pairs, tool?.inputSchema) };
-      if (tool !== undefined) checkArgs(tool, args);
-      return args;
-    };
-    let result: CallToolResult;
-    if (adHoc) {
-      result = await withProgress((opts) => withClient(values, async (client) => client.callTool(toolName, await prepare(client), opts)));
-    } else {
-      const config = await loadView(values);
-      scrub = scrubber(config.servers);
-      const server = await pickServer(config, first, values);
-      usableServer(server);
-      const decision = await decidePermission(
-        { server: server.id, tool: toolName, publicName: publicToolName(server.id, toolName), arguments: { ...fromJson, ...Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)])) } },
-        server.config.permissions,
-        'allow',
-      );
-      if (!decision.allowed) {
-        throw new CliFailure(`call refused: tool "${safeText(toolName, 128)}" of server "${server.id}" matches a permissions.deny rule in ${server.source === 'project' || server.source === 'global' ? `the ${server.source} config` : 'the imported config'} ${server.file}; nothing was sent`);
-      }
-      const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
-      result = await withProgress(async (opts) => {
-        const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
-        try {
-          return await client.callTool(toolName, await prepare(client), { ...opts, timeoutMs });
-        } finally {
-          await client.close();
-        }
-      });
-    }
-    const saveDir = values['save-dir'];
-    const stem = toolName;
-    if (values.raw || values.json || values.structured) {
-      if (values.raw) process.stdout.write(`${JSON.stringify(result)}\n`);
-      else if (values.json) printJson(result);
-      else printJson(result.structuredContent ?? null);
-      if (saveDir !== undefined) {
-        const saved: string[] = [];
-        renderBlocks(result.content ?? [], { saveDir, stem, saved });
-        for (const f of saved) process.stderr.write(`saved ${f}\n`);
-      }
-    } else {
-      const lines = renderBlocks(result.content ?? [], { stem, saveDir, textOnly: values.text === true, server: adHoc ? undefined : first });
-      if (lines.length === 0 && result.structuredContent !== undefined && values.text !== true) lines.push(JSON.stringify(result.structuredContent, null, 2));
-      const text = lines.length > 0 ? `${lines.join('\n')}\n` : '';
-      process.stdout.write(text);
-      if (result.isError) process.stderr.write('mcpwire: the tool reported an error (isError: true)\n');
-    }
+    const req = await callRequest(values, positionals);
+    const result: CallToolResult =
+      req.server === undefined
+        ? await withProgress((opts) => withClient(values, async (client) => client.callTool(req.toolName, await prepare(client, req), opts)))
+        : await callConfigured(values, req, req.server, run);
+    printResult(result, values, req);
     return result.isError ? 1 : 0;
-  } catch (err) {
-    if (interrupted !== undefined) {
-      process.stderr.write(`mcpwire: call ${interrupted}\n`);
-      return 130; // as a shell reports SIGINT; closeOnExit has closed the server
-    }
-    if (err instanceof Error && !(err instanceof UsageError)) err.message = timeoutHint(err.message);
-    return reportFailure(err, scrub);
+  });
+}
+
+/** Reads the server, tool and arguments from the command line. */
+async function callRequest(values: Values, positionals: string[]): Promise<CallRequest> {
+  const adHoc = adHocServer(values) !== undefined;
+  const fixed = adHoc ? 1 : 2;
+  const [first, second] = positionals;
+  const pairs = positionals.slice(fixed);
+  const bad = pairs.find((p) => !isKeyValue(p));
+  if (positionals.length < fixed || (adHoc ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
+  if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
+  const fromJson = parseJsonObject(await argsText(values.args), '--args');
+  return adHoc ? { toolName: first, pairs, fromJson } : { server: first, toolName: second, pairs, fromJson };
+}
+
+/**
+ * Lists the tools first: the name is checked ("did you mean"), key=value typed by the schema,
+ * and the arguments validated — all before tools/call is sent.
+ */
+async function prepare(client: McpClient, req: CallRequest): Promise<Record<string, unknown>> {
+  let list: Tool[] | undefined;
+  try {
+    list = client.serverCapabilities?.tools === undefined ? undefined : await client.listTools();
+  } catch {
+    list = undefined; // the call itself will say what is wrong
   }
+  const tool = list?.find((t) => t.name === req.toolName);
+  if (list !== undefined && tool === undefined) {
+    const on = req.server === undefined ? '' : ` on server "${req.server}"`;
+    throw new CliFailure(`unknown tool "${safeText(req.toolName, 128)}"${on}${didYouMean(req.toolName, list.map((t) => t.name))} (list them: mcpwire tools${req.server === undefined ? '' : ` ${req.server}`}); nothing was sent`);
+  }
+  const args = { ...req.fromJson, ...keyValueArgs(req.pairs, tool?.inputSchema) };
+  if (tool !== undefined) checkArgs(tool, args);
+  return args;
+}
+
+/** The call on configured server `id`: its permissions decide, its request timeout applies. */
+async function callConfigured(values: Values, req: CallRequest, id: string, run: CommandRun): Promise<CallToolResult> {
+  const config = await loadView(values);
+  run.scrub = scrubber(config.servers);
+  const server = await pickServer(config, id, values);
+  usableServer(server);
+  await checkPermission(server, req);
+  const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
+  return withProgress(async (opts) => {
+    const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
+    try {
+      return await client.callTool(req.toolName, await prepare(client, req), { ...opts, timeoutMs });
+    } finally {
+      await client.close();
+    }
+  });
+}
+
+/** A `permissions.deny` rule of the server's config refuses the call before anything is sent. */
+async function checkPermission(server: ResolvedServer, req: CallRequest): Promise<void> {
+  const typed = Object.fromEntries(req.pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+  const decision = await decidePermission(
+    { server: server.id, tool: req.toolName, publicName: publicToolName(server.id, req.toolName), arguments: { ...req.fromJson, ...typed } },
+    server.config.permissions,
+    'allow',
+  );
+  if (!decision.allowed) {
+    const where = server.source === 'project' || server.source === 'global' ? `the ${server.source} config` : 'the imported config';
+    throw new CliFailure(`call refused: tool "${safeText(req.toolName, 128)}" of server "${server.id}" matches a permissions.deny rule in ${where} ${server.file}; nothing was sent`);
+  }
+}
+
+/** The result on stdout in the chosen mode; binary content saved with `--save-dir`. */
+function printResult(result: CallToolResult, values: Values, req: CallRequest): void {
+  const saveDir = values['save-dir'];
+  const stem = req.toolName;
+  if (values.raw || values.json || values.structured) {
+    if (values.raw) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else if (values.json) printJson(result);
+    else printJson(result.structuredContent ?? null);
+    if (saveDir !== undefined) {
+      const saved: string[] = [];
+      renderBlocks(result.content ?? [], { saveDir, stem, saved });
+      for (const f of saved) process.stderr.write(`saved ${f}\n`);
+    }
+    return;
+  }
+  const lines = renderBlocks(result.content ?? [], { stem, saveDir, textOnly: values.text === true, server: req.server });
+  if (lines.length === 0 && result.structuredContent !== undefined && values.text !== true) lines.push(JSON.stringify(result.structuredContent, null, 2));
+  process.stdout.write(lines.length > 0 ? `${lines.join('\n')}\n` : '');
+  if (result.isError) process.stderr.write('mcpwire: the tool reported an error (isError: true)\n');
+}
+
+/** Ctrl-C: the call was cancelled (exit 130); else the failure with the timeout hint, scrubbed. */
+function reportCallFailure(err: unknown, scrub: Scrub): number {
+  if (interrupted !== undefined) {
+    process.stderr.write(`mcpwire: call ${interrupted}\n`);
+    return 130; // as a shell reports SIGINT; closeOnExit has closed the server
+  }
+  if (err instanceof Error && !(err instanceof UsageError)) err.message = timeoutHint(err.message);
+  return reportFailure(err, scrub);
 }
 
 type CallOpts = {

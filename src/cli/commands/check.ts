@@ -27,9 +27,10 @@ import {
 } from '../../check-api.js';
 import { clientAuthOptions, toConnectConfig } from '../../host-api.js';
 import type { HttpAuthProvider, ServerConfig } from '../../index.js';
-import { parse, parseJsonObject, parseTimeout, UsageError } from '../args.js';
+import { parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
+import { reportJudgeFailure, runCommand, type CommandRun } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '../config-target.js';
-import { printJson, reportError, safeText } from '../output.js';
+import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
 const USAGE =
@@ -65,26 +66,25 @@ function printList(json: boolean): void {
   for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(38)} ${c.level.padEnd(6)} ${c.clause.padEnd(44)} ${c.title}\n`);
 }
 
-export default async function check(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, {
-      only: { type: 'string', multiple: true },
-      skip: { type: 'string', multiple: true },
-      'fail-on-warning': { type: 'boolean' },
-      list: { type: 'boolean' },
-      all: { type: 'boolean' },
-      junit: { type: 'string' },
-      fixtures: { type: 'string' },
-      'allow-calls': { type: 'boolean' },
-      'slow-tool': { type: 'string' },
-      'slow-tool-args': { type: 'string' },
-      imports: CONFIG_OPTIONS.imports,
-    });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+const OWN = {
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  'fail-on-warning': { type: 'boolean' },
+  list: { type: 'boolean' },
+  all: { type: 'boolean' },
+  junit: { type: 'string' },
+  fixtures: { type: 'string' },
+  'allow-calls': { type: 'boolean' },
+  'slow-tool': { type: 'string' },
+  'slow-tool-args': { type: 'string' },
+  imports: CONFIG_OPTIONS.imports,
+} as const;
+
+type Values = Parsed<typeof OWN>['values'];
+type Target = { name: string; config: ServerConfig; authProvider?: HttpAuthProvider };
+
+export default function check(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: OWN, onError: reportJudgeFailure }, async ({ values, positionals }, run) => {
     if (values.list) {
       printList(values.json === true);
       return 0;
@@ -96,30 +96,12 @@ export default async function check(argv: string[]): Promise<number> {
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
-    // Which servers: ad hoc, or configured (by id, or --all).
-    const targets: Array<{ name: string; config: ServerConfig; authProvider?: HttpAuthProvider }> = [];
-    const adHoc = adHocServer(values);
-    if (adHoc !== undefined) {
-      if (positionals.length > 0 || values.all) throw new UsageError(`with --stdio/--url, check takes no server id and no --all\n${USAGE}`);
-      targets.push({ name: adHoc.transport === 'stdio' ? 'stdio' : adHoc.id ?? 'http', config: adHoc });
-    } else {
-      if (positionals.length === 0 && !values.all) throw new UsageError(`no server: give --stdio "<command line>", --url <url>, a configured server id, or --all\n${USAGE}`);
-      if (positionals.length > 0 && values.all) throw new UsageError('give server ids or --all, not both');
-      const config = await loadView(values);
-      scrub = scrubber(config.servers);
-      const picked = values.all ? config.servers.filter((s) => s.enabled && s.error === undefined && s.untrusted === undefined) : positionals.map((id) => findServer(config, id));
-      if (picked.length === 0) throw new CliFailure('no server: no enabled MCP servers configured (add one with "mcpwire mcp add")');
-      for (const s of picked) {
-        usableServer(s);
-        // An HTTP server authorized with `mcpwire login`: its stored grant (refreshed as needed).
-        targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s) });
-      }
-    }
+    const { targets, adHoc } = await checkTargets(values, positionals, run);
     const fixtures = values.fixtures !== undefined ? await readFixtures(values.fixtures) : undefined;
     const slowName = values['slow-tool'];
     const options: RunChecksOptions = {
       timeoutMs: parseTimeout(values['timeout-ms']) ?? DEFAULT_CHECK_TIMEOUT_MS,
-      // Ctrl-C closes the servers under test too (issue 9.8), then exits 130.
+      // Ctrl-C closes the servers under test too, then exits 130.
       closeOnExit: true,
       ...(only !== undefined ? { only } : {}),
       ...(skip !== undefined ? { skip } : {}),
@@ -138,30 +120,50 @@ export default async function check(argv: string[]): Promise<number> {
         },
       });
       // Configured servers: the configured secrets never reach the output.
-      reports.push({ name: t.name, report: adHoc === undefined ? (JSON.parse(scrub(JSON.stringify(report))) as CheckReport) : report });
+      reports.push({ name: t.name, report: adHoc === undefined ? (JSON.parse(run.scrub(JSON.stringify(report))) as CheckReport) : report });
     }
     const failOnWarning = values['fail-on-warning'] === true;
     if (values.junit !== undefined) await writeFile(values.junit, renderJUnit(reports, { failOnWarning }));
     const code = Math.max(...reports.map((r) => checkExitCode(r.report, failOnWarning)));
-    if (values.json) {
-      printJson(reports.length === 1 && adHoc !== undefined ? reports[0].report : { servers: reports.map((r) => ({ id: r.name, exitCode: checkExitCode(r.report, failOnWarning), report: r.report })), exitCode: code });
-    } else {
-      for (const r of reports) process.stdout.write(`${renderCheckReport(r.report)}\n${reports.length > 1 ? '\n' : ''}`);
-      if (reports.length > 1) {
-        process.stdout.write('summary:\n');
-        for (const r of reports) {
-          const s = r.report.summary;
-          process.stdout.write(`  ${checkExitCode(r.report, failOnWarning) === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(24)} ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.skip} skipped${s.error ? `, ${s.error} checker errors` : ''}\n`);
-        }
-      }
-    }
+    printReports(reports, { json: values.json === true, adHoc: adHoc !== undefined, failOnWarning, code });
     return code;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      reportError(err);
-      return 2;
+  });
+}
+
+/** Which servers: the ad-hoc one, or configured ones (by id, or --all) with their stored grants. */
+async function checkTargets(values: Values, positionals: string[], run: CommandRun): Promise<{ targets: Target[]; adHoc?: ServerConfig }> {
+  const adHoc = adHocServer(values);
+  if (adHoc !== undefined) {
+    if (positionals.length > 0 || values.all) throw new UsageError(`with --stdio/--url, check takes no server id and no --all\n${USAGE}`);
+    return { targets: [{ name: adHoc.transport === 'stdio' ? 'stdio' : adHoc.id ?? 'http', config: adHoc }], adHoc };
+  }
+  if (positionals.length === 0 && !values.all) throw new UsageError(`no server: give --stdio "<command line>", --url <url>, a configured server id, or --all\n${USAGE}`);
+  if (positionals.length > 0 && values.all) throw new UsageError('give server ids or --all, not both');
+  const config = await loadView(values);
+  run.scrub = scrubber(config.servers);
+  const picked = values.all ? config.servers.filter((s) => s.enabled && s.error === undefined && s.untrusted === undefined) : positionals.map((id) => findServer(config, id));
+  if (picked.length === 0) throw new CliFailure('no server: no enabled MCP servers configured (add one with "mcpwire mcp add")');
+  const targets: Target[] = [];
+  for (const s of picked) {
+    usableServer(s);
+    // An HTTP server authorized with `mcpwire login`: its stored grant (refreshed as needed).
+    targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s) });
+  }
+  return { targets };
+}
+
+/** The reports on stdout: JSON, or each report then (for several servers) a summary. */
+function printReports(reports: Array<{ name: string; report: CheckReport }>, o: { json: boolean; adHoc: boolean; failOnWarning: boolean; code: number }): void {
+  if (o.json) {
+    printJson(reports.length === 1 && o.adHoc ? reports[0].report : { servers: reports.map((r) => ({ id: r.name, exitCode: checkExitCode(r.report, o.failOnWarning), report: r.report })), exitCode: o.code });
+    return;
+  }
+  for (const r of reports) process.stdout.write(`${renderCheckReport(r.report)}\n${reports.length > 1 ? '\n' : ''}`);
+  if (reports.length > 1) {
+    process.stdout.write('summary:\n');
+    for (const r of reports) {
+      const s = r.report.summary;
+      process.stdout.write(`  ${checkExitCode(r.report, o.failOnWarning) === 0 ? 'ok  ' : 'FAIL'} ${r.name.padEnd(24)} ${s.pass} passed, ${s.fail} failed, ${s.warn} warnings, ${s.skip} skipped${s.error ? `, ${s.error} checker errors` : ''}\n`);
     }
-    process.stderr.write(`mcpwire: ${scrub(err instanceof Error ? err.message : String(err))}\n`);
-    return 1;
   }
 }

@@ -6,25 +6,20 @@
  * lines; `--json` prints the GetPromptResult.
  */
 import type { GetPromptResult, McpClient, Prompt } from '../../index.js';
-import { argsText, parse, parseJsonObject, UsageError } from '../args.js';
+import { argsText, parseJsonObject, UsageError } from '../args.js';
+import { runCommand } from '../command.js';
 import { isKeyValue } from '../kv-args.js';
-import { withConfigClient } from '../config-client.js';
-import { CliFailure, CONFIG_OPTIONS, reportFailure } from '../config-target.js';
+import { withOneServer } from '../config-client.js';
+import { CliFailure, CONFIG_OPTIONS } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { didYouMean } from '../suggest.js';
-import { adHocServer, withClient } from '../target.js';
+import { adHocServer } from '../target.js';
 import { promptArgs } from './prompts.js';
 
 const USAGE = "usage: mcpwire prompt <id> <name> [key=value…] [--args '<json>'|@file|-] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [key=value…]";
 
-export default async function prompt(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { args: { type: 'string' }, imports: CONFIG_OPTIONS.imports });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+export default function prompt(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: { args: { type: 'string' }, imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {
     const adHoc = adHocServer(values) !== undefined;
     const fixed = adHoc ? 1 : 2;
     const [id, name] = adHoc ? [undefined, positionals[0]] : positionals;
@@ -37,13 +32,10 @@ export default async function prompt(argv: string[]): Promise<number> {
       if (typeof v !== 'string') throw new UsageError(`--args: prompt arguments are strings (argument "${safeText(k, 40)}" is not)`);
       args[k] = v;
     }
-    const run = async (client: McpClient, timeoutMs?: number) => {
+    const result: GetPromptResult = await withOneServer(values, id, run, async (client: McpClient, timeoutMs?: number) => {
       await checkPrompt(client, name, args, id);
       return client.getPrompt(name, args, timeoutMs === undefined ? {} : { timeoutMs });
-    };
-    const result: GetPromptResult = adHoc
-      ? await withClient(values, (c) => run(c))
-      : await withConfigClient(values, id!, (s) => (scrub = s), run);
+    });
     if (values.json) {
       printJson(result);
       return 0;
@@ -55,9 +47,7 @@ export default async function prompt(argv: string[]): Promise<number> {
       process.stdout.write(`${m.role}: ${body}\n`);
     }
     return 0;
-  } catch (err) {
-    return reportFailure(err, scrub);
-  }
+  });
 }
 
 /**

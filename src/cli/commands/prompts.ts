@@ -7,7 +7,6 @@
 import type { Prompt } from '../../index.js';
 import { browse } from '../browse.js';
 import { safeText } from '../output.js';
-import { table } from '../layout.js';
 
 /** `topic, style?` */
 export function promptArgs(p: Prompt): string {
@@ -20,15 +19,7 @@ export default function prompts(argv: string[]): Promise<number> {
     noun: 'prompts',
     capability: 'prompts',
     fetch: (client) => client.listPrompts(),
-    render(items) {
-      const withServer = items[0]?.server !== undefined;
-      const rows = items.map(({ server, item: p }) => [
-        ...(withServer ? [safeText(server, 64)] : []),
-        safeText(p.name, 80),
-        promptArgs(p),
-        safeText(p.description ?? '', 300),
-      ]);
-      process.stdout.write(`${table([...(withServer ? ['server'] : []), 'name', 'arguments', 'description'], rows)}\n`);
-    },
+    columns: ['name', 'arguments', 'description'],
+    row: (p) => [safeText(p.name, 80), promptArgs(p), safeText(p.description ?? '', 300)],
   });
 }

@@ -6,31 +6,25 @@
  * the ReadResourceResult.
  */
 import path from 'node:path';
-import type { McpClient, ReadResourceResult } from '../../index.js';
-import { parse, UsageError } from '../args.js';
-import { withConfigClient } from '../config-client.js';
+import type { ReadResourceResult } from '../../index.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { withOneServer } from '../config-client.js';
 import { saveBlob } from '../content.js';
-import { CONFIG_OPTIONS, reportFailure } from '../config-target.js';
+import { CONFIG_OPTIONS } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
-import { adHocServer, withClient } from '../target.js';
+import { adHocServer } from '../target.js';
 
 const USAGE = 'usage: mcpwire read <id> <uri> [--json] [--save-dir DIR]  |  mcpwire --stdio "<cmd>" read <uri> [--json] [--save-dir DIR]';
 
-export default async function read(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports, 'save-dir': { type: 'string' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+export default function read(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports, 'save-dir': { type: 'string' } } }, async ({ values, positionals }, run) => {
     const adHoc = adHocServer(values) !== undefined;
     const [id, uri] = adHoc ? [undefined, positionals[0]] : positionals;
     if (!uri || positionals.length !== (adHoc ? 1 : 2)) throw new UsageError(USAGE);
-    const run = (client: McpClient, timeoutMs?: number) => client.readResource(uri, timeoutMs === undefined ? {} : { timeoutMs });
-    const result: ReadResourceResult = adHoc
-      ? await withClient(values, (c) => run(c))
-      : await withConfigClient(values, id!, (s) => (scrub = s), run);
+    const result: ReadResourceResult = await withOneServer(values, id, run, (client, timeoutMs) =>
+      client.readResource(uri, timeoutMs === undefined ? {} : { timeoutMs }),
+    );
     if (values.json) {
       printJson(result);
       return 0;
@@ -45,7 +39,5 @@ export default async function read(argv: string[]): Promise<number> {
       }
     }
     return 0;
-  } catch (err) {
-    return reportFailure(err, scrub);
-  }
+  });
 }

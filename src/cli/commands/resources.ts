@@ -7,7 +7,6 @@
 import type { Resource } from '../../index.js';
 import { browse } from '../browse.js';
 import { safeText } from '../output.js';
-import { table } from '../layout.js';
 
 export default function resources(argv: string[]): Promise<number> {
   return browse<Resource>(argv, {
@@ -15,16 +14,7 @@ export default function resources(argv: string[]): Promise<number> {
     noun: 'resources',
     capability: 'resources',
     fetch: (client) => client.listResources(),
-    render(items) {
-      const withServer = items[0]?.server !== undefined;
-      const rows = items.map(({ server, item: r }) => [
-        ...(withServer ? [safeText(server, 64)] : []),
-        safeText(r.uri, 300),
-        safeText(r.title ?? r.name, 80),
-        safeText(r.mimeType ?? '', 60),
-        safeText(r.description ?? '', 300),
-      ]);
-      process.stdout.write(`${table([...(withServer ? ['server'] : []), 'uri', 'name', 'mime', 'description'], rows)}\n`);
-    },
+    columns: ['uri', 'name', 'mime', 'description'],
+    row: (r) => [safeText(r.uri, 300), safeText(r.title ?? r.name, 80), safeText(r.mimeType ?? '', 60), safeText(r.description ?? '', 300)],
   });
 }

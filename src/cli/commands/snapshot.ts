@@ -9,9 +9,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { asSurface, diffSurfaces, takeSnapshot, type SurfaceChange } from '../../check-api.js';
 import { toConnectConfig } from '../../host-api.js';
-import { parse, parseTimeout, UsageError } from '../args.js';
+import { parseTimeout, UsageError } from '../args.js';
+import { reportJudgeFailure, runCommand } from '../command.js';
 import { CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '../config-target.js';
-import { printJson, reportError, safeText } from '../output.js';
+import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
 const USAGE = 'usage: mcpwire snapshot (<id> | --stdio "<command line>" | --url <url>) [-o <file>]\n       mcpwire snapshot diff <old.json> <new.json> [--json]';
@@ -34,14 +35,9 @@ function line(c: SurfaceChange): string {
   return `  ${c.path}: ${safeText(c.message, 300)}`;
 }
 
-export default async function snapshot(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { output: { type: 'string', short: 'o' }, imports: CONFIG_OPTIONS.imports });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+export default function snapshot(argv: string[]): Promise<number> {
+  const options = { output: { type: 'string', short: 'o' }, imports: CONFIG_OPTIONS.imports } as const;
+  return runCommand(argv, { usage: USAGE, options, onError: reportJudgeFailure }, async ({ values, positionals }, run) => {
     if (positionals[0] === 'diff') {
       if (positionals.length !== 3) throw new UsageError(USAGE);
       const d = diffSurfaces(await readSurface(positionals[1]), await readSurface(positionals[2]));
@@ -59,7 +55,7 @@ export default async function snapshot(argv: string[]): Promise<number> {
     if (target === undefined) {
       if (positionals.length !== 1) throw new UsageError(`no server: give a configured server id, --stdio "<command line>" or --url <url>\n${USAGE}`);
       const config = await loadView(values);
-      scrub = scrubber(config.servers);
+      run.scrub = scrubber(config.servers);
       const server = findServer(config, positionals[0]);
       usableServer(server);
       target = toConnectConfig(server);
@@ -71,12 +67,5 @@ export default async function snapshot(argv: string[]): Promise<number> {
       process.stderr.write(`wrote ${values.output}: ${surface.tools.length} tools, ${surface.resources.length} resources, ${surface.resourceTemplates.length} templates, ${surface.prompts.length} prompts\n`);
     } else process.stdout.write(text);
     return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      reportError(err);
-      return 2;
-    }
-    process.stderr.write(`mcpwire: ${scrub(err instanceof Error ? err.message : String(err))}\n`);
-    return 1;
-  }
+  });
 }

@@ -8,8 +8,9 @@
  * `untrusted`, with the hint as its error.
  */
 import type { ServerStatus } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
-import { CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { CONFIG_OPTIONS, findServer, loadView, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
@@ -43,19 +44,15 @@ function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
   };
 }
 
-export default async function status(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
-    if (values.help) {
-      process.stdout.write('usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]\n');
-      return 0;
-    }
+const USAGE = 'usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]';
+
+export default function status(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {
     const [id] = positionals;
-    if (positionals.length > 1) throw new UsageError('usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]');
+    if (positionals.length > 1) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('status reports the configured servers; for an ad-hoc server use "mcpwire check" or "mcpwire tools"');
     const config = await loadView(values);
-    scrub = scrubber(config.servers);
+    const scrub = (run.scrub = scrubber(config.servers));
     const servers = id === undefined ? config.servers : [findServer(config, id)];
     if (servers.length === 0) {
       if (values.json) printJson([]);
@@ -65,9 +62,7 @@ export default async function status(argv: string[]): Promise<number> {
     // Printed before the host closes: a server slow to shut down does not delay the report.
     await withHost(servers, values, { capRequests: true }, (host) => render(host.status().map((s) => row(s, scrub)), id, values.json === true));
     return 0;
-  } catch (err) {
-    return reportFailure(err, scrub);
-  }
+  });
 }
 
 function render(rows: StatusRow[], id: string | undefined, json: boolean): void {

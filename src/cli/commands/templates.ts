@@ -6,7 +6,6 @@
 import type { ResourceTemplate } from '../../index.js';
 import { browse } from '../browse.js';
 import { safeText } from '../output.js';
-import { table } from '../layout.js';
 
 export default function templates(argv: string[]): Promise<number> {
   return browse<ResourceTemplate>(argv, {
@@ -14,15 +13,7 @@ export default function templates(argv: string[]): Promise<number> {
     noun: 'resource templates',
     capability: 'resources',
     fetch: (client) => client.listResourceTemplates(),
-    render(items) {
-      const withServer = items[0]?.server !== undefined;
-      const rows = items.map(({ server, item: t }) => [
-        ...(withServer ? [safeText(server, 64)] : []),
-        safeText(t.uriTemplate, 300),
-        safeText(t.title ?? t.name, 80),
-        safeText(t.description ?? '', 300),
-      ]);
-      process.stdout.write(`${table([...(withServer ? ['server'] : []), 'uri template', 'name', 'description'], rows)}\n`);
-    },
+    columns: ['uri template', 'name', 'description'],
+    row: (t) => [safeText(t.uriTemplate, 300), safeText(t.title ?? t.name, 80), safeText(t.description ?? '', 300)],
   });
 }

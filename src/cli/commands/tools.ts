@@ -13,7 +13,8 @@
  */
 import type { Tool } from '../../index.js';
 import type { AdaptedTool, McpHost } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
 import { outputWidth, printJson, reportError, safeText } from '../output.js';
@@ -32,13 +33,8 @@ interface ViewFlags {
   names?: boolean;
 }
 
-export default async function tools(argv: string[]): Promise<number> {
-  try {
-    const { values, positionals } = parse(argv, OWN);
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+export default function tools(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: OWN, onError: reportHinted }, async ({ values, positionals }) => {
     if (adHocServer(values) === undefined) return await configTools(values, positionals);
     if (positionals.length > 1) throw new UsageError('with --stdio/--url, tools takes at most a tool name (no server id)');
     const list = await withClient(values, (client) => client.listTools());
@@ -53,11 +49,14 @@ export default async function tools(argv: string[]): Promise<number> {
     }
     process.stdout.write(listing([{ tools: list.map((tool) => ({ tool })) }], values));
     return 0;
-  } catch (err) {
-    if (err instanceof Error && !(err instanceof UsageError)) err.message = timeoutHint(err.message);
-    reportError(err);
-    return err instanceof UsageError ? 2 : 1;
-  }
+  });
+}
+
+/** An ad-hoc server's failure: with the timeout hint, credential-looking text redacted. */
+function reportHinted(err: unknown): number {
+  if (err instanceof Error && !(err instanceof UsageError)) err.message = timeoutHint(err.message);
+  reportError(err);
+  return err instanceof UsageError ? 2 : 1;
 }
 
 /** One entry of `tools --json` from config. */

@@ -10,30 +10,24 @@
  */
 import path from 'node:path';
 import { listTrustedProjects, trustProject, untrustProject } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
-import { pathOptions, printDiagnostics, reportFailure, scrubber } from '../config-target.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { pathOptions, printDiagnostics, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { listedServer, target } from './mcp-list.js';
 
 const USAGE = 'usage: mcpwire trust [<dir>] | trust --list | trust --revoke [<dir>] (= untrust [<dir>])   [--json]';
 
-export default async function trust(argv: string[]): Promise<number> {
-  try {
-    const { values, positionals } = parse(argv, { list: { type: 'boolean' }, revoke: { type: 'boolean' } });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+export default function trust(argv: string[]): Promise<number> {
+  return runCommand(argv, { usage: USAGE, options: { list: { type: 'boolean' }, revoke: { type: 'boolean' } } }, async ({ values, positionals }) => {
     if (positionals.length > 1 || (values.list && (positionals.length > 0 || values.revoke))) throw new UsageError(USAGE);
     const dir = positionals[0] ?? '.';
     const json = values.json === true;
     if (values.list) return await list(json);
     if (values.revoke) return await revoke(dir, json);
     return await grant(dir, json);
-  } catch (err) {
-    return reportFailure(err);
-  }
+  });
 }
 
 async function grant(dir: string, json: boolean): Promise<number> {
