@@ -6,26 +6,22 @@
  * default (a tool not annotated read-only is called only with --fixtures or --allow-calls),
  * and snapshot -o / snapshot diff (removed tool and new required argument are breaking → exit 1).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { cli, runCli, type CliRun } from './support/cli-process.js';
 import { findAll, parseXml } from './support/xml.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/main.js');
 const FIXTURE = join(ROOT, 'mock-servers/check-fixtures/server.mjs');
 const node = process.execPath;
 const fx = (bug?: string) => `${JSON.stringify(node)} ${JSON.stringify(FIXTURE)}${bug ? ` --bug=${bug}` : ''}`;
 
-function run(args: string[], cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-cli-'))): Promise<{ code: number; stdout: string; stderr: string; cwd: string }> {
-  return new Promise((resolve) => {
-    execFile(node, [CLI, ...args], { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeout: 170_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr, cwd });
-    });
-  });
+async function run(args: string[], cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-cli-'))): Promise<CliRun & { cwd: string }> {
+  const r = await runCli(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 170_000 });
+  return { ...r, cwd };
 }
 
 describe('mcpwire check (CLI)', () => {
@@ -161,7 +157,7 @@ describe('mcpwire snapshot (CLI)', () => {
     writeFileSync(join(r.cwd, 'added.json'), JSON.stringify(added));
     const a = await run(['snapshot', 'diff', join(r.cwd, 'old.json'), join(r.cwd, 'added.json')]);
     expect(a.code).toBe(0);
-    const notSnap = await run(['snapshot', 'diff', join(r.cwd, 'old.json'), CLI]);
+    const notSnap = await run(['snapshot', 'diff', join(r.cwd, 'old.json'), cli]);
     expect(notSnap.code).toBe(2);
   });
 });

@@ -5,15 +5,14 @@
  * `mcp add --env K` stores a reference; `${VAR}` in the native config reaches the server and an
  * unset one disables it with a diagnostic; denied tools are hidden from `tools`; YAML configs.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './support/cli-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
 const everything = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'))} stdio`;
 const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
 
@@ -34,13 +33,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function run(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: proj, timeout: 60_000, env: { ...baseEnv, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: proj, env: { ...baseEnv, ...env } });
 const projectConfig = () => JSON.parse(fs.readFileSync(path.join(proj, '.mcpwire', 'config.json'), 'utf8')) as { mcp: { servers: Record<string, unknown> } };
 const writeGlobal = (servers: Record<string, unknown>) => {
   fs.mkdirSync(path.dirname(globalFile), { recursive: true });

@@ -5,7 +5,6 @@
  * Streams are injected (a PassThrough marked `isTTY` stands in for the terminal); the last test
  * runs the built CLI (dist/) as a child process with a pipe for stdin.
  */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -13,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliElicitation, parseAnswer } from '../src/cli/elicit.js';
 import type { ElicitRequestParams } from '../src/index.js';
+import { runCli } from './support/cli-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -114,12 +114,8 @@ describe('CLI elicitation prompt', () => {
   it('client.elicitation#43: the built CLI declines an elicitation when stdin is a pipe, and the server gets {action: "decline"}', async () => {
     const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')} client-features`;
     const args = JSON.stringify({ method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
-    const r = await new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
-      const child = execFile(process.execPath, [path.join(root, 'dist/cli/main.js'), '--stdio', mockCmd, 'call', 'ask', '--args', args, '--json'], { cwd: root, timeout: 60_000 }, (err, stdout, stderr) =>
-        err ? reject(Object.assign(err, { stderr })) : resolve({ stdout, stderr }),
-      );
-      child.stdin?.end();
-    });
+    const r = await runCli(['--stdio', mockCmd, 'call', 'ask', '--args', args, '--json']);
+    expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ content: [{ type: 'text', text: '{"action":"decline"}' }] });
     expect(r.stderr).toMatch(/declined an elicitation from server ".*" \(stdin is not a terminal\)/);
   });

@@ -7,17 +7,14 @@
  * Project servers start only in a trusted project (issue9.9): a sandbox trusts its project (as it
  * is at each run) unless made with `sandbox({ autoTrust: false })`.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { trustProject } from '../src/host/config/index.js';
+import { runCli } from './support/cli-process.js';
+import { cleanup, root, run as userRun, sandbox as userSandbox, writeJson, type Sandbox as UserSandbox } from './support/cli-user.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
 const mock = path.join(root, 'mock-servers/stdio-server.mjs');
 const everything = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const crashOnStart = path.join(root, 'mock-servers/scenarios/crash-on-start.json');
@@ -28,38 +25,14 @@ const ENV_SECRET = 'env-secret-51d2e8aa';
 const CLIENT_SECRET = 'oauth-secret-c0ffee42';
 const SECRETS = [HEADER_SECRET, ENV_SECRET, CLIENT_SECRET];
 
-interface Sandbox {
-  dir: string;
-  proj: string;
-  home: string;
-  globalFile: string;
-  projectFile: string;
-  env: Record<string, string>;
+interface Sandbox extends UserSandbox {
   autoTrust: boolean;
 }
 
-const sandboxes: string[] = [];
-afterAll(() => {
-  for (const d of sandboxes) fs.rmSync(d, { recursive: true, force: true });
-});
+afterAll(cleanup);
 
 function sandbox({ autoTrust = true } = {}): Sandbox {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-cli-host-'));
-  sandboxes.push(dir);
-  const proj = path.join(dir, 'proj');
-  const home = path.join(dir, 'home');
-  fs.mkdirSync(proj, { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  const globalFile = path.join(dir, 'global', 'config.json');
-  return {
-    dir,
-    proj,
-    home,
-    globalFile,
-    projectFile: path.join(proj, '.mcpwire', 'config.json'),
-    env: { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: globalFile, MCPWIRE_TRACE: '' },
-    autoTrust,
-  };
+  return { ...userSandbox(), autoTrust };
 }
 
 interface Run {
@@ -72,20 +45,10 @@ interface Run {
 const outputs: { args: string[]; text: string }[] = [];
 
 async function run(sb: Sandbox, args: string[]): Promise<Run> {
-  if (sb.autoTrust) await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    execFile(node, [cli, ...args], { cwd: sb.proj, timeout: 60_000, env: { ...process.env, ...sb.env } }, (err, stdout, stderr) => {
-      const r = { code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr, ms: performance.now() - t0 };
-      outputs.push({ args, text: stdout + stderr });
-      resolve(r);
-    });
-  });
-}
-
-function writeJson(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+  const t0 = performance.now();
+  const r = sb.autoTrust ? await userRun(sb, args) : await runCli(args, { cwd: sb.proj, env: { ...process.env, ...sb.env } });
+  outputs.push({ args, text: r.stdout + r.stderr });
+  return { ...r, ms: performance.now() - t0 };
 }
 
 function nativeConfig(servers: Record<string, unknown>): unknown {

@@ -12,44 +12,20 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { wait } from '../src/util/sleep.js';
+import { alive, cli, killAll, node, root, until } from './support/cli-process.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
 const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
-const node = process.execPath;
 
 const dirs: string[] = [];
 const serverPids: number[] = [];
-afterEach(() => {
-  // Never leave a stubborn server behind, whatever the test concluded.
-  for (const pid of serverPids.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone, as it should be */
-    }
-  }
-});
+// Never leave a stubborn server behind, whatever the test concluded.
+afterEach(() => killAll(serverPids));
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (cond()) return true;
-  return cond();
-}
 
 interface Interrupted {
   code: number | null;
@@ -89,10 +65,10 @@ async function interrupt(args: (pidFile: string, dir: string) => string[], sig: 
     expect(alive(serverPid)).toBe(true);
     process.kill(-child.pid!, sig);
     if (again) {
-      await sleep(200);
+      await wait(200);
       process.kill(-child.pid!, sig);
     }
-    const exit = await Promise.race([exited, sleep(30_000).then(() => undefined)]);
+    const exit = await Promise.race([exited, wait(30_000).then(() => undefined)]);
     expect(exit, `the CLI did not exit after ${sig}; stderr: ${stderr}`).toBeDefined();
     const serverGone = await until(() => !alive(serverPid), 15_000);
     const signalsFile = `${pidFile}.signals`;

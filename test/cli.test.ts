@@ -1,24 +1,17 @@
 /**
  * The `mcpwire` CLI as a child process (dist/ is built by `npm test`'s pretest step).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './support/cli-process.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
 const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')}`;
 
-function run(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: root, timeout: 60_000, env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...process.env, ...env } });
 
 describe('mcpwire CLI', () => {
   it('tools --json against server-everything launched with npx (devDependency, no network)', async () => {

@@ -3,16 +3,14 @@
  * XDG_CONFIG_HOME, MCPWIRE_CONFIG_PATH and project dir (the cwd), the project trusted before each
  * run (as `mcpwire trust` would). Used by the cli-browse / cli-call / cli-errors / cli-tty tests.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { trustProject } from '../../src/host/config/index.js';
+import { node, root, runCli, type CliRun } from './cli-process.js';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const cli = path.join(root, 'dist/cli/main.js');
-export const node = process.execPath;
+export { cli, node, root } from './cli-process.js';
 export const everythingJs = path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
 export const everythingEntry = () => ({ transport: 'stdio', command: node, args: [everythingJs, 'stdio'] });
@@ -56,22 +54,12 @@ export function writeJson(file: string, value: unknown): void {
   fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type Run = CliRun;
 
 /** Runs `mcpwire <args>` in the sandbox's project dir; `input` goes to its stdin. */
 export async function run(sb: Sandbox, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
   await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
-  return new Promise((resolve) => {
-    const child = execFile(node, [cli, ...args], { cwd: sb.proj, timeout: 60_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, ...sb.env, ...options.env } }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof (err as { code?: unknown }).code === 'number' ? ((err as { code: number }).code) : 1) : 0, stdout, stderr });
-    });
-    if (options.input !== undefined) child.stdin?.end(options.input);
-    else child.stdin?.end();
-  });
+  return runCli(args, { cwd: sb.proj, env: { ...process.env, ...sb.env, ...options.env }, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
 /** Runs a shell command line (bash) in the sandbox's project dir. */
