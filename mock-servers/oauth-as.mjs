@@ -9,6 +9,7 @@
  *   redirectIss        the `iss` put on the redirect (an issuer mix-up)
  *   stepUpForever      every tools/call is refused with 403 insufficient_scope
  *   callScope          the scope tools/call needs (403 insufficient_scope with it otherwise)
+ *   clientPrefix       registered client ids are `<clientPrefix>-<n>` (default `client`)
  *   noRefresh          the authorization code grant issues no refresh token
  *   rotate             each refresh issues a new refresh token; a rotated-out one gets invalid_grant
  *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
@@ -40,6 +41,9 @@
  * Also: client_credentials (client secret or private_key_jwt), the jwt-bearer grant for
  * assertions starting `jag-`, and a toy IdP at /idp/token (RFC 8693 exchange of the ID token
  * `id-token-of-alice` for an ID-JAG, SEP-990).
+ *
+ * `migrateTo(other)` moves the MCP endpoint to another mock's AS (its PRM names it; only its tokens
+ * are accepted from then on).
  *
  * `log` records every request as {path, method, params, authorization} (form bodies parsed) so
  * tests can check what the client sent. Run directly, it prints the MCP URL and serves forever.
@@ -175,7 +179,7 @@ export async function startOAuthMock(options = {}) {
     const auth = req.headers.authorization;
     const scheme = auth?.startsWith('Bearer ') ? 'bearer' : auth?.startsWith('DPoP ') ? 'dpop' : undefined;
     const presented = scheme === 'bearer' ? auth.slice(7) : scheme === 'dpop' ? auth.slice(5) : undefined;
-    let t = presented !== undefined ? tokens.get(presented) : undefined;
+    let t = presented !== undefined ? (o.acceptFrom ?? tokens).get(presented) : undefined;
     if (t?.jkt !== undefined) {
       // A DPoP-bound token: the DPoP scheme and a fresh proof of the same key (RFC 9449 §7).
       const proof = scheme === 'dpop' ? checkProof(req.headers.dpop, 'POST', `${base}/mcp`, presented) : { error: 'bound token sent as Bearer' };
@@ -246,7 +250,7 @@ export async function startOAuthMock(options = {}) {
       if (url.pathname === '/register' && req.method === 'POST') {
         counters.register++;
         const meta = JSON.parse(body || '{}');
-        const id = `client-${counters.register}`;
+        const id = `${o.clientPrefix ?? 'client'}-${counters.register}`;
         const method = meta.token_endpoint_auth_method ?? 'client_secret_basic';
         const secret = method === 'none' ? undefined : `secret-${b64url(randomBytes(12))}`;
         clients.set(id, { secret, method });
@@ -273,6 +277,14 @@ export async function startOAuthMock(options = {}) {
     clients,
     refreshes,
     tokens,
+    /**
+     * The MCP server moves to the authorization server of mock `other`: its PRM names `other`,
+     * and only `other`'s access tokens are accepted from now on.
+     */
+    migrateTo(other) {
+      o.asServers = [other.base];
+      o.acceptFrom = other.tokens;
+    },
     /** Marks every access token expired (the next MCP request gets 401). */
     expireAll() {
       for (const t of tokens.values()) t.expiresAt = 0;

@@ -405,6 +405,25 @@ describe('discovery mechanisms, transport security, redirect registration, token
     expect(at(m, '/token')[0].params.redirect_uri).toBe(REDIRECT);
   });
 
+  for (const refresh of [true, false]) {
+    it(`basic.authorization#56: the server moves to another authorization server (${refresh ? 'a refreshable grant' : 'no refresh token'}) → seen on the 401, a client registered there, nothing of the old one presented to it`, async () => {
+      const as2 = await mock({ clientPrefix: 'as2-client' });
+      const m = await mock(refresh ? {} : { noRefresh: true });
+      const c = await open(m, provider(m));
+      await c.listTools();
+      (m as Mock & { migrateTo(o: Mock): void }).migrateTo(as2);
+      const r = await c.callTool('whoami', {});
+      expect(r.isError).toBeFalsy();
+      // The old AS sees no refresh: the grant is its, and the server no longer names it.
+      expect(at(m, '/token').filter((e) => e.params.grant_type === 'refresh_token')).toEqual([]);
+      expect(as2.counters.register).toBe(1);
+      const presented = as2.log.filter((e) => e.path === '/authorize' || e.path === '/token').map((e) => e.params.client_id ?? Buffer.from((e.authorization ?? '').slice(6), 'base64').toString().split(':')[0]);
+      expect(presented.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(presented)).toEqual(new Set(['as2-client-1']));
+      expect(as2.log.some((e) => e.params.refresh_token !== undefined)).toBe(false);
+    });
+  }
+
   it('basic.authorization#56: a stored grant issued by another authorization server is neither refreshed there nor sent to the MCP server', async () => {
     const m = await mock();
     const store = new MemoryTokenStore();

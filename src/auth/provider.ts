@@ -47,6 +47,8 @@ class Provider implements OAuthClientProvider {
   private loaded = false;
   private discovery: Discovery | undefined;
   private client: ClientIdentity | undefined;
+  /** The issuer of the authorization server `client` belongs to. */
+  private clientIssuer: string | undefined;
   private readonly flight = new Serial();
   /** The scope last asked for (step-up unions with it). */
   private requestedScope: string | undefined;
@@ -150,6 +152,9 @@ class Provider implements OAuthClientProvider {
       // A token other than the refused one is held by now (a refresh or a login in between, or
       // the request went out before there was one): just replay with it.
       if (sent !== undefined && sent.access_token !== refused) return;
+      // The challenge names the metadata: look again first, so that a server now naming another
+      // authorization server is seen before its refresh token goes to the old one (#56).
+      if (ch?.resource_metadata !== undefined && sent?.refresh_token !== undefined) await this.discoverOnce(ch.resource_metadata, options).catch(() => undefined);
       // A refresh keeps the granted scope: worth it only when the challenge asks for nothing more.
       const held = splitScope(sent?.scope);
       let refreshFailure: unknown;
@@ -362,7 +367,7 @@ class Provider implements OAuthClientProvider {
   }
 
   private clientFromGrant(g: StoredGrant, d: Discovery): ClientIdentity {
-    if (this.client !== undefined) return this.client;
+    if (this.client !== undefined && this.clientIssuer === d.as.issuer) return this.client;
     const id = this.o.clientId ?? g.client_id;
     if (id === undefined) throw new AuthError('the stored grant names no client', 'MCPWIRE_AUTH_NO_CLIENT');
     const secret = this.o.clientSecret ?? g.client_secret;
@@ -389,9 +394,12 @@ class Provider implements OAuthClientProvider {
         token_endpoint_auth_method: this.o.tokenEndpointAuthMethod ?? chooseAuthMethod(d.as, this.o.clientSecret !== undefined, hasKey),
         source: 'pre-registered',
       };
+      this.clientIssuer = d.as.issuer;
       return (this.client = c);
     }
-    if (this.client !== undefined) return this.client;
+    // A client registered at another authorization server is never presented to this one.
+    if (this.client !== undefined && this.clientIssuer === d.as.issuer) return this.client;
+    this.clientIssuer = d.as.issuer;
     const g = this.grant ?? (await this.store.get(this.key, options));
     const secretAlive = g?.client_secret_expires_at === undefined || g.client_secret_expires_at > this.now();
     if (g?.client_id !== undefined && g.issuer === d.as.issuer && (g.redirect_uri === undefined || sameRedirect(g.redirect_uri, this.o.redirectUri)) && secretAlive) {

@@ -59,7 +59,8 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
     redirectUri: REDIRECT_URI,
     interaction: headlessInteraction,
     clientMetadataUrl: CIMD_URL,
-    clientMetadata: { client_name: 'mcpwire-conformance-client' },
+    // RFC 8252: a native app with a loopback redirect (as the host registers itself).
+    clientMetadata: { client_name: 'mcpwire-conformance-client', application_type: 'native' },
   };
   // DPoP (RFC 9449, SEP-1932): the scenario's AS advertises it; the client opts in.
   if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') return { ...base, dpop: true };
