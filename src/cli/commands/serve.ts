@@ -1,0 +1,47 @@
+/**
+ * `mcpwire serve [--http [--listen host:port] [--token-env NAME]]` — the configured servers as one
+ * MCP server (a gateway; docs/serve.md). Over stdio (the default) a parent spawns it and talks
+ * newline-delimited JSON-RPC on its stdin/stdout; logs go to stderr only, and it exits when
+ * stdin closes. With `--http` it listens for Streamable HTTP on loopback (127.0.0.1, a free port
+ * unless `--listen` says), prints `LISTEN <url>` on stderr, and runs until SIGINT/SIGTERM.
+ */
+import { createRequire } from 'node:module';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
+
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--config <file>] [--imports]';
+
+function version(): string {
+  return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+}
+
+export default function serve(argv: string[]): Promise<number> {
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' } } as const;
+  return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
+    if (positionals.length > 0) throw new UsageError(USAGE);
+    if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
+    if (!values.http && (values.listen !== undefined || values['token-env'] !== undefined)) throw new UsageError('--listen and --token-env go with --http');
+    const config = await loadView(values);
+    run.scrub = scrubber(config.servers);
+    const api = await import('../../serve-api.js');
+    const log = (line: string) => process.stderr.write(`mcpwire serve: ${run.scrub(line)}\n`);
+    if (!values.http) {
+      await api.serveStdio(config, { version: version(), log });
+      return 0;
+    }
+    let token: string | undefined;
+    if (values['token-env'] !== undefined) {
+      token = process.env[values['token-env']];
+      if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
+    }
+    const server = await api.serveHttp(config, { version: version(), log, listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    process.stderr.write(`LISTEN ${server.url}\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+    return 0;
+  });
+}

@@ -1,0 +1,196 @@
+/**
+ * The gateway's view of the downstream servers beyond tools: the host keeps each connection
+ * (reconnects, backoff, OAuth), and the gateway keeps the client of each server's latest
+ * connection, caught by wrapping the host's `connect` (a public `HostOptions` hook). Resources,
+ * resource templates, prompts, completions and the log level go to those clients directly; what
+ * they answer goes through the server's redaction (its configured secrets never reach the
+ * gateway's client) before it leaves.
+ *
+ * Names: prompts are offered as `mcp_<server>_<prompt>` (the server id keeps two servers' prompts
+ * apart); resource URIs are passed as the servers gave them, routed by the last listing, and a
+ * URI no listing named (a template's expansion) is asked of each resources server in id order.
+ */
+import { connect as connectClient, type McpClient } from '../mcp/client.js';
+import type { ClientOptions } from '../mcp/client-options.js';
+import type { LoggingLevel, Prompt, Resource, ResourceTemplate } from '../mcp/types.js';
+import type { ServerConfig } from '../transport/create.js';
+import type { ConnectFn, HostClient, McpHost, ResolvedServer } from '../host/index.js';
+import { serverRedaction, type ServerRedaction } from '../host/redaction.js';
+import { redactData } from '../host/tool-result.js';
+import { JsonRpcError } from '../errors.js';
+import { rpcMessage } from '../protocol/error-text.js';
+
+/** -32602: what the spec names for an unknown prompt, a bad cursor or bad params. */
+export function invalidParams(message: string): JsonRpcError {
+  return new JsonRpcError(-32602, message);
+}
+
+export class Downstream {
+  private readonly clients = new Map<string, McpClient>();
+  private readonly redactions = new Map<string, ServerRedaction>();
+  /** Which server each listed resource URI came from (the last listing wins; first id on a tie). */
+  private readonly uriOwner = new Map<string, string>();
+  private logLevel: LoggingLevel | undefined;
+  host: McpHost | undefined;
+
+  constructor(servers: readonly ResolvedServer[]) {
+    for (const s of servers) this.redactions.set(s.id, serverRedaction(s));
+  }
+
+  /** The host's `connect`: the engine's, remembering each server's newest client. */
+  readonly connect: ConnectFn = async (config: ServerConfig, options: ClientOptions): Promise<HostClient> => {
+    const client = await connectClient(config, options);
+    const id = config.id;
+    if (id !== undefined) {
+      this.clients.set(id, client);
+      // A server connected after the client chose a log level gets it too (server.utilities.logging).
+      if (this.logLevel !== undefined && client.serverCapabilities?.logging !== undefined) client.setLoggingLevel(this.logLevel).catch(() => {});
+      client.on('close', () => {
+        if (this.clients.get(id) === client) this.clients.delete(id);
+      });
+    }
+    return client;
+  };
+
+  /** Ready servers' clients, by id order. */
+  ready(feature?: 'resources' | 'prompts' | 'logging' | 'completions'): [string, McpClient][] {
+    const states = new Map((this.host?.status() ?? []).map((s) => [s.id, s.state]));
+    return [...this.clients]
+      .filter(([id, c]) => states.get(id) === 'ready' && (feature === undefined || c.serverCapabilities?.[feature] !== undefined))
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+  }
+
+  redact<T>(server: string, value: T): T {
+    const r = this.redactions.get(server);
+    return r === undefined ? value : redactData(value, r);
+  }
+
+  /** Error text of a downstream failure, with every server's secrets taken out. */
+  errorText(err: unknown): string {
+    const text = err instanceof Error ? err.message : String(err);
+    return [...this.redactions.values()].reduce((t, r) => r.text(t), text);
+  }
+
+  async resources(signal: AbortSignal): Promise<Resource[]> {
+    const lists = await this.each('resources', (c) => c.listResources({ signal }));
+    this.uriOwner.clear();
+    const out: Resource[] = [];
+    for (const [server, list] of lists) {
+      for (const r of list) {
+        if (this.uriOwner.has(r.uri)) continue; // two servers, one URI: the first id serves it
+        this.uriOwner.set(r.uri, server);
+        out.push(r);
+      }
+    }
+    return out;
+  }
+
+  async templates(signal: AbortSignal): Promise<ResourceTemplate[]> {
+    const lists = await this.each('resources', (c) => c.listResourceTemplates({ signal }));
+    return lists.flatMap(([, list]) => list);
+  }
+
+  async prompts(signal: AbortSignal): Promise<Prompt[]> {
+    const lists = await this.each('prompts', (c) => c.listPrompts({ signal }));
+    return lists.flatMap(([server, list]) => list.map((p) => ({ ...p, name: promptName(server, p.name) })));
+  }
+
+  /** `resources/read`: the listing's server for a known URI, else each resources server in turn. */
+  async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const owner = this.uriOwner.get(uri);
+    const candidates = this.ready('resources').filter(([id]) => owner === undefined || id === owner);
+    let last: unknown = new JsonRpcError(-32002, `Resource not found: ${uri}`, { uri });
+    for (const [server, client] of candidates) {
+      try {
+        return this.redact(server, (await client.readResource(uri, { signal })) as unknown as Record<string, unknown>);
+      } catch (err) {
+        last = err;
+      }
+    }
+    throw this.upstreamError(last);
+  }
+
+  async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const target = this.promptTarget(name);
+    try {
+      return this.redact(target.server, (await target.client.getPrompt(target.prompt, args, { signal })) as unknown as Record<string, unknown>);
+    } catch (err) {
+      throw this.upstreamError(err);
+    }
+  }
+
+  /** `completion/complete`: a prompt reference by its gateway name, a resource template by its owner. */
+  async complete(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    let server: string;
+    let client: McpClient;
+    let sent: Record<string, unknown> = params;
+    if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const t = this.promptTarget(ref.name);
+      ({ server, client } = t);
+      sent = { ...params, ref: { ...ref, name: t.prompt } };
+    } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
+      const owner = await this.templateOwner(ref.uri, signal);
+      if (owner === undefined) throw invalidParams(`no server offers the resource template ${ref.uri}`);
+      [server, client] = owner;
+    } else {
+      throw invalidParams('completion/complete: ref must be a ref/prompt with a name or a ref/resource with a uri');
+    }
+    if (client.serverCapabilities?.completions === undefined) return { completion: { values: [], hasMore: false } };
+    try {
+      return this.redact(server, await client.request('completion/complete', sent, { signal }));
+    } catch (err) {
+      throw this.upstreamError(err);
+    }
+  }
+
+  /** `logging/setLevel`, fanned out to every ready server with logging; remembered for later ones. */
+  async setLevel(level: LoggingLevel): Promise<void> {
+    this.logLevel = level;
+    await Promise.all(this.ready('logging').map(([, c]) => c.setLoggingLevel(level).catch(() => {})));
+  }
+
+  private promptTarget(name: string): { server: string; client: McpClient; prompt: string } {
+    for (const [server, client] of this.ready('prompts')) {
+      const prefix = promptName(server, '');
+      if (name.startsWith(prefix)) return { server, client, prompt: name.slice(prefix.length) };
+    }
+    throw invalidParams(`unknown prompt "${name}" (or its server is not connected)`);
+  }
+
+  private async templateOwner(uriTemplate: string, signal: AbortSignal): Promise<[string, McpClient] | undefined> {
+    for (const entry of this.ready('resources')) {
+      const list = await entry[1].listResourceTemplates({ signal }).catch(() => []);
+      if (list.some((t) => t.uriTemplate === uriTemplate)) return entry;
+    }
+    return undefined;
+  }
+
+  /** Asks every ready server with `feature`; one that fails is left out (the others still answer). */
+  private async each<T>(feature: 'resources' | 'prompts', ask: (c: McpClient) => Promise<T[]>): Promise<[string, T[]][]> {
+    const settled = await Promise.all(
+      this.ready(feature).map(async ([id, c]): Promise<[string, T[]]> => {
+        try {
+          return [id, this.redact(id, await ask(c))];
+        } catch {
+          return [id, []];
+        }
+      }),
+    );
+    return settled;
+  }
+
+  /** A downstream failure as the gateway answers it: the server's JSON-RPC error kept (redacted), anything else -32603. */
+  private upstreamError(err: unknown): JsonRpcError {
+    if (err instanceof JsonRpcError) {
+      const data = err.data === undefined ? undefined : [...this.redactions.values()].reduce((d, r) => redactData(d, r), err.data);
+      return new JsonRpcError(err.rpcCode, this.errorText(rpcMessage(err)), data);
+    }
+    return new JsonRpcError(-32603, this.errorText(err));
+  }
+}
+
+/** A prompt's name at the gateway. */
+export function promptName(server: string, prompt: string): string {
+  return `mcp_${server}_${prompt}`;
+}

@@ -1,0 +1,182 @@
+/**
+ * The gateway: one MCP server in front of the configured ones. It owns one `McpHost` (config,
+ * trust, OAuth, reconnects, retries, permissions, redaction, traces: docs/host.md), started when
+ * the first client sends `initialize`, and any number of upstream sessions (one over stdio; one
+ * per MCP session over Streamable HTTP).
+ *
+ * What flows up: the host's list changes become `notifications/{tools,resources,prompts}/
+ * list_changed` (coalesced over a short window; a server coming or going changes every list);
+ * downstream log messages outside a call become `notifications/message`. What flows down:
+ * sampling, elicitation and roots requests of a downstream server are forwarded to a client
+ * that declared the capability — the one whose tool call on that server is running, else the
+ * newest — and only declared downstream when the first client declared it (client.sampling#5,
+ * client.elicitation#4, client.roots#1: never promise what nobody can answer).
+ */
+import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer } from '../host/index.js';
+import type { ClientOptions } from '../mcp/client-options.js';
+import type { ClientCapabilities, CreateMessageResult, ElicitResult, Root } from '../mcp/types.js';
+import type { Transport } from '../transport/types.js';
+import { JsonRpcError } from '../errors.js';
+import { Downstream } from './downstream.js';
+import { DEFAULT_PAGE_SIZE } from './pages.js';
+import { GatewaySession, type SessionGateway } from './session.js';
+
+export interface GatewayOptions {
+  /** The gateway's version in `serverInfo`. */
+  version?: string;
+  /** Items per list page (default 100). */
+  pageSize?: number;
+  /** Host options (permission hook, backoff, trust…); `connect` is the gateway's own. */
+  host?: Omit<HostOptions, 'connect'>;
+  /** Where log lines go (default: stderr). */
+  log?: (line: string) => void;
+  /** Window in which list changes are coalesced into one notification (default 50 ms). */
+  listChangedDelayMs?: number;
+}
+
+type ListKind = 'tools' | 'resources' | 'prompts';
+
+export class Gateway implements SessionGateway {
+  readonly down: Downstream;
+  readonly version: string;
+  readonly pageSize: number;
+  readonly instructions = 'One MCP server in front of several: tools are named mcp_<server>_<tool>, prompts mcp_<server>_<prompt>; mcpwire_status (or the resource mcpwire://status) shows each server.';
+  private readonly sessions = new Set<GatewaySession>();
+  private hostPromise: Promise<McpHost> | undefined;
+  private host: McpHost | undefined;
+  private readonly pending = new Set<ListKind>();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** Sessions with a tool call running, per server: who a server's request during that call goes to. */
+  private readonly calling = new Map<string, GatewaySession[]>();
+
+  constructor(
+    private readonly config: ConfigLoadResult | readonly ResolvedServer[],
+    private readonly options: GatewayOptions = {},
+  ) {
+    this.version = options.version ?? '0.0.0';
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.down = new Downstream(this.servers());
+  }
+
+  private servers(): readonly ResolvedServer[] {
+    return Array.isArray(this.config) ? (this.config as readonly ResolvedServer[]) : (this.config as ConfigLoadResult).servers;
+  }
+
+  log(line: string): void {
+    (this.options.log ?? ((l: string) => process.stderr.write(`mcpwire serve: ${l}\n`)))(line);
+  }
+
+  /** Serves one upstream client over `transport` (started here). */
+  async attach(transport: Transport): Promise<GatewaySession> {
+    const session = new GatewaySession(this, transport);
+    this.sessions.add(session);
+    await transport.start();
+    return session;
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  ensureHost(session: GatewaySession): Promise<McpHost> {
+    this.hostPromise ??= this.startHost(session.clientCapabilities ?? {});
+    return this.hostPromise;
+  }
+
+  ended(session: GatewaySession): void {
+    this.sessions.delete(session);
+  }
+
+  rootsChanged(_session: GatewaySession): void {
+    // Each downstream server that got roots from us hears that they changed (client.roots#2).
+    for (const [, client] of this.down.ready()) client.notify('notifications/roots/list_changed').catch(() => {});
+  }
+
+  /** Marks `session` as calling a tool of `server` while `run` runs (for routing server requests). */
+  async whileCalling<T>(server: string | undefined, session: GatewaySession, run: () => Promise<T>): Promise<T> {
+    if (server === undefined) return run();
+    const list = this.calling.get(server) ?? [];
+    list.push(session);
+    this.calling.set(server, list);
+    try {
+      return await run();
+    } finally {
+      list.splice(list.indexOf(session), 1);
+      if (list.length === 0) this.calling.delete(server);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    await Promise.all([...this.sessions].map((s) => s.conn.close().catch(() => {})));
+    const host = this.hostPromise ? await this.hostPromise.catch(() => undefined) : undefined;
+    await host?.close();
+  }
+
+  private async startHost(caps: ClientCapabilities): Promise<McpHost> {
+    const given = this.options.host ?? {};
+    const host = createHost(this.config as ConfigLoadResult, {
+      permission: 'allow',
+      ...given,
+      connect: this.down.connect,
+      clientOptions: (server) => ({ ...(typeof given.clientOptions === 'function' ? given.clientOptions(server) : given.clientOptions), ...this.forwarding(server, caps) }),
+    });
+    this.down.host = host;
+    this.host = host;
+    host.on('toolsChanged', () => this.changed('tools'));
+    host.on('listChanged', (e: { kind: 'resources' | 'prompts' }) => this.changed(e.kind));
+    host.on('stateChange', (e: { from?: string; to: string }) => {
+      if (e.from === 'ready' || e.to === 'ready') this.changed('resources', 'prompts');
+    });
+    host.on('serverRemoved', () => this.changed('tools', 'resources', 'prompts'));
+    host.on('diagnostic', (d: { server?: string; message: string }) => this.log(`${d.server ? `[${d.server}] ` : ''}${d.message}`));
+    host.on('notification', (n: { server: string; method: string; params?: Record<string, unknown> }) => {
+      if (n.method === 'notifications/message' && n.params) for (const s of this.sessions) s.forwardLog(n.server, n.params);
+    });
+    await host.start();
+    if (this.closed) await host.close();
+    return host;
+  }
+
+  private changed(...kinds: ListKind[]): void {
+    for (const k of kinds) this.pending.add(k);
+    if (this.timer !== undefined || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const kinds = [...this.pending];
+      this.pending.clear();
+      for (const s of this.sessions) for (const k of kinds) s.notify(`notifications/${k}/list_changed`);
+    }, this.options.listChangedDelayMs ?? 50);
+    this.timer.unref();
+  }
+
+  /** The client features a downstream server may use, each answered by an upstream client. */
+  private forwarding(server: ResolvedServer, caps: ClientCapabilities): ClientOptions {
+    const o: ClientOptions = {};
+    if (caps.sampling !== undefined) {
+      o.onSampling = (params, ctx) => this.ask<CreateMessageResult>(server.id, 'sampling', 'sampling/createMessage', params as unknown as Record<string, unknown>, ctx.signal);
+      const s = caps.sampling as { tools?: object; context?: object };
+      o.samplingSupport = { tools: s.tools !== undefined, context: s.context !== undefined };
+    }
+    if (caps.elicitation !== undefined) {
+      o.onElicitation = (params, ctx) => this.ask<ElicitResult>(server.id, 'elicitation', 'elicitation/create', params as unknown as Record<string, unknown>, ctx.signal);
+      const e = caps.elicitation as { form?: object; url?: object };
+      // An empty elicitation object means form mode (client.elicitation: backwards compatibility).
+      o.elicitationModes = e.url !== undefined && e.form === undefined ? ['url'] : e.url !== undefined ? ['form', 'url'] : ['form'];
+    }
+    if (caps.roots !== undefined && server.config.roots === undefined) {
+      o.roots = async () => (await this.ask<{ roots: Root[] }>(server.id, 'roots', 'roots/list', undefined)).roots;
+    }
+    return o;
+  }
+
+  private ask<T>(server: string, feature: 'sampling' | 'elicitation' | 'roots', method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<T> {
+    const declared = (s: GatewaySession) => s.clientCapabilities?.[feature] !== undefined && !s.conn.isClosed;
+    const calling = (this.calling.get(server) ?? []).filter(declared);
+    const target = calling.at(-1) ?? [...this.sessions].filter(declared).at(-1);
+    if (target === undefined) return Promise.reject(new JsonRpcError(-32601, `no client of the gateway handles ${method} now`));
+    return target.conn.request<T>(method, params, { ...(signal ? { signal } : {}), timeoutMs: 10 * 60_000 });
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * `mcpwire serve --http`: the gateway over Streamable HTTP (basic.transports, server side) at
+ * `http://<listen>/mcp`. Local by default (127.0.0.1); the listener takes requests for its own
+ * address only — a foreign `Host`, or an `Origin` that is not its own, is 403 (basic.transports#8/#9,
+ * against DNS rebinding; the tap's guard, http-guard.ts). Listening beyond loopback needs a
+ * bearer token (`token`): every request must then carry `Authorization: Bearer <token>`, else 401.
+ *
+ * Sessions: `initialize` without `MCP-Session-Id` opens one (a random UUID in the response's
+ * header, basic.transports#34); any other request without it is 400, with an unknown one 404
+ * (basic.transports#41); DELETE ends it. A JSON-RPC batch is 400: 2025-11-25 has none.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import { ConfigError } from '../errors.js';
+import type { ConfigLoadResult, ResolvedServer } from '../host/index.js';
+import { refusal } from '../tap/http-guard.js';
+import { listenOn, parseListen } from '../tap/http.js';
+import { Gateway, type GatewayOptions } from './gateway.js';
+import { HttpSessionTransport } from './http-session.js';
+import { GATEWAY_PROTOCOL_VERSION } from './session.js';
+
+export interface ServeHttpOptions extends GatewayOptions {
+  /** `host:port` (default 127.0.0.1:0, a free port). */
+  listen?: string;
+  /** The bearer token every request must carry; required when `listen` is not a loopback address. */
+  token?: string;
+  /** Largest request body accepted (default 16 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface HttpGateway {
+  url: string;
+  port: number;
+  gateway: Gateway;
+  close(): Promise<void>;
+}
+
+const MCP_PATH = '/mcp';
+const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION]);
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host.startsWith('127.') || host === '::1' || host === '[::1]';
+}
+
+export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServer[], options: ServeHttpOptions = {}): Promise<HttpGateway> {
+  const listen = options.listen ?? '127.0.0.1:0';
+  if (!isLoopback(parseListen(listen).host) && !options.token) {
+    throw new ConfigError(`listening on ${listen} (beyond loopback) needs a bearer token: give --token-env <NAME>`, { phase: 'config' });
+  }
+  const gateway = new Gateway(config, options);
+  const router = new Router(gateway, options);
+  const server = http.createServer((req, res) => router.handle(req, res));
+  const bound = await listenOn(server, listen);
+  router.hosts = bound.hosts;
+  return {
+    url: `http://${bound.host}:${bound.port}${MCP_PATH}`,
+    port: bound.port,
+    gateway,
+    async close() {
+      await router.closeAll();
+      await gateway.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+class Router {
+  hosts = new Set<string>();
+  private readonly sessions = new Map<string, HttpSessionTransport>();
+  private readonly token: Buffer | undefined;
+
+  constructor(
+    private readonly gateway: Gateway,
+    private readonly options: ServeHttpOptions,
+  ) {
+    this.token = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+  }
+
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const refused = refusal(req.url, req.headers, this.hosts);
+    if (refused) return this.reply(req, res, refused.status, `mcpwire serve: ${refused.reason}`);
+    if (!this.authorized(req.headers.authorization)) {
+      req.resume();
+      res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('mcpwire serve: a bearer token is required\n');
+      return;
+    }
+    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) return this.reply(req, res, 404, `mcpwire serve: the MCP endpoint is ${MCP_PATH}`);
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version === 'string' && !SUPPORTED_VERSIONS.has(version)) return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${version}`);
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = typeof sid === 'string' ? sid : undefined;
+    if (req.method === 'POST') return this.post(req, res, sessionId);
+    const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    if (req.method === 'GET') {
+      if (sessionId === undefined) return this.reply(req, res, 400, 'mcpwire serve: GET needs an MCP-Session-Id');
+      if (transport === undefined) return this.reply(req, res, 404, 'mcpwire serve: unknown session');
+      if (!transport.acceptGet(res, {})) this.reply(req, res, 409, 'mcpwire serve: this session has a GET stream open already');
+      return;
+    }
+    if (req.method === 'DELETE') {
+      if (transport === undefined) return this.reply(req, res, sessionId === undefined ? 400 : 404, 'mcpwire serve: unknown session');
+      this.sessions.delete(sessionId!);
+      void transport.close();
+      res.writeHead(200).end();
+      return;
+    }
+    res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((t) => t.close()));
+    this.sessions.clear();
+  }
+
+  private authorized(header: string | undefined): boolean {
+    if (this.token === undefined) return true;
+    const given = Buffer.from(header ?? '');
+    return given.length === this.token.length && timingSafeEqual(given, this.token);
+  }
+
+  private reply(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string): void {
+    req.resume();
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(`${text}\n`);
+  }
+
+  private post(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string | undefined): void {
+    const max = this.options.maxBodyBytes ?? 16 * 1024 * 1024;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= max) chunks.push(c);
+    });
+    req.on('end', () => {
+      if (size > max) return void res.writeHead(413, { 'content-type': 'application/json' }).end(rpcError(-32600, 'request body too large'));
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32700, 'Parse error'));
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Invalid Request: one JSON-RPC message per POST (no batches in 2025-11-25)'));
+      }
+      void this.deliver(body as Record<string, unknown>, res, sessionId);
+    });
+  }
+
+  private async deliver(message: Record<string, unknown>, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
+    let transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
+    const headers: http.OutgoingHttpHeaders = {};
+    if (sessionId === undefined) {
+      if (message.method !== 'initialize') {
+        return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: no MCP-Session-Id (send initialize first)'));
+      }
+      const id = randomUUID();
+      transport = new HttpSessionTransport(id);
+      this.sessions.set(id, transport);
+      const t = transport;
+      await this.gateway.attach(t);
+      // The connection's close handler is set now; a DELETE or gateway close ends the session.
+      const theirs = t.onclose;
+      t.onclose = (err) => {
+        this.sessions.delete(id);
+        theirs?.(err);
+      };
+      headers['mcp-session-id'] = id;
+    } else if (transport === undefined) {
+      return void res.writeHead(404, { 'content-type': 'application/json' }).end(rpcError(-32001, 'Session not found'));
+    }
+    transport.acceptPost([message], res, headers);
+  }
+}

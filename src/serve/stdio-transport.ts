@@ -1,0 +1,71 @@
+/**
+ * The server side of the stdio transport (basic.transports): the gateway reads newline-delimited
+ * JSON-RPC from its own stdin and writes it to its own stdout, one message per line, nothing else
+ * (logs go to stderr). A line that is not JSON is answered with a -32700 error whose id is null,
+ * since its id cannot be read; the framer's size bound applies to every line.
+ */
+import { frame, NdjsonFramer } from '../jsonrpc/framer.js';
+import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import type { MessageExtra, SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
+
+export interface ServerStdioOptions {
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+}
+
+const PARSE_ERROR = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } as const;
+
+/** One upstream client over the process's stdin/stdout. */
+export class ServerStdioTransport implements Transport {
+  readonly kind = 'stdio';
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
+  onclose?: (error?: Error) => void;
+  ondiagnostic?: (diagnostic: TransportDiagnostic) => void;
+  private readonly stdin: NodeJS.ReadableStream;
+  private readonly stdout: NodeJS.WritableStream;
+  private closed = false;
+  private readonly framer: NdjsonFramer;
+
+  constructor(options: ServerStdioOptions = {}) {
+    this.stdin = options.stdin ?? process.stdin;
+    this.stdout = options.stdout ?? process.stdout;
+    this.framer = new NdjsonFramer({
+      onMessage: (value, text) => this.onmessage?.(value, undefined, text),
+      onDiagnostic: (d) => {
+        this.ondiagnostic?.({ code: d.code, message: d.message, ...(d.excerpt !== undefined ? { excerpt: d.excerpt } : {}) });
+        if (d.code === 'MCPWIRE_FRAME_MALFORMED') this.write(`${JSON.stringify(PARSE_ERROR)}\n`);
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stdin.on('data', (chunk: Buffer | string) => this.framer.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+    const end = () => void this.close();
+    this.stdin.on('end', end);
+    this.stdin.on('close', end);
+    this.stdin.on('error', end);
+    // The client went away while we wrote: nothing more can be sent.
+    this.stdout.on('error', end);
+  }
+
+  send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const text = options?.serialized !== undefined ? `${options.serialized}\n` : frame(message);
+    return this.write(text);
+  }
+
+  private write(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.closed) return resolve();
+      // Backpressure: resolve once the line is handed to the OS (or buffered under the mark).
+      if (this.stdout.write(text)) resolve();
+      else this.stdout.once('drain', () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+}
