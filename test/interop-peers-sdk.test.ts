@@ -141,7 +141,8 @@ describe('SDK v2 peer over Streamable HTTP', () => {
   });
 
   it('header/body disagreements are 400 with -32020 (Mcp-Method, Mcp-Name, MCP-Protocol-Version)', async () => {
-    for (const extra of [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'progress' }, { 'mcp-protocol-version': '2025-11-25' }]) {
+    const mismatches: Record<string, string>[] = [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'progress' }, { 'mcp-protocol-version': '2025-11-25' }];
+    for (const extra of mismatches) {
       const a = await postModern(strict.url, req('tools/call', { name: 'echo', arguments: { text: 'x' } }), extra);
       expect([a.status, a.response?.error?.code]).toEqual([400, -32020]);
     }

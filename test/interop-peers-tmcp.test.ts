@@ -96,7 +96,8 @@ describe('tmcp peer over Streamable HTTP (dual-era)', () => {
   });
 
   it('header/body disagreements are 400 with -32020; a missing _meta is also reported as -32020 (not -32602)', async () => {
-    for (const extra of [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'progress' }, { 'mcp-protocol-version': '2025-11-25' }]) {
+    const mismatches: Record<string, string>[] = [{ 'mcp-method': 'tools/list' }, { 'mcp-name': 'progress' }, { 'mcp-protocol-version': '2025-11-25' }];
+    for (const extra of mismatches) {
       const a = await postModern(peer.url, req('tools/call', { name: 'echo', arguments: { text: 'x' } }), extra);
       expect([a.status, a.response?.error?.code]).toEqual([400, -32020]);
     }
