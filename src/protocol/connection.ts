@@ -18,7 +18,6 @@ import {
   excerpt,
   excerptOf,
   invalidReason,
-  isRequestId,
   type JSONRPCErrorObject,
   type JSONRPCMessage,
   type MessageKind,
@@ -26,6 +25,7 @@ import {
 } from '../jsonrpc/types.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic } from '../transport/types.js';
 import { Incoming, serialize, type NotificationHandler, type RequestHandler } from './incoming.js';
+import { batchRefusal, invalidRequest, invalidResponseId } from './malformed.js';
 import type { ProtocolObserver } from './observer.js';
 import { DEFAULT_PROGRESS_INTERVAL_MS, DEFAULT_REQUEST_TIMEOUT_MS, UNKNOWN_PROGRESS, type ConnectionOptions, type RequestOptions } from './options.js';
 import { ProgressGate, routeProgress } from './progress.js';
@@ -301,51 +301,29 @@ export class Connection {
   }
 
   private receiveBatch(values: unknown[], extra: MessageExtra | undefined): void {
-    if (this.opts.acceptBatches?.() !== true) {
-      this.diagnostic({
-        code: 'MCPWIRE_BATCH_REJECTED',
-        message:
-          'JSON-RPC batch (array) rejected: batching exists only in protocol revision 2025-03-26 and was removed in 2025-06-18',
-        excerpt: excerptOf(values),
-      });
-      return;
-    }
-    if (values.length === 0) {
-      this.diagnostic({ code: 'MCPWIRE_BATCH_EMPTY', message: 'empty JSON-RPC batch ignored' });
-      return;
-    }
-    for (const v of values) this.receive(v, extra);
+    const refused = batchRefusal(values, this.opts.acceptBatches?.() === true);
+    if (refused !== undefined) this.diagnostic(refused);
+    else for (const v of values) this.receive(v, extra);
   }
 
   private receiveInvalid(value: unknown): void {
     if (this.observer !== undefined) this.observer.message('in', value, { kind: 'invalid' });
-    this.diagnostic({
-      code: 'MCPWIRE_INVALID_MESSAGE',
-      message: `invalid JSON-RPC message ignored: ${invalidReason(value)}`,
-      excerpt: excerptOf(value),
-    });
+    const reason = invalidReason(value);
+    this.diagnostic({ code: 'MCPWIRE_INVALID_MESSAGE', message: `invalid JSON-RPC message ignored: ${reason}`, excerpt: excerptOf(value) });
     // An invalid response whose id is one we wait for (both result and error, no "jsonrpc"…):
     // fail that request now, not at its timeout; nothing in it is trusted.
-    const r = value as Record<string, unknown> | null;
-    if (r !== null && typeof r === 'object' && !Array.isArray(r) && !('method' in r) && ('result' in r || 'error' in r) && isRequestId(r.id)) {
-      const entry = this.registry.take(r.id, 'error');
-      if (entry !== undefined) {
-        if (entry.progress !== undefined) this.progressGate.flush(entry);
-        entry.reject(
-          new ProtocolError(`the response to "${entry.method}" (request ${JSON.stringify(r.id)}) is invalid: ${invalidReason(value)}`, {
-            ...this.where(),
-            code: 'MCPWIRE_INVALID_RESPONSE',
-          }),
-        );
-        return;
-      }
+    const responseTo = invalidResponseId(value);
+    const entry = responseTo === undefined ? undefined : this.registry.take(responseTo, 'error');
+    if (entry !== undefined) {
+      if (entry.progress !== undefined) this.progressGate.flush(entry);
+      const message = `the response to "${entry.method}" (request ${JSON.stringify(responseTo)}) is invalid: ${reason}`;
+      entry.reject(new ProtocolError(message, { ...this.where(), code: 'MCPWIRE_INVALID_RESPONSE' }));
+      return;
     }
     // A malformed request still expects an answer (incoming.ts); notifications and responses are
     // never answered (basic#11).
-    const m = value as Record<string, unknown> | null;
-    if (m !== null && typeof m === 'object' && !Array.isArray(m) && 'method' in m && 'id' in m) {
-      this.incoming.invalidRequest(isRequestId(m.id) ? m.id : undefined, invalidReason(value));
-    }
+    const request = invalidRequest(value);
+    if (request !== undefined) this.incoming.invalidRequest(request.id, reason);
   }
 
   private receiveResponse(msg: Record<string, unknown>, kind: MessageKind, text: string | undefined): void {
@@ -408,7 +386,7 @@ export class Connection {
     const method = msg.method;
     if (this.observer !== undefined) this.observer.message('in', msg, { kind: 'notification', method, text });
     if (method === 'notifications/progress') {
-      routeProgress(msg.params, this.registry, this.progressGate, (d, token) => this.diagnostic(d, token));
+      routeProgress(msg.params, this.registry, this.progressGate, this.report);
     } else if (method === 'notifications/cancelled') {
       this.incoming.cancelled(msg.params);
     }
@@ -521,6 +499,8 @@ export class Connection {
   private where(): { serverId?: string; phase?: Phase } {
     return { serverId: this.opts.serverId, phase: this.opts.phase?.() };
   }
+
+  private readonly report = (d: TransportDiagnostic, progressToken?: unknown): void => this.diagnostic(d, progressToken);
 
   /** `progressToken`: for UNKNOWN_PROGRESS, the token (its owner matches it by value, not by text). */
   private diagnostic(d: TransportDiagnostic, progressToken?: unknown): void {
