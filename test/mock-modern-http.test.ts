@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModernHttpMock, type ModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 import { DEFAULT_MODERN_SCENARIO } from '../mock-servers/modern/lib/engine.mjs';
+import { readModernScenarioFile, resolveModernScenario } from '../mock-servers/modern/lib/scenario.mjs';
 import { meta, modernHeaders, openStream, post, postModern, type Msg } from './support/modern-wire.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
@@ -180,6 +181,49 @@ describe('modern HTTP mock, misbehaviour and dual mode', () => {
       expect(d.headers.get('mcp-session-id')).toBeNull();
     } finally {
       await mock.close();
+    }
+  });
+});
+
+describe('modern HTTP mock, bundled scenarios (mock-servers/modern/scenarios)', () => {
+  // what server/discover gets from each bundled fallback scenario: [status, body text or JSON-RPC error code]
+  const cases: [string, number, string | number][] = [
+    ['discover-not-found', 404, -32601],
+    ['discover-garbage', 200, 'this is not JSON {{{'],
+    ['discover-null-id', 400, -32600],
+    ['discover-empty', 200, ''],
+    ['discover-5xx', 503, 'unavailable'],
+    ['discover-401', 401, ''],
+  ];
+  it.each(cases)('%s: server/discover answers %i', async (name, status, what) => {
+    const mock = await startModernHttpMock({ scenario: resolveModernScenario(readModernScenarioFile(name)) });
+    try {
+      const res = await fetch(mock.url, { method: 'POST', headers: modernHeaders(req('server/discover')), body: JSON.stringify(req('server/discover')) });
+      const text = await res.text();
+      expect(res.status).toBe(status);
+      if (typeof what === 'number') expect(JSON.parse(text).error.code).toBe(what);
+      else expect(text).toBe(what);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('result-types and reject-state do what their names say', async () => {
+    const mock = await startModernHttpMock({ scenario: resolveModernScenario(readModernScenarioFile('result-types')) });
+    try {
+      expect((await postModern(mock.url, req('tools/list'))).response?.result).not.toHaveProperty('resultType');
+      expect((await postModern(mock.url, req('tools/call', { name: 'echo', arguments: { text: 'x' } }))).response?.result.resultType).toBe('deferred');
+    } finally {
+      await mock.close();
+    }
+    const strict = await startModernHttpMock({ scenario: resolveModernScenario(readModernScenarioFile('reject-state')) });
+    try {
+      const caps = { elicitation: {} };
+      const first = await postModern(strict.url, req('tools/call', { name: 'confirm', arguments: {} }, meta({}, caps)));
+      const retry = req('tools/call', { name: 'confirm', arguments: {}, requestState: first.response?.result.requestState, inputResponses: { confirm: { action: 'accept' } } }, meta({}, caps));
+      expect((await postModern(strict.url, retry)).response?.error).toMatchObject({ code: -32602, message: 'requestState failed verification' });
+    } finally {
+      await strict.close();
     }
   });
 });
