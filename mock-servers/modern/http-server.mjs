@@ -210,7 +210,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const portAt = args.indexOf('--port');
   const port = portAt >= 0 ? Number(args[portAt + 1]) : 0;
-  const ref = args.find((a, i) => !a.startsWith('--') && i !== portAt + 1);
+  const ref = args.find((a, i) => !a.startsWith('--') && (portAt < 0 || i !== portAt + 1));
   const mock = await startModernHttpMock({ scenario: loadModernScenario(ref), port });
   process.stdout.write(`LISTEN ${mock.url}\n`);
   const stop = () => {
