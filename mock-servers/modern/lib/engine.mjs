@@ -44,6 +44,8 @@ export const DEFAULT_MODERN_SCENARIO = {
   ],
 };
 
+/** What a request resolves to when it was cancelled: it is never answered. */
+const CANCELLED = Symbol('cancelled');
 const idKey = (id) => `${typeof id}:${id}`;
 const strip = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
@@ -132,7 +134,8 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
   function finish(method, result, beh) {
     const out = { ...result };
     if (out.resultType === undefined) out.resultType = 'complete';
-    if (out.resultType === 'complete' && CACHEABLE.includes(method)) Object.assign(out, cacheHint(method), strip(out, []));
+    // a scenario's own ttlMs/cacheScope (beh.result) win over the configured hints
+    if (out.resultType === 'complete' && CACHEABLE.includes(method)) Object.assign(out, { ...cacheHint(method), ...result });
     if (!gb.omitServerInfo) out._meta = { ...out._meta, [META.server]: serverInfo };
     if (beh.resultType !== undefined) out.resultType = beh.resultType;
     if (beh.omitResultType) delete out.resultType;
@@ -368,4 +371,3 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
   };
 }
 
-const CANCELLED = Symbol('cancelled');
