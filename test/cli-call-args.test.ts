@@ -76,6 +76,12 @@ describe('key=value arguments typed by the inputSchema', () => {
     expect(message).toContain('unknown argument "bb" (did you mean "b"?)');
     expect(message).toContain('nothing was sent');
     expect(message).toContain('usage: t(n: number, i?: integer, s: string');
+    // An argument the schema does not declare, with additionalProperties left open: refused
+    // unless allowExtra; patternProperties declare names too.
+    const open = { name: 'o', inputSchema: { type: 'object', properties: { head: { type: 'number' } }, patternProperties: { '^x-': {} } } };
+    expect(() => checkArgs(open, { head: 1, heda: 1 })).toThrow(/unknown argument "heda" \(did you mean "head"\?\).*--allow-extra/);
+    expect(() => checkArgs(open, { head: 1, heda: 1 }, { allowExtra: true })).not.toThrow();
+    expect(() => checkArgs(open, { head: 1, 'x-trace': 'on' })).not.toThrow();
     // a schema the module cannot use is the server's business, not a reason to refuse
     expect(() => checkArgs({ name: 'u', inputSchema: { $schema: 'https://example.com/other', type: 'object' } }, { a: 1 })).not.toThrow();
   });
@@ -98,6 +104,9 @@ describe('did you mean', () => {
     expect(closest('tols', ['tools', 'status', 'trust'])).toEqual(['tools']);
     expect(didYouMean('get-summ', ['get-sum', 'echo'])).toBe(' (did you mean "get-sum"?)');
     expect(didYouMean('zzz', ['get-sum', 'echo'])).toBe('');
+    // Two neighbouring letters swapped is one typo, even in a short name.
+    expect(didYouMean('heda', ['head', 'tail', 'path'])).toBe(' (did you mean "head"?)');
+    expect(didYouMean('stauts', ['status', 'tools'])).toBe(' (did you mean "status"?)');
     expect(didYouMean('everythin', ['everything'])).toBe(' (did you mean "everything"?)');
   });
 });

@@ -89,22 +89,47 @@ export function keyValueArgs(pairs: readonly string[], inputSchema: unknown): Re
 }
 
 /**
+ * The arguments `args` gives that the schema does not declare: not in `properties` nor matched
+ * by a `patternProperties` pattern. Whatever `additionalProperties` allows, such a name is most
+ * likely a typo (`heda=1` for `head=1`) that the server would ignore or reject late.
+ */
+export function undeclaredArgs(inputSchema: Schema, args: Record<string, unknown>): string[] {
+  const props = isObj(inputSchema.properties) ? Object.keys(inputSchema.properties) : [];
+  const patterns = isObj(inputSchema.patternProperties) ? Object.keys(inputSchema.patternProperties) : [];
+  const matches = (key: string) =>
+    patterns.some((p) => {
+      try {
+        return new RegExp(p, 'u').test(key);
+      } catch {
+        return false;
+      }
+    });
+  return Object.keys(args).filter((k) => !props.includes(k) && !matches(k));
+}
+
+/**
  * Checks `args` against the tool's input schema and throws a UsageError naming each bad field
  * (unknown fields get a "did you mean"), with the tool's signature; nothing has been sent yet.
+ * An argument the schema does not declare is refused unless `allowExtra` (`--allow-extra`).
  * A schema the module cannot use is not the user's mistake: the call goes on (the server decides).
  */
-export function checkArgs(tool: { name: string; inputSchema?: unknown; outputSchema?: unknown }, args: Record<string, unknown>): void {
+export function checkArgs(tool: { name: string; inputSchema?: unknown; outputSchema?: unknown }, args: Record<string, unknown>, options: { allowExtra?: boolean } = {}): void {
   if (!isObj(tool.inputSchema)) return;
-  const check = validateValue(tool.inputSchema, args);
-  if (check.schemaError !== undefined || check.problems.length === 0) return;
   const props = isObj(tool.inputSchema.properties) ? Object.keys(tool.inputSchema.properties) : [];
-  const lines = check.problems.slice(0, 10).map((p) => {
+  const check = validateValue(tool.inputSchema, args);
+  if (check.schemaError !== undefined) return;
+  const extra = options.allowExtra === true ? [] : undeclaredArgs(tool.inputSchema, args);
+  const problems = check.problems;
+  if (extra.length === 0 && problems.length === 0) return;
+  const unknown = (keys: string[]) => keys.map((k) => `unknown argument "${safeText(k, 64)}"${didYouMean(k, props)}`).join('; ');
+  const lines = problems.slice(0, 10).map((p) => {
     const field = p.path === '/' || p.path === '' ? undefined : p.path.replace(/^\//, '').replace(/\//g, '.');
     const required = /must have required property '([^']+)'/.exec(p.message);
     if (required) return `missing required argument "${safeText(field ? `${field}.${required[1]}` : required[1], 64)}"`;
-    const extra = /must NOT have additional properties/.test(p.message) ? Object.keys(args).filter((k) => !props.includes(k)) : [];
-    if (extra.length > 0 && field === undefined) return extra.map((k) => `unknown argument "${safeText(k, 64)}"${didYouMean(k, props)}`).join('; ');
+    const additional = /must NOT have additional properties/.test(p.message) ? Object.keys(args).filter((k) => !props.includes(k)) : [];
+    if (additional.length > 0 && field === undefined) return extra.length > 0 ? '' : unknown(additional);
     return `argument "${safeText(field ?? '(root)', 64)}" ${safeText(p.message, 200)}`;
   });
-  throw new UsageError(`invalid arguments for tool "${safeText(tool.name, 64)}": ${[...new Set(lines)].join('; ')}; nothing was sent\n  usage: ${signature(tool)}`);
+  if (extra.length > 0) lines.unshift(`${unknown(extra)} (the tool does not declare ${extra.length === 1 ? 'it' : 'them'}; --allow-extra sends ${extra.length === 1 ? 'it' : 'them'} anyway)`);
+  throw new UsageError(`invalid arguments for tool "${safeText(tool.name, 64)}": ${[...new Set(lines.filter(Boolean))].join('; ')}; nothing was sent\n  usage: ${signature(tool)}`);
 }

@@ -1,14 +1,21 @@
 /** "Did you mean …?" for mistyped commands, options, server ids and tool names. */
 
-/** Levenshtein distance (small strings only: names typed on a command line). */
+/**
+ * Edit distance where swapping two neighbouring characters is one edit (optimal string
+ * alignment): `heda` is one typo away from `head`, as people type. Small strings only: names
+ * typed on a command line.
+ */
 export function distance(a: string, b: string): number {
   if (a === b) return 0;
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) cur[j] = Math.min(cur[j], before[j - 2] + 1);
     }
+    before = prev;
     prev = cur;
   }
   return prev[b.length];

@@ -18,8 +18,8 @@
  * (`task <id> working 3s…`), the final result to stdout; Ctrl-C sends `tasks/cancel`. Exit code 1
  * when the tool reports `isError: true` or the request fails.
  */
-import { connect, type CallToolResult, type McpClient, type Tool } from '../../index.js';
-import { clientAuthOptions, decidePermission, publicToolName, toConnectConfig, type ResolvedServer } from '../../host-api.js';
+import type { CallToolResult, McpClient, Tool } from '../../index.js';
+import { clientAuthOptions, decidePermission, publicToolName, type ResolvedServer } from '../../host-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { runCommand, type CommandRun, type Scrub } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
@@ -30,9 +30,10 @@ import { progressPrinter, taskStatusPrinter } from '../progress.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { didYouMean } from '../suggest.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
+import { connectServer } from '../daemon-client.js';
 
 const USAGE = [
-  "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR]",
+  "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra]",
   '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
 ].join('\n');
 
@@ -43,6 +44,7 @@ const OWN = {
   text: { type: 'boolean' },
   structured: { type: 'boolean' },
   'save-dir': { type: 'string' },
+  'allow-extra': { type: 'boolean' },
 } as const;
 
 type Values = Parsed<typeof OWN>['values'];
@@ -53,6 +55,8 @@ interface CallRequest {
   toolName: string;
   pairs: string[];
   fromJson: Record<string, unknown>;
+  /** `--allow-extra`: send arguments the tool's schema does not declare. */
+  allowExtra: boolean;
 }
 
 export default function call(argv: string[]): Promise<number> {
@@ -79,7 +83,8 @@ async function callRequest(values: Values, positionals: string[]): Promise<CallR
   if (positionals.length < fixed || (adHoc ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
   if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
   const fromJson = parseJsonObject(await argsText(values.args), '--args');
-  return adHoc ? { toolName: first, pairs, fromJson } : { server: first, toolName: second, pairs, fromJson };
+  const allowExtra = values['allow-extra'] === true;
+  return adHoc ? { toolName: first, pairs, fromJson, allowExtra } : { server: first, toolName: second, pairs, fromJson, allowExtra };
 }
 
 /**
@@ -99,7 +104,7 @@ async function prepare(client: McpClient, req: CallRequest): Promise<Record<stri
     throw new CliFailure(`unknown tool "${safeText(req.toolName, 128)}"${on}${didYouMean(req.toolName, list.map((t) => t.name))} (list them: mcpwire tools${req.server === undefined ? '' : ` ${req.server}`}); nothing was sent`);
   }
   const args = { ...req.fromJson, ...keyValueArgs(req.pairs, tool?.inputSchema) };
-  if (tool !== undefined) checkArgs(tool, args);
+  if (tool !== undefined) checkArgs(tool, args, { allowExtra: req.allowExtra });
   return args;
 }
 
@@ -112,7 +117,7 @@ async function callConfigured(values: Values, req: CallRequest, id: string, run:
   await checkPermission(server, req);
   const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
   return withProgress(async (opts) => {
-    const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
+    const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
     try {
       return await client.callTool(req.toolName, await prepare(client, req), { ...opts, timeoutMs });
     } finally {
