@@ -66,6 +66,11 @@ export interface HttpTransportOptions {
    * Requests are bounded by their own timeout instead. `close()` aborts these POSTs too.
    */
   notificationTimeoutMs?: number;
+  /**
+   * Streamable HTTP only: `false` starts the transport stateless (revision 2026-07-28; see
+   * `Transport.setSessions`). Default true: sessions, the GET stream and resumption as in 2025-11-25.
+   */
+  sessions?: boolean;
   /** Streamable HTTP only: fall back to legacy HTTP+SSE when initialize gets 400/404/405 (default true). */
   fallbackToLegacySse?: boolean;
   /**
@@ -267,7 +272,18 @@ export async function httpError(
   where: ErrWhere,
   hadSession: boolean,
 ): Promise<Error> {
-  const text = await readExcerpt(body);
+  return httpErrorOf(what, status, headers, await readExcerpt(body), where, hadSession);
+}
+
+/** `httpError` for a body already read (`text`: its bounded, escaped excerpt). */
+export function httpErrorOf(
+  what: string,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  where: ErrWhere,
+  hadSession: boolean,
+): Error {
   const tail = text ? `: ${text}` : '';
   if (status === 401 || status === 403) {
     const challenge = header(headers, 'www-authenticate');

@@ -20,6 +20,19 @@
  *   then RESOLVES when an owner listens to `onsessionexpired` (the message is lost with the
  *   session; the owner renews it), and rejects with SessionExpiredError only when nobody listens.
  * - A JSON body is the response itself: no `relatedRequestId`. A leading UTF-8 BOM is skipped.
+ *   A 2xx whose body is empty, not JSON, or not the request's response (an error with `id: null`
+ *   included) fails that request with `MCPWIRE_BAD_RESPONSE`, naming what came.
+ * - A 4xx (not 401/403, not the 404 of an expired session) whose body is a JSON-RPC error response
+ *   to the request is that request's answer: delivered to `onmessage` like a 200's (revision
+ *   2026-07-28 answers -32022 UnsupportedProtocolVersion, -32020 HeaderMismatch… with 400,
+ *   -32601 with 404; basic.transports.streamable_http#68: the client inspects the body). Such an
+ *   answer to an initialize is no reason for the legacy fallback either. Any other body keeps
+ *   the HTTP error with its excerpt.
+ * - `SendOptions.headers` go on that message's POST only, after the transport's own headers and
+ *   before the auth provider's; `SendOptions.longLived` lifts the idle and notification bounds.
+ * - Stateless (revision 2026-07-28, sessions off): a response stream — SSE or a JSON body — that
+ *   breaks before the response arrived is not resumed (the revision has no resumption): the
+ *   request fails with `MCPWIRE_STREAM_BROKEN`, for the caller to re-issue it with a new id.
  */
 import type { Dispatcher } from 'undici';
 import { AbortError, AuthRequiredError, SessionExpiredError, TransportError, isMcpWireError, type Phase } from '../errors.js';
@@ -32,6 +45,7 @@ import {
   discard,
   header,
   httpError,
+  httpErrorOf,
   isAborted,
   linkSignals,
   mediaType,
@@ -42,7 +56,7 @@ import {
   type BodyReadable,
 } from './http-common.js';
 import type { HttpLink } from './http-link.js';
-import type { HttpSession } from './http-session.js';
+import { lowerCaseKeys, type HttpSession } from './http-session.js';
 import type { SseResumer } from './sse-resume.js';
 import type { SseStream } from './sse-stream.js';
 import type { SseStreams } from './sse-streams.js';
@@ -57,7 +71,14 @@ interface PostParams {
   sentOn: string | undefined;
   /** The caller's signal (a request's: aborted when it is given up). */
   signal: AbortSignal | undefined;
+  /** The response stream is meant to stay open: no idle or notification bound. */
+  longLived: boolean;
+  /** Sent without sessions (2026-07-28): a broken response stream is not resumed. */
+  stateless: boolean;
 }
+
+/** How much of a 4xx body is read to look for a JSON-RPC error response in it. */
+const ERROR_ANSWER_BYTES = 1024 * 1024;
 
 /** The initialize POST failed with `status`: the transport may fall back to legacy HTTP+SSE. */
 export type FallBack = (message: JSONRPCMessage, options: SendOptions | undefined, original: Error, status: number) => Promise<void>;
@@ -81,8 +102,21 @@ export class PostExchange {
     const m = message as { id?: RequestId; method?: string };
     const requestId = m.method !== undefined && m.id !== undefined ? m.id : undefined;
     const phase: Phase = isInit ? 'initialize' : requestId !== undefined ? 'request' : 'transport';
-    const p: PostParams = { isInit, requestId, phase, sentOn: isInit ? undefined : this.session.id, signal: options?.signal };
-    return this.link.auth.replaying(isInit ? this.initBase : this.postBase, this.isOpen, (headers, attempt) => this.postOnce(message, options, headers, attempt, p));
+    const p: PostParams = {
+      isInit,
+      requestId,
+      phase,
+      sentOn: isInit ? undefined : this.session.id,
+      signal: options?.signal,
+      longLived: options?.longLived === true,
+      stateless: !this.session.enabled,
+    };
+    const own = isInit ? this.initBase : this.postBase;
+    const extra = options?.headers;
+    // The message's own headers (2026-07-28 request metadata) over the transport's; the auth
+    // provider's go on last (http-auth.ts). Without any, the prepared set is used as is.
+    const base = extra === undefined ? own : (): Record<string, string> => ({ ...own(), ...lowerCaseKeys(extra) });
+    return this.link.auth.replaying(base, this.isOpen, (headers, attempt) => this.postOnce(message, options, headers, attempt, p));
   }
 
   /** One POST of `message` with `headers`: done, or Refused (401/403) for `post` to replay. */
@@ -94,7 +128,7 @@ export class PostExchange {
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...link.where, phase });
     if (!link.open) throw link.closedError(phase);
     if (attempt === 0) options?.onDispatched?.();
-    const boundMs = p.requestId === undefined && !p.isInit ? (link.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
+    const boundMs = p.requestId === undefined && !p.isInit && !p.longLived ? (link.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
     const linked = boundMs === undefined ? linkSignals(link.lifetime.signal, signal) : boundSignals(link.lifetime.signal, signal, boundMs);
     try {
       return await this.exchange(message, options, linked.signal, headers, p);
@@ -122,33 +156,54 @@ export class PostExchange {
         body: options?.serialized ?? JSON.stringify(message),
         signal: both,
         headersTimeout: 0,
-        bodyTimeout: link.idleMs,
+        bodyTimeout: p.longLived ? 0 : link.idleMs,
       });
     } catch (err) {
       throw link.requestFailure('POST', err, phase);
     }
     const status = res.statusCode;
     if (link.cb.onevent !== undefined) link.cb.onevent({ type: 'http', method: 'POST', status });
-    if (status < 200 || status >= 300) {
-      if (isInit && (status === 400 || status === 404 || status === 405) && link.opts.fallbackToLegacySse !== false) {
-        const original = await httpError('POST initialize', status, res.headers, res.body, { ...link.where, phase }, false);
-        return this.fallBack(message, options, original, status);
-      }
-      const what = `POST ${requestId !== undefined ? 'request' : 'message'}`;
-      const error = await httpError(what, status, res.headers, res.body, { ...link.where, phase }, sentOn !== undefined);
-      if (error instanceof AuthRequiredError) return new Refused(error, status);
-      if (error instanceof SessionExpiredError) {
-        // A request's own 404 goes to its caller; anything else is reported to the owner.
-        if (requestId !== undefined) this.session.markExpired(sentOn);
-        else if (this.session.lost(sentOn, error)) return;
-      }
-      throw error;
-    }
+    if (status < 200 || status >= 300) return this.refused(message, options, res, p);
     if (isInit) this.session.accept(res.headers, res.body);
     if (mediaType(header(res.headers, 'content-type')) === 'text/event-stream') await this.readPostStream(res.body, p);
-    else await this.readJsonBody(res, requestId, phase);
+    else await this.readJsonBody(res, p);
     if (isInit) this.session.initialized = true;
     else this.resumer.maybeOpenGetStream();
+  }
+
+  /**
+   * A POST answered with a status outside 2xx: the request's JSON-RPC error answer (4xx, see the
+   * file comment), the legacy fallback (initialize), a re-authorization (401/403, replayed by
+   * `post`), an expired session, or a typed HTTP error.
+   */
+  private async refused(message: JSONRPCMessage, options: SendOptions | undefined, res: Dispatcher.ResponseData, p: PostParams): Promise<void | Refused> {
+    const link = this.link;
+    const { isInit, requestId, phase, sentOn } = p;
+    const status = res.statusCode;
+    const where = { ...link.where, phase };
+    const fallBack = isInit && (status === 400 || status === 404 || status === 405) && link.opts.fallbackToLegacySse !== false;
+    const what = fallBack ? 'POST initialize' : `POST ${requestId !== undefined ? 'request' : 'message'}`;
+    const mayAnswer = status >= 400 && status < 500 && status !== 401 && status !== 403 && !(status === 404 && sentOn !== undefined);
+    let error: Error;
+    if (mayAnswer) {
+      const text = await readTextCapped(res.body, ERROR_ANSWER_BYTES, 'the error body', where).catch(() => '');
+      const answer = requestId !== undefined ? errorAnswer(text, requestId) : undefined;
+      if (answer !== undefined) {
+        link.cb.onmessage?.(answer.message, undefined, answer.json);
+        return;
+      }
+      error = httpErrorOf(what, status, res.headers, excerpt(text), where, false);
+    } else {
+      error = await httpError(what, status, res.headers, res.body, where, sentOn !== undefined);
+    }
+    if (fallBack) return this.fallBack(message, options, error, status);
+    if (error instanceof AuthRequiredError) return new Refused(error, status);
+    if (error instanceof SessionExpiredError) {
+      // A request's own 404 goes to its caller; anything else is reported to the owner.
+      if (requestId !== undefined) this.session.markExpired(sentOn);
+      else if (this.session.lost(sentOn, error)) return;
+    }
+    throw error;
   }
 
   /** A POST answered with an SSE stream: read it (and resume it) until its response arrived. */
@@ -160,7 +215,7 @@ export class PostExchange {
     const onAbort = (): void => this.streams.stop(st);
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      await this.consumePostStream(st, body, p.phase);
+      await this.consumePostStream(st, body, p);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.streams.remove(st);
@@ -168,7 +223,8 @@ export class PostExchange {
   }
 
   /** Reads a POST's SSE stream; resumes it with GET + Last-Event-ID if it drops unanswered. */
-  private async consumePostStream(st: SseStream, body: BodyReadable, phase: Phase): Promise<void> {
+  private async consumePostStream(st: SseStream, body: BodyReadable, p: PostParams): Promise<void> {
+    const phase = p.phase;
     const link = this.link;
     const end = await this.streams.consume(st, body);
     if (!link.open) throw link.closedError(phase);
@@ -178,6 +234,7 @@ export class PostExchange {
       this.streams.stoppedOrClosed(st, phase);
       return;
     }
+    if (p.stateless) throw streamBroken('SSE stream', end.kind === 'error' ? end.error : undefined, { ...link.where, phase });
     if (st.lastEventId === undefined) {
       const why = end.kind === 'error' ? `: ${end.error.message}` : '';
       throw new TransportError(`the SSE stream ended before the response arrived and cannot be resumed (no event id)${why}`, {
@@ -191,7 +248,8 @@ export class PostExchange {
   }
 
   /** A POST answered with a JSON body (or none: fine for a notification, a failure for a request). */
-  private async readJsonBody(res: Dispatcher.ResponseData, requestId: RequestId | undefined, phase: Phase): Promise<void> {
+  private async readJsonBody(res: Dispatcher.ResponseData, p: PostParams): Promise<void> {
+    const { requestId, phase } = p;
     const link = this.link;
     const where = { ...link.where, phase };
     const length = Number(header(res.headers, 'content-length'));
@@ -203,7 +261,9 @@ export class PostExchange {
     try {
       text = await readTextCapped(res.body, link.maxBytes, 'the JSON response body', where);
     } catch (err) {
-      throw isMcpWireError(err) ? err : link.requestFailure('reading the POST response', err, phase);
+      if (isMcpWireError(err)) throw err;
+      if (p.stateless && requestId !== undefined && link.open) throw streamBroken('JSON body', err, where);
+      throw link.requestFailure('reading the POST response', err, phase);
     }
     if (text.length === 0 || /^\s*$/.test(text)) {
       if (requestId === undefined) return;
@@ -220,7 +280,44 @@ export class PostExchange {
     }
     link.cb.onmessage?.(parsed, undefined, json);
     if (requestId !== undefined && !answers(parsed, requestId)) {
-      throw new TransportError('the JSON response body does not answer the request', { ...where, status: res.statusCode, code: 'MCPWIRE_BAD_RESPONSE' });
+      throw new TransportError(`the JSON response body does not answer request id ${JSON.stringify(requestId)}${unaddressed(parsed)}`, {
+        ...where,
+        status: res.statusCode,
+        code: 'MCPWIRE_BAD_RESPONSE',
+      });
     }
   }
+}
+
+/**
+ * `text` parsed, when it is a JSON-RPC error response to `id` (the 4xx answers of revision
+ * 2026-07-28); undefined for anything else (not JSON, another id, `id: null`, a result).
+ */
+function errorAnswer(text: string, id: RequestId): { message: unknown; json: string } | undefined {
+  const json = stripBom(text);
+  let message: unknown;
+  try {
+    message = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (message === null || typeof message !== 'object' || Array.isArray(message) || !('error' in message)) return undefined;
+  return answers(message, id) ? { message, json } : undefined;
+}
+
+/** What a body that does not answer the request is instead, when that helps (an error without id). */
+function unaddressed(parsed: unknown): string {
+  const m = parsed as { id?: unknown; error?: { code?: unknown; message?: unknown } } | null;
+  if (m === null || typeof m !== 'object' || Array.isArray(m) || m.id !== null || typeof m.error !== 'object' || m.error === null) return '';
+  return `: it is a JSON-RPC error without a request id (id null): ${excerpt(`${String(m.error.code)} ${String(m.error.message)}`)}`;
+}
+
+/** A stateless response stream that broke before its response: the request is lost, to be re-issued. */
+function streamBroken(what: string, cause: unknown, where: { serverId?: string; phase: Phase }): TransportError {
+  const why = cause instanceof Error ? `: ${cause.message}` : '';
+  return new TransportError(`the response ${what} ended before the response arrived; without sessions it cannot be resumed (the request is lost)${why}`, {
+    ...where,
+    code: 'MCPWIRE_STREAM_BROKEN',
+    ...(cause !== undefined ? { cause } : {}),
+  });
 }

@@ -14,6 +14,8 @@
  * - DELETE (#46) carries the credential held now (`headers({ refresh: false })`: a close never
  *   waits for a token refresh), has one 2 s bound, auth headers included, and tolerates 405 or
  *   any failure; its 401 is not shown to the auth provider.
+ * - Stateless (revision 2026-07-28, `enabled` false): no session exists — an `MCP-Session-Id`
+ *   the server sends is ignored (it should mint none), none is sent, and there is nothing to DELETE.
  */
 import { TransportError, type SessionExpiredError } from '../errors.js';
 import { excerpt } from '../jsonrpc/types.js';
@@ -27,6 +29,8 @@ export class HttpSession {
   id: string | undefined;
   /** initialize succeeded on this session (the GET stream may open). */
   initialized = false;
+  /** Sessions are used (false: the stateless 2026-07-28 transport). */
+  enabled: boolean;
   /** The negotiated revision, once `setProtocolVersion` was called. */
   protocolVersion: string | undefined;
   /** The session whose expiry was reported (once per session). */
@@ -40,7 +44,9 @@ export class HttpSession {
   constructor(
     private readonly link: HttpLink,
     headers: Record<string, string> | undefined,
+    enabled: boolean,
   ) {
+    this.enabled = enabled;
     this.staticHeaders = lowerCaseKeys(headers);
     this.rebuildHeaders();
   }
@@ -57,10 +63,16 @@ export class HttpSession {
     this.rebuildHeaders();
   }
 
+  /** Turns sessions on or off; either way the current session is forgotten. */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    this.reset();
+  }
+
   /** Takes the session id of an initialize response (visible ASCII only, else the initialize fails). */
   accept(headers: Record<string, string | string[] | undefined>, body: BodyReadable): void {
     const id = header(headers, 'mcp-session-id');
-    if (id === undefined) return;
+    if (id === undefined || !this.enabled) return;
     if (!isValidSessionId(id)) {
       discard(body);
       throw new TransportError(`the server sent an invalid MCP-Session-Id (${excerpt(id, 60)}): visible ASCII only`, {
@@ -128,7 +140,7 @@ export class HttpSession {
   }
 }
 
-function lowerCaseKeys(h: Record<string, string> | undefined): Record<string, string> {
+export function lowerCaseKeys(h: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   if (h === undefined) return out;
   for (const k of Object.keys(h)) out[k.toLowerCase()] = h[k];

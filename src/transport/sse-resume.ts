@@ -68,7 +68,7 @@ export class SseResumer {
 
   /** Opens the GET stream after a successful exchange, unless refused (405) or lately given up. */
   maybeOpenGetStream(): void {
-    if (!this.session.initialized || this.getStream !== undefined || this.getUnsupported || !this.link.open) return;
+    if (!this.session.enabled || !this.session.initialized || this.getStream !== undefined || this.getUnsupported || !this.link.open) return;
     if (this.getReopenAt !== 0 && performance.now() < this.getReopenAt) return;
     this.openGetStream();
   }

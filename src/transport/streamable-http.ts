@@ -16,6 +16,9 @@
  *   `legacy-sse`) and re-sends the initialize there.
  * - `close()` aborts every exchange, stream and wait (the lifetime signal), DELETEs the session
  *   (bounded), destroys its own pool and fires `onclose` once; it is idempotent.
+ * - Stateless (revision 2026-07-28: `sessions: false` or `setSessions(false)`): no session id, no
+ *   GET stream, no DELETE, no resumption (http-post.ts: a broken response stream fails its
+ *   request with `MCPWIRE_STREAM_BROKEN`; a request's abort closes its stream, the cancellation).
  */
 import { TransportError, type Phase } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
@@ -52,7 +55,7 @@ export class StreamableHttpTransport implements Transport {
   constructor(options: StreamableHttpTransportOptions) {
     this.opts = options;
     this.link = new HttpLink(options, this);
-    this.session = new HttpSession(this.link, options.headers);
+    this.session = new HttpSession(this.link, options.headers, options.sessions !== false);
     this.streams = new SseStreams(this.link);
     this.resumer = new SseResumer(this.link, this.session, this.streams);
     this.exchange = new PostExchange(this.link, this.session, this.streams, this.resumer, (message, sendOptions, original, status) =>
@@ -77,6 +80,11 @@ export class StreamableHttpTransport implements Transport {
   setProtocolVersion(version: string): void {
     this.session.setProtocolVersion(version);
     this.legacy?.setProtocolVersion(version);
+  }
+
+  setSessions(enabled: boolean): void {
+    this.session.setEnabled(enabled);
+    this.resumer.resetGetStream();
   }
 
   resetSession(): void {

@@ -61,6 +61,20 @@ export interface SendOptions {
    * serializing again.
    */
   serialized?: string;
+  /**
+   * HTTP only: headers for this message's POST alone (the 2026-07-28 request metadata:
+   * `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`, computed by the protocol side — the transport knows
+   * no method names). Set after the transport's own headers (so an `MCP-Protocol-Version` here
+   * wins over `setProtocolVersion`'s) and before the auth provider's. Never traced; ignored by
+   * stdio.
+   */
+  headers?: Record<string, string>;
+  /**
+   * HTTP only: this request's response stream is meant to stay open (a long-lived listen): it is
+   * not bounded by `idleStreamTimeoutMs` nor `notificationTimeoutMs`, only by its signal, the
+   * server or `close()`.
+   */
+  longLived?: boolean;
 }
 
 export interface Transport {
@@ -102,6 +116,15 @@ export interface Transport {
   readonly wantsRequestSignal?: boolean;
   /** HTTP only: the negotiated protocol version to send in `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
+  /**
+   * HTTP only: `false` makes the transport stateless (revision 2026-07-28): no `MCP-Session-Id`
+   * sent or kept, no GET stream, no DELETE on close, no SSE resumption — a response stream that
+   * breaks before its response fails that request with `MCPWIRE_STREAM_BROKEN` (the caller
+   * re-issues it with a new id), and closing a request's stream is its cancellation. `true`
+   * restores sessions (the default, or `HttpTransportOptions.sessions`). Switching forgets the
+   * current session.
+   */
+  setSessions?(enabled: boolean): void;
   /**
    * HTTP only: forget the current session (after SessionExpiredError) so the next `initialize`
    * starts a new one.
