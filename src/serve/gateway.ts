@@ -136,6 +136,10 @@ export class Gateway implements SessionGateway {
       if (n.method === 'notifications/message' && n.params) for (const s of this.sessions) s.forwardLog(n.server, n.params);
     });
     await host.start();
+    // What changed while the servers made their first attempt is in the first answers already.
+    this.pending.clear();
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
     if (this.closed) await host.close();
     return host;
   }

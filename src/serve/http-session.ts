@@ -2,7 +2,7 @@
  * One MCP session of the gateway over Streamable HTTP (basic.transports, server side), as a
  * `Transport` its `Connection` drives. Each POST that carries requests gets its own SSE stream;
  * the responses to those requests go on it, and it ends once they are all answered
- * (basic.transports#19: after the response the server closes the stream). A progress
+ * (basic.transports#26: after the response the server terminates the stream). A progress
  * notification goes on the stream of the request whose `progressToken` it names; anything else
  * the gateway sends on its own (list changes, log messages, sampling/elicitation/roots
  * requests) goes on the client's GET stream when one is open, else on the newest open POST
@@ -47,7 +47,7 @@ export class HttpSessionTransport implements Transport {
         const token = ((r.params as Record<string, unknown> | undefined)?._meta as Record<string, unknown> | undefined)?.progressToken;
         if (typeof token === 'string' || typeof token === 'number') this.byToken.set(token, r.id as RequestId);
       }
-      // The client gave up on the stream (basic.transports#18 says that is no cancel): forget it.
+      // The client dropped the stream, which is no cancel (basic.transports#27): forget the stream only.
       res.on('close', () => this.drop(stream));
     }
     for (const m of messages) this.onmessage?.(m, undefined, undefined);

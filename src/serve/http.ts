@@ -3,11 +3,13 @@
  * `http://<listen>/mcp`. Local by default (127.0.0.1); the listener takes requests for its own
  * address only — a foreign `Host`, or an `Origin` that is not its own, is 403 (basic.transports#8/#9,
  * against DNS rebinding; the tap's guard, http-guard.ts). Listening beyond loopback needs a
- * bearer token (`token`): every request must then carry `Authorization: Bearer <token>`, else 401.
+ * bearer token (`token`, basic.transports#10/#11): every request must then carry `Authorization: Bearer <token>`, else 401.
  *
  * Sessions: `initialize` without `MCP-Session-Id` opens one (a random UUID in the response's
- * header, basic.transports#34); any other request without it is 400, with an unknown one 404
- * (basic.transports#41); DELETE ends it. A JSON-RPC batch is 400: 2025-11-25 has none.
+ * header, basic.transports#39); any other request without it is 400 (basic.transports#43), with
+ * an unknown one 404 (basic.transports#44); DELETE ends it. A body must be one JSON-RPC message
+ * (basic.transports#15): a batch is 400. An unsupported `MCP-Protocol-Version` is 400
+ * (basic.transports#50).
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';

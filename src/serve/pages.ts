@@ -1,8 +1,7 @@
 /**
  * Pagination over the gateway's aggregate lists (server.utilities.pagination): the cursor is
  * opaque to the client — base64url of `g<offset>` — and a cursor the gateway did not give out is
- * -32602 (server.utilities.pagination#5 asks clients not to parse or build cursors; a made-up
- * one is invalid params). The aggregate is built again for each page, so a list that changed
+ * -32602 Invalid params (server.utilities.pagination#5). The aggregate is built again for each page, so a list that changed
  * between pages shifts; the `list_changed` notification tells the client to list again.
  */
 import { invalidParams } from './downstream.js';

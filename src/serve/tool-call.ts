@@ -4,7 +4,8 @@
  * what the caller asked for:
  * - progress: the caller's `_meta.progressToken` gets the downstream server's progress as
  *   `notifications/progress` with that token; a value not above the last one sent (a retry
- *   starting over) is held back, since progress must increase (basic.utilities.progress#7);
+ *   starting over) is held back, since progress must increase (basic.utilities.progress#3),
+ *   and nothing is sent once the call has settled (basic.utilities.progress#11);
  * - cancellation: the handler's signal aborts when the caller sends `notifications/cancelled`,
  *   and the host cancels the downstream request;
  * - the server's log messages during the call go up as `notifications/message`;
@@ -30,13 +31,14 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const args = params?.arguments ?? {};
   const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
   let last = -Infinity;
+  let done = false;
   const server = deps.host.catalog.byName.get(name)?.server;
   const result = await deps.host.callTool(name, args, {
     signal: deps.signal,
     ...(typeof token === 'string' || typeof token === 'number'
       ? {
           onProgress: (p) => {
-            if (!(p.progress > last)) return;
+            if (done || !(p.progress > last)) return;
             last = p.progress;
             const out: Record<string, unknown> = { progressToken: token, progress: p.progress };
             if (p.total !== undefined) out.total = p.total;
@@ -48,6 +50,7 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
       : {}),
     onLog: (p) => deps.log(server, p),
   });
+  done = true;
   if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${name}"`);
   return toCallToolResult(result);
 }

@@ -10,24 +10,26 @@ import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--config <file>] [--imports]';
 
 function version(): string {
   return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 }
 
 export default function serve(argv: string[]): Promise<number> {
-  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' } } as const;
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' } } as const;
   return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
     if (positionals.length > 0) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
     if (!values.http && (values.listen !== undefined || values['token-env'] !== undefined)) throw new UsageError('--listen and --token-env go with --http');
+    const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
+    if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 10_000)) throw new UsageError('--page-size: a whole number from 1 to 10000');
     const config = await loadView(values);
     run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
     const log = (line: string) => process.stderr.write(`mcpwire serve: ${run.scrub(line)}\n`);
     if (!values.http) {
-      await api.serveStdio(config, { version: version(), log });
+      await api.serveStdio(config, { version: version(), log, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
     }
     let token: string | undefined;
@@ -35,7 +37,7 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const server = await api.serveHttp(config, { version: version(), log, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
