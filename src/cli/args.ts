@@ -18,6 +18,8 @@ export const GLOBAL_OPTIONS = {
   trace: { type: 'string' },
   strict: { type: 'boolean' },
   config: { type: 'string' },
+  /** Connect on its own even when `mcpwire daemon` runs (daemon-client.ts). */
+  'no-daemon': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 

@@ -6,8 +6,9 @@
  * contributes nothing (named on stderr when it was asked for by id); one that fails is a warning
  * on stderr and exit code 1, the others are still listed.
  */
-import { connect, isMcpWireError, type McpClient } from '../index.js';
-import { clientAuthOptions, toConnectConfig, untrustedHint, type ConfigLoadResult, type ResolvedServer } from '../host-api.js';
+import { isMcpWireError, type McpClient } from '../index.js';
+import { connectServer } from './daemon-client.js';
+import { clientAuthOptions, untrustedHint, type ConfigLoadResult, type ResolvedServer } from '../host-api.js';
 import { parseTimeout, UsageError } from './args.js';
 import { runCommand, type Scrub } from './command.js';
 import { CONFIG_OPTIONS, loadView, reportFailure, scrubber, type ConfigFlags } from './config-target.js';
@@ -93,7 +94,7 @@ async function fromConfig<T>(
       let client: McpClient | undefined;
       try {
         const timeoutMs = parseTimeout(values['timeout-ms']) ?? s.config.requestTimeoutMs;
-        client = await connect(toConnectConfig(s), { ...clientOptions(values), ...clientAuthOptions(s), timeoutMs, initializeTimeoutMs: budget });
+        client = await connectServer(s, values, { ...clientOptions(values), ...clientAuthOptions(s), timeoutMs, initializeTimeoutMs: budget });
         if (client.serverCapabilities?.[spec.capability] === undefined) {
           if (id !== undefined) process.stderr.write(`mcpwire: server "${s.id}" does not offer ${spec.capability} (no "${spec.capability}" capability)\n`);
           return [];

@@ -4,8 +4,9 @@
  * `--timeout-ms` is given; the client is always closed. `withOneServer` also takes the ad-hoc
  * server of `--stdio` / `--url`.
  */
-import { connect, type McpClient } from '../index.js';
-import { clientAuthOptions, toConnectConfig } from '../host-api.js';
+import type { McpClient } from '../index.js';
+import { clientAuthOptions } from '../host-api.js';
+import { connectServer } from './daemon-client.js';
 import { parseTimeout } from './args.js';
 import { findServer, loadView, scrubber, usableServer, type ConfigFlags } from './config-target.js';
 import { clientOptions, withClient, type TargetFlags } from './target.js';
@@ -23,7 +24,7 @@ export async function withConfigClient<T>(
   const server = findServer(config, id);
   usableServer(server);
   const timeoutMs = parseTimeout(flags['timeout-ms']) ?? server.config.requestTimeoutMs;
-  const client = await connect(toConnectConfig(server), { ...clientOptions(flags), ...clientAuthOptions(server), timeoutMs });
+  const client = await connectServer(server, flags, { ...clientOptions(flags), ...clientAuthOptions(server), timeoutMs });
   try {
     return await fn(client, timeoutMs);
   } finally {

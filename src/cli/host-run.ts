@@ -7,6 +7,7 @@
 import { createHost, type HostOptions, type McpHost, type ResolvedServer } from '../host-api.js';
 import { parseTimeout } from './args.js';
 import { clientOptions, type TargetFlags } from './target.js';
+import { daemonHost } from './daemon-client.js';
 
 /** The per-server connect timeout of `status` and `tools` when `--timeout-ms` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
@@ -16,10 +17,14 @@ export interface HostRunOptions {
   capRequests: boolean;
   onDiagnostic?: (server: string | undefined, message: string) => void;
   permission?: HostOptions['permission'];
+  /** Read the tools view from `mcpwire daemon` when it holds every one of `servers` (daemon-client.ts). */
+  daemon?: boolean;
 }
 
 /** Starts a host over `servers`, runs `fn`, and always closes the host. */
 export async function withHost<T>(servers: readonly ResolvedServer[], flags: TargetFlags, options: HostRunOptions, fn: (host: McpHost) => Promise<T> | T): Promise<T> {
+  const remote = options.daemon === true ? await daemonHost(servers, flags) : undefined;
+  if (remote !== undefined) return fn(remote);
   const timeoutMs = parseTimeout(flags['timeout-ms']) ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const list = options.capRequests
     ? servers.map((s) => ({ ...s, config: { ...s.config, requestTimeoutMs: Math.min(s.config.requestTimeoutMs, timeoutMs) } }))

@@ -24,6 +24,7 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   snapshot: { file: './commands/snapshot.js', summary: "save a server's surface (snapshot <id> -o f.json) or diff two (snapshot diff old new)" },
   trace: { file: './commands/trace.js', summary: 'read traces: trace show [--follow]|stats|html <file>, trace diff <a> <b>' },
   tap: { file: './commands/tap.js', summary: 'relay a stdio or HTTP server for any host and trace the session: tap --trace t.jsonl -- <cmd…>' },
+  daemon: { file: './commands/daemon.js', summary: 'keep servers up between commands: daemon start|stop|status|restart|reload [<id>]' },
   serve: { file: './commands/serve.js', summary: 'serve the configured servers as one MCP server: serve [--http [--listen host:port]]' },
   replay: { file: './commands/replay.js', summary: 'serve a recorded trace as an MCP server: replay <trace> [--listen host:port]' },
   'conformance-client': {

@@ -84,7 +84,7 @@ async function configTools(values: TargetFlags & ViewFlags & { json?: boolean; c
     await withHost(
       servers,
       values,
-      { capRequests: false, onDiagnostic: (server, message) => process.stderr.write(`mcpwire: warning: ${server ? `server "${server}": ` : ''}${scrub(safeText(message, 500))}\n`) },
+      { capRequests: false, daemon: true, onDiagnostic: (server, message) => process.stderr.write(`mcpwire: warning: ${server ? `server "${server}": ` : ''}${scrub(safeText(message, 500))}\n`) },
       (host: McpHost) => {
         for (const s of host.status()) {
           if (s.state === 'ready' || (s.state === 'disabled' && id === undefined)) continue;
