@@ -1,0 +1,104 @@
+/**
+ * `mcpwire serve --http`: the gateway over Streamable HTTP as a real process on 127.0.0.1 —
+ * its guard (Host, Origin, bearer token), sessions, and the refusal to listen beyond loopback
+ * without a token. Requests are made with node:http so every header is the test's choice.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, root, startUntil, stop } from './support/tap-helpers.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-http-'));
+const config = path.join(dir, 'config.json');
+const TOKEN = 'gw-token-9f3b1c7d2e';
+fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] } } } }));
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
+
+function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Reply> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: init.method ?? 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...init.headers } }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(typeof init.body === 'string' ? init.body : JSON.stringify(init.body));
+    req.end();
+  });
+}
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+/** The JSON-RPC messages of an SSE body. */
+const events = (body: string) => body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+
+describe('mcpwire serve --http', { timeout: 60_000 }, () => {
+  let url: string;
+  let gw: Awaited<ReturnType<typeof startUntil>>;
+  let tokenUrl: string;
+  let tokenGw: Awaited<ReturnType<typeof startUntil>>;
+  beforeAll(async () => {
+    gw = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (http:\/\/\S+)/);
+    url = gw.match[1];
+    tokenGw = await startUntil([cli, 'serve', '--http', '--token-env', 'GW_TOKEN', '--config', config], /LISTEN (http:\/\/\S+)/, { GW_TOKEN: TOKEN });
+    tokenUrl = tokenGw.match[1];
+  });
+  afterAll(async () => {
+    await stop(gw.child);
+    await stop(tokenGw.child);
+  });
+
+  it('basic.transports#10: listens on 127.0.0.1 by default, at /mcp', () => {
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('basic.transports#9: a foreign Origin is 403; so is a foreign Host (DNS rebinding)', async () => {
+    const port = new URL(url).port;
+    expect((await request(url, { headers: { origin: 'http://evil.example' }, body: INIT })).status).toBe(403);
+    expect((await request(url, { headers: { host: `evil.example:${port}` }, body: INIT })).status).toBe(403);
+    expect((await request(url, { headers: { origin: `http://127.0.0.1:${port}` }, body: INIT })).status).toBe(200);
+  });
+
+  it('basic.transports#43 / basic.transports#44 / basic.transports#50: sessions — a session id at initialize, 400 without one, 404 for an unknown or deleted one, 400 for an unsupported protocol version', async () => {
+    const init = await request(url, { body: INIT });
+    expect(init.status).toBe(200);
+    const sid = init.headers['mcp-session-id'] as string;
+    expect(sid).toMatch(/^[\x21-\x7e]+$/);
+    expect(events(init.body)[0]).toMatchObject({ id: 1, result: { protocolVersion: '2025-11-25' } });
+    const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+    expect((await request(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } })).status).toBe(202);
+    const list = await request(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } });
+    expect(events(list.body)[0].result.tools.map((t: { name: string }) => t.name)).toContain('mcpwire_status');
+    expect((await request(url, { body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } })).status).toBe(400);
+    expect((await request(url, { headers: { ...headers, 'mcp-protocol-version': '1999-01-01' }, body: { jsonrpc: '2.0', id: 4, method: 'tools/list' } })).status).toBe(400);
+    expect((await request(url, { headers: { 'mcp-session-id': 'no-such-session' }, body: { jsonrpc: '2.0', id: 5, method: 'tools/list' } })).status).toBe(404);
+    expect((await request(url, { method: 'DELETE', headers })).status).toBe(200);
+    expect((await request(url, { headers, body: { jsonrpc: '2.0', id: 6, method: 'tools/list' } })).status).toBe(404);
+  });
+
+  it('basic.transports#15: a JSON-RPC batch is refused with 400', async () => {
+    expect((await request(url, { body: [INIT] })).status).toBe(400);
+  });
+
+  it('basic.transports#11: with --token-env every request needs the bearer token (401 without, or with another)', async () => {
+    expect((await request(tokenUrl, { body: INIT })).status).toBe(401);
+    expect((await request(tokenUrl, { headers: { authorization: 'Bearer wrong' }, body: INIT })).status).toBe(401);
+    const ok = await request(tokenUrl, { headers: { authorization: `Bearer ${TOKEN}` }, body: INIT });
+    expect(ok.status).toBe(200);
+    expect(events(ok.body)[0].result.serverInfo.name).toBe('mcpwire-gateway');
+  });
+
+  it('refuses to listen beyond loopback without a token, naming --token-env', async () => {
+    const child = spawn(process.execPath, [cli, 'serve', '--http', '--listen', '0.0.0.0:0', '--config', config], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/--token-env/);
+    expect(stderr).not.toMatch(/LISTEN/);
+  });
+});
