@@ -170,6 +170,16 @@ describe('connect() settles within its deadline when notifications/initialized i
     expect(client.pendingCount).toBe(0);
   });
 
+  it('a timeout of 0 is no timeout (as for every request): connect() completes and waits as long as the send takes', async () => {
+    const t = new FakeServerTransport(false);
+    const client = new McpClient({ transport: 'stdio', command: 'x', id: 'no-timeout' }, { transport: t, timeoutMs: 0 });
+    const outcome = client.connect().then(() => 'connected');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await outcome).toBe('connected');
+    expect(client.state).toBe('ready');
+    await client.close();
+  });
+
   it('the connect signal ends the wait: AbortError', async () => {
     const t = new FakeServerTransport(false);
     t.notificationsHang = true;

@@ -39,7 +39,8 @@ export class HandshakeCodec implements EraCodec {
   /** basic.lifecycle#1–#4: initialize, check the answer, then notifications/initialized. */
   async open(io: EraIo, options: OpenOptions): Promise<InitializeResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    const endsAt = Date.now() + timeoutMs;
+    // as the request registry reads a timeout: 0 or not finite is none
+    const endsAt = timeoutMs > 0 && Number.isFinite(timeoutMs) ? Date.now() + timeoutMs : Infinity;
     const params = { protocolVersion: this.o.protocolVersion, capabilities: this.o.capabilities, clientInfo: this.o.clientInfo };
     const result = await io.request<InitializeResult>('initialize', params, {
       // basic.utilities.cancellation#2: initialize MUST NOT be cancelled.
@@ -74,8 +75,17 @@ export class HandshakeCodec implements EraCodec {
     return checkResult<T>(this.shapes, method, raw, this.o.serverId);
   }
 
+  interim(): undefined {
+    return undefined;
+  }
+
   error(err: unknown): unknown {
     return this.o.urlElicitations.fromError(err);
+  }
+
+  /** `logging/setLevel` is a request in this era. */
+  setLogLevel(): boolean {
+    return false;
   }
 
   has(feature: EraFeature): boolean {
@@ -110,8 +120,9 @@ export class HandshakeCodec implements EraCodec {
 }
 
 /**
- * `p`, or the error of `onTimeout` once `ms` have passed, or of `onAbort` once `signal` aborts —
- * whichever comes first; the timer and the listener are gone once it settles.
+ * `p`, or the error of `onTimeout` once `ms` have passed (never when `ms` is not finite), or of
+ * `onAbort` once `signal` aborts — whichever comes first; the timer and the listener are gone
+ * once it settles.
  */
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined, onTimeout: () => Error, onAbort: (reason: unknown) => Error): Promise<T> {
   if (signal?.aborted) return Promise.reject(onAbort(signal.reason));
@@ -124,10 +135,12 @@ function within<T>(p: Promise<T>, ms: number, signal: AbortSignal | undefined, o
       done();
       reject(onAbort(signal!.reason));
     };
-    const timer = setTimeout(() => {
-      done();
-      reject(onTimeout());
-    }, timerMs(ms));
+    const timer = Number.isFinite(ms)
+      ? setTimeout(() => {
+          done();
+          reject(onTimeout());
+        }, timerMs(ms))
+      : undefined;
     signal?.addEventListener('abort', aborted, { once: true });
     p.then(
       (v) => {
