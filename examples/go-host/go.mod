@@ -1,0 +1,3 @@
+module mcpwire.example/go-host
+
+go 1.19
