@@ -133,6 +133,7 @@ export class McpClient extends EventEmitter {
       {
         serverId: this.serverId,
         state: () => this.lifecycle.state,
+        phase: () => this.lifecycle.phase,
         refusal: (method) => this.refusal(method),
         request: (method, params, o) => this.request(method, params, o),
         initialize: (signal) => this.initialize(signal),

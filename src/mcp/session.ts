@@ -10,7 +10,7 @@
  * while it runs; requests made meanwhile go out on the new session. A renewal that fails closes
  * the connection with the reason (state `failed`, `close` event).
  */
-import { ConnectionClosedError, SessionExpiredError, StateError, type McpWireError } from '../errors.js';
+import { ConnectionClosedError, SessionExpiredError, StateError, type McpWireError, type Phase } from '../errors.js';
 import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { bareMessage } from '../protocol/error-text.js';
 import type { Transport } from '../transport/types.js';
@@ -28,6 +28,7 @@ const PAGINATED: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 
 export interface SessionHost {
   readonly serverId: string;
   state(): LifecycleState;
+  phase(): Phase;
   /** Why `method` cannot be sent now (lifecycle, capabilities), or undefined. */
   refusal(method: string): McpWireError | undefined;
   /** The client's whole request path (a request made during a renewal goes out after it). */
@@ -86,7 +87,7 @@ export class SessionKeeper {
   reinitialize(signal: AbortSignal | undefined): Promise<void> {
     const connection = this.connection;
     if (connection === undefined || connection.isClosed) {
-      return Promise.reject(new StateError('cannot re-initialize: the connection is closed', { serverId: this.host.serverId, phase: 'initialize' }));
+      return Promise.reject(new StateError('cannot re-initialize: the connection is closed', { serverId: this.host.serverId, phase: this.host.phase() }));
     }
     return this.flight(() => this.startNewSession(signal, true));
   }
