@@ -1,0 +1,228 @@
+/**
+ * The client-side cache of cacheable results (2026-07-28, server/utilities/caching): list and
+ * read results carry `ttlMs` (how long they may be considered fresh) and `cacheScope`. A result
+ * is stored under its method, its params in canonical JSON (without `_meta`, which carries the
+ * client's own per-request envelope, not what affects the result) and the authorization context
+ * it was fetched in; it is served only while fresh, dropped by the notification saying it
+ * changed, and the whole is bounded in entries and bytes (least recently used out first).
+ *
+ * Pure: no timers (freshness is checked on access, server.utilities.caching#10: the TTL is no
+ * polling interval), no I/O; the clock is injectable.
+ */
+import { createHash } from 'node:crypto';
+
+export type CacheScope = 'public' | 'private';
+
+/** The methods whose complete results carry caching hints (server.utilities.caching#1). */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+
+/** Which cached methods a list_changed notification makes stale. */
+const INVALIDATES: Record<string, readonly string[]> = {
+  'notifications/tools/list_changed': ['tools/list'],
+  'notifications/prompts/list_changed': ['prompts/list'],
+  'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+};
+
+export interface ResultCacheOptions {
+  /** At most this many results (default 256). */
+  maxEntries?: number;
+  /** At most this many bytes of result JSON in all (default 4 MiB); a larger result is not kept. */
+  maxBytes?: number;
+  /** The clock (ms); default `Date.now`. */
+  now?: () => number;
+}
+
+interface Entry {
+  method: string;
+  /** `resources/read`: the URI a `notifications/resources/updated` names. */
+  uri: string | undefined;
+  /** The result as received, serialized: every hit hands out a fresh copy (callers may mutate). */
+  json: string;
+  bytes: number;
+  /** server.utilities.caching#5: fresh while now < t_received + ttlMs. */
+  freshUntil: number;
+  scope: CacheScope;
+}
+
+export class ResultCache {
+  /** Insertion order is recency: a hit moves its entry to the end, eviction takes the front. */
+  private readonly entries = new Map<string, Entry>();
+  private totalBytes = 0;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly now: () => number;
+
+  constructor(options: ResultCacheOptions = {}) {
+    this.maxEntries = Math.max(0, options.maxEntries ?? 256);
+    this.maxBytes = Math.max(0, options.maxBytes ?? 4 * 1024 * 1024);
+    this.now = options.now ?? Date.now;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  /**
+   * The fresh result of exactly this request in this authorization context, a copy; undefined
+   * when there is none or it went stale (server.utilities.caching#9: then it is fetched again).
+   */
+  get<T>(method: string, params: Record<string, unknown> | undefined, authContext: string): T | undefined {
+    if (!cacheableRequest(method, params)) return undefined;
+    const key = cacheKey(method, params, authContext);
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (!(this.now() < entry.freshUntil)) {
+      this.drop(key, entry);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return JSON.parse(entry.json) as T;
+  }
+
+  /** Keeps `result` of this request when its hints allow; returns whether it was kept. */
+  put(method: string, params: Record<string, unknown> | undefined, authContext: string, result: unknown): boolean {
+    if (!cacheableRequest(method, params) || !isRecord(result)) return false;
+    // basic/patterns/mrtr: an interim result is no answer to the request, and carries no hints
+    if (result.resultType !== undefined && result.resultType !== 'complete') return false;
+    const ttl = freshnessMs(result.ttlMs);
+    if (ttl === 0) return false;
+    const json = JSON.stringify(result);
+    const bytes = Buffer.byteLength(json);
+    const key = cacheKey(method, params, authContext);
+    const old = this.entries.get(key);
+    if (old !== undefined) this.drop(key, old);
+    if (bytes > this.maxBytes || this.maxEntries === 0) return false;
+    const uri = method === 'resources/read' && typeof params?.uri === 'string' ? params.uri : undefined;
+    const scope: CacheScope = result.cacheScope === 'public' ? 'public' : 'private';
+    this.entries.set(key, { method, uri, json, bytes, freshUntil: this.now() + ttl, scope });
+    this.totalBytes += bytes;
+    this.evict();
+    return true;
+  }
+
+  /**
+   * A server notification: a list_changed makes that family's lists stale, a resource updated
+   * that resource's reads ("the notification invalidates the cached response"). Returns how
+   * many entries it dropped.
+   */
+  onNotification(method: string, params: Record<string, unknown> | undefined): number {
+    if (method === 'notifications/resources/updated') {
+      const uri = params?.uri;
+      return typeof uri === 'string' ? this.dropWhere((e) => e.method === 'resources/read' && e.uri === uri) : 0;
+    }
+    const methods = INVALIDATES[method];
+    return methods === undefined ? 0 : this.dropWhere((e) => methods.includes(e.method));
+  }
+
+  /**
+   * Drops every cached page of `method` (server.utilities.caching#15: a cursor the server no
+   * longer accepts means the cached pages go, and the list is fetched from the beginning).
+   */
+  invalidateMethod(method: string): number {
+    return this.dropWhere((e) => e.method === method);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.totalBytes = 0;
+  }
+
+  private dropWhere(test: (e: Entry) => boolean): number {
+    let n = 0;
+    for (const [key, entry] of this.entries) {
+      if (!test(entry)) continue;
+      this.drop(key, entry);
+      n++;
+    }
+    return n;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.totalBytes -= entry.bytes;
+  }
+
+  private evict(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && this.totalBytes <= this.maxBytes) return;
+      this.drop(key, entry);
+    }
+  }
+}
+
+/**
+ * How long a result with this `ttlMs` is fresh: absent, zero, negative or not a number means
+ * immediately stale (server.utilities.caching#4, #6, #7).
+ */
+export function freshnessMs(ttlMs: unknown): number {
+  return typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? ttlMs : 0;
+}
+
+/**
+ * Whether a request of `method` with `params` may be answered from, or stored in, the cache:
+ * a cacheable method, and not a multi round-trip retry (server.utilities.caching#3: its result
+ * depends on inputs that are not part of the key).
+ */
+export function cacheableRequest(method: string, params: Record<string, unknown> | undefined): boolean {
+  if (!CACHEABLE_METHODS.has(method)) return false;
+  return params === undefined || (params.inputResponses === undefined && params.requestState === undefined);
+}
+
+/**
+ * The key of a request (server.utilities.caching#2: another method or other params is another
+ * key; #12: another authorization context is another key). `_meta` is left out: it is the
+ * client's envelope (version, capabilities, progress token), the same for every request of it.
+ */
+export function cacheKey(method: string, params: Record<string, unknown> | undefined, authContext: string): string {
+  let keyed: unknown = params;
+  if (params !== undefined && '_meta' in params) {
+    const { _meta: _, ...rest } = params;
+    keyed = rest;
+  }
+  return `${authContext}\u0000${method}\u0000${canonicalJson(keyed ?? {})}`;
+}
+
+/** JSON with object keys sorted at every depth: equal params give equal text whatever their order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(',')}]`;
+  if (isRecord(value)) {
+    const parts: string[] = [];
+    for (const k of Object.keys(value).sort()) {
+      const v = value[k];
+      if (v === undefined || typeof v === 'function') continue;
+      parts.push(`${JSON.stringify(k)}:${canonicalJson(v)}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * An authorization context's id from the headers a request goes out with: a digest of the
+ * credential (never the credential itself, which must not sit in memory maps or reach a trace),
+ * or `anonymous` when there is none.
+ */
+export function authContextId(headers: Record<string, string> | undefined): string {
+  if (headers === undefined) return 'anonymous';
+  let credential: string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() === 'authorization') credential = value;
+  }
+  if (credential === undefined || credential === '') return 'anonymous';
+  return `auth:${createHash('sha256').update(credential).digest('base64url')}`;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
