@@ -137,6 +137,11 @@ describe('result cache: invalidation', () => {
     expect(cache.get('resources/read', { uri: 'file:///x' }, A)).toBeDefined();
     expect(cache.onNotification('notifications/prompts/list_changed', undefined)).toBe(1);
     expect(cache.size).toBe(1);
+    put('tools/list');
+    put('prompts/list');
+    expect(cache.onNotification('toolsListChanged', {})).toBe(1); // the client event of the same notification
+    expect(cache.onNotification('progress', {})).toBe(0);
+    expect(cache.size).toBe(2);
   });
 
   it('a resource updated notification drops the reads of that URI only', () => {
@@ -148,6 +153,8 @@ describe('result cache: invalidation', () => {
     expect(cache.onNotification('notifications/resources/updated', { uri: 'file:///x' })).toBe(2);
     expect(cache.get('resources/read', { uri: 'file:///y' }, A)).toBeDefined();
     expect(cache.onNotification('notifications/resources/updated', {})).toBe(0);
+    cache.put('resources/read', { uri: 'file:///x' }, A, read);
+    expect(cache.onNotification('resourceUpdated', { uri: 'file:///x' })).toBe(1);
   });
 
   it('server.utilities.caching#15: invalidateMethod discards every cached page of a list', () => {

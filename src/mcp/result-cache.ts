@@ -23,12 +23,21 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   'resources/read',
 ]);
 
-/** Which cached methods a list_changed notification makes stale. */
+/** Which cached methods a list_changed notification (by method, or the client event it becomes) makes stale. */
 const INVALIDATES: Record<string, readonly string[]> = {
   'notifications/tools/list_changed': ['tools/list'],
   'notifications/prompts/list_changed': ['prompts/list'],
   'notifications/resources/list_changed': ['resources/list', 'resources/templates/list'],
+  toolsListChanged: ['tools/list'],
+  promptsListChanged: ['prompts/list'],
+  resourcesListChanged: ['resources/list', 'resources/templates/list'],
 };
+
+/** What `listTools` and the other cached reads take besides the request options. */
+export interface FreshOption {
+  /** Ask the server even when a fresh cached result is held (the new result is kept). */
+  fresh?: boolean;
+}
 
 export interface ResultCacheOptions {
   /** At most this many results (default 256). */
@@ -113,11 +122,12 @@ export class ResultCache {
 
   /**
    * A server notification: a list_changed makes that family's lists stale, a resource updated
-   * that resource's reads ("the notification invalidates the cached response"). Returns how
-   * many entries it dropped.
+   * that resource's reads ("the notification invalidates the cached response"). `method` is the
+   * notification's method or the client event it became (`toolsListChanged`, `resourceUpdated`…).
+   * Returns how many entries it dropped.
    */
   onNotification(method: string, params: Record<string, unknown> | undefined): number {
-    if (method === 'notifications/resources/updated') {
+    if (method === 'notifications/resources/updated' || method === 'resourceUpdated') {
       const uri = params?.uri;
       return typeof uri === 'string' ? this.dropWhere((e) => e.method === 'resources/read' && e.uri === uri) : 0;
     }
