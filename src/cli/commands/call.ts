@@ -34,6 +34,7 @@ import { adHocServer, clientOptions, withClient } from '../target.js';
 const USAGE = [
   "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra]",
   '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
+  '       mcpwire call <id>.<tool> [key=value…] [--args …]',
 ].join('\n');
 
 const OWN = {
@@ -66,27 +67,41 @@ export default function call(argv: string[]): Promise<number> {
     const result: CallToolResult =
       req.server === undefined
         ? await withProgress((opts) => withClient(values, async (client) => client.callTool(req.toolName, await prepare(client, req), opts)))
-        : await callConfigured(values, req, req.server, run);
+        : await callConfigured(values, req, run);
     printResult(result, values, req);
     return result.isError ? 1 : 0;
   });
 }
 
-/** Reads the server, tool and arguments from the command line. */
+/**
+ * Reads the server, tool and arguments from the command line. `<id>.<tool>` (one word, the
+ * next one absent or a `key=value`) names both: split at its first dot, since a server id holds
+ * none (a tool name may: `m.files.read` is tool `files.read` of `m`).
+ */
 async function callRequest(values: Values, positionals: string[]): Promise<CallRequest> {
   const adHoc = adHocServer(values) !== undefined;
-  const fixed = adHoc ? 1 : 2;
   const [first, second] = positionals;
   const pairs = positionals.slice(fixed);
+  const dotted = !adHoc && first !== undefined && !isKeyValue(first) && first.includes('.') && (second === undefined || isKeyValue(second));
+  const fixed = adHoc || dotted ? 1 : 2;
   const bad = pairs.find((p) => !isKeyValue(p));
-  if (positionals.length < fixed || (adHoc ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
+  if (positionals.length < fixed || (adHoc || dotted ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
   if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
   const fromJson = parseJsonObject(await argsText(values.args), '--args');
+  const named = dotted ? splitDotted(first) : undefined;
+  if (named !== undefined && (named.server === '' || named.tool === '')) throw new UsageError(USAGE);
   const allowExtra = values['allow-extra'] === true;
   return adHoc ? { toolName: first, pairs, fromJson, allowExtra } : { server: first, toolName: second, pairs, fromJson, allowExtra };
+  if (named !== undefined) return { server: named.server, toolName: named.tool, pairs, fromJson, allowExtra };
 }
 
 /**
+/** `<id>.<tool>` split at its first dot. */
+export function splitDotted(word: string): { server: string; tool: string } {
+  const at = word.indexOf('.');
+  return { server: word.slice(0, at), tool: word.slice(at + 1) };
+}
+
  * Lists the tools first: the name is checked ("did you mean"), key=value typed by the schema,
  * and the arguments validated — all before tools/call is sent.
  */
@@ -107,11 +122,11 @@ async function prepare(client: McpClient, req: CallRequest): Promise<Record<stri
   return args;
 }
 
-/** The call on configured server `id`: its permissions decide, its request timeout applies. */
-async function callConfigured(values: Values, req: CallRequest, id: string, run: CommandRun): Promise<CallToolResult> {
+/** The call on configured server `req.server`: its permissions decide, its request timeout applies. */
+async function callConfigured(values: Values, req: CallRequest, run: CommandRun): Promise<CallToolResult> {
   const config = await loadView(values);
   run.scrub = scrubber(config.servers);
-  const server = await pickServer(config, id, values);
+  const server = await pickServer(config, req.server!, values);
   usableServer(server);
   await checkPermission(server, req);
   const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
