@@ -33,8 +33,8 @@ import { adHocServer, clientOptions, withClient } from '../target.js';
 
 const USAGE = [
   "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra]",
-  '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
   '       mcpwire call <id>.<tool> [key=value…] [--args …]',
+  '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
 ].join('\n');
 
 const OWN = {
@@ -81,27 +81,27 @@ export default function call(argv: string[]): Promise<number> {
 async function callRequest(values: Values, positionals: string[]): Promise<CallRequest> {
   const adHoc = adHocServer(values) !== undefined;
   const [first, second] = positionals;
-  const pairs = positionals.slice(fixed);
   const dotted = !adHoc && first !== undefined && !isKeyValue(first) && first.includes('.') && (second === undefined || isKeyValue(second));
   const fixed = adHoc || dotted ? 1 : 2;
+  const pairs = positionals.slice(fixed);
   const bad = pairs.find((p) => !isKeyValue(p));
   if (positionals.length < fixed || (adHoc || dotted ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
   if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
-  const fromJson = parseJsonObject(await argsText(values.args), '--args');
   const named = dotted ? splitDotted(first) : undefined;
   if (named !== undefined && (named.server === '' || named.tool === '')) throw new UsageError(USAGE);
+  const fromJson = parseJsonObject(await argsText(values.args), '--args');
   const allowExtra = values['allow-extra'] === true;
-  return adHoc ? { toolName: first, pairs, fromJson, allowExtra } : { server: first, toolName: second, pairs, fromJson, allowExtra };
   if (named !== undefined) return { server: named.server, toolName: named.tool, pairs, fromJson, allowExtra };
+  return adHoc ? { toolName: first, pairs, fromJson, allowExtra } : { server: first, toolName: second, pairs, fromJson, allowExtra };
 }
 
-/**
 /** `<id>.<tool>` split at its first dot. */
 export function splitDotted(word: string): { server: string; tool: string } {
   const at = word.indexOf('.');
   return { server: word.slice(0, at), tool: word.slice(at + 1) };
 }
 
+/**
  * Lists the tools first: the name is checked ("did you mean"), key=value typed by the schema,
  * and the arguments validated — all before tools/call is sent.
  */
