@@ -6,7 +6,7 @@
 export { connectDaemon, DaemonConnection, DaemonReplyError, type RequestHooks } from './daemon/client.js';
 export { startDaemon, stopDaemon } from './daemon/control.js';
 export type { HeldStatus } from './daemon/held.js';
-export { daemonPaths, DEFAULT_IDLE_MS, type DaemonPaths } from './daemon/paths.js';
+export { daemonPaths, DEFAULT_IDLE_MS, dirProblem, type DaemonPaths } from './daemon/paths.js';
 export { openRemote, RemoteClient, type Opened } from './daemon/remote-client.js';
 export { remoteHost } from './daemon/remote-host.js';
 export { fingerprint } from './daemon/wire.js';

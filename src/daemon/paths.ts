@@ -34,6 +34,16 @@ export function secureDir(dir: string): void {
   checkDir(dir);
 }
 
+/** Why the daemon's directory may not be used (undefined: it may, or it does not exist yet). */
+export function dirProblem(dir: string): string | undefined {
+  try {
+    checkDir(dir);
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : (err as Error).message;
+  }
+}
+
 /** The directory must be a real directory of this user with no group/other access. */
 export function checkDir(dir: string): void {
   const st = fs.lstatSync(dir);

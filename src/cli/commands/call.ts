@@ -18,8 +18,8 @@
  * (`task <id> working 3s…`), the final result to stdout; Ctrl-C sends `tasks/cancel`. Exit code 1
  * when the tool reports `isError: true` or the request fails.
  */
-import { connect, type CallToolResult, type McpClient, type Tool } from '../../index.js';
-import { clientAuthOptions, decidePermission, publicToolName, toConnectConfig, type ResolvedServer } from '../../host-api.js';
+import type { CallToolResult, McpClient, Tool } from '../../index.js';
+import { clientAuthOptions, decidePermission, publicToolName, type ResolvedServer } from '../../host-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { runCommand, type CommandRun, type Scrub } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
@@ -30,6 +30,7 @@ import { progressPrinter, taskStatusPrinter } from '../progress.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { didYouMean } from '../suggest.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
+import { connectServer } from '../daemon-client.js';
 
 const USAGE = [
   "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra]",
@@ -131,7 +132,7 @@ async function callConfigured(values: Values, req: CallRequest, run: CommandRun)
   await checkPermission(server, req);
   const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
   return withProgress(async (opts) => {
-    const client: McpClient = await connect(toConnectConfig(server), { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
+    const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
     try {
       return await client.callTool(req.toolName, await prepare(client, req), { ...opts, timeoutMs });
     } finally {

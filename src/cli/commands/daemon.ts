@@ -8,7 +8,7 @@
  * While it runs, `call`, `tools`, `resources`, `templates`, `read`, `prompt` and `prompts` go
  * through it (cli/daemon-client.ts).
  */
-import { connectDaemon, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, type HeldStatus } from '../../daemon-api.js';
+import { connectDaemon as connectAny, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, dirProblem, type HeldStatus } from '../../daemon-api.js';
 import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
@@ -64,6 +64,17 @@ export default function daemon(argv: string[]): Promise<number> {
   });
 }
 
+/** The running daemon; a directory others could reach is an error here (the other commands just ignore it). */
+async function connectDaemon(): ReturnType<typeof connectAny> {
+  safeDir();
+  return connectAny();
+}
+
+function safeDir(): void {
+  const problem = dirProblem(daemonPaths().dir);
+  if (problem !== undefined) throw new CliFailure(`the daemon's directory is not safe to use: ${problem}`);
+}
+
 /** `--idle-ms`, else `MCPWIRE_DAEMON_IDLE_MS`, else 30 minutes; 0 means never. */
 function idleMs(flag: string | undefined): number {
   const text = flag ?? process.env.MCPWIRE_DAEMON_IDLE_MS;
@@ -90,6 +101,7 @@ async function start(servers: Parameters<typeof startDaemon>[0], idle: number): 
 }
 
 async function stop(): Promise<number> {
+  safeDir();
   const pid = await stopDaemon();
   process.stdout.write(pid === undefined ? 'no daemon running\n' : `daemon stopped (pid ${pid})\n`);
   return 0;
