@@ -60,6 +60,7 @@ describe('Streamable HTTP 2026-07-28: stateless', () => {
     await t.send(INITIALIZED);
     await t.send(request(1));
     expect(t.sessionId).toBeUndefined();
+    expect(t.cancelsByClosing).toBe(true);
     await pause(200);
     await t.close();
     expect(s.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
@@ -73,6 +74,7 @@ describe('Streamable HTTP 2026-07-28: stateless', () => {
     await t.send(INITIALIZED);
     await t.send(request(1));
     await waitFor(() => s.requests.some((r) => r.method === 'GET'), 'the GET stream');
+    expect(t.cancelsByClosing).toBe(false);
     await t.close();
     expect(s.requests.filter((r) => r.method === 'POST').slice(1).map((r) => r.headers['mcp-session-id'])).toEqual(['raw-session-1', 'raw-session-1']);
     expect(s.requests.some((r) => r.method === 'DELETE')).toBe(true);
@@ -171,6 +173,21 @@ describe('Streamable HTTP 2026-07-28: a broken response stream fails its request
     });
     const { t } = transport(s.url, { sessions: false });
     await expect(t.send(request(1))).rejects.toMatchObject({ code: 'MCPWIRE_STREAM_BROKEN' });
+  });
+
+  test('an SSE stream that carried a JSON-RPC error with id null and then ended fails clearly with that error, not as broken', async () => {
+    const s = await server((r, res) => {
+      sseHead(res);
+      res.end(sseEvent({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request' } }, 'ev-1'));
+    });
+    for (const sessions of [false, true]) {
+      const { t } = transport(s.url, { sessions });
+      const outcome = await settledWithin(t.send(request(1)), 10_000);
+      const err = (outcome as { error?: unknown }).error;
+      expect(err).toMatchObject({ code: 'MCPWIRE_BAD_RESPONSE' });
+      expect((err as Error).message).toContain('-32600 Invalid Request');
+    }
+    expect(s.requests.map((r) => r.method)).toEqual(['POST', 'POST']);
   });
 
   test('a JSON body cut short fails the request with MCPWIRE_STREAM_BROKEN', async () => {

@@ -234,6 +234,14 @@ export class PostExchange {
       this.streams.stoppedOrClosed(st, phase);
       return;
     }
+    if (st.unaddressed !== undefined) {
+      // The server refused the request without naming it: a clear failure, not one to resume or re-issue.
+      throw new TransportError(`the SSE stream ended without the response, after a JSON-RPC error without a request id (id null): ${st.unaddressed}`, {
+        ...link.where,
+        phase,
+        code: 'MCPWIRE_BAD_RESPONSE',
+      });
+    }
     if (p.stateless) throw streamBroken('SSE stream', end.kind === 'error' ? end.error : undefined, { ...link.where, phase });
     if (st.lastEventId === undefined) {
       const why = end.kind === 'error' ? `: ${end.error.message}` : '';

@@ -36,6 +36,11 @@ export interface SseStream {
   linger: ReturnType<typeof setTimeout> | undefined;
   /** The give-up diagnostic was reported already. */
   gaveUp: boolean;
+  /**
+   * A JSON-RPC error without an id (`id: null`) came on this POST stream before its response:
+   * its code and message, for the error of a stream that then ends unanswered.
+   */
+  unaddressed: string | undefined;
 }
 
 export function createSseStream(origin: 'post' | 'get', requestId: RequestId | undefined, session: string | undefined): SseStream {
@@ -55,6 +60,7 @@ export function createSseStream(origin: 'post' | 'get', requestId: RequestId | u
     session,
     linger: undefined,
     gaveUp: false,
+    unaddressed: undefined,
   };
 }
 

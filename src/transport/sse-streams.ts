@@ -85,6 +85,7 @@ export class SseStreams {
         link.cb.onmessage?.(msg, extra, ev.data);
         if (st.requestId !== undefined && !st.answered && answers(msg, st.requestId)) this.markAnswered(st);
         else if (this.byRequest.size > 0) this.answeredElsewhere(msg, st);
+        if ((msg as { id?: unknown } | null)?.id === null && st.requestId !== undefined) noteUnaddressed(st, msg);
       },
       onRetry: (ms) => {
         st.retryMs = ms;
@@ -124,4 +125,11 @@ export class SseStreams {
       if (st !== undefined && st !== from && answers(one, r.id)) this.markAnswered(st);
     }
   }
+}
+
+/** Keeps the code and message of an `id: null` error that came on a request's stream (see SseStream.unaddressed). */
+function noteUnaddressed(st: SseStream, msg: unknown): void {
+  const error = (msg as { error?: { code?: unknown; message?: unknown } }).error;
+  if (error === null || typeof error !== 'object') return;
+  st.unaddressed = excerpt(`${String(error.code)} ${String(error.message)}`);
 }

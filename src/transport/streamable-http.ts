@@ -67,6 +67,11 @@ export class StreamableHttpTransport implements Transport {
     return this.legacy !== undefined ? 'legacy-sse' : 'streamable-http';
   }
 
+  /** Stateless: a request's abort closes its response stream, which cancels it (see types.ts). */
+  get cancelsByClosing(): boolean {
+    return this.legacy === undefined && !this.session.enabled;
+  }
+
   get sessionId(): string | undefined {
     return this.session.id;
   }

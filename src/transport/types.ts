@@ -126,6 +126,12 @@ export interface Transport {
    */
   setSessions?(enabled: boolean): void;
   /**
+   * True while giving up a request is itself its cancellation: Streamable HTTP without sessions
+   * (revision 2026-07-28) closes the request's response stream, which the server treats as the
+   * cancellation — the protocol side then sends no cancellation message of its own.
+   */
+  readonly cancelsByClosing?: boolean;
+  /**
    * HTTP only: forget the current session (after SessionExpiredError) so the next `initialize`
    * starts a new one.
    */
