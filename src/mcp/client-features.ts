@@ -220,3 +220,29 @@ export function installClientFeatures(
     if (state.urlElicitations.complete(id)) emit('elicitationComplete', params);
   });
 }
+
+/**
+ * The methods an `input_required` result may ask the client for (basic.patterns.mrtr#6), and
+ * the handler option that answers each: the same handlers as the server→client requests.
+ */
+const INPUT_HANDLERS: Readonly<Record<string, keyof ClientFeatureOptions>> = {
+  'elicitation/create': 'onElicitation',
+  'sampling/createMessage': 'onSampling',
+  'roots/list': 'roots',
+};
+
+/** What is missing to answer an input request of `method` (its handler option), or undefined. */
+export function missingInputHandler(o: ClientFeatureOptions, state: ClientFeatureState, method: unknown): string | undefined {
+  const option = typeof method === 'string' ? INPUT_HANDLERS[method] : undefined;
+  if (option === undefined) return `an input request of unknown method ${JSON.stringify(method)}`;
+  if (option === 'roots' ? state.roots === undefined : o[option] === undefined) return `${method as string} (no \`${option}\` option)`;
+  return undefined;
+}
+
+/** Answers one input request of a multi round-trip request (mrtr.ts) with the client's handlers. */
+export async function answerInputRequest(o: ClientFeatureOptions, state: ClientFeatureState, method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
+  const ctx: HandlerContext = { signal, ...(state.serverId !== undefined ? { serverId: state.serverId } : {}) };
+  if (method === 'sampling/createMessage') return answerCreateMessage(o, params, ctx);
+  if (method === 'elicitation/create') return answerElicit(o, state, params, ctx);
+  return { roots: await state.roots!.list() };
+}

@@ -17,12 +17,26 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   /** Extra capabilities to declare (e.g. `experimental`); handlers add their own. */
   capabilities?: ClientCapabilities;
   /**
-   * The version to request (default: the latest, 2025-11-25; basic.lifecycle#8). Must be one
+   * Pins the protocol version (and so the era): `2026-07-28` speaks the stateless revision
+   * (`server/discover`, `_meta` on every request), a handshake-era version (2024-11-05 …
+   * 2025-11-25) opens with `initialize` requesting it (basic.lifecycle#8). Default: the era is
+   * found per server (eras/select.ts: the stdio probe), each at its newest version. Must be one
    * mcpwire supports (basic.lifecycle#7): anything else is a ConfigError before connecting.
    */
   protocolVersion?: string;
   /** Default per-request timeout in ms (default 60 000). */
   timeoutMs?: number;
+  /**
+   * The stdio era probe (`server/discover` before anything else, eras/select.ts): how long to
+   * wait for an answer before treating the server as handshake-era (default 10 000, never more
+   * than the initialize timeout). Not used when `protocolVersion` pins the era.
+   */
+  eraProbeTimeoutMs?: number;
+  /**
+   * Multi round-trip requests (2026-07-28, mrtr.ts): how many `input_required` rounds one
+   * request may take before it fails (default 8).
+   */
+  maxInputRounds?: number;
   /** Timeout for `initialize` (default: `timeoutMs`). */
   initializeTimeoutMs?: number;
   /** Sees every message and event (tracing, strict checks). */

@@ -6,7 +6,8 @@
  * client-trace.ts, structured-output checks structured.ts, tasks tasks.ts.
  */
 import { EventEmitter } from 'node:events';
-import { CapabilityError, ConfigError, StateError, type McpWireError, type Phase } from '../errors.js';
+import { CapabilityError, ConfigError, JsonRpcError, StateError, type McpWireError, type Phase } from '../errors.js';
+import type { ProtocolObserver } from '../protocol/observer.js';
 import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { MessageExtra, Transport } from '../transport/types.js';
@@ -17,6 +18,10 @@ import type { CallToolOptions, ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraCodec, EraIo } from './eras/codec.js';
 import { HandshakeCodec } from './eras/handshake.js';
+import { ModernCodec } from './eras/modern.js';
+import { ResourceNotFoundError, INVALID_PARAMS, LEGACY_RESOURCE_NOT_FOUND, rpcMessage } from './eras/modern-errors.js';
+import { EraSelector } from './eras/select.js';
+import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import type { RootsSource } from './roots.js';
@@ -47,7 +52,7 @@ import type {
   Task,
   Tool,
 } from './types.js';
-import { LATEST_PROTOCOL_VERSION, unsupportedRequestedVersion } from './versions.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, unsupportedRequestedVersion } from './versions.js';
 import { ended, Telemetry, type TelemetryTarget } from './telemetry.js';
 
 export type { CallToolOptions, ClientOptions, McpClientDiagnostic } from './client-options.js';
@@ -65,8 +70,12 @@ export class McpClient extends EventEmitter {
   private readonly lifecycle: Lifecycle;
   private transport: Transport | undefined;
   private connection: Connection | undefined;
-  /** The protocol era's reading and writing of requests (eras/codec.ts). */
-  private readonly codec: EraCodec;
+  /** The protocol era's reading and writing of requests (eras/codec.ts), the era chosen per server (eras/select.ts). */
+  private readonly codec: EraSelector;
+  /** Multi round-trip requests of the modern era (mrtr.ts). */
+  private readonly roundTrips: RoundTripDeps;
+  /** What every transport of this client is observed by (kept for a transport made again, eras/select.ts). */
+  private observer: ProtocolObserver | undefined;
   /** Output schemas and task support of the listed tools (tool-catalog.ts). */
   private readonly tools = new ToolCatalog();
   /** What `callTool` needs (tool-calls.ts). */
@@ -99,13 +108,30 @@ export class McpClient extends EventEmitter {
       this.connection?.observer?.event({ type: 'lifecycle', from, to });
       this.emit('stateChange', { from, to });
     });
-    this.codec = new HandshakeCodec({
-      serverId: this.serverId,
-      protocolVersion: options.protocolVersion ?? LATEST_PROTOCOL_VERSION,
-      capabilities: clientCapabilities(options),
-      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
-      urlElicitations: this.features.urlElicitations,
+    const pinned = options.protocolVersion;
+    const capabilities = clientCapabilities(options);
+    const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.codec = new EraSelector({
+      handshake: new HandshakeCodec({
+        serverId: this.serverId,
+        protocolVersion: pinned !== undefined && !isModernVersion(pinned) ? pinned : LATEST_PROTOCOL_VERSION,
+        capabilities,
+        clientInfo,
+        urlElicitations: this.features.urlElicitations,
+      }),
+      modern: new ModernCodec({ serverId: this.serverId, protocolVersion: isModernVersion(pinned) ? pinned : undefined, capabilities, clientInfo }),
+      pinnedVersion: pinned,
+      probeTimeoutMs: options.eraProbeTimeoutMs,
     });
+    this.roundTrips = {
+      serverId: this.serverId,
+      options,
+      features: this.features,
+      maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+      defaultTimeoutMs: options.timeoutMs,
+      send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params), o).catch(this.eraError),
+      interim: (method, raw) => this.codec.interim(method, raw),
+    };
     this.eraIo = {
       request: (method, params, o) => this.traced(method, params, (p) => this.connection!.request(method, p, o)),
       notify: (method, params) => this.connection!.notify(method, params),
@@ -114,6 +140,8 @@ export class McpClient extends EventEmitter {
         this.transport!.setProtocolVersion?.(result.protocolVersion);
         this.trace?.setSessionId(this.transport!.sessionId);
       },
+      transportKind: () => this.transport?.kind,
+      restart: () => this.restartTransport(),
     };
     this.tasks = new TaskRequester({
       serverId: this.serverId,
@@ -184,6 +212,10 @@ export class McpClient extends EventEmitter {
   get instructions(): string | undefined {
     return this.codec.negotiated?.instructions;
   }
+  /** The era the server speaks: `modern` (2026-07-28) or `handshake` (initialize); undefined before it is known. */
+  get era(): string | undefined {
+    return this.codec.decided === undefined ? undefined : this.codec.era;
+  }
   /** The negotiated protocol version. */
   get protocolVersion(): string | undefined {
     return this.codec.negotiated?.protocolVersion;
@@ -216,25 +248,11 @@ export class McpClient extends EventEmitter {
       this.options.signal?.throwIfAborted();
       const transport = this.options.transport ?? (await createTransport(this.config, this.options));
       this.transport = transport;
-      // basic.transports#45: a 404 outside a request's own POST (GET stream, notification, reply).
-      transport.onsessionexpired = (err) => this.session.onTransportSessionExpired(err);
       const { observer, trace } = await clientObserver(this.options, this.config, this.serverId, transport.kind, (code, message) => this.diagnostic(code, message));
       this.trace = trace;
+      this.observer = observer;
       this.telemetry = await Telemetry.create(this.options.telemetry, this.telemetryTarget(), (this.options.clientInfo ?? DEFAULT_CLIENT_INFO).version);
-      const opened = openClientConnection(transport, observer, {
-        serverId: this.serverId,
-        options: this.options,
-        codec: this.codec,
-        tasks: this.tasks,
-        features: this.features,
-        phase: () => this.lifecycle.phase,
-        emit: (event, ...args) => this.emit(event, ...args),
-        onClose: (err) => this.onConnectionClose(err),
-        onFeatureEvent: (event, payload, extra) => this.onFeatureEvent(event, payload, extra),
-      });
-      this.connection = opened.connection;
-      this.taskReceiver = opened.taskReceiver;
-      this.session.attach(transport, this.connection);
+      this.attach(transport);
       await transport.start();
       await this.initialize(this.options.signal);
       this.keepalive.start();
@@ -243,6 +261,40 @@ export class McpClient extends EventEmitter {
       await this.fail(err);
       throw err;
     }
+  }
+
+  /** The client's connection on `transport`: its handlers installed, sessions kept on it. */
+  private attach(transport: Transport): void {
+    this.transport = transport;
+    // basic.transports#45: a 404 outside a request (GET stream, notification, reply).
+    transport.onsessionexpired = (err) => this.session.onTransportSessionExpired(err);
+    const opened = openClientConnection(transport, this.observer, {
+      serverId: this.serverId,
+      options: this.options,
+      codec: this.codec,
+      tasks: this.tasks,
+      features: this.features,
+      phase: () => this.lifecycle.phase,
+      emit: (event, ...args) => this.emit(event, ...args),
+      onClose: (err) => this.onConnectionClose(err),
+      onFeatureEvent: (event, payload, extra) => this.onFeatureEvent(event, payload, extra),
+    });
+    this.connection = opened.connection;
+    this.taskReceiver = opened.taskReceiver;
+    this.session.attach(transport, this.connection);
+  }
+
+  /**
+   * A fresh transport from the config, for a server whose process the era probe ended
+   * (eras/select.ts). False when the caller gave the transport: another cannot be made.
+   */
+  private async restartTransport(): Promise<boolean> {
+    if (this.options.transport !== undefined) return false;
+    await this.connection?.close();
+    this.attach(await createTransport(this.config, this.options));
+    this.closeReason = undefined;
+    await this.transport!.start();
+    return true;
   }
 
   /**
@@ -295,6 +347,8 @@ export class McpClient extends EventEmitter {
   }
 
   private onConnectionClose(err: Error | undefined): void {
+    // the era probe ended a legacy server's process: a new one is started (eras/select.ts)
+    if (this.codec.probing) return;
     this.keepalive.stop();
     this.taskReceiver?.dispose();
     this.closeReason = err;
@@ -326,7 +380,13 @@ export class McpClient extends EventEmitter {
    */
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
     const span = this.telemetry?.start(method, params);
-    const p = this.session.send<T>(method, this.codec.requestParams(method, span === undefined ? params : span.params), options).catch(this.eraError);
+    const sent = span === undefined ? params : span.params;
+    let p = this.session.send<T>(method, this.codec.requestParams(method, sent), options).catch(this.eraError);
+    // basic/patterns/mrtr: an interim result is fulfilled and the request sent again (mrtr.ts)
+    if (this.codec.roundTrips(method)) {
+      const startedAt = Date.now();
+      p = p.then((raw) => followInputRounds(this.roundTrips, method, sent, options, raw, startedAt) as Promise<T>);
+    }
     return span === undefined ? p : ended(p, span);
   }
 
@@ -465,7 +525,21 @@ export class McpClient extends EventEmitter {
     return this.checked<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
   }
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.checked<ReadResourceResult>('resources/read', { uri }, options);
+    return this.checked<ReadResourceResult>('resources/read', { uri }, options).catch((err: unknown) => {
+      throw this.notFound(err, uri);
+    });
+  }
+
+  /**
+   * server/resources "Error Handling": a resource not found is -32602 in 2026-07-28 and -32002
+   * before (basic#19: still accepted) — a ResourceNotFoundError (a JsonRpcError still, the code
+   * kept). A -32602 from a handshake-era server may mean other invalid params: left as it is.
+   */
+  private notFound(err: unknown, uri: string): unknown {
+    if (!(err instanceof JsonRpcError) || err.constructor !== JsonRpcError) return err;
+    const modernCode = this.codec.era === 'modern' && err.rpcCode === INVALID_PARAMS;
+    if (!modernCode && err.rpcCode !== LEGACY_RESOURCE_NOT_FOUND) return err;
+    return new ResourceNotFoundError(err.rpcCode, rpcMessage(err), err.data, uri, { serverId: err.serverId, phase: err.phase, cause: err.cause });
   }
   subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     return this.checked('resources/subscribe', { uri }, options).then(() => {
@@ -499,6 +573,11 @@ export class McpClient extends EventEmitter {
   }
   /** logging/setLevel (server/utilities/logging). */
   setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    // 2026-07-28: no request; the level goes in every request's _meta from now on
+    if (this.codec.setLogLevel(level)) {
+      this.session.state.logLevel = level;
+      return Promise.resolve();
+    }
     return this.checked('logging/setLevel', { level }, options).then(() => {
       this.session.state.logLevel = level;
     });

@@ -58,9 +58,24 @@ export function resultShapes(version: string | undefined): ShapeTable {
  * (the `protocolVersion` option) cannot be requested, or undefined when it can.
  */
 export function unsupportedRequestedVersion(version: unknown): string | undefined {
-  if (version === undefined || isSupportedVersion(version)) return undefined;
+  if (version === undefined || isSupportedVersion(version) || isModernVersion(version)) return undefined;
   return (
     `protocolVersion ${JSON.stringify(version)} is not a version mcpwire supports; ` +
-    `use one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')} (basic.lifecycle#7)`
+    `use one of ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')} (basic.lifecycle#7)`
   );
+}
+
+/**
+ * The stateless revisions (no `initialize`; `_meta` on every request; eras/modern.ts), newest
+ * first. Kept apart from REVISIONS: those are what an `initialize` may negotiate.
+ */
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+
+export function isModernVersion(v: unknown): v is string {
+  return typeof v === 'string' && MODERN_PROTOCOL_VERSIONS.includes(v);
+}
+
+/** The newest of `ours` (newest first) that `theirs` also lists, or undefined. */
+export function newestMutual(ours: readonly string[], theirs: readonly unknown[]): string | undefined {
+  return ours.find((v) => theirs.includes(v));
 }

@@ -8,16 +8,18 @@
  * - handshake (2024-11-05 … 2025-11-25, `handshake.ts`): `initialize` → `notifications/initialized`
  *   opens a session; requests carry nothing of the negotiation; results are read against the
  *   negotiated revision's shapes; HTTP sessions can expire and be renewed.
- * - modern (2026-07-28, to come as `modern.ts`): no handshake — `open` is an optional
- *   `server/discover`; `requestParams` puts `io.modelcontextprotocol/protocolVersion`,
- *   `…/clientCapabilities` and `…/clientInfo` in every request's `_meta`; `result` reads the
- *   required `resultType` and tells an `input_required` interim result (multi round-trip) from a
- *   final one, for the client to fulfil its input requests and retry the request with
- *   `inputResponses` (the interface gains that step with the era); `error` maps
- *   `UnsupportedProtocolVersion` (-32022) and its kin; no sessions.
+ * - modern (2026-07-28, `modern.ts`): no handshake — `open` is `server/discover`;
+ *   `requestParams` puts `io.modelcontextprotocol/protocolVersion`, `…/clientCapabilities` and
+ *   `…/clientInfo` in every request's `_meta`; `result` reads the required `resultType`;
+ *   `interim` tells an `input_required` result (multi round-trip) from a final one, for the
+ *   client to fulfil its input requests and retry the request with `inputResponses` (mrtr.ts);
+ *   `error` maps `UnsupportedProtocolVersion` (-32022) and its kin; no sessions.
+ *
+ * Which era a server speaks is decided per server by `select.ts` (itself an EraCodec that
+ * delegates to the era it chose).
  */
 import type { RequestOptions } from '../../protocol/connection.js';
-import type { Implementation, ServerCapabilities } from '../types.js';
+import type { Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
 
 /** What opening the conversation established (the handshake's InitializeResult, modern's discovery). */
 export interface Negotiated {
@@ -34,6 +36,14 @@ export interface EraIo {
   diagnostic(code: string, message: string): void;
   /** The server's answer was accepted: told before anything else is sent (HTTP: the version header). */
   negotiated(result: Negotiated): void;
+  /** `stdio`, `streamable-http`, … of the transport the conversation runs on now. */
+  transportKind(): string | undefined;
+  /**
+   * Replaces a transport whose server process ended with a fresh one from the same config
+   * (select.ts: a legacy server that exits on a request before `initialize`). False when the
+   * client was given its transport and cannot make another.
+   */
+  restart(): Promise<boolean>;
 }
 
 export interface OpenOptions {
@@ -45,6 +55,12 @@ export interface OpenOptions {
 
 /** Features an era (and, within it, the negotiated revision) may or may not have. */
 export type EraFeature = 'tasks' | 'batching';
+
+/** An `input_required` interim result (basic/patterns/mrtr): what to fulfil, what to echo. */
+export interface InputRequired {
+  inputRequests?: Record<string, { method?: unknown; params?: unknown }>;
+  requestState?: string;
+}
 
 export interface EraCodec {
   /** `handshake` or `modern`: for status and traces, never for branching. */
@@ -62,8 +78,19 @@ export interface EraCodec {
   requestParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined;
   /** The final result of `method`, its shape checked; throws a ProtocolError when malformed. */
   result<T>(method: string, raw: unknown): T;
+  /**
+   * `raw` is an interim result of `method` to fulfil and retry (modern: `input_required`), or
+   * undefined for a final one. Hot path: one property read for a final result.
+   */
+  interim(method: string, raw: unknown): InputRequired | undefined;
+  /** Whether a result of `method` may be an interim one (modern: tools/call, prompts/get, resources/read). */
+  roundTrips(method: string): boolean;
   /** A request's error as this era means it (typed errors for the codes it defines). */
   error(err: unknown): unknown;
   /** Whether the negotiated revision has `feature`. */
   has(feature: EraFeature): boolean;
+  /** Takes the log level without a request (modern: it travels in `_meta`): true; false when it must be sent. */
+  setLogLevel(level: LoggingLevel): boolean;
+  /** While true, the server's process may end without the connection failing (select.ts: the stdio probe). */
+  readonly probing?: boolean;
 }

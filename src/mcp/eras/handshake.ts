@@ -79,6 +79,10 @@ export class HandshakeCodec implements EraCodec {
     return undefined;
   }
 
+  roundTrips(): boolean {
+    return false;
+  }
+
   error(err: unknown): unknown {
     return this.o.urlElicitations.fromError(err);
   }

@@ -1,0 +1,222 @@
+/**
+ * The modern era (2026-07-28, basic/versioning, server/discover): no handshake. `open` is
+ * `server/discover` and picks the newest version both sides support (a -32022 answer names the
+ * server's versions: one retry with a mutual one, basic.versioning#2); every request carries
+ * the negotiation in `_meta` (basic#44, basic#47); every result's `resultType` is read
+ * (basic#10, basic#11); an `input_required` result is an interim one (basic/patterns/mrtr) the
+ * client fulfils and retries (mrtr.ts); the era's error codes become typed errors.
+ */
+import { ProtocolError } from '../../errors.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/connection.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import { checkResult, type ShapeTable } from '../result-shapes.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
+import { MODERN_PROTOCOL_VERSIONS, newestMutual, resultShapes, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
+import type { EraCodec, EraFeature, EraIo, InputRequired, Negotiated, OpenOptions } from './codec.js';
+import { supportedOf, typedModernError, UnsupportedProtocolVersionError } from './modern-errors.js';
+
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** The requests a server may answer with `input_required` (basic/patterns/mrtr "Supported Requests"). */
+const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+export interface ModernOptions {
+  serverId: string;
+  /** The version asked for first (default: the newest mcpwire speaks). */
+  protocolVersion?: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+}
+
+/** What discovery established, plus every version the server listed. */
+export interface Discovered extends Negotiated {
+  supportedVersions: string[];
+}
+
+/**
+ * Why a modern opening failed in a way that still proves the server modern (a DiscoverResult
+ * or a -32022 naming versions, but none in common): the era selection must not fall back.
+ */
+export class NoMutualVersionError extends ProtocolError {
+  constructor(
+    message: string,
+    readonly serverVersions: string[],
+    options: { serverId: string; cause?: unknown },
+  ) {
+    super(message, { ...options, phase: 'initialize', code: 'MCPWIRE_UNSUPPORTED_VERSION' });
+  }
+}
+
+export class ModernCodec implements EraCodec {
+  readonly era = 'modern';
+  readonly sessions = false;
+  private discovered: Discovered | undefined;
+  /** The constant `_meta` of every request, built once per negotiated version and log level. */
+  private meta: Readonly<Record<string, unknown>>;
+  /** `params` of a request that has none: `{ _meta }`, shared (read only). */
+  private bare: Readonly<Record<string, unknown>>;
+  private logLevel: LoggingLevel | undefined;
+  private readonly shapes: ShapeTable = resultShapes(undefined);
+
+  constructor(private readonly o: ModernOptions) {
+    this.meta = this.buildMeta(o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!);
+    this.bare = Object.freeze({ _meta: this.meta });
+  }
+
+  get negotiated(): Discovered | undefined {
+    return this.discovered;
+  }
+
+  /** `server/discover`; on -32022 one retry with the newest mutual version (basic.versioning#2). */
+  async open(io: EraIo, options: OpenOptions): Promise<Discovered> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const endsAt = Date.now() + timeoutMs;
+    let version = this.o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!;
+    for (let retried = false; ; retried = true) {
+      let raw: unknown;
+      try {
+        raw = await io.request<unknown>('server/discover', { _meta: this.buildMeta(version) }, {
+          timeoutMs: Math.max(1, endsAt - Date.now()),
+          signal: options.signal,
+          // a probe of a server that may be legacy: nothing to cancel before its initialize
+          cancellable: false,
+        });
+      } catch (err) {
+        const typed = typedModernError(err, this.o.serverId);
+        if (!(typed instanceof UnsupportedProtocolVersionError) || typed.supported.length === 0) throw typed;
+        const mutual = this.o.protocolVersion === undefined ? newestMutual(MODERN_PROTOCOL_VERSIONS, typed.supported) : undefined;
+        if (retried || mutual === undefined || mutual === version) throw this.noMutual(typed.supported, typed);
+        version = mutual;
+        continue;
+      }
+      const found = this.check(raw);
+      this.discovered = found;
+      this.meta = this.buildMeta(found.protocolVersion);
+      this.bare = Object.freeze({ _meta: this.meta });
+      io.negotiated(found);
+      return found;
+    }
+  }
+
+  forget(): void {
+    this.discovered = undefined;
+  }
+
+  /** basic#44/#47: the required fields (and clientInfo, the log level) on every request. */
+  requestParams(_method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    if (params === undefined) return this.bare;
+    const own = params._meta as Record<string, unknown> | undefined;
+    return { ...params, _meta: own === undefined ? this.meta : { ...own, ...this.meta } };
+  }
+
+  /** basic#10, basic#11: an absent `resultType` is complete; one the client does not know is invalid. */
+  result<T>(method: string, raw: unknown): T {
+    if (raw !== null && typeof raw === 'object') {
+      const type = (raw as { resultType?: unknown }).resultType;
+      if (type !== undefined && type !== 'complete') throw this.badResultType(method, type);
+    }
+    return checkResult<T>(this.shapes, method, raw, this.o.serverId);
+  }
+
+  interim(method: string, raw: unknown): InputRequired | undefined {
+    if (raw === null || typeof raw !== 'object' || (raw as { resultType?: unknown }).resultType !== 'input_required') return undefined;
+    // basic.patterns.mrtr "Supported Requests": on any other request it is not a result we know
+    if (!MRTR_METHODS.has(method)) throw this.badResultType(method, 'input_required');
+    const r = raw as { inputRequests?: unknown; requestState?: unknown };
+    const inputRequests = r.inputRequests;
+    if (inputRequests !== undefined && (inputRequests === null || typeof inputRequests !== 'object' || Array.isArray(inputRequests))) {
+      throw new ProtocolError(`${method}: "inputRequests" of an input_required result is not an object`, { serverId: this.o.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
+    }
+    if (r.requestState !== undefined && typeof r.requestState !== 'string') {
+      throw new ProtocolError(`${method}: "requestState" of an input_required result is not a string`, { serverId: this.o.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
+    }
+    return { inputRequests: inputRequests as InputRequired['inputRequests'], requestState: r.requestState as string | undefined };
+  }
+
+  roundTrips(method: string): boolean {
+    return MRTR_METHODS.has(method);
+  }
+
+  error(err: unknown): unknown {
+    return typedModernError(err, this.o.serverId);
+  }
+
+  has(_feature: EraFeature): boolean {
+    // batches are gone; tasks became an extension (not negotiated here)
+    return false;
+  }
+
+  /** The log level travels on every request (`io.modelcontextprotocol/logLevel`); nothing is sent. */
+  setLogLevel(level: LoggingLevel): boolean {
+    this.logLevel = level;
+    this.meta = this.buildMeta(this.discovered?.protocolVersion ?? this.o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!);
+    this.bare = Object.freeze({ _meta: this.meta });
+    return true;
+  }
+
+  private buildMeta(version: string): Readonly<Record<string, unknown>> {
+    const meta: Record<string, unknown> = {
+      [META_PROTOCOL_VERSION]: version,
+      [META_CLIENT_CAPABILITIES]: this.o.capabilities,
+      [META_CLIENT_INFO]: this.o.clientInfo,
+    };
+    if (this.logLevel !== undefined) meta[META_LOG_LEVEL] = this.logLevel;
+    return Object.freeze(meta);
+  }
+
+  /** A DiscoverResult: versions, capabilities; the newest version both support. */
+  private check(raw: unknown): Discovered {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw this.badDiscover('the result is not an object', raw);
+    const r = raw as Record<string, unknown>;
+    if (r.resultType !== undefined && r.resultType !== 'complete') throw this.badResultType('server/discover', r.resultType);
+    const versions = supportedOf({ supported: r.supportedVersions });
+    if (versions === undefined) throw this.badDiscover('"supportedVersions" is not a list of strings', raw);
+    if (r.capabilities === null || typeof r.capabilities !== 'object' || Array.isArray(r.capabilities)) throw this.badDiscover('"capabilities" is not an object', raw);
+    const pinned = this.o.protocolVersion;
+    const version = pinned !== undefined ? (versions.includes(pinned) ? pinned : undefined) : newestMutual(MODERN_PROTOCOL_VERSIONS, versions);
+    if (version === undefined) throw this.noMutual(versions, undefined);
+    const meta = r._meta as Record<string, unknown> | undefined;
+    const info = meta?.[META_SERVER_INFO] as Implementation | undefined;
+    const found: Discovered = { protocolVersion: version, capabilities: r.capabilities as ServerCapabilities, supportedVersions: versions };
+    if (info !== null && typeof info === 'object') found.serverInfo = info;
+    if (typeof r.instructions === 'string') found.instructions = r.instructions;
+    return found;
+  }
+
+  private noMutual(theirs: string[], cause: unknown): NoMutualVersionError {
+    const ours = this.o.protocolVersion !== undefined ? [this.o.protocolVersion] : MODERN_PROTOCOL_VERSIONS;
+    const legacy = theirs.filter((v) => SUPPORTED_PROTOCOL_VERSIONS.includes(v));
+    return new NoMutualVersionError(
+      `the server supports protocol versions ${theirs.join(', ') || '(none named)'}; mcpwire asked for ${ours.join(', ')}` +
+        (legacy.length > 0 ? ' (it also speaks the initialize handshake: pin one of its versions)' : ''),
+      theirs,
+      { serverId: this.o.serverId, cause },
+    );
+  }
+
+  private badDiscover(problem: string, raw: unknown): ProtocolError {
+    let text: string;
+    try {
+      text = JSON.stringify(raw) ?? String(raw);
+    } catch {
+      text = String(raw);
+    }
+    return new ProtocolError(`server/discover returned a malformed result: ${problem} (got ${excerpt(text, 200)})`, {
+      serverId: this.o.serverId,
+      phase: 'initialize',
+      code: 'MCPWIRE_BAD_DISCOVER',
+    });
+  }
+
+  private badResultType(method: string, type: unknown): ProtocolError {
+    return new ProtocolError(`${method} returned a result of unknown resultType ${excerpt(JSON.stringify(type) ?? String(type), 80)} (basic#10: it is invalid)`, {
+      serverId: this.o.serverId,
+      phase: 'request',
+      code: 'MCPWIRE_BAD_RESULT_TYPE',
+    });
+  }
+}
