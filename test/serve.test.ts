@@ -108,6 +108,15 @@ describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
     for (const line of p.lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
   });
 
+  it('a request written right behind initialize (before its answer) waits for it and is served', async () => {
+    const p = start(['--config', configWith()]);
+    const init = p.send('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } });
+    const list = p.send('tools/list');
+    expect((await init).result.protocolVersion).toBe('2025-11-25');
+    const tools = (await list).result?.tools as { name: string }[] | undefined;
+    expect(tools?.map((t) => t.name)).toContain('mcpwire_status');
+  });
+
   it('server.utilities.pagination#5: the aggregate list pages with opaque cursors; a made-up cursor is -32602', async () => {
     const p = start(['--config', configWith(), '--page-size', '3']);
     await p.init();

@@ -49,6 +49,8 @@ export class GatewaySession {
   clientCapabilities: ClientCapabilities | undefined;
   initialized = false;
   private host: McpHost | undefined;
+  /** The host while `initialize` waits for it: requests sent right behind initialize wait too. */
+  private starting: Promise<McpHost> | undefined;
   private level: LoggingLevel | undefined;
 
   constructor(
@@ -77,9 +79,15 @@ export class GatewaySession {
     this.notify('notifications/message', { level, logger, data: params.data });
   }
 
-  private ready(): McpHost {
-    if (this.host === undefined) throw NOT_INITIALIZED();
-    return this.host;
+  /**
+   * The host for a request: before `initialize`, -32600 (basic.lifecycle#5 asks clients to wait
+   * for its answer); a request pipelined right behind `initialize` waits for the answer instead of
+   * failing, so a client that writes its first lines at once (a shell pipe) is served in order.
+   */
+  private ready(): Promise<McpHost> {
+    if (this.host !== undefined) return Promise.resolve(this.host);
+    if (this.starting !== undefined) return this.starting;
+    return Promise.reject(NOT_INITIALIZED());
   }
 
   private install(): void {
@@ -91,47 +99,47 @@ export class GatewaySession {
       this.initialized = true;
     });
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
-    c.setRequestHandler('tools/list', (params) => {
-      const host = this.ready();
+    c.setRequestHandler('tools/list', async (params) => {
+      const host = await this.ready();
       const tools = host.tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters, ...(t.annotations ? { annotations: t.annotations } : {}) }));
       return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...tools], params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('tools/call', (params, ctx) => {
-      const host = this.ready();
+    c.setRequestHandler('tools/call', async (params, ctx) => {
+      const host = await this.ready();
       if (params?.name === STATUS_TOOL) return this.statusResult();
       const server = typeof params?.name === 'string' ? host.catalog.byName.get(params.name)?.server : undefined;
       return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, conn: c, signal: ctx.signal, log: (s, p) => this.forwardLog(s, p) }, params));
     });
     c.setRequestHandler('resources/list', async (params, ctx) => {
-      this.ready();
+      await this.ready();
       return page('resources', [STATUS_RESOURCE, ...(await down.resources(ctx.signal))], params?.cursor, this.gateway.pageSize);
     });
     c.setRequestHandler('resources/templates/list', async (params, ctx) => {
-      this.ready();
+      await this.ready();
       return page('resourceTemplates', await down.templates(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('resources/read', (params, ctx) => {
-      this.ready();
+    c.setRequestHandler('resources/read', async (params, ctx) => {
+      await this.ready();
       const uri = params?.uri;
       if (typeof uri !== 'string') throw invalidParams('resources/read: "uri" must be a string');
       if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: statusRows(this.host, down) }) }] };
       return down.readResource(uri, ctx.signal);
     });
     c.setRequestHandler('prompts/list', async (params, ctx) => {
-      this.ready();
+      await this.ready();
       return page('prompts', await down.prompts(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('prompts/get', (params, ctx) => {
-      this.ready();
+    c.setRequestHandler('prompts/get', async (params, ctx) => {
+      await this.ready();
       if (typeof params?.name !== 'string') throw invalidParams('prompts/get: "name" must be a string');
       return down.getPrompt(params.name, params.arguments as Record<string, string> | undefined, ctx.signal);
     });
-    c.setRequestHandler('completion/complete', (params, ctx) => {
-      this.ready();
+    c.setRequestHandler('completion/complete', async (params, ctx) => {
+      await this.ready();
       return down.complete(params ?? {}, ctx.signal);
     });
     c.setRequestHandler('logging/setLevel', async (params) => {
-      this.ready();
+      await this.ready();
       const level = params?.level;
       if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) throw invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
       this.level = level as LoggingLevel;
@@ -141,14 +149,15 @@ export class GatewaySession {
   }
 
   private async initialize(params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
-    if (this.host !== undefined) throw new JsonRpcError(-32600, 'initialize was already received on this connection');
+    if (this.host !== undefined || this.starting !== undefined) throw new JsonRpcError(-32600, 'initialize was already received on this connection');
     const p = params ?? {};
     if (typeof p.protocolVersion !== 'string') throw invalidParams('initialize: "protocolVersion" must be a string');
     if (typeof p.capabilities !== 'object' || p.capabilities === null) throw invalidParams('initialize: "capabilities" must be an object');
     const info = p.clientInfo as { name?: unknown } | undefined;
     if (typeof info?.name !== 'string') throw invalidParams('initialize: "clientInfo.name" must be a string');
     this.clientCapabilities = p.capabilities as ClientCapabilities;
-    this.host = await this.gateway.ensureHost(this);
+    this.starting = this.gateway.ensureHost(this);
+    this.host = await this.starting;
     const out: Record<string, unknown> = {
       protocolVersion: GATEWAY_PROTOCOL_VERSION,
       capabilities: GATEWAY_CAPABILITIES,
