@@ -97,6 +97,11 @@ async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired,
 /** `p`, or the signal's reason once it aborts (a handler that ignores its signal does not hold the request). */
 function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    // the handler itself may have aborted it, synchronously, before this listens
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
     const aborted = (): void => reject(signal.reason);
     signal.addEventListener('abort', aborted, { once: true });
     p.then(
