@@ -27,6 +27,8 @@ import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import type { RootsSource } from './roots.js';
 import type { Page } from './pagination.js';
 import { SessionKeeper } from './session.js';
+import { listenManagerFor, type ListenManager } from './subscriptions.js';
+import { authContextSource, readThrough, ResultCache, type ReadOptions } from './result-cache.js';
 import { ToolCatalog } from './tool-catalog.js';
 import { callTool, type ToolCallDeps } from './tool-calls.js';
 import type { TaskReceiver } from './task-receiver.js';
@@ -97,6 +99,11 @@ export class McpClient extends EventEmitter {
   private telemetry: Telemetry | undefined;
   /** How the era's codec sends while opening (initialize, notifications/initialized). */
   private readonly eraIo: EraIo;
+  /** 2026-07-28: the `subscriptions/listen` of what this client's users listen to (subscriptions.ts). */
+  private readonly listen: ListenManager;
+  /** 2026-07-28: cacheable results by `ttlMs` (result-cache.ts), with the current authorization context. */
+  private readonly cache = new ResultCache();
+  private readonly authContext: () => Promise<string>;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -184,6 +191,13 @@ export class McpClient extends EventEmitter {
       assertFormats: options.assertFormats === true,
       diagnostic: (code, message) => this.diagnostic(code, message),
     };
+    this.listen = listenManagerFor(this, {
+      serverId: this.serverId,
+      request: (method, params, o) => this.request(method, params, o),
+      usable: () => this.lifecycle.state === 'ready' && this.codec.era === 'modern',
+      diagnostic: (code, message) => this.diagnostic(code, message),
+    });
+    this.authContext = authContextSource(config, options.authProvider);
     this.keepalive = new Keepalive({
       serverId: this.serverId,
       everyMs: options.pingIntervalMs,
@@ -256,6 +270,7 @@ export class McpClient extends EventEmitter {
       await transport.start();
       await this.initialize(this.options.signal);
       this.keepalive.start();
+      this.listen.start();
       return this;
     } catch (err) {
       await this.fail(err);
@@ -282,6 +297,7 @@ export class McpClient extends EventEmitter {
     this.connection = opened.connection;
     this.taskReceiver = opened.taskReceiver;
     this.session.attach(transport, this.connection);
+    this.connection.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.listen.onAcknowledged(params));
   }
 
   /**
@@ -322,6 +338,7 @@ export class McpClient extends EventEmitter {
   /** Closes the connection (stdio: stdin, SIGTERM, SIGKILL). Idempotent; pending requests reject. */
   close(): Promise<void> {
     this.closePromise ??= (async () => {
+      this.listen.stop();
       if (this.lifecycle.canTransition('closing')) this.lifecycle.transition('closing');
       try {
         if (this.connection) await this.connection.close();
@@ -350,6 +367,7 @@ export class McpClient extends EventEmitter {
     // the era probe ended a legacy server's process: a new one is started (eras/select.ts)
     if (this.codec.probing) return;
     this.keepalive.stop();
+    this.listen.stop();
     this.taskReceiver?.dispose();
     this.closeReason = err;
     const s = this.lifecycle.state;
@@ -403,6 +421,9 @@ export class McpClient extends EventEmitter {
 
   /** Server notifications become events; a changed tool list also makes the tools' task support unknown again. */
   private onFeatureEvent(event: string, payload: unknown, extra?: MessageExtra): void {
+    // basic.patterns.subscriptions#4: a change counts only on a subscription of ours
+    if (this.codec.era === 'modern' && !this.listen.accept(event, payload)) return;
+    this.cache.onNotification(event, payload as Record<string, unknown> | undefined);
     if (event === 'toolsListChanged') {
       // basic.utilities.tasks#7: a tool may have become task-required; list again before the next call.
       this.tools.changed();
@@ -442,8 +463,9 @@ export class McpClient extends EventEmitter {
   }
 
   /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
-  private checked<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<T> {
-    return this.request<unknown>(method, params, options).then((r) => this.codec.result<T>(method, r));
+  private checked<T>(method: string, params: Record<string, unknown> | undefined, options: ReadOptions | undefined): Promise<T> {
+    const send = (o: RequestOptions | undefined): Promise<T> => this.request<unknown>(method, params, o).then((r) => this.codec.result<T>(method, r));
+    return this.codec.era === 'modern' ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
   }
 
   ping(options?: RequestOptions): Promise<void> {
@@ -451,7 +473,7 @@ export class McpClient extends EventEmitter {
   }
 
   /** One page of tools/list. */
-  listToolsPage(cursor?: string, options?: RequestOptions): Promise<ListToolsResult> {
+  listToolsPage(cursor?: string, options?: ReadOptions): Promise<ListToolsResult> {
     return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
       this.tools.page(r.tools, r.nextCursor === undefined);
       return r;
@@ -459,7 +481,7 @@ export class McpClient extends EventEmitter {
   }
 
   /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */
-  listTools(options?: RequestOptions): Promise<Tool[]> {
+  listTools(options?: ReadOptions): Promise<Tool[]> {
     return this.listing('tools/list', async (cursor) => {
       const r = await this.listToolsPage(cursor, options);
       return { items: r.tools, nextCursor: r.nextCursor };
@@ -524,7 +546,7 @@ export class McpClient extends EventEmitter {
   listResourceTemplatesPage(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
     return this.checked<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
   }
-  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+  readResource(uri: string, options?: ReadOptions): Promise<ReadResourceResult> {
     return this.checked<ReadResourceResult>('resources/read', { uri }, options).catch((err: unknown) => {
       throw this.notFound(err, uri);
     });
@@ -542,11 +564,13 @@ export class McpClient extends EventEmitter {
     return new ResourceNotFoundError(err.rpcCode, rpcMessage(err), err.data, uri, { serverId: err.serverId, phase: err.phase, cause: err.cause });
   }
   subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    if (this.codec.era === 'modern') return this.listen.subscribeResource(uri);
     return this.checked('resources/subscribe', { uri }, options).then(() => {
       this.session.state.subscriptions.add(uri);
     });
   }
   unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    if (this.codec.era === 'modern') return this.listen.unsubscribeResource(uri);
     return this.checked('resources/unsubscribe', { uri }, options).then(() => {
       this.session.state.subscriptions.delete(uri);
     });

@@ -10,6 +10,9 @@
  * polling interval), no I/O; the clock is injectable.
  */
 import { createHash } from 'node:crypto';
+import type { RequestOptions } from '../protocol/options.js';
+import type { HttpAuthProvider } from '../transport/http-common.js';
+import type { ServerConfig } from '../transport/create.js';
 
 export type CacheScope = 'public' | 'private';
 
@@ -38,6 +41,9 @@ export interface FreshOption {
   /** Ask the server even when a fresh cached result is held (the new result is kept). */
   fresh?: boolean;
 }
+
+/** The options of a read the cache may answer. */
+export type ReadOptions = RequestOptions & FreshOption;
 
 export interface ResultCacheOptions {
   /** At most this many results (default 256). */
@@ -231,6 +237,58 @@ export function authContextId(headers: Record<string, string> | undefined): stri
   }
   if (credential === undefined || credential === '') return 'anonymous';
   return `auth:${createHash('sha256').update(credential).digest('base64url')}`;
+}
+
+/**
+ * A request of `method` through `cache`: a fresh result held for it in the current
+ * authorization context answers it (unless `fresh`), else `send` does and its result is kept.
+ * A result reached through input rounds is not kept (server.utilities.caching#3: the retry
+ * carried `inputResponses`, which the key does not hold): `send` is told to count its request
+ * ids, one per round. A page the server refuses drops every cached page of that list
+ * (server.utilities.caching#15).
+ */
+export async function readThrough<T>(
+  cache: ResultCache,
+  method: string,
+  params: Record<string, unknown> | undefined,
+  options: ReadOptions | undefined,
+  authContext: () => Promise<string>,
+  send: (options: RequestOptions | undefined) => Promise<T>,
+): Promise<T> {
+  if (!cacheableRequest(method, params)) return send(options);
+  const context = await authContext();
+  if (options?.fresh !== true) {
+    const hit = cache.get<T>(method, params, context);
+    if (hit !== undefined) return hit;
+  }
+  let sends = 0;
+  const onRequestId = options?.onRequestId;
+  const counted: RequestOptions = {
+    ...options,
+    onRequestId: (id) => {
+      sends++;
+      onRequestId?.(id);
+    },
+  };
+  let result: T;
+  try {
+    result = await send(counted);
+  } catch (err) {
+    if (params?.cursor !== undefined) cache.invalidateMethod(method);
+    throw err;
+  }
+  // kept under the context it was fetched in: not when the credential changed meanwhile
+  if (sends === 1 && (await authContext()) === context) cache.put(method, params, context, result);
+  return result;
+}
+
+/**
+ * The authorization context of a client's requests now: the configured headers and the auth
+ * provider's current credential (`refresh: false`: no round trip, nothing refreshed for this).
+ */
+export function authContextSource(config: ServerConfig, provider: HttpAuthProvider | undefined): () => Promise<string> {
+  const fixed = config.transport === 'stdio' ? undefined : config.headers;
+  return async () => authContextId({ ...fixed, ...(provider === undefined ? undefined : await provider.headers({ refresh: false })) });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

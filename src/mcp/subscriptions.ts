@@ -12,6 +12,7 @@
  *
  * Knows no transport: it sends through the client's request function with `longLived` set.
  */
+import type { EventEmitter } from 'node:events';
 import { CapabilityError, JsonRpcError, StateError } from '../errors.js';
 import { wait } from '../util/sleep.js';
 import { canonicalJson } from './result-cache.js';
@@ -285,6 +286,20 @@ export class ListenManager {
     }
     this.waiters = keep;
   }
+}
+
+/**
+ * A listen manager for the client `emitter`: what it opts into follows the emitter's listeners
+ * (a listener of a list event added or removed may change the filter).
+ */
+export function listenManagerFor(emitter: EventEmitter, deps: Omit<ListenDeps, 'listenerCount'>): ListenManager {
+  const manager = new ListenManager({ ...deps, listenerCount: (event) => emitter.listenerCount(event) });
+  const changed = (event: string | symbol): void => {
+    if ((LIST_EVENTS as readonly (string | symbol)[]).includes(event)) manager.update();
+  };
+  emitter.on('newListener', changed);
+  emitter.on('removeListener', changed);
+  return manager;
 }
 
 /** The subscription id a notification's `_meta` names. */

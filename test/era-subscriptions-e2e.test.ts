@@ -1,0 +1,116 @@
+/**
+ * The listen manager and the result cache wired into McpClient, end to end against the
+ * 2026-07-28 mocks as real processes and sockets on 127.0.0.1: a change the server fires reaches
+ * the client's events (the same events as the handshake era), `listTools()` is served from the
+ * cache while fresh and not after a list_changed, closing cancels the listen, and (HTTP) a
+ * subscription the server ends is opened again. Generous bounds: CI is a loaded 2-core machine.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type McpClient } from '../src/mcp/client.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
+const WAIT = 20_000;
+const SUB = 'io.modelcontextprotocol/subscriptionId';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+interface Stdio {
+  client: McpClient;
+  /** Every message the mock received, parsed (MOCK_RECORD). */
+  received(): Record<string, any>[];
+}
+
+async function stdioClient(): Promise<Stdio> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-subs-'));
+  const record = path.join(dir, 'in.jsonl');
+  const client = await connect(
+    { transport: 'stdio', id: 'modern', command: process.execPath, args: [SERVER], env: { MOCK_RECORD: record } },
+    { protocolVersion: '2026-07-28', timeoutMs: WAIT },
+  );
+  cleanups.push(async () => {
+    await client.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const received = (): Record<string, any>[] =>
+    fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+  return { client, received };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = WAIT): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Fires a change through the mock's `notify` tool until a subscription of ours got it. */
+async function fire(client: McpClient, kind: string, uri?: string): Promise<void> {
+  await until(`a subscription to deliver ${kind} to`, async () => {
+    const r = await client.callTool('notify', uri === undefined ? { kind } : { kind, uri });
+    const text = (r.content[0] as { text?: string } | undefined)?.text ?? '';
+    return /delivered to [1-9]/.test(text) ? true : undefined;
+  });
+}
+
+const count = (msgs: Record<string, any>[], method: string): number => msgs.filter((m) => m.method === method && m.id !== undefined).length;
+
+describe('subscriptions/listen end to end (stdio mock)', () => {
+  it('a tools list change reaches the toolsListChanged event, tagged with the subscription it came on', async () => {
+    const { client, received } = await stdioClient();
+    const got = new Promise<Record<string, any>>((resolve) => client.on('toolsListChanged', resolve));
+    await fire(client, 'tools');
+    const payload = await got;
+    const listens = received().filter((m) => m.method === 'subscriptions/listen');
+    expect(listens.map((m) => m.params.notifications)).toEqual([{ toolsListChanged: true }]);
+    expect(payload._meta[SUB]).toBe(listens[0].id);
+  });
+
+  it('a resource update reaches the resourceUpdated event once subscribeResource resolved', async () => {
+    const { client, received } = await stdioClient();
+    const updates: Record<string, any>[] = [];
+    client.on('resourceUpdated', (p: Record<string, any>) => updates.push(p));
+    await client.subscribeResource('mem://readme');
+    const listen = received().find((m) => m.method === 'subscriptions/listen');
+    expect(listen?.params.notifications).toEqual({ resourceSubscriptions: ['mem://readme'] });
+    await fire(client, 'updated', 'mem://readme');
+    await until('the update', () => (updates.length > 0 ? true : undefined));
+    expect(updates[0]).toMatchObject({ uri: 'mem://readme' });
+    // nothing subscribed to resources/subscribe: the modern era has no such request
+    expect(count(received(), 'resources/subscribe')).toBe(0);
+  });
+
+  it('listTools() is served from the cache while fresh, asks again after a tools list change and with { fresh: true }', async () => {
+    const { client, received } = await stdioClient();
+    client.on('toolsListChanged', () => {});
+    const first = await client.listTools();
+    const second = await client.listTools();
+    expect(second).toEqual(first);
+    expect(count(received(), 'tools/list')).toBe(1);
+    await fire(client, 'tools');
+    await client.listTools();
+    expect(count(received(), 'tools/list')).toBe(2);
+    await client.listTools({ fresh: true });
+    expect(count(received(), 'tools/list')).toBe(3);
+  });
+
+  it('close() cancels the listen (notifications/cancelled naming it, stdio)', async () => {
+    const { client, received } = await stdioClient();
+    client.on('promptsListChanged', () => {});
+    await fire(client, 'prompts');
+    const listen = received().find((m) => m.method === 'subscriptions/listen')!;
+    await client.close();
+    const cancelled = received().filter((m) => m.method === 'notifications/cancelled');
+    expect(cancelled.map((m) => m.params.requestId)).toContain(listen.id);
+  });
+});
