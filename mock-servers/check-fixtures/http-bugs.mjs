@@ -17,4 +17,9 @@ export const HTTP_BUGS = {
   'http-get-sends-response': 'http.get-no-response',
   'http-duplicate-event-ids': 'http.event-ids-unique',
   'http-replay-other-stream': 'http.last-event-id-replay',
+  'http-no-priming': 'http.sse-priming',
+  'http-close-no-retry': 'http.sse-retry',
+  'http-resume-drops': 'http.resume-delivers',
+  'http-broadcast': 'http.concurrent-streams',
+  'http-no-host-check': 'http.host-validated',
 };

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Streamable HTTP fixture for the `mcpwire check` tests (loopback only). Prints
 // {"url": "http://127.0.0.1:<port>/mcp"} on stdout once listening. Each request gets an SSE
-// stream (events with ids `<stream>-<n>`, unique per session) that ends after its response; GET
-// opens a standalone SSE stream (the session's notifications) and resumes a POST stream from
-// `Last-Event-ID`. Knobs: core.mjs's and http-bugs.mjs's (one per HTTP check).
+// stream (events with ids `<stream>-<n>`, unique per session, the first a priming event with
+// `retry`) that ends after its response; GET opens a standalone SSE stream (the session's
+// notifications) and resumes a POST stream from `Last-Event-ID`. The checker's raw request
+// "mcpwire-check-50" is answered the polling way: priming event, connection closed, the response
+// kept for the resuming GET. Only loopback Host and Origin values are served (DNS rebinding).
+// Knobs: core.mjs's and http-bugs.mjs's (one per HTTP check).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { bugsFrom, createSession, SUPPORTED } from './core.mjs';
@@ -11,6 +14,7 @@ import { bugsFrom, createSession, SUPPORTED } from './core.mjs';
 const bugs = bugsFrom(process.argv.slice(2), process.env);
 const sessions = new Map();
 const ORIGIN_OK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+const HOST_OK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 const open = new Set();
 
 function readBody(req) {
@@ -38,22 +42,50 @@ function writeEvent(entry, stream, m) {
   const id = bugs.has('http-duplicate-event-ids') ? String(stream.n) : `${stream.id}-${stream.n}`;
   stream.log.push({ n: stream.n, id, m });
   if (!stream.res.writableEnded) stream.res.write(`id: ${id}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`);
+  // http-broadcast: a response also goes on every other open POST stream of the session.
+  if (bugs.has('http-broadcast') && m && 'id' in m && !('method' in m)) {
+    for (const other of entry.streams.values()) if (other !== stream && other.id.startsWith('s') && !other.res.writableEnded) other.res.write(`data: ${JSON.stringify(m)}\n\n`);
+  }
+}
+
+/** The priming event (basic.transports#20): an id and empty data, with `retry` (#22). */
+function writePriming(stream, retry = true) {
+  stream.n++;
+  const id = `${stream.id}-${stream.n}`;
+  stream.log.push({ n: stream.n, id, m: undefined });
+  stream.res.write(`id: ${id}\n${retry ? 'retry: 500\n' : ''}data: \n\n`);
 }
 
 function sseOut(entry, res, id, headers) {
   let started = false;
+  let closedEarly = false;
+  // Some of the checker's raw requests are answered after a moment (resume, concurrent streams).
+  let heldUntil = 0;
   const stream = { id: `s${entry.nextStream++}`, n: 0, log: [], res };
   entry.streams.set(stream.id, stream);
   const start = () => {
     if (started || res.writableEnded) return;
     started = true;
     res.writeHead(200, { 'content-type': headers.contentType ?? 'text/event-stream', 'cache-control': 'no-store', ...headers.extra });
+    if (headers.contentType === undefined && (!bugs.has('http-no-priming') || id === 'mcpwire-check-50')) writePriming(stream, !(id === 'mcpwire-check-50' && bugs.has('http-close-no-retry')));
+    if (id === 'mcpwire-check-50') {
+      // Polling: the connection closes before the response (kept in the log for a resuming GET).
+      closedEarly = true;
+      res.end();
+    }
+    // The client drops "mcpwire-check-51" after the priming event (http.resume-delivers);
+    // concurrent requests (http.concurrent-streams) stay open together for a moment.
+    if (id === 'mcpwire-check-51') heldUntil = Date.now() + 300;
+    if (/^mcpwire-check-6\d$/.test(String(id))) heldUntil = Date.now() + 200;
   };
   return {
     send(m) {
-      if (res.writableEnded) return;
       start();
-      writeEvent(entry, stream, m);
+      if (closedEarly) return void writeEvent(entry, stream, m); // logged; written once a GET resumed it
+      if (res.writableEnded) return;
+      const write = () => writeEvent(entry, stream, m);
+      if (heldUntil > Date.now()) return void setTimeout(() => (write(), res.end()), heldUntil - Date.now());
+      write();
     },
     end() {
       if (res.writableEnded) return;
@@ -63,6 +95,7 @@ function sseOut(entry, res, id, headers) {
         return;
       }
       start();
+      if (heldUntil > Date.now()) return;
       res.end();
     },
   };
@@ -150,9 +183,12 @@ function onGet(req, res) {
   if (typeof last === 'string') {
     // Resume: the events after `last` on its stream (every stream's with http-replay-other-stream).
     const [sid, n] = bugs.has('http-duplicate-event-ids') ? [undefined, Number(last)] : [last.slice(0, last.lastIndexOf('-')), Number(last.slice(last.lastIndexOf('-') + 1))];
+    if (bugs.has('http-resume-drops')) return;
     for (const stream of entry.streams.values()) {
       if (!bugs.has('http-replay-other-stream') && stream.id !== sid) continue;
-      for (const e of stream.log) if (e.n > n || stream.id !== sid) res.write(`id: ${e.id}\nevent: message\ndata: ${JSON.stringify(e.m)}\n\n`);
+      for (const e of stream.log) if (e.m !== undefined && (e.n > n || stream.id !== sid)) res.write(`id: ${e.id}\nevent: message\ndata: ${JSON.stringify(e.m)}\n\n`);
+      // The rest of the resumed stream comes on this GET.
+      if (stream.id === sid) stream.res = res;
     }
     return;
   }
@@ -167,6 +203,7 @@ function onGet(req, res) {
 }
 
 const server = createServer((req, res) => {
+  if (!HOST_OK.test(req.headers.host ?? '') && !bugs.has('http-no-host-check')) return void res.writeHead(403).end('Forbidden host');
   if (req.method === 'POST') return void onPost(req, res).catch(() => res.writableEnded || res.writeHead(500).end());
   if (req.method === 'GET') return onGet(req, res);
   if (req.method === 'DELETE' && bugs.has('http-session-id-constant')) return res.writeHead(405).end();

@@ -12,7 +12,7 @@ import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from
 
 const MAX_BODY = 1024 * 1024;
 
-interface RawResponse {
+export interface RawResponse {
   status: number;
   /** SSE event ids seen in the body. */
   eventIds?: string[];
@@ -22,7 +22,7 @@ interface RawResponse {
   text: string;
 }
 
-function isLoopback(url: URL): boolean {
+export function isLoopback(url: URL): boolean {
   const h = url.hostname.replace(/^\[|\]$/g, '');
   return h === 'localhost' || h === '::1' || /^127\./.test(h);
 }
@@ -42,7 +42,14 @@ function firstMessage(text: string, contentType: string): Record<string, unknown
   return undefined;
 }
 
-async function raw(ctx: CheckContext, method: 'POST' | 'DELETE' | 'GET', headers: Record<string, string>, body?: unknown, opts: { readMs?: number; rawBody?: string } = {}): Promise<RawResponse> {
+/** readMs: read a stream for that long; until: stop reading once the text so far satisfies it (then the connection is dropped). */
+export async function raw(
+  ctx: CheckContext,
+  method: 'POST' | 'DELETE' | 'GET',
+  headers: Record<string, string>,
+  body?: unknown,
+  opts: { readMs?: number; rawBody?: string; until?: (text: string) => boolean } = {},
+): Promise<RawResponse> {
   const { url, headers: userHeaders } = ctx.target as HttpServerConfig;
   const ac = new AbortController();
   const timer = setTimeout(() => ac.abort(new Error(`no HTTP response within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
@@ -81,7 +88,7 @@ async function raw(ctx: CheckContext, method: 'POST' | 'DELETE' | 'GET', headers
       // Read until the body ends or a JSON-RPC response shows up (an SSE stream may stay open).
       for await (const chunk of res.body) {
         text += (chunk as Buffer).toString('utf8');
-        if (text.length > MAX_BODY || firstMessage(text, ct) !== undefined) break;
+        if (text.length > MAX_BODY || (opts.until ?? ((t: string) => firstMessage(t, ct) !== undefined))(text)) break;
       }
     }
     res.body.destroy();
@@ -97,14 +104,14 @@ function lowerKeys(h: Record<string, string> | undefined): Record<string, string
   return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-const initBody = (id = 1) => ({
+export const initBody = (id = 1) => ({
   jsonrpc: '2.0',
   id,
   method: 'initialize',
   params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } },
 });
 
-interface RawSession {
+export interface RawSession {
   res: RawResponse;
   sessionId: string | undefined;
   version: string;
@@ -112,7 +119,7 @@ interface RawSession {
 }
 
 /** initialize + notifications/initialized over raw HTTP. */
-async function rawSession(ctx: CheckContext): Promise<RawSession | Verdict> {
+export async function rawSession(ctx: CheckContext): Promise<RawSession | Verdict> {
   const res = await raw(ctx, 'POST', {}, initBody());
   const result = res.message?.result as { protocolVersion?: unknown } | undefined;
   if (res.status !== 200 || result === undefined) {
@@ -126,12 +133,12 @@ async function rawSession(ctx: CheckContext): Promise<RawSession | Verdict> {
   return { res, sessionId, version, headers };
 }
 
-async function end(ctx: CheckContext, s: RawSession): Promise<void> {
+export async function end(ctx: CheckContext, s: RawSession): Promise<void> {
   if (s.sessionId === undefined) return;
   await raw(ctx, 'DELETE', s.headers).catch(() => undefined);
 }
 
-function httpCheck(def: Omit<CheckDef, 'run' | 'transport'>, run: (ctx: CheckContext, s: RawSession) => Promise<Verdict>): CheckDef {
+export function httpCheck(def: Omit<CheckDef, 'run' | 'transport'>, run: (ctx: CheckContext, s: RawSession) => Promise<Verdict>): CheckDef {
   return {
     ...def,
     transport: 'http',
@@ -149,7 +156,7 @@ function httpCheck(def: Omit<CheckDef, 'run' | 'transport'>, run: (ctx: CheckCon
 }
 
 /** The raw probes' requests carry string ids (`mcpwire-check-<n>`), never a client library's. */
-const ping = (id: number) => ({ jsonrpc: '2.0', id: `mcpwire-check-${id}`, method: 'ping' });
+export const ping = (id: number) => ({ jsonrpc: '2.0', id: `mcpwire-check-${id}`, method: 'ping' });
 
 const sessionId = httpCheck(
   { id: 'http.session-id', title: 'MCP-Session-Id holds only visible ASCII (0x21–0x7E)', clause: 'basic.transports#40', level: 'MUST' },
@@ -214,8 +221,8 @@ const origin = httpCheck(
   },
 );
 
-const ctype = (r: RawResponse) => String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-const sseMessages = (text: string): unknown[] =>
+export const ctype = (r: RawResponse) => String(r.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+export const sseMessages = (text: string): unknown[] =>
   text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => {
     try {
       return JSON.parse(l.slice(5).trim()) as unknown;

@@ -8,6 +8,7 @@ import type { ServerConfig } from '../transport/create.js';
 import { capabilityChecks } from './capabilities.js';
 import { CheckContext, type CheckOptions } from './context.js';
 import { httpChecks } from './http.js';
+import { httpStreamChecks } from './http-streams.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { paginationChecks } from './pagination.js';
@@ -37,6 +38,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...utilityChecks,
   ...stdioRawChecks,
   ...httpChecks,
+  ...httpStreamChecks,
   // Aggregates last; the ones that claim parts of messages before schema.strict (in trafficChecks).
   ...aggregateChecks,
   ...resourcePromptAggregates,
