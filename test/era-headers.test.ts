@@ -5,7 +5,7 @@
  * Titles cite the clauses of clauses-2026-07-28.md that bind clients (or both sides).
  */
 import { describe, expect, test } from 'vitest';
-import { encodeHeaderValue, headerAnnotationProblems, headerParams, paramValueText, requestHeaders } from '../src/mcp/eras/http-headers.js';
+import { encodeHeaderValue, headerAnnotationProblems, headerParams, paramValueText, requestHeaders, screenTools } from '../src/mcp/eras/http-headers.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -188,5 +188,18 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
   test('each problem names where it is (JSON Pointer)', () => {
     const problems = headerAnnotationProblems({ type: 'object', properties: { 'a/b': { type: 'object', properties: { c: { type: 'number', 'x-mcp-header': 'C' } } } } });
     expect(problems).toEqual([{ pointer: '/properties/a~1b/properties/c', message: expect.stringContaining('"number"') }]);
+  });
+});
+
+describe('screening a tools/list page', () => {
+  test('basic.transports.streamable_http#40 #41 #42: a tool with an invalid annotation is left out with its name and reasons; the others are kept in order', () => {
+    const tools = [
+      { name: 'execute_sql', inputSchema: EXECUTE_SQL_SCHEMA },
+      { name: 'bad', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },
+      { name: 'plain', inputSchema: { type: 'object' } },
+    ];
+    const { kept, rejected } = screenTools(tools);
+    expect(kept.map((t) => t.name)).toEqual(['execute_sql', 'plain']);
+    expect(rejected).toEqual([{ name: 'bad', problems: [{ pointer: '/properties/n', message: expect.stringContaining('#36') }] }]);
   });
 });

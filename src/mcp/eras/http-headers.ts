@@ -152,6 +152,29 @@ export function headerAnnotationProblems(inputSchema: unknown): HeaderAnnotation
   return problems;
 }
 
+/** A tool left out of `tools/list` for its `x-mcp-header` annotations, and why. */
+export interface RejectedTool {
+  readonly name: string;
+  readonly problems: readonly HeaderAnnotationProblem[];
+}
+
+/**
+ * Splits a `tools/list` page for a client on Streamable HTTP: the tools whose annotations are
+ * valid are kept (in order), the others are left out with their problems, for a warning naming
+ * the tool and the reason (basic.transports.streamable_http#40–#42): one malformed tool does not
+ * cost the others.
+ */
+export function screenTools<T extends { name: string; inputSchema?: unknown }>(tools: readonly T[]): { kept: T[]; rejected: RejectedTool[] } {
+  const kept: T[] = [];
+  const rejected: RejectedTool[] = [];
+  for (const tool of tools) {
+    const problems = headerAnnotationProblems(tool.inputSchema);
+    if (problems.length === 0) kept.push(tool);
+    else rejected.push({ name: tool.name, problems });
+  }
+  return { kept, rejected };
+}
+
 /** One `x-mcp-header` found in a schema: where, its value, and its property path when reachable. */
 interface Annotation {
   pointer: string;
