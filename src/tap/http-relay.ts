@@ -18,7 +18,9 @@ import type { Recorder } from './recorder.js';
 
 /** A JSON body bigger than this is relayed but not traced. */
 const MAX_TRACED_BODY = 64 * 1024 * 1024;
-const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'x-api-key', 'api-key'];
+// `dpop` carries a proof bound to one request (RFC 9449), `dpop-nonce` the server's nonce: neither
+// belongs in a trace.
+const CREDENTIAL_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key', 'dpop', 'dpop-nonce'];
 const MAX_KNOWN_SECRETS = 1000;
 
 function single(v: string | string[] | undefined): string | undefined {

@@ -6,6 +6,7 @@
  * the server, and the tap exits as the server did (same code, or the same signal).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { localSpawnPlan } from '../transport/spawn/system.js';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { McpWireError } from '../errors.js';
@@ -85,7 +86,15 @@ export async function runStdioTap(options: StdioTapOptions): Promise<TapExit> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
 
-  const child = spawn(options.command, options.args, { stdio: ['pipe', 'pipe', 'inherit'], env });
+  // Resolved as the stdio transport does: on Windows `npx` is npx.cmd, run through cmd.exe with
+  // each argument escaped for it (never a shell on the raw command line).
+  const plan = localSpawnPlan(options.command, options.args, env);
+  const child = spawn(plan.file, plan.args, {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env,
+    windowsHide: true,
+    windowsVerbatimArguments: plan.windowsVerbatimArguments,
+  });
   const spawned = await new Promise<Error | undefined>((resolve) => {
     child.once('spawn', () => resolve(undefined));
     child.once('error', (err) => resolve(err));

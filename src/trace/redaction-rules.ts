@@ -10,7 +10,7 @@ export const REDACTED = '[redacted]';
 
 /** Keys whose values are credentials. Matched case-insensitively on the whole key. */
 const SENSITIVE_KEY =
-  /^(?:(?:proxy[-_]?)?authorization|cookie|set[-_]?cookie|x[-_]?api[-_]?key|api[-_]?key|code[-_]?verifier|client[-_]?assertion|private[-_]?key|passwd|credentials?|.*tokens?|.*secrets?|.*password|.*api[-_]?key)$/i;
+  /^(?:(?:proxy[-_]?)?authorization|dpop(?:[-_]?nonce)?|cookie|set[-_]?cookie|x[-_]?api[-_]?key|api[-_]?key|code[-_]?verifier|client[-_]?assertion|private[-_]?key|passwd|credentials?|.*tokens?|.*secrets?|.*password|.*api[-_]?key)$/i;
 /** Keys that look sensitive by the suffix rule but are protocol fields, not secrets. */
 export const NOT_SENSITIVE = /^(?:progress[-_]?token|next[-_]?token|token[-_]?type|max[-_]?tokens?)$/i;
 /** Siblings that make a `code` key an OAuth authorization code. */
