@@ -32,6 +32,14 @@ export function outputWidth(stream: NodeJS.WriteStream = process.stdout): number
   return Infinity;
 }
 
+/**
+ * `safeText` for a cell of a table or listing: capped at `max` characters only when the output
+ * has a width to fit (a terminal, or `MCPWIRE_COLUMNS`); into a pipe or a file it is whole.
+ */
+export function cellText(s: unknown, max: number, stream: NodeJS.WriteStream = process.stdout): string {
+  return safeText(s, Number.isFinite(outputWidth(stream)) ? max : Infinity);
+}
+
 /** The credential patterns of the trace redactor (no configured secrets: `reportFailure` has those). */
 let patterns: Redactor | undefined;
 

@@ -9,7 +9,7 @@ import { REDACTED } from '../../index.js';
 import type { ResolvedServer } from '../../host-api.js';
 import { parse } from '../args.js';
 import { CONFIG_OPTIONS, displayUrl, loadView, parseScope, redactedValues, reportFailure, scrubber, skippedImports, type ConfigView } from '../config-target.js';
-import { printJson, safeText } from '../output.js';
+import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 
 /** One entry of `mcp list --json`. */
@@ -74,8 +74,8 @@ export function listedServer(s: ResolvedServer, scrub: (s: string) => string): L
 
 /** The command line or URL of a listed server, shortened for a table. */
 export function target(l: ListedServer): string {
-  if (l.transport === 'stdio') return safeText([l.command, ...(l.args ?? [])].map((a) => (/[\s"'\\]/.test(a ?? '') ? JSON.stringify(a) : a)).join(' '), 70);
-  if (l.transport === 'http') return safeText(l.url, 70);
+  if (l.transport === 'stdio') return cellText([l.command, ...(l.args ?? [])].map((a) => (/[\s"'\\]/.test(a ?? '') ? JSON.stringify(a) : a)).join(' '), 70);
+  if (l.transport === 'http') return cellText(l.url, 70);
   return l.error === null ? '(override: disables a lower layer)' : '';
 }
 
@@ -84,12 +84,12 @@ function details(l: ListedServer): string {
   const names = (r: Record<string, string> | undefined) => Object.keys(r ?? {}).map((k) => `${safeText(k, 40)}=${REDACTED}`).join(', ');
   if (l.env && Object.keys(l.env).length) parts.push(`env: ${names(l.env)}`);
   if (l.headers && Object.keys(l.headers).length) parts.push(`headers: ${names(l.headers)}`);
-  if (l.cwd) parts.push(`cwd: ${safeText(l.cwd, 40)}`);
+  if (l.cwd) parts.push(`cwd: ${cellText(l.cwd, 40)}`);
   if (l.oauth) parts.push(`oauth: ${Object.keys(l.oauth).join(', ')}`);
   if (l.legacy_sse) parts.push('legacy SSE');
   if (l.permissions.allow.length) parts.push(`allow: ${l.permissions.allow.map((p) => safeText(p, 40)).join(', ')}`);
   if (l.permissions.deny.length) parts.push(`deny: ${l.permissions.deny.map((p) => safeText(p, 40)).join(', ')}`);
-  if (l.error !== null) parts.push(`invalid: ${safeText(l.error, 160)}`);
+  if (l.error !== null) parts.push(`invalid: ${cellText(l.error, 160)}`);
   return parts.join('; ');
 }
 

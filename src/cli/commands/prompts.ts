@@ -6,7 +6,7 @@
  */
 import type { Prompt } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText } from '../output.js';
+import { cellText, safeText } from '../output.js';
 
 /** `topic, style?` */
 export function promptArgs(p: Prompt): string {
@@ -20,6 +20,6 @@ export default function prompts(argv: string[]): Promise<number> {
     capability: 'prompts',
     fetch: (client) => client.listPrompts(),
     columns: ['name', 'arguments', 'description'],
-    row: (p) => [safeText(p.name, 80), promptArgs(p), safeText(p.description ?? '', 300)],
+    row: (p) => [cellText(p.name, 80), promptArgs(p), cellText(p.description ?? '', 300)],
   });
 }

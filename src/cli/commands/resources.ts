@@ -6,7 +6,7 @@
  */
 import type { Resource } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText } from '../output.js';
+import { cellText } from '../output.js';
 
 export default function resources(argv: string[]): Promise<number> {
   return browse<Resource>(argv, {
@@ -15,6 +15,6 @@ export default function resources(argv: string[]): Promise<number> {
     capability: 'resources',
     fetch: (client) => client.listResources(),
     columns: ['uri', 'name', 'mime', 'description'],
-    row: (r) => [safeText(r.uri, 300), safeText(r.title ?? r.name, 80), safeText(r.mimeType ?? '', 60), safeText(r.description ?? '', 300)],
+    row: (r) => [cellText(r.uri, 300), cellText(r.title ?? r.name, 80), cellText(r.mimeType ?? '', 60), cellText(r.description ?? '', 300)],
   });
 }

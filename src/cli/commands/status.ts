@@ -12,7 +12,7 @@ import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, findServer, loadView, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
-import { printJson, safeText } from '../output.js';
+import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { timeoutHint } from '../server-pick.js';
 
@@ -95,7 +95,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     String(r.enabled),
     r.state,
     String(r.tools),
-    ...(hasError ? [safeText(timeoutHint(r.last_error ?? ''), 300)] : []),
+    ...(hasError ? [cellText(timeoutHint(r.last_error ?? ''), 300)] : []),
   ]);
   process.stdout.write(`${table(headers, body)}\n`);
   for (const r of rows) if (r.next !== null) process.stdout.write(`${safeText(r.id, 64)}: authorization required: run "${safeText(r.next, 100)}"\n`);

@@ -5,7 +5,7 @@
  */
 import type { ResourceTemplate } from '../../index.js';
 import { browse } from '../browse.js';
-import { safeText } from '../output.js';
+import { cellText } from '../output.js';
 
 export default function templates(argv: string[]): Promise<number> {
   return browse<ResourceTemplate>(argv, {
@@ -14,6 +14,6 @@ export default function templates(argv: string[]): Promise<number> {
     capability: 'resources',
     fetch: (client) => client.listResourceTemplates(),
     columns: ['uri template', 'name', 'description'],
-    row: (t) => [safeText(t.uriTemplate, 300), safeText(t.title ?? t.name, 80), safeText(t.description ?? '', 300)],
+    row: (t) => [cellText(t.uriTemplate, 300), cellText(t.title ?? t.name, 80), cellText(t.description ?? '', 300)],
   });
 }

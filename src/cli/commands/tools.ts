@@ -17,7 +17,7 @@ import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
-import { outputWidth, printJson, reportError, safeText } from '../output.js';
+import { cellText, outputWidth, printJson, reportError, safeText } from '../output.js';
 import { truncate, wrap } from '../layout.js';
 import { displayWidth } from '../width.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
@@ -154,7 +154,7 @@ function signatureLines(tool: Tool, indent: number, width: number): string[] {
 
 /** The first paragraph of a description, wrapped into at most `max` lines. */
 function descriptionLines(description: string | undefined, indent: number, width: number, max: number): string[] {
-  const first = safeText(String(description ?? '').split(/\n\s*\n/)[0], 2000);
+  const first = cellText(String(description ?? '').split(/\n\s*\n/)[0], 2000);
   if (first === '') return [];
   const lines = wrap(first, width - indent);
   const kept = lines.slice(0, max);

@@ -13,7 +13,7 @@ import { listTrustedProjects, trustProject, untrustProject } from '../../host-ap
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { pathOptions, printDiagnostics, scrubber } from '../config-target.js';
-import { printJson, safeText } from '../output.js';
+import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { listedServer, target } from './mcp-list.js';
 
@@ -44,7 +44,7 @@ async function grant(dir: string, json: boolean): Promise<number> {
     return 0;
   }
   process.stdout.write(`trusted ${safeText(r.project, 500)}; these project servers may start (a change to them asks again):\n`);
-  process.stdout.write(`${table(['id', 'transport', 'file', 'target'], rows.map((x) => [safeText(x.id, 64), x.transport, safeText(x.file, 200), x.target]))}\n`);
+  process.stdout.write(`${table(['id', 'transport', 'file', 'target'], rows.map((x) => [safeText(x.id, 64), x.transport, cellText(x.file, 200), x.target]))}\n`);
   return 0;
 }
 
