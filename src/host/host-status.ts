@@ -36,6 +36,7 @@ export function slotStatus(s: ServerSlot, view: StatusView): ServerStatus {
   if (c?.transportKind) out.transportKind = c.transportKind;
   if (typeof c?.pid === 'number') out.pid = c.pid;
   if (typeof c?.protocolVersion === 'string') out.protocolVersion = sanitizeText(c.protocolVersion, 40, true);
+  if (c?.era !== undefined) out.era = c.era;
   const caps = capabilitySummary(c?.serverCapabilities);
   if (caps !== undefined) out.capabilities = caps;
   if (view.unavailable > 0) out.toolsUnavailable = view.unavailable;

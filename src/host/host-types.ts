@@ -81,6 +81,8 @@ export interface ServerStatus {
   pid?: number;
   /** The negotiated protocol version, while connected. */
   protocolVersion?: string;
+  /** `modern` (2026-07-28: stateless, server/discover) or `handshake` (initialize), while connected. */
+  era?: string;
   /** The negotiated server capabilities in one line, e.g. `logging tools resources(subscribe) prompts`. */
   capabilities?: string;
   /** Listed tools the host does not offer (`unavailableTools()` says why), when there are any. */

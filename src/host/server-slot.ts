@@ -28,6 +28,8 @@ export interface HostClient {
   readonly transportKind?: string;
   /** The negotiated protocol version. */
   readonly protocolVersion?: string;
+  /** `modern` or `handshake` (McpClient.era). */
+  readonly era?: string;
   /** The stdio server's process id. */
   readonly pid?: number;
   listTools(options?: RequestOptions): Promise<Tool[]>;
