@@ -19,6 +19,7 @@ const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
 const COUNTER = `
 import readline from 'node:readline';
 let n = 0;
+process.stderr.write('counter: started\\n');
 const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
   const m = JSON.parse(line);
@@ -82,6 +83,9 @@ async function startDaemon(b: Box, ...extra: string[]): Promise<StatusJson> {
   return daemonStatus(b);
 }
 
+const traceOf = (b: Box, id: string) => path.join(b.runtime, 'mcpwire', 'traces', `${id}.jsonl`);
+const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
+
 let main: Box;
 
 beforeAll(async () => {
@@ -118,6 +122,9 @@ describe('mcpwire daemon', () => {
     expect((await mcpwire(main, ['call', 'counter', 'count'])).stdout).toBe('3\n');
     const after = await daemonStatus(main);
     expect(after.servers.find((s) => s.id === 'counter')).toMatchObject({ state: 'ready', pid: st.servers.find((s) => s.id === 'counter')!.pid });
+    // the daemon's files: a trace per server, each stdio server's stderr
+    expect(read(traceOf(main, 'counter'))).toContain('"method":"tools/call"');
+    expect(read(path.join(main.runtime, 'mcpwire', 'logs', 'counter.log'))).toContain('counter: started\n');
   }, 120_000);
 });
 
@@ -161,9 +168,6 @@ describe('mcpwire daemon: the commands print the same through it', () => {
     expect({ code: viaDaemon.code, stdout: viaDaemon.stdout, stderr: viaDaemon.stderr.replace(NOTICE, '') }).toEqual({ code: direct.code, stdout: direct.stdout, stderr: direct.stderr });
   }, 60_000);
 });
-
-const traceOf = (b: Box, id: string) => path.join(b.runtime, 'mcpwire', 'traces', `${id}.jsonl`);
-const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
 describe('mcpwire daemon: control', () => {
   beforeAll(() => mcpwire(main, ['daemon', 'start']), 60_000);
@@ -258,10 +262,10 @@ describe('mcpwire daemon: control', () => {
 
   it('stops by itself after the idle timeout without a request', async () => {
     const idle = box((dir) => ({ counter: stdioEntry(path.join(dir, 'counter.mjs')) }));
-    const st = await startDaemon(idle, '--idle-ms', '1500');
+    const st = await startDaemon(idle, '--idle-ms', '4000');
     expect((await mcpwire(idle, ['call', 'counter', 'count'])).stdout).toBe('1\n');
     expect(await until(() => !alive(st.pid), 30_000)).toBe(true);
     expect(await until(() => !alive(st.servers[0].pid!), 10_000)).toBe(true);
-    expect(read(path.join(idle.runtime, 'mcpwire', 'daemon.log'))).toMatch(/idle for 1500 ms: stopping/);
+    expect(read(path.join(idle.runtime, 'mcpwire', 'daemon.log'))).toMatch(/idle for 4000 ms: stopping/);
   }, 60_000);
 });

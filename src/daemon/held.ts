@@ -4,6 +4,7 @@
  * the very client — the same process and session — every earlier command used. Per server: the
  * fingerprint of the entry it was started from, and the requests served.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createHost, type ConnectFn, type HostClient, type McpHost, type ResolvedServer, type ServerStatus } from '../host/index.js';
 import { connect as connectClient, type McpClient } from '../mcp/client.js';
@@ -19,6 +20,8 @@ export type Elicit = (params: ElicitRequestParams, ctx: HandlerContext) => Promi
 export interface HeldOptions {
   /** Where each server's trace goes (`<dir>/<id>.jsonl`). */
   tracesDir: string;
+  /** Where each stdio server's stderr goes (`<dir>/<id>.log`). */
+  logsDir: string;
   elicit: Elicit;
   log: (line: string) => void;
 }
@@ -40,6 +43,7 @@ export class HeldServers {
   private readonly clients = new Map<string, McpClient>();
   private readonly prints = new Map<string, string>();
   private readonly calls = new Map<string, number>();
+  private readonly stderr = new Map<string, fs.WriteStream>();
 
   constructor(private readonly options: HeldOptions) {
     const connect: ConnectFn = async (config: ServerConfig, co: ClientOptions): Promise<HostClient> => {
@@ -58,7 +62,8 @@ export class HeldServers {
       // What the CLI's own client would send, plus the per-server trace file.
       clientOptions: (server: ResolvedServer): ClientOptions => ({
         clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
-        trace: { file: path.join(options.tracesDir, `${server.id.replace(/[^A-Za-z0-9._-]/g, '_')}.jsonl`) },
+        trace: { file: path.join(options.tracesDir, `${fileName(server.id)}.jsonl`) },
+        onStderr: (chunk: Buffer) => this.stderrOf(server.id).write(chunk),
         onElicitation: options.elicit,
         elicitationModes: ['form', 'url'],
       }),
@@ -66,6 +71,17 @@ export class HeldServers {
     });
     this.host.on('diagnostic', (d: { server?: string; message: string }) => options.log(`${d.server ? `server "${d.server}": ` : ''}${d.message}`));
     this.host.on('stateChange', (c: { server: string; from?: string; to: string }) => options.log(`server "${c.server}": ${c.from ?? 'new'} → ${c.to}`));
+  }
+
+  /** The server's stderr log, appended to across restarts. */
+  private stderrOf(id: string): fs.WriteStream {
+    let out = this.stderr.get(id);
+    if (out === undefined) {
+      out = fs.createWriteStream(path.join(this.options.logsDir, `${fileName(id)}.log`), { flags: 'a', mode: 0o600 });
+      out.on('error', (err) => this.options.log(`server "${id}": stderr log: ${err.message}`));
+      this.stderr.set(id, out);
+    }
+    return out;
   }
 
   async start(): Promise<void> {
@@ -114,5 +130,11 @@ export class HeldServers {
 
   async close(): Promise<void> {
     await this.host.close();
+    for (const out of this.stderr.values()) out.end();
   }
+}
+
+/** A server id as a file name (ids are config keys: letters, digits, `-`, `_` in practice). */
+function fileName(id: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_');
 }

@@ -32,8 +32,10 @@ async function main(argv: string[]): Promise<number> {
   process.umask(0o077); // the socket, traces and anything else the daemon writes: this user only
   const paths = daemonPaths();
   secureDir(paths.dir);
-  fs.mkdirSync(paths.traces, { recursive: true, mode: 0o700 });
-  checkDir(paths.traces);
+  for (const dir of [paths.traces, paths.logs]) {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    checkDir(dir);
+  }
   if (fs.existsSync(paths.socket)) {
     if (await answering(paths.socket)) {
       log('another daemon answers on the socket: not starting');

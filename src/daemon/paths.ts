@@ -18,6 +18,8 @@ export interface DaemonPaths {
   log: string;
   /** One trace file per server: `<traces>/<id>.jsonl`. */
   traces: string;
+  /** One file per stdio server for what it writes on stderr: `<logs>/<id>.log`. */
+  logs: string;
 }
 
 /** The daemon's paths for this user (nothing created). */
@@ -25,7 +27,7 @@ export function daemonPaths(env: NodeJS.ProcessEnv = process.env): DaemonPaths {
   const runtime = env.XDG_RUNTIME_DIR;
   const home = env.HOME || os.homedir();
   const dir = runtime !== undefined && runtime !== '' && path.isAbsolute(runtime) ? path.join(runtime, 'mcpwire') : path.join(home, '.mcpwire', 'run');
-  return { dir, socket: path.join(dir, 'daemon.sock'), log: path.join(dir, 'daemon.log'), traces: path.join(dir, 'traces') };
+  return { dir, socket: path.join(dir, 'daemon.sock'), log: path.join(dir, 'daemon.log'), traces: path.join(dir, 'traces'), logs: path.join(dir, 'logs') };
 }
 
 /** Creates the directory 0700 when missing; throws when it exists but another user could reach it. */

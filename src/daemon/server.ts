@@ -38,7 +38,7 @@ export class Daemon {
 
   constructor(private readonly options: DaemonOptions) {
     this.done = new Promise((r) => (this.finish = r));
-    this.held = new HeldServers({ tracesDir: options.paths.traces, log: options.log, elicit: (p, ctx) => this.elicit(p, ctx) });
+    this.held = new HeldServers({ tracesDir: options.paths.traces, logsDir: options.paths.logs, log: options.log, elicit: (p, ctx) => this.elicit(p, ctx) });
   }
 
   async listen(): Promise<void> {
@@ -65,7 +65,13 @@ export class Daemon {
   private accept(socket: net.Socket): void {
     const channel = new LineChannel(socket);
     channel.onmessage = (m) => {
-      void this.handle(channel, m).catch((err: unknown) => channel.send({ id: m.id, error: wireError(err) }));
+      // Every op but a look (`status`, `hello`) is use for the idle timeout, when it arrives and
+      // when it is done (a slow `load` or call too): watching the daemon does not keep it alive.
+      const use = m.op !== 'status' && m.op !== 'hello';
+      if (use) this.touch();
+      void this.handle(channel, m)
+        .catch((err: unknown) => channel.send({ id: m.id, error: wireError(err) }))
+        .finally(() => use && this.touch());
     };
     channel.onclose = () => {
       // The command is gone (Ctrl-C, killed): its calls are cancelled, the servers stay up.
@@ -110,7 +116,6 @@ export class Daemon {
 
   /** What a command needs before its first request: the server's capabilities and identity. */
   private open(server: string, print: string): unknown {
-    this.touch();
     const client = this.held.client(server, print);
     if (typeof client === 'string') return { unavailable: client };
     return { serverCapabilities: client.serverCapabilities, serverInfo: client.serverInfo, protocolVersion: client.protocolVersion, pid: process.pid };
@@ -122,7 +127,6 @@ export class Daemon {
    * otherwise the command connects on its own and reports the failure itself.
    */
   private tools(servers: { id: string; fingerprint: string }[]): unknown {
-    this.touch();
     const host = this.held.host;
     const ids = new Set(servers.map((s) => s.id));
     for (const s of servers) {
@@ -139,7 +143,6 @@ export class Daemon {
   }
 
   private async request(channel: LineChannel, m: WireMessage): Promise<void> {
-    this.touch();
     const server = String(m.server);
     const client = this.held.client(server, String(m.fingerprint));
     if (typeof client === 'string') return channel.send({ id: m.id, error: { message: client, code: 'MCPWIRE_DAEMON_UNAVAILABLE' } });
@@ -150,12 +153,10 @@ export class Daemon {
       channel.send(await runRequest(client, m, flight));
     } finally {
       this.inflight.delete(flight);
-      this.touch();
     }
   }
 
   private async serverAction(action: string, id: string): Promise<unknown> {
-    this.touch();
     const host = this.held.host;
     if (action === 'start') return host.startServer(id);
     if (action === 'stop') return host.stopServer(id);
@@ -200,6 +201,7 @@ export class Daemon {
       socket: this.options.paths.socket,
       log: this.options.paths.log,
       traces: this.options.paths.traces,
+      logs: this.options.paths.logs,
       servers: this.held.status(),
     };
   }

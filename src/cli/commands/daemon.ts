@@ -30,6 +30,7 @@ interface DaemonStatus {
   socket: string;
   log: string;
   traces: string;
+  logs: string;
   servers: HeldStatus[];
 }
 
@@ -164,7 +165,7 @@ async function status(id: string | undefined, json: boolean): Promise<number> {
     return 0;
   }
   const idle = st.idleMs === 0 ? 'no idle timeout' : `stops after ${duration(st.idleMs)} idle (idle ${duration(now - st.lastRequestAt)})`;
-  process.stdout.write(`daemon pid ${st.pid}, up ${duration(now - st.startedAt)}, ${idle}\nsocket ${st.socket}\nlog ${st.log}, traces ${st.traces}\n`);
+  process.stdout.write(`daemon pid ${st.pid}, up ${duration(now - st.startedAt)}, ${idle}\nsocket ${st.socket}\nlog ${st.log}\nservers' traces ${st.traces}, stderr ${st.logs}\n`);
   if (rows.length === 0) {
     process.stdout.write('no servers held\n');
     return 0;
