@@ -14,6 +14,8 @@ import { connect, type McpClient } from '../src/mcp/client.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
+/** The same engine with a hook that ends every subscription gracefully (a complete result). */
+const ENDING = path.join(root, 'test', 'fixtures', 'modern-stdio-ending.mjs');
 const WAIT = 20_000;
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 
@@ -28,11 +30,11 @@ interface Stdio {
   received(): Record<string, any>[];
 }
 
-async function stdioClient(): Promise<Stdio> {
+async function stdioClient(server = SERVER): Promise<Stdio> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-subs-'));
   const record = path.join(dir, 'in.jsonl');
   const client = await connect(
-    { transport: 'stdio', id: 'modern', command: process.execPath, args: [SERVER], env: { MOCK_RECORD: record } },
+    { transport: 'stdio', id: 'modern', command: process.execPath, args: [server], env: { MOCK_RECORD: record } },
     { protocolVersion: '2026-07-28', timeoutMs: WAIT },
   );
   cleanups.push(async () => {
@@ -112,5 +114,41 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
     await client.close();
     const cancelled = received().filter((m) => m.method === 'notifications/cancelled');
     expect(cancelled.map((m) => m.params.requestId)).toContain(listen.id);
+  });
+
+  it('basic.transports.stdio#7 / basic.patterns.subscriptions#4: a change tagged with another subscription on the same channel is no event', async () => {
+    const { client } = await stdioClient();
+    // a subscription on the same stdio channel that the listen manager did not open
+    const other = new AbortController();
+    client.request('subscriptions/listen', { notifications: { toolsListChanged: true } }, { signal: other.signal, timeoutMs: Infinity }).catch(() => {});
+    await fire(client, 'tools'); // that one is open
+    let events = 0;
+    client.on('toolsListChanged', () => void events++);
+    await until('our own subscription to be open too', async () => {
+      const r = await client.callTool('notify', { kind: 'tools' });
+      return /delivered to 2/.test((r.content[0] as { text?: string }).text ?? '') ? true : undefined;
+    });
+    // stdio is one ordered channel: once this answer is here, every notification sent before it is too
+    await client.callTool('echo', { text: 'barrier' });
+    other.abort();
+    // every change before ours was open went to the other subscription only; the last went to both
+    expect(events).toBe(1);
+  });
+
+  it('a subscription the server ends is opened again (after the backoff), and a later change still arrives', async () => {
+    const { client, received } = await stdioClient(ENDING);
+    const payloads: Record<string, any>[] = [];
+    client.on('toolsListChanged', (p: Record<string, any>) => payloads.push(p));
+    await fire(client, 'tools');
+    await until('the first change', () => (payloads.length > 0 ? true : undefined));
+    const listens = (): Record<string, any>[] => received().filter((m) => m.method === 'subscriptions/listen');
+    expect(listens()).toHaveLength(1);
+    await client.notify('notifications/test/end_subscriptions');
+    await until('a second listen', () => (listens().length >= 2 ? true : undefined));
+    expect(listens()[1].params.notifications).toEqual({ toolsListChanged: true });
+    const before = payloads.length;
+    await fire(client, 'tools');
+    await until('a change on the new subscription', () => (payloads.length > before ? true : undefined));
+    expect(payloads[payloads.length - 1]._meta[SUB]).toBe(listens()[1].id);
   });
 });
