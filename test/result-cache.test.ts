@@ -4,7 +4,8 @@
  * what is never cached, invalidation by notifications, and the bounds. A fake clock: no waits.
  */
 import { describe, expect, it } from 'vitest';
-import { authContextId, cacheKey, canonicalJson, ResultCache } from '../src/mcp/result-cache.js';
+import type { RequestOptions } from '../src/protocol/options.js';
+import { authContextId, authContextSource, cacheKey, canonicalJson, readThrough, ResultCache } from '../src/mcp/result-cache.js';
 
 function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
   let t = start;
@@ -194,5 +195,91 @@ describe('result cache: bounds', () => {
     expect(cache.put('resources/read', { uri: 'huge' }, A, big(1000))).toBe(false);
     expect(cache.get('resources/read', { uri: 'huge' }, A)).toBeUndefined();
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('result cache: a read through it (readThrough)', () => {
+  /** A fake request path: each call issues `rounds` request ids (an input round is one more) and answers `result`. */
+  function server(result: Record<string, unknown>, rounds = 1) {
+    const calls: (RequestOptions | undefined)[] = [];
+    let id = 0;
+    const send = async (o: RequestOptions | undefined): Promise<Record<string, unknown>> => {
+      calls.push(o);
+      for (let i = 0; i < rounds; i++) o?.onRequestId?.(++id);
+      return result;
+    };
+    return { calls, send };
+  }
+  const ctx = (id: string) => async (): Promise<string> => id;
+
+  it('a fresh result answers without a request; { fresh: true } asks again and keeps the new one', async () => {
+    const cache = new ResultCache({ now: clock().now });
+    const s = server(TOOLS);
+    await readThrough(cache, 'tools/list', undefined, undefined, ctx(A), s.send);
+    expect(await readThrough(cache, 'tools/list', undefined, {}, ctx(A), s.send)).toEqual(TOOLS);
+    expect(s.calls).toHaveLength(1);
+    await readThrough(cache, 'tools/list', undefined, { fresh: true }, ctx(A), s.send);
+    expect(s.calls).toHaveLength(2);
+    expect(cache.size).toBe(1);
+  });
+
+  it('the caller\'s onRequestId still hears every id', async () => {
+    const cache = new ResultCache({ now: clock().now });
+    const ids: unknown[] = [];
+    await readThrough(cache, 'tools/list', undefined, { onRequestId: (i) => ids.push(i) }, ctx(A), server(TOOLS, 2).send);
+    expect(ids).toEqual([1, 2]);
+  });
+
+  it('server.utilities.caching#3: a result reached through an input round (a retry with inputResponses) is not kept', async () => {
+    const cache = new ResultCache({ now: clock().now });
+    const read = { resultType: 'complete', contents: [], ttlMs: 60_000 };
+    await readThrough(cache, 'resources/read', { uri: 'u' }, undefined, ctx(A), server(read, 2).send);
+    expect(cache.size).toBe(0);
+    await readThrough(cache, 'resources/read', { uri: 'u' }, undefined, ctx(A), server(read, 1).send);
+    expect(cache.size).toBe(1);
+  });
+
+  it('server.utilities.caching#15: a page the server refuses drops every cached page of that list', async () => {
+    const cache = new ResultCache({ now: clock().now });
+    cache.put('tools/list', undefined, A, TOOLS);
+    cache.put('tools/list', { cursor: 'p2' }, A, TOOLS);
+    cache.put('prompts/list', undefined, A, TOOLS);
+    const refused = async (): Promise<never> => {
+      throw new Error('invalid cursor');
+    };
+    await expect(readThrough(cache, 'tools/list', { cursor: 'p3' }, undefined, ctx(A), refused)).rejects.toThrow('invalid cursor');
+    expect(cache.get('tools/list', undefined, A)).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
+  it('server.utilities.caching#12: a result fetched while the credential changed is not kept under either context', async () => {
+    const cache = new ResultCache({ now: clock().now });
+    let token = 'one';
+    const s = server(TOOLS);
+    const send = async (o: RequestOptions | undefined): Promise<Record<string, unknown>> => {
+      token = 'two'; // refreshed while the request was out
+      return s.send(o);
+    };
+    await readThrough(cache, 'tools/list', undefined, undefined, async () => `auth:${token}`, send);
+    expect(cache.size).toBe(0);
+  });
+
+  it('the authorization context comes from the configured headers and the provider\'s current credential, never refreshed for it', async () => {
+    const asked: unknown[] = [];
+    let token = 'one';
+    const provider = {
+      headers: (o?: { refresh?: boolean }) => {
+        asked.push(o);
+        return { Authorization: `Bearer ${token}` };
+      },
+    };
+    const source = authContextSource({ transport: 'http', url: 'http://127.0.0.1:1/mcp' }, provider);
+    const first = await source();
+    token = 'two';
+    expect(await source()).not.toBe(first);
+    expect(asked).toEqual([{ refresh: false }, { refresh: false }]);
+    const fixed = authContextSource({ transport: 'http', url: 'http://127.0.0.1:1/mcp', headers: { authorization: 'Bearer k' } }, undefined);
+    expect(await fixed()).toBe(authContextId({ Authorization: 'Bearer k' }));
+    expect(await authContextSource({ transport: 'stdio', command: 'x' }, undefined)()).toBe('anonymous');
   });
 });
