@@ -160,7 +160,8 @@ export class ServerSlot {
     const timeoutMs = this.server.config.requestTimeoutMs;
     let client: HostClient | undefined;
     try {
-      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, signal: abort.signal });
+      const pinned = this.server.config.protocolVersion;
+      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, ...(pinned !== undefined ? { protocolVersion: pinned } : {}), signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
       this.pending = client;
       this.attach(client, gen);

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../../mcp/versions.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -94,6 +95,11 @@ export const serverEntrySchema = z.object({
   reset_timeout_on_progress: z.boolean().optional(),
   max_total_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
   validate_input: z.boolean().optional(),
+  /** Pins the protocol version and so the era (src/mcp/eras/select.ts): no probe. Default: found per server. */
+  protocol_version: z
+    .string()
+    .refine((v) => unsupportedRequestedVersion(v) === undefined, { message: `must be one of ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')}` })
+    .optional(),
 });
 
 /** The raw (snake_case) native entry type. */
@@ -186,6 +192,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.reset_timeout_on_progress !== undefined) config.resetTimeoutOnProgress = e.reset_timeout_on_progress;
   if (e.max_total_timeout_ms !== undefined) config.maxTotalTimeoutMs = e.max_total_timeout_ms;
   if (e.validate_input !== undefined) config.validateInput = e.validate_input;
+  if (e.protocol_version !== undefined) config.protocolVersion = e.protocol_version;
   return { transport: e.transport === 'sse' ? 'http' : e.transport, enabled: e.enabled !== false, config };
 }
 
