@@ -42,6 +42,20 @@ function parse(argv: string[]) {
   }
 }
 
+/**
+ * Reads a trace, refusing a file none of whose lines is a trace record (a README, a config file,
+ * another program's JSON lines): an empty report of it would read as "nothing happened". An
+ * empty file is an empty trace (one being written may not have its first line yet).
+ */
+async function readTraceFile(file: string): Promise<ParsedTrace> {
+  const parsed = await readTrace(file);
+  const unreadable = parsed.badLines.length + (parsed.truncated ? 1 : 0);
+  if (parsed.records.length === 0 && unreadable > 0) {
+    throw new Error(`${file} is not a trace: none of its ${unreadable} line${unreadable === 1 ? ' is' : 's is'} a trace record (JSON with "t" and "event" or "dir", as --trace writes)`);
+  }
+  return parsed;
+}
+
 function warnings(file: string, parsed: ParsedTrace): void {
   if (parsed.truncated) process.stderr.write(`mcpwire: ${file}: last line is truncated (ignored)\n`);
   if (parsed.badLines.length) {
@@ -96,7 +110,7 @@ export default async function trace(argv: string[]): Promise<number> {
     if (!file) throw new UsageError(`trace ${sub} needs a trace file`);
     if (sub === 'diff') {
       if (extra.length !== 1) throw new UsageError('trace diff needs two trace files');
-      const [a, b] = await Promise.all([readTrace(file), readTrace(extra[0])]);
+      const [a, b] = await Promise.all([readTraceFile(file), readTraceFile(extra[0])]);
       warnings(file, a);
       warnings(extra[0], b);
       const tap = await loadTap();
@@ -106,7 +120,7 @@ export default async function trace(argv: string[]): Promise<number> {
     }
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     if (sub === 'show' && values.follow) return await follow(file, useColor(values));
-    const parsed = await readTrace(file);
+    const parsed = await readTraceFile(file);
     warnings(file, parsed);
     if (sub === 'show') {
       const text = renderShow(parsed.records, { color: useColor(values) });
