@@ -29,9 +29,31 @@ export function chooseAuthMethod(as: AuthorizationServerMetadata, hasSecret: boo
   return 'none';
 }
 
+/**
+ * basic.authorization.client_registration#16-#18 (2026-07-28): a registration names its
+ * `application_type` — OIDC servers default an omitted one to "web", which refuses loopback and
+ * private-scheme redirect URIs. "native" for a redirect to this machine (http on localhost or a
+ * loopback IP, or an app's own scheme) and for a client without a redirect (mcpwire runs on the
+ * user's machine); "web" for an https redirect on another host.
+ */
+export function applicationTypeFor(redirectUri: string | undefined): 'native' | 'web' {
+  if (redirectUri === undefined) return 'native';
+  let u: URL;
+  try {
+    u = new URL(redirectUri);
+  } catch {
+    return 'native';
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'native';
+  const host = u.hostname.toLowerCase();
+  const local = host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+  return local ? 'native' : 'web';
+}
+
 export function registrationRequestBody(metadata: Record<string, unknown>, redirectUri: string | undefined, method: TokenEndpointAuthMethod, grantTypes: string[]): Record<string, unknown> {
   return {
     client_name: 'mcpwire',
+    application_type: applicationTypeFor(redirectUri),
     ...metadata,
     ...(redirectUri !== undefined ? { redirect_uris: [redirectUri] } : {}),
     grant_types: grantTypes,

@@ -388,6 +388,7 @@ class Provider implements OAuthClientProvider {
   private async clientFor(d: Discovery, options?: AuthCallOptions): Promise<ClientIdentity> {
     const hasKey = this.o.privateKeyJwt !== undefined;
     if (this.o.clientId !== undefined) {
+      await this.assertPreRegisteredHere(d, options);
       const c: ClientIdentity = {
         client_id: this.o.clientId,
         ...(this.o.clientSecret !== undefined ? { client_secret: this.o.clientSecret } : {}),
@@ -417,6 +418,21 @@ class Provider implements OAuthClientProvider {
     const ctx = this.ctx(d);
     const res = await (await flow()).registrationRequest(ctx, registrationRequestBody(this.o.clientMetadata ?? {}, kind === 'authorization_code' ? this.o.redirectUri : undefined, method, grantTypes), options?.signal);
     return (this.client = await (await flow()).processRegistrationResponse(ctx, res, method));
+  }
+
+  /**
+   * basic.authorization.client_registration#21/#23 (2026-07-28): pre-registered credentials belong
+   * to one authorization server. The stored grant records the issuer this client was last used
+   * with; when the server's metadata now names another one, the client is not presented to it
+   * silently — the error says so (a login after `logout` binds it afresh).
+   */
+  private async assertPreRegisteredHere(d: Discovery, options?: AuthCallOptions): Promise<void> {
+    const g = this.grant ?? (await this.store.get(this.key, options));
+    if (g?.client_id !== this.o.clientId || g?.issuer === undefined || g.issuer === d.as.issuer) return;
+    throw new AuthError(
+      `the pre-registered client ${this.o.clientId} was registered with the authorization server ${g.issuer}, but this server's authorization server is now ${d.as.issuer}: register a client there (or log out to bind this one afresh)`,
+      'MCPWIRE_AUTH_ISSUER_MISMATCH',
+    );
   }
 
   private async authorizeLocked(o: { challengeScope?: string; resourceMetadata?: string }, options?: AuthCallOptions): Promise<StoredGrant> {
