@@ -6,6 +6,9 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JsonRpcError } from '../src/errors.js';
+import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
+import { Connection } from '../src/protocol/connection.js';
+import type { SendOptions, Transport } from '../src/transport/types.js';
 import { backoffDelay, ListenManager, SUBSCRIPTION_ID_META, type ListenFilter, type ListenRequestOptions } from '../src/mcp/subscriptions.js';
 
 interface Sent {
@@ -296,4 +299,33 @@ describe('listen manager: ends, breaks and stop', () => {
     expect(backoffDelay(0, { initialDelayMs: 1000, jitter: 0.2 }, () => 0)).toBe(800);
     expect(backoffDelay(0, { initialDelayMs: 1000, jitter: 0.2 }, () => 1)).toBe(1200);
   });
+});
+
+describe('the long-lived option on the request path', () => {
+  function recording(wantsRequestSignal: boolean): { transport: Transport; seen: { method?: string; options?: SendOptions }[] } {
+    const seen: { method?: string; options?: SendOptions }[] = [];
+    const transport: Transport = {
+      kind: 'fake',
+      wantsRequestSignal,
+      start: async () => {},
+      send: async (m: JSONRPCMessage, options?: SendOptions) => void seen.push({ method: (m as { method?: string }).method, options }),
+      close: async () => {},
+    };
+    return { transport, seen };
+  }
+
+  for (const wantsRequestSignal of [false, true]) {
+    it(`a listen request reaches the transport with SendOptions.longLived, other requests without (wantsRequestSignal: ${wantsRequestSignal})`, async () => {
+      const { transport, seen } = recording(wantsRequestSignal);
+      const connection = new Connection(transport, { serverId: 'fake' });
+      connection.request('subscriptions/listen', { notifications: { toolsListChanged: true } }, { longLived: true, timeoutMs: Infinity }).catch(() => {});
+      connection.request('tools/list', {}).catch(() => {});
+      await tick();
+      expect(seen.map((s) => [s.method, s.options?.longLived])).toEqual([
+        ['subscriptions/listen', true],
+        ['tools/list', undefined],
+      ]);
+      await connection.close();
+    });
+  }
 });

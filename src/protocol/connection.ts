@@ -143,7 +143,7 @@ export class Connection {
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
       this.registry.add(entry, entry.timeoutMs);
-      this.dispatch(entry, message, options.isInitialize === true);
+      this.dispatch(entry, message, options.isInitialize === true, options.longLived === true);
     });
   }
 
@@ -187,7 +187,7 @@ export class Connection {
   }
 
   /** Hands a registered request to the observer and the transport; a failed send settles it. */
-  private dispatch(entry: PendingRequest, message: JSONRPCMessage, isInitialize: boolean): void {
+  private dispatch(entry: PendingRequest, message: JSONRPCMessage, isInitialize: boolean, longLived = false): void {
     const { id, method } = entry;
     let sendOptions: SendOptions | undefined = isInitialize ? { isInitialize: true } : undefined;
     let text: string | undefined;
@@ -211,6 +211,8 @@ export class Connection {
         },
       };
     }
+    // a request answered only when it ends (subscriptions/listen): its stream is not idle-bounded
+    if (longLived) sendOptions = { ...sendOptions, longLived: true };
     let sent: Promise<void>;
     try {
       sent = this.transport.send(message, sendOptions);

@@ -37,6 +37,11 @@ export interface RequestOptions {
   /** Marks the initialize request for the transport (HTTP session set-up, legacy fallback). */
   isInitialize?: boolean;
   /**
+   * The request is answered only when it ends (2026-07-28 `subscriptions/listen`): the transport
+   * keeps its response stream open (`SendOptions.longLived`). Give it `timeoutMs: Infinity` too.
+   */
+  longLived?: boolean;
+  /**
    * Called synchronously with the JSON-RPC id the request is sent with, before it is sent: the
    * `relatedRequestId` of incoming notifications (`MessageExtra`) names requests by that id.
    */
