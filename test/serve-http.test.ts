@@ -34,7 +34,7 @@ function request(url: string, init: { method?: string; headers?: Record<string, 
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 /** The JSON-RPC messages of an SSE body. */
-const events = (body: string) => body.split('\n').filter((l) => l.startsWith('data: ')).map((l) => JSON.parse(l.slice(6)));
+const events = (body: string) => body.split('\n').filter((l) => l.startsWith('data: ') && l.length > 6).map((l) => JSON.parse(l.slice(6)));
 
 describe('mcpwire serve --http', { timeout: 60_000 }, () => {
   let url: string;
@@ -78,6 +78,35 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     expect((await request(url, { headers: { 'mcp-session-id': 'no-such-session' }, body: { jsonrpc: '2.0', id: 5, method: 'tools/list' } })).status).toBe(404);
     expect((await request(url, { method: 'DELETE', headers })).status).toBe(200);
     expect((await request(url, { headers, body: { jsonrpc: '2.0', id: 6, method: 'tools/list' } })).status).toBe(404);
+  });
+
+  it("basic.transports#20 / basic.transports#24: a stream starts with a priming event id; a client that lost it gets the call's response by GET with Last-Event-ID", async () => {
+    const init = await request(url, { body: INIT });
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+    await request(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const tools = events((await request(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).body)[0].result.tools as { name: string }[];
+    const slow = tools.find((t) => t.name.startsWith('mcp_alpha_slow'))!.name;
+    // POST the call, read up to the priming event, then drop the connection (a network failure).
+    const u = new URL(url);
+    const primed = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => {
+          text += c.toString();
+          const m = /^id: (\S+)\n(?:retry: \d+\n)?data: \n\n/.exec(text);
+          if (m) {
+            req.destroy();
+            resolve(m[1]);
+          }
+        });
+      });
+      req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: slow, arguments: { ms: 800 } } }));
+    });
+    const resumed = await request(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed } });
+    expect(resumed.status).toBe(200);
+    expect(events(resumed.body)).toEqual([expect.objectContaining({ id: 7, result: expect.objectContaining({ content: [{ type: 'text', text: 'slept 800 ms' }] }) })]);
+    expect((await request(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': '999-0' } })).status).toBe(400);
   });
 
   it('basic.transports#15: a JSON-RPC batch is refused with 400', async () => {

@@ -99,7 +99,12 @@ class Router {
     if (req.method === 'GET') {
       if (sessionId === undefined) return this.reply(req, res, 400, 'mcpwire serve: GET needs an MCP-Session-Id');
       if (transport === undefined) return this.reply(req, res, 404, 'mcpwire serve: unknown session');
-      if (!transport.acceptGet(res, {})) this.reply(req, res, 409, 'mcpwire serve: this session has a GET stream open already');
+      const last = req.headers['last-event-id'];
+      const lastEventId = typeof last === 'string' && last !== '' ? last : undefined;
+      if (!transport.acceptGet(res, {}, lastEventId)) {
+        if (lastEventId !== undefined) this.reply(req, res, 400, 'mcpwire serve: no stream of this session to resume from that Last-Event-ID');
+        else this.reply(req, res, 409, 'mcpwire serve: this session has a GET stream open already');
+      }
       return;
     }
     if (req.method === 'DELETE') {
