@@ -209,6 +209,36 @@ describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
     expect(caps).not.toHaveProperty('roots');
   });
 
+  it('client.sampling#5 / client.roots#1: sampling and roots requests of a downstream server are forwarded to the client that declared them and answered back', async () => {
+    const p = start(['--config', configWith()]);
+    p.onRequest = (m) =>
+      m.method === 'sampling/createMessage'
+        ? { role: 'assistant', content: { type: 'text', text: `sampled: ${m.params.messages[0].content.text}` }, model: 'test-model' }
+        : m.method === 'roots/list'
+          ? { roots: [{ uri: 'file:///work/project', name: 'project' }] }
+          : undefined;
+    await p.init({ sampling: {}, roots: { listChanged: true } });
+    const ask = ((await p.send('tools/list')).result.tools as { name: string }[]).find((t) => t.name.startsWith('mcp_alpha_ask'))!.name;
+    const sampled = await p.send('tools/call', { name: ask, arguments: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }], maxTokens: 10 } } });
+    expect(sampled.result.content[0].text).toContain('sampled: hello');
+    const roots = await p.send('tools/call', { name: ask, arguments: { method: 'roots/list', params: {} } });
+    expect(roots.result.content[0].text).toContain('file:///work/project');
+  });
+
+  it("the server's max_parallel holds through the gateway; its log messages come up under its id", async () => {
+    const scenario = { extends: 'default', tools: ['echo', 'log', 'concurrent', 'inflight'] };
+    const p = start(['--config', configWith({ max_parallel: 1, env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario) } })]);
+    await p.init();
+    const tools = ((await p.send('tools/list')).result.tools as { name: string }[]).map((t) => t.name);
+    const name = (part: string) => tools.find((n) => n.startsWith(`mcp_alpha_${part}`))!;
+    const calls = await Promise.all([1, 2, 3].map(() => p.send('tools/call', { name: name('concurrent'), arguments: { ms: 150 } })));
+    for (const c of calls) expect(c.result.isError).not.toBe(true);
+    const seen = JSON.parse((await p.send('tools/call', { name: name('inflight'), arguments: {} })).result.content[0].text);
+    expect(seen).toMatchObject({ calls: 3, maxInFlight: 1 });
+    await p.send('tools/call', { name: name('log'), arguments: { level: 'warning', data: 'disk almost full', logger: 'disk' } });
+    await expect.poll(() => p.notes.find((n) => n.method === 'notifications/message')?.params, { timeout: 5000 }).toEqual({ level: 'warning', logger: 'alpha/disk', data: 'disk almost full' });
+  });
+
   it("the host's permissions and redaction apply: a denied tool is not listed and cannot be called; a configured secret never leaves the gateway", async () => {
     const scenario = { extends: 'default', resources: [{ uri: 'mem://leak', name: 'leak', mimeType: 'text/plain', text: `key=${SECRET}` }] };
     const p = start(['--config', configWith({ env: { API_TOKEN: SECRET, MOCK_SCENARIO_JSON: JSON.stringify(scenario) }, permissions: { deny: ['crash'] } })]);
