@@ -8,6 +8,7 @@
 //   out:   { send(message), end() } — where messages related to a request go (HTTP: its SSE stream)
 
 import { HTTP_BUGS } from './http-bugs.mjs';
+import { callSuiteTool, readSuiteResource, SUITE_BUGS, SUITE_PROMPTS, SUITE_RESOURCES, SUITE_TEMPLATES, suitePromptText, suiteTools } from './suite.mjs';
 
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST = SUPPORTED[0];
@@ -96,6 +97,7 @@ export const BUGS = {
   'stdout-garbage': 'transport.stdout-clean',
   'schema-violation': 'schema.strict',
   'early-request': 'lifecycle.no-early-requests',
+  ...SUITE_BUGS,
 };
 
 /** Not bugs: other conformant shapes. caps-tools-only declares (and serves) only tools. */
@@ -130,6 +132,7 @@ function tools(bugs) {
     { name: 'must-task', description: 'Only runs as a task', inputSchema: { type: 'object' }, execution: { taskSupport: 'required' }, annotations: RO },
     { name: 'ask-elicit', description: 'Asks the user for their name (elicitation)', inputSchema: { type: 'object' }, annotations: RO },
     { name: 'write-file', description: 'Not read-only: the checker never calls it by default', inputSchema: { type: 'object' } },
+    ...suiteTools(bugs),
   ];
   if (bugs.has('bad-tool-name')) list.push({ name: 'bad name!', inputSchema: { type: 'object' } });
   if (bugs.has('duplicate-tool-name')) list.push({ name: 'echo', inputSchema: { type: 'object' } });
@@ -142,12 +145,14 @@ const RESOURCES = [
   { uri: 'mock://docs/bad uri', name: 'bad', mimeType: 'text/plain', onlyWith: 'bad-resource-uri' },
   { uri: 'mock://docs/guide', name: 'guide', mimeType: 'text/plain' },
   { uri: 'mock://data/blob', name: 'blob', mimeType: 'application/octet-stream' },
+  ...SUITE_RESOURCES,
 ];
-const TEMPLATES = [{ uriTemplate: 'mock://items/{id}', name: 'item' }];
+const TEMPLATES = [{ uriTemplate: 'mock://items/{id}', name: 'item' }, ...SUITE_TEMPLATES];
 const BAD_TEMPLATE = { uriTemplate: 'mock://items/{id', name: 'broken' };
 const PROMPTS = [
   { name: 'greeting', description: 'Says hello' },
   { name: 'summarize', description: 'Summarizes a topic', arguments: [{ name: 'topic', required: true }] },
+  ...SUITE_PROMPTS,
 ];
 
 const encodeCursor = (n) => Buffer.from(`offset:${n}`).toString('base64url');
@@ -355,6 +360,7 @@ export function createSession(bugs, aside) {
       case 'write-file':
         return ok({ content: [{ type: 'text', text: 'wrote a file (the checker should never call this by default)' }] });
       default:
+        if (known !== undefined && callSuiteTool(bugs, params.name)) return ok(callSuiteTool(bugs, params.name));
         if (bugs.has('unknown-tool-success')) return ok({ content: [{ type: 'text', text: 'done' }] });
         if (bugs.has('error-code-float')) return err(-32602.5, `Unknown tool: ${params.name}`);
         return err(-32602, `Unknown tool: ${params.name}`);
@@ -364,6 +370,8 @@ export function createSession(bugs, aside) {
   function readResource(params) {
     if (typeof params?.uri !== 'string') return err(-32602, 'Invalid params: "uri" is required');
     if (bugs.has('bad-read-result') && params.uri === 'mock://docs/readme') return ok({ contents: [{ text: 'no uri here' }] });
+    const suite = readSuiteResource(bugs, params.uri);
+    if (suite !== undefined) return suite;
     const r = RESOURCES.find((x) => x.uri === params.uri);
     if (r === undefined) return { error: { code: bugs.has('not-found-wrong-code') ? -32603 : -32002, message: 'Resource not found', data: { uri: params.uri } } };
     if (r.mimeType === 'application/octet-stream') return ok({ contents: [{ uri: r.uri, mimeType: r.mimeType, blob: bugs.has('bad-blob') ? 'AA=A!' : 'AAEC' }] });
@@ -378,7 +386,8 @@ export function createSession(bugs, aside) {
     for (const a of p.arguments ?? []) if (a.required && typeof params.arguments?.[a.name] !== 'string' && !bugs.has('prompt-missing-arg-ok')) return err(-32602, `Missing argument ${a.name}`);
     if (bugs.has('bad-prompt-result')) return ok({ messages: [{ role: 'robot', content: { type: 'text', text: 'hi' } }] });
     if (bugs.has('prompt-bad-image')) return ok({ messages: [{ role: 'user', content: { type: 'image', data: 'not base64!', mimeType: 'image/png' } }] });
-    return ok({ messages: [{ role: 'user', content: { type: 'text', text: `${p.name} ${params.arguments?.topic ?? ''}`.trim() } }] });
+    const text = p.name === 'test_prompt_with_arguments' ? suitePromptText(bugs, params.arguments) : `${p.name} ${params.arguments?.topic ?? ''}`.trim();
+    return ok({ messages: [{ role: 'user', content: { type: 'text', text } }] });
   }
 
   function complete(params) {

@@ -9,6 +9,7 @@ import type { CheckContext, ToolFixture } from './context.js';
 import { isObject } from './context.js';
 import { declared, listAll } from './lists.js';
 import type { Outcome } from './probe.js';
+import { adoptSuiteTools } from './profile.js';
 
 /** Tools calls at most this many tools per run (read-only ones and fixtures first). */
 export const MAX_TOOL_CALLS = 8;
@@ -91,6 +92,8 @@ export function toolCalls(ctx: CheckContext): Promise<ToolCalls> {
     if (!declared(s, 'tools')) return { calls: [], notCalled: [], none: 'the server does not declare the tools capability' };
     const list = await listAll(ctx, s, 'tools/list');
     if (list.failed !== undefined) return { calls: [], notCalled: [], none: 'tools/list failed (see capabilities.declared-served)' };
+    // A server built for the conformance suite: its reference tools are called and judged.
+    adoptSuiteTools(ctx, list.items);
     const out: ToolCalls = { calls: [], notCalled: [] };
     const ordered = [...list.items].sort((a, b) => Number(ctx.options.fixtures?.[String(b.name)] !== undefined) - Number(ctx.options.fixtures?.[String(a.name)] !== undefined));
     for (const tool of ordered) {
@@ -110,6 +113,18 @@ export function toolCalls(ctx: CheckContext): Promise<ToolCalls> {
     if (out.calls.length === 0) out.none = out.notCalled.length === 0 ? 'the server lists no tools' : `no tool may be called (${out.notCalled.slice(0, 3).map((n) => `${n.name}: ${n.why}`).join('; ')})`;
     return out;
   });
+}
+
+/**
+ * The text of an `isError` result saying the tool itself does not exist ("Tool x not found",
+ * "Unknown tool: x"), or undefined: such a result is no evidence of what the tool does.
+ */
+export function toolReportedMissing(r: Record<string, unknown>, name: string): string | undefined {
+  if (r.isError !== true || !Array.isArray(r.content)) return undefined;
+  const text = r.content.map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const missing = new RegExp(`(unknown|no such) tool|tool\\W+${esc}\\W+(not found|does not exist|is not (registered|available))|${esc}\\W+(not found|does not exist)`, 'i');
+  return missing.test(text) ? text : undefined;
 }
 
 /** Standard base64 (RFC 4648 §4, padded). */

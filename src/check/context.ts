@@ -40,6 +40,8 @@ export interface CheckOptions {
   closeOnExit?: boolean;
   /** Tools the user named (`--fixtures <file>`): arguments to call them with, and what to expect. */
   fixtures?: ToolFixtures;
+  /** What the server should serve (`--fixtures <file>`: schemas, resources, prompts), besides the built-in suite profile. */
+  expectations?: Expectations;
   /** Call every tool, not only read-only ones and fixtures (`--allow-calls`). */
   allowCalls?: boolean;
   /**
@@ -65,6 +67,31 @@ export interface ToolFixture {
     /** A subset of structuredContent (deep, objects only need the named keys). */
     structuredContent?: unknown;
   };
+}
+
+/** What `--fixtures <file>` says the server serves, beyond its tools' calls. */
+export interface Expectations {
+  /** Tool name → a deep subset of the `inputSchema` its listing must carry (keywords preserved). */
+  schemas?: Record<string, Record<string, unknown>>;
+  /** Resource URI (a listed resource, or one a listed template expands to) → what reading it returns. */
+  resources?: Record<string, ResourceExpectation>;
+  /** Prompt name → the arguments to get it with and what its messages must contain. */
+  prompts?: Record<string, PromptExpectation>;
+}
+
+export interface ResourceExpectation {
+  /** The first content's MIME type. */
+  mimeType?: string;
+  /** A substring of the text contents. */
+  textIncludes?: string;
+  /** The first content is text (`text`) or binary (`blob`). */
+  kind?: 'text' | 'blob';
+}
+
+export interface PromptExpectation {
+  arguments?: Record<string, string>;
+  /** Substrings of the messages (JSON); by default every argument value (substitution). */
+  includes?: string[];
 }
 
 export class CheckContext {

@@ -22,6 +22,7 @@ import { resourcePromptAggregates } from './resources-prompts.js';
 import { stdioRawChecks } from './stdio-raw.js';
 import { taskChecks } from './tasks.js';
 import { elicitationChecks } from './elicitation.js';
+import { expectationChecks } from './expectations.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
@@ -33,6 +34,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...paginationChecks,
   ...toolChecks,
   ...resourcePromptChecks,
+  ...expectationChecks,
   ...taskChecks,
   ...elicitationChecks,
   ...utilityChecks,
@@ -80,6 +82,7 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     ...(options.cancelRunMs !== undefined ? { cancelRunMs: options.cancelRunMs } : {}),
     ...(options.closeOnExit === true ? { closeOnExit: true } : {}),
     ...(options.fixtures !== undefined ? { fixtures: options.fixtures } : {}),
+    ...(options.expectations !== undefined ? { expectations: options.expectations } : {}),
     ...(options.allowCalls === true ? { allowCalls: true } : {}),
     ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
   });

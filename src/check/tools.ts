@@ -4,7 +4,8 @@
  * "slow" one (sleep/delay/long-running…) for the cancellation and progress checks.
  */
 import { compileSchema } from '../schema/index.js';
-import { isBase64, mayCall, matchesSubset, toolCalls, type ToolCall } from './calls.js';
+import { excerpt } from '../jsonrpc/types.js';
+import { isBase64, mayCall, matchesSubset, toolCalls, toolReportedMissing, type ToolCall } from './calls.js';
 import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
 import type { CheckContext, Session } from './context.js';
 import { isObject } from './context.js';
@@ -289,9 +290,9 @@ const fixtureExpect: CheckDef = {
   clause: '--fixtures expect',
   level: 'MUST',
   async run(ctx) {
-    if (ctx.options.fixtures === undefined) return notApplicable('no --fixtures file');
+    // The calls first: the suite profile adds fixtures for the reference tools a server lists.
     const c = await calls(ctx);
-    if ('status' in c) return c;
+    if ('status' in c) return ctx.options.fixtures === undefined ? notApplicable('no --fixtures file, no tool of the suite profile') : c;
     const judged = c.filter((x) => x.fixture?.expect !== undefined);
     if (judged.length === 0) return notApplicable('no fixture states an expected result');
     for (const call of judged) {
@@ -301,6 +302,9 @@ const fixtureExpect: CheckDef = {
       const r = o.result;
       const content = Array.isArray(r.content) ? r.content.filter(isObject) : [];
       const problems: string[] = [];
+      // An isError "tool not found" is no evidence for an expected error: the tool never ran.
+      const missing = toolReportedMissing(r, call.name);
+      if (missing !== undefined && (want.textIncludes === undefined || !missing.includes(want.textIncludes))) problems.push(`the server says the tool does not exist (${JSON.stringify(excerpt(missing, 120))})`);
       if (want.isError !== undefined && (r.isError === true) !== want.isError) problems.push(`isError is ${r.isError === true}, expected ${want.isError}`);
       if (want.contentTypes !== undefined && JSON.stringify(content.map((b) => b.type)) !== JSON.stringify(want.contentTypes)) problems.push(`content types ${JSON.stringify(content.map((b) => b.type))}, expected ${JSON.stringify(want.contentTypes)}`);
       if (want.textIncludes !== undefined && !content.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n').includes(want.textIncludes)) problems.push(`text does not include ${JSON.stringify(want.textIncludes)}`);

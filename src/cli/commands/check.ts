@@ -7,7 +7,7 @@
  *
  * Options: `--only`/`--skip <id|group|clause,…>`, `--list`, `--fail-on-warning`, `--fixtures
  * <file>` (tool name → arguments and expected result: the tools check may call besides read-only
- * ones), `--allow-calls` (call every tool), `--timeout-ms <ms>` (per request, default 10000),
+ * ones; also `schemas`, `resources`, `prompts`: what the server should serve), `--allow-calls` (call every tool), `--timeout-ms <ms>` (per request, default 10000),
  * `--slow-tool <name>` with `--slow-tool-args '<json>'` (the tool the cancellation/progress
  * checks call; naming it is consent to call it).
  */
@@ -40,22 +40,37 @@ const USAGE =
 
 const list = (v: string[] | undefined) => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 
-/** Reads `--fixtures <file>`: `{ "tools": { name: { arguments, expect } } }` or the bare map. */
-async function readFixtures(file: string): Promise<ToolFixtures> {
+type Expectations = NonNullable<RunChecksOptions['expectations']>;
+
+/**
+ * Reads `--fixtures <file>`: `{ "tools": { name: { arguments, expect } }, "schemas": { tool:
+ * inputSchema }, "resources": { uri: { mimeType, textIncludes, kind } }, "prompts": { name:
+ * { arguments, includes } } }`, or the bare tools map.
+ */
+async function readFixtures(file: string): Promise<{ tools: ToolFixtures; expectations: Expectations }> {
   let v: unknown;
   try {
     v = JSON.parse(await readFile(file, 'utf8'));
   } catch (err) {
     throw new UsageError(`--fixtures ${file}: ${(err as Error).message}`);
   }
-  const map = v !== null && typeof v === 'object' && !Array.isArray(v) && 'tools' in v ? (v as { tools: unknown }).tools : v;
+  const keyed = v !== null && typeof v === 'object' && !Array.isArray(v) && ['tools', 'schemas', 'resources', 'prompts'].some((k) => k in v);
+  const map = keyed ? ((v as { tools?: unknown }).tools ?? {}) : v;
+  const expectations: Expectations = {};
+  for (const k of ['schemas', 'resources', 'prompts'] as const) {
+    const part = keyed ? (v as Record<string, unknown>)[k] : undefined;
+    if (part === undefined) continue;
+    const ok = (x: unknown) => x !== null && typeof x === 'object' && !Array.isArray(x);
+    if (!ok(part) || !Object.values(part as object).every(ok)) throw new UsageError(`--fixtures ${file}: "${k}" must map names to objects`);
+    (expectations as Record<string, unknown>)[k] = part;
+  }
   if (map === null || typeof map !== 'object' || Array.isArray(map)) throw new UsageError(`--fixtures ${file}: expected {"tools": {"<tool>": {"arguments": {…}, "expect": {…}}}}`);
   for (const [name, f] of Object.entries(map)) {
     if (f === null || typeof f !== 'object' || Array.isArray(f)) throw new UsageError(`--fixtures ${file}: tool "${safeText(name, 64)}" must map to an object ({"arguments": {…}, "expect": {…}})`);
     const args = (f as { arguments?: unknown }).arguments;
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) throw new UsageError(`--fixtures ${file}: tool "${safeText(name, 64)}": "arguments" must be an object`);
   }
-  return map as ToolFixtures;
+  return { tools: map as ToolFixtures, expectations };
 }
 
 function printList(json: boolean): void {
@@ -105,7 +120,7 @@ export default function check(argv: string[]): Promise<number> {
       closeOnExit: true,
       ...(only !== undefined ? { only } : {}),
       ...(skip !== undefined ? { skip } : {}),
-      ...(fixtures !== undefined ? { fixtures } : {}),
+      ...(fixtures !== undefined ? { fixtures: fixtures.tools, expectations: fixtures.expectations } : {}),
       ...(values['allow-calls'] === true ? { allowCalls: true } : {}),
       ...(slowName !== undefined ? { slowTool: { name: slowName, args: parseJsonObject(values['slow-tool-args'], '--slow-tool-args') } } : {}),
     };
