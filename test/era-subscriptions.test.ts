@@ -154,6 +154,31 @@ describe('listen manager: what it listens to', () => {
   });
 });
 
+describe('listen manager: subscribeResource settles', () => {
+  it('a second subscribeResource of a URI already acknowledged resolves at once, without listening again', async () => {
+    const h = harness();
+    h.manager.start();
+    const first = h.manager.subscribeResource('file:///a');
+    await tick();
+    h.ack(h.sent[0]);
+    await first;
+    await h.manager.subscribeResource('file:///a');
+    await tick();
+    expect(h.sent).toHaveLength(1);
+  });
+
+  it('unsubscribing before the acknowledgement rejects the pending subscribeResource', async () => {
+    const h = harness();
+    h.manager.start();
+    const pending = h.manager.subscribeResource('file:///a');
+    await tick();
+    await h.manager.unsubscribeResource('file:///a');
+    await expect(pending).rejects.toMatchObject({ code: 'MCPWIRE_STATE' });
+    await tick();
+    expect(h.sent[0].cancelled).toBe(true);
+  });
+});
+
 describe('listen manager: correlation and acknowledgement', () => {
   it('basic.patterns.subscriptions#4: only notifications naming a subscription of ours are accepted', async () => {
     const h = harness();

@@ -140,6 +140,8 @@ export class ListenManager {
    */
   subscribeResource(uri: string): Promise<void> {
     if (this.stopped) return Promise.reject(new StateError(`cannot subscribe to ${uri}: not listening`, { serverId: this.deps.serverId }));
+    // already in force: the filter does not change, so no acknowledgement will come for it
+    if (this.uris.has(uri) && this.current?.agreed?.resourceSubscriptions?.includes(uri) === true) return Promise.resolve();
     this.uris.add(uri);
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ uri, resolve, reject }));
     this.update();
@@ -149,6 +151,7 @@ export class ListenManager {
   /** Removes `uri` from `resourceSubscriptions` (listening again without it). */
   unsubscribeResource(uri: string): Promise<void> {
     this.uris.delete(uri);
+    this.settleWaiters((w) => (w.uri === uri ? new StateError(`unsubscribed from ${uri} before the server acknowledged it`, { serverId: this.deps.serverId }) : undefined));
     this.update();
     return Promise.resolve();
   }
