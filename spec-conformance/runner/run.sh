@@ -10,6 +10,11 @@
 #   CONFORMANCE_EXTENSIONS=1 bash …   # the auth extension scenarios (client credentials, SEP-990,
 #                                     # DPoP, workload identity) of the newer suite, conformance-next
 #                                     # (0.2.0-alpha.12): each with --spec-version 2025-11-25 --force
+#   CONFORMANCE_REQUIREMENTS=2026-07-28 bash …   # the client scenarios a spec revision requires
+#                                     # (conformance-next `list --client --requirements`), each run
+#                                     # as `--requirements` runs it (--spec-version <rev> --force),
+#                                     # judged against expected-failures-<rev>.yml; 2025-11-25 too.
+#                                     # Combines with CONFORMANCE_SCENARIO / CONFORMANCE_FILTER.
 #
 # Either way failures are judged against expected-failures.yml (same rules as the suite's
 # --expected-failures: an unexpected failure or a stale entry fails the run).
@@ -33,7 +38,8 @@ RUNNER_NODE="$HERE/node_modules/.bin/node"
 CONFORMANCE="$HERE/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 # The newer suite, installed beside the pinned one as an npm alias (package.json `conformance-next`).
 CONFORMANCE_NEXT="$HERE/node_modules/conformance-next/dist/index.js"
-if [ "${CONFORMANCE_EXTENSIONS:-0}" = "1" ]; then
+REQUIREMENTS="${CONFORMANCE_REQUIREMENTS:-}"
+if [ "${CONFORMANCE_EXTENSIONS:-0}" = "1" ] || [ -n "$REQUIREMENTS" ]; then
   [ -f "$CONFORMANCE_NEXT" ] || { echo "conformance runner: conformance-next is not installed (npm ci in spec-conformance/runner)" >&2; exit 1; }
   CONFORMANCE="$CONFORMANCE_NEXT"
 fi
@@ -57,9 +63,16 @@ echo "conformance: client = $CLIENT"
 conformance() { (cd "$ROOT" && "$RUNNER_NODE" "$CONFORMANCE" "$@"); }
 TIMEOUT="${CONFORMANCE_TIMEOUT_MS:-60000}"
 BASELINE="$HERE/expected-failures.yml"
+# A requirement set runs each scenario at that revision's wire, as `client --requirements` does
+# (it implies --force: a frozen set may hold scenarios the suite dates otherwise).
+REV_ARGS=()
+if [ -n "$REQUIREMENTS" ]; then
+  REV_ARGS=(--spec-version "$REQUIREMENTS" --force)
+  BASELINE="$HERE/expected-failures-$REQUIREMENTS.yml"
+fi
 
 if [ -n "${CONFORMANCE_SCENARIO:-}" ]; then
-  conformance client --command "$CLIENT" --scenario "$CONFORMANCE_SCENARIO" --timeout "$TIMEOUT" -o "$OUT" 2>&1 | tee "$OUT/run.log"
+  conformance client --command "$CLIENT" --scenario "$CONFORMANCE_SCENARIO" "${REV_ARGS[@]}" --timeout "$TIMEOUT" -o "$OUT" 2>&1 | tee "$OUT/run.log"
   echo "$CONFORMANCE_SCENARIO ${PIPESTATUS[0]}" >>"$OUT/exit-codes.txt"
   "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" /dev/null "${CONFORMANCE_SUMMARY:-}"
   exit $?
@@ -78,6 +91,27 @@ if [ "${CONFORMANCE_EXTENSIONS:-0}" = "1" ]; then
     echo "auth/$s $?" >>"$OUT/exit-codes.txt"
   done
   "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" /dev/null "${CONFORMANCE_SUMMARY:-}"
+  exit $?
+fi
+
+if [ -n "$REQUIREMENTS" ]; then
+  # Exactly the client scenarios the revision requires (the "Client scenarios" block of the
+  # listing; extension and added-after-release ones are reported by the suite, never scored).
+  mapfile -t SCENARIOS < <(conformance list --client --requirements "$REQUIREMENTS" 2>/dev/null \
+    | sed -n '/^Client scenarios/,/^$/s/^  - \([^ ]*\).*/\1/p')
+  if [ "${#SCENARIOS[@]}" -eq 0 ]; then
+    echo "conformance runner: could not list the client scenarios required for $REQUIREMENTS" >&2
+    exit 1
+  fi
+  if [ -n "${CONFORMANCE_FILTER:-}" ]; then
+    mapfile -t SCENARIOS < <(printf '%s\n' "${SCENARIOS[@]}" | grep -E "$CONFORMANCE_FILTER")
+  fi
+  echo "conformance: ${#SCENARIOS[@]} client scenarios required for $REQUIREMENTS (conformance-next), one at a time (results in $OUT)"
+  for s in "${SCENARIOS[@]}"; do
+    conformance client --command "$CLIENT" --scenario "$s" "${REV_ARGS[@]}" --timeout "$TIMEOUT" -o "$OUT" >>"$OUT/run.log" 2>&1
+    echo "$s $?" >>"$OUT/exit-codes.txt"
+  done
+  "$CLIENT_NODE" "$HERE/summarize.mjs" "$OUT" "$BASELINE" "${CONFORMANCE_SUMMARY:-}"
   exit $?
 fi
 

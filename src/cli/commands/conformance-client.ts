@@ -59,8 +59,8 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
     redirectUri: REDIRECT_URI,
     interaction: headlessInteraction,
     clientMetadataUrl: CIMD_URL,
-    // RFC 8252: a native app with a loopback redirect (as the host registers itself).
-    clientMetadata: { client_name: 'mcpwire-conformance-client', application_type: 'native' },
+    // application_type is the library's default for this redirect (native: it is on localhost).
+    clientMetadata: { client_name: 'mcpwire-conformance-client' },
   };
   // DPoP (RFC 9449, SEP-1932): the scenario's AS advertises it; the client opts in.
   if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') return { ...base, dpop: true };
@@ -117,6 +117,9 @@ export default async function conformanceClient(argv: string[]): Promise<number>
     (async (client) => {
       if (client.serverCapabilities?.tools !== undefined) await client.listTools();
     });
+  // The revision whose wire the scenario server speaks (the suite's --spec-version or
+  // --requirements): the client is pinned to it, as a configured `protocolVersion` pins it.
+  const wire = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   let client: McpClient | undefined;
   try {
     client = await connect(
@@ -125,6 +128,7 @@ export default async function conformanceClient(argv: string[]): Promise<number>
         clientInfo: { name: 'mcpwire-conformance-client', version: '0.1.0' },
         onElicitation: acceptWithDefaults,
         timeoutMs: 20_000,
+        ...(wire !== undefined && wire !== '' ? { protocolVersion: wire } : {}),
         ...(isAuth ? { authProvider: createOAuthProvider(oauthOptions(url, scenario)) } : {}),
       },
     );
