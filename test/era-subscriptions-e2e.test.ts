@@ -106,6 +106,21 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
     expect(count(received(), 'tools/list')).toBe(3);
   });
 
+  it('readResource() is served from the cache while fresh and asks again once the resource was updated', async () => {
+    const { client, received } = await stdioClient();
+    client.on('resourceUpdated', () => {});
+    await client.subscribeResource('mem://readme');
+    const first = await client.readResource('mem://readme');
+    expect(await client.readResource('mem://readme')).toEqual(first);
+    await client.readResource('mem://config.json');
+    expect(count(received(), 'resources/read')).toBe(2);
+    await fire(client, 'updated', 'mem://readme');
+    await client.callTool('echo', { text: 'barrier' }); // the update is in before this answer (one ordered channel)
+    await client.readResource('mem://readme');
+    await client.readResource('mem://config.json');
+    expect(count(received(), 'resources/read')).toBe(3);
+  });
+
   it('close() cancels the listen (notifications/cancelled naming it, stdio)', async () => {
     const { client, received } = await stdioClient();
     client.on('promptsListChanged', () => {});
