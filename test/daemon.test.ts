@@ -211,6 +211,18 @@ describe('mcpwire daemon: control', () => {
     }
   }, 60_000);
 
+  it('--trace, --strict and MCPWIRE_NO_DAEMON=1 keep a command off the daemon (its own session)', async () => {
+    const trace = path.join(main.dir, 'own.jsonl');
+    const traced = await mcpwire(main, ['--trace', trace, 'call', 'counter', 'count']);
+    expect([traced.code, traced.stdout, traced.stderr]).toEqual([0, '1\n', '']);
+    expect(read(trace)).toContain('"method":"tools/call"');
+    const strict = await runCli(['--trace', trace, '--strict', 'call', 'counter', 'count'], { cwd: main.dir, env: main.env });
+    expect([strict.code, strict.stdout]).toEqual([0, '1\n']);
+    const env = await runCli(['call', 'counter', 'count'], { cwd: main.dir, env: { ...main.env, MCPWIRE_NO_DAEMON: '1' } });
+    expect([env.code, env.stdout, env.stderr]).toEqual([0, '1\n', '']);
+    expect((await mcpwire(main, ['call', 'counter', 'count'])).stderr).toMatch(NOTICE); // and without them, it is used
+  }, 60_000);
+
   it('a command whose config entry differs from the one the daemon holds connects on its own', async () => {
     const other = path.join(main.dir, 'other.json');
     fs.writeFileSync(other, JSON.stringify({ version: 1, mcp: { servers: { counter: { ...stdioEntry(path.join(main.dir, 'counter.mjs')), env: { MODE: 'other' } } } } }));

@@ -16,7 +16,7 @@ type Flags = TargetFlags & { 'no-daemon'?: boolean };
 
 /** Whether this command may use a running daemon. */
 export function daemonAllowed(flags: Flags, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (flags['no-daemon'] === true || (env.MCPWIRE_NO_DAEMON ?? '') !== '' && env.MCPWIRE_NO_DAEMON !== '0') return false;
+  if (flags['no-daemon'] === true || ((env.MCPWIRE_NO_DAEMON ?? '') !== '' && env.MCPWIRE_NO_DAEMON !== '0')) return false;
   return flags.trace === undefined && flags.strict !== true && (env.MCPWIRE_TRACE ?? '') === '';
 }
 
