@@ -117,6 +117,27 @@ describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
     expect(tools?.map((t) => t.name)).toContain('mcpwire_status');
   });
 
+  it('SIGTERM to the gateway ends the stdio servers it started', async () => {
+    const p = start(['--config', configWith()]);
+    await p.init();
+    const rows = (await p.send('tools/call', { name: 'mcpwire_status', arguments: {} })).result.structuredContent.servers;
+    const pid = rows[0].pid as number;
+    expect(pid).toBeGreaterThan(0);
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    p.child.kill('SIGTERM');
+    await new Promise((r) => p.child.once('exit', r));
+    await expect
+      .poll(() => {
+        try {
+          process.kill(pid, 0);
+          return 'alive';
+        } catch {
+          return 'gone';
+        }
+      }, { timeout: 10_000 })
+      .toBe('gone');
+  });
+
   it('server.utilities.pagination#5: the aggregate list pages with opaque cursors; a made-up cursor is -32602', async () => {
     const p = start(['--config', configWith(), '--page-size', '3']);
     await p.init();

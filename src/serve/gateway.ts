@@ -49,6 +49,8 @@ export class Gateway implements SessionGateway {
   private closed = false;
   /** Sessions with a tool call running, per server: who a server's request during that call goes to. */
   private readonly calling = new Map<string, GatewaySession[]>();
+  /** Servers offered our client's roots (not their config's). */
+  private readonly forwardedRoots = new Set<string>();
 
   constructor(
     private readonly config: ConfigLoadResult | readonly ResolvedServer[],
@@ -89,8 +91,9 @@ export class Gateway implements SessionGateway {
   }
 
   rootsChanged(_session: GatewaySession): void {
-    // Each downstream server that got roots from us hears that they changed (client.roots#2).
-    for (const [, client] of this.down.ready()) client.notify('notifications/roots/list_changed').catch(() => {});
+    // Each downstream server whose roots come from our client hears that they changed
+    // (client.roots#2); one with roots in its config keeps those.
+    for (const [id, client] of this.down.ready()) if (this.forwardedRoots.has(id)) client.notify('notifications/roots/list_changed').catch(() => {});
   }
 
   /** Marks `session` as calling a tool of `server` while `run` runs (for routing server requests). */
@@ -102,7 +105,8 @@ export class Gateway implements SessionGateway {
     try {
       return await run();
     } finally {
-      list.splice(list.indexOf(session), 1);
+      const i = list.indexOf(session);
+      if (i >= 0) list.splice(i, 1);
       if (list.length === 0) this.calling.delete(server);
     }
   }
@@ -171,6 +175,7 @@ export class Gateway implements SessionGateway {
       o.elicitationModes = e.url !== undefined && e.form === undefined ? ['url'] : e.url !== undefined ? ['form', 'url'] : ['form'];
     }
     if (caps.roots !== undefined && server.config.roots === undefined) {
+      this.forwardedRoots.add(server.id);
       o.roots = async () => (await this.ask<{ roots: Root[] }>(server.id, 'roots', 'roots/list', undefined)).roots;
     }
     return o;

@@ -34,6 +34,8 @@ export interface StatusRow {
   lastError: string | null;
   server: { name: string; version: string } | null;
   protocolVersion: string | null;
+  /** The stdio server's process id while connected. */
+  pid: number | null;
   retries: number;
   lastConnectedAt: string | null;
 }
@@ -48,6 +50,7 @@ export function statusRows(host: McpHost | undefined, down: Downstream): StatusR
       lastError: s.lastError ?? null,
       server: s.serverInfo ? { name: s.serverInfo.name, version: s.serverInfo.version } : null,
       protocolVersion: s.protocolVersion ?? null,
+      pid: s.pid ?? null,
       retries: s.retries,
       lastConnectedAt: s.lastConnectedAt === undefined ? null : new Date(s.lastConnectedAt).toISOString(),
     }),

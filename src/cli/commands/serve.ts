@@ -28,8 +28,10 @@ export default function serve(argv: string[]): Promise<number> {
     run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
     const log = (line: string) => process.stderr.write(`mcpwire serve: ${run.scrub(line)}\n`);
+    // SIGINT/SIGTERM/SIGHUP or exit close the servers it started (their process groups too).
+    const host = { closeOnExit: true };
     if (!values.http) {
-      await api.serveStdio(config, { version: version(), log, ...(pageSize !== undefined ? { pageSize } : {}) });
+      await api.serveStdio(config, { version: version(), log, host, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
     }
     let token: string | undefined;
@@ -37,7 +39,7 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const server = await api.serveHttp(config, { version: version(), log, host, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
