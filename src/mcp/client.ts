@@ -6,7 +6,7 @@
  * client-trace.ts, structured-output checks structured.ts, tasks tasks.ts.
  */
 import { EventEmitter } from 'node:events';
-import { CapabilityError, ConfigError, JsonRpcError, StateError, type McpWireError, type Phase } from '../errors.js';
+import { CapabilityError, ConfigError, StateError, type McpWireError, type Phase } from '../errors.js';
 import type { ProtocolObserver } from '../protocol/observer.js';
 import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
@@ -16,11 +16,10 @@ import { openClientConnection } from './client-connection.js';
 import { clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
 import type { CallToolOptions, ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
-import type { EraCodec, EraIo } from './eras/codec.js';
-import { HandshakeCodec } from './eras/handshake.js';
-import { ModernCodec } from './eras/modern.js';
-import { ResourceNotFoundError, INVALID_PARAMS, LEGACY_RESOURCE_NOT_FOUND, rpcMessage } from './eras/modern-errors.js';
-import { EraSelector } from './eras/select.js';
+import type { EraIo } from './eras/codec.js';
+import { resourceNotFound } from './eras/modern-errors.js';
+import { eraSelector, type EraSelector } from './eras/select.js';
+import { installModernHttp } from './eras/http-modern.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
@@ -54,7 +53,7 @@ import type {
   Task,
   Tool,
 } from './types.js';
-import { isModernVersion, LATEST_PROTOCOL_VERSION, unsupportedRequestedVersion } from './versions.js';
+import { unsupportedRequestedVersion } from './versions.js';
 import { ended, Telemetry, type TelemetryTarget } from './telemetry.js';
 
 export type { CallToolOptions, ClientOptions, McpClientDiagnostic } from './client-options.js';
@@ -115,20 +114,13 @@ export class McpClient extends EventEmitter {
       this.connection?.observer?.event({ type: 'lifecycle', from, to });
       this.emit('stateChange', { from, to });
     });
-    const pinned = options.protocolVersion;
-    const capabilities = clientCapabilities(options);
-    const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    this.codec = new EraSelector({
-      handshake: new HandshakeCodec({
-        serverId: this.serverId,
-        protocolVersion: pinned !== undefined && !isModernVersion(pinned) ? pinned : LATEST_PROTOCOL_VERSION,
-        capabilities,
-        clientInfo,
-        urlElicitations: this.features.urlElicitations,
-      }),
-      modern: new ModernCodec({ serverId: this.serverId, protocolVersion: isModernVersion(pinned) ? pinned : undefined, capabilities, clientInfo }),
-      pinnedVersion: pinned,
+    this.codec = eraSelector({
+      serverId: this.serverId,
+      pinnedVersion: options.protocolVersion,
       probeTimeoutMs: options.eraProbeTimeoutMs,
+      capabilities: clientCapabilities(options),
+      clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
+      urlElicitations: this.features.urlElicitations,
     });
     this.roundTrips = {
       serverId: this.serverId,
@@ -136,6 +128,7 @@ export class McpClient extends EventEmitter {
       features: this.features,
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       defaultTimeoutMs: options.timeoutMs,
+      // each round a new request through the whole path (lifecycle, era params, errors)
       send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params), o).catch(this.eraError),
       interim: (method, raw) => this.codec.interim(method, raw),
     };
@@ -149,6 +142,11 @@ export class McpClient extends EventEmitter {
       },
       transportKind: () => this.transport?.kind,
       restart: () => this.restartTransport(),
+      stateless: (on) => {
+        if (this.transport?.setSessions === undefined) return false;
+        this.transport.setSessions(!on);
+        return true;
+      },
     };
     this.tasks = new TaskRequester({
       serverId: this.serverId,
@@ -281,6 +279,8 @@ export class McpClient extends EventEmitter {
   /** The client's connection on `transport`: its handlers installed, sessions kept on it. */
   private attach(transport: Transport): void {
     this.transport = transport;
+    // 2026-07-28 on Streamable HTTP: each request's metadata headers (eras/http-modern.ts)
+    installModernHttp(transport, { modern: () => this.codec.era === 'modern', inputSchemaOf: (tool) => this.tools.inputSchemaOf(tool) });
     // basic.transports#45: a 404 outside a request (GET stream, notification, reply).
     transport.onsessionexpired = (err) => this.session.onTransportSessionExpired(err);
     const opened = openClientConnection(transport, this.observer, {
@@ -547,21 +547,10 @@ export class McpClient extends EventEmitter {
     return this.checked<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
   }
   readResource(uri: string, options?: ReadOptions): Promise<ReadResourceResult> {
+    // a resource not found: -32602 (2026-07-28) or -32002 (earlier, basic#19) → ResourceNotFoundError
     return this.checked<ReadResourceResult>('resources/read', { uri }, options).catch((err: unknown) => {
-      throw this.notFound(err, uri);
+      throw resourceNotFound(err, uri, this.codec.era === 'modern');
     });
-  }
-
-  /**
-   * server/resources "Error Handling": a resource not found is -32602 in 2026-07-28 and -32002
-   * before (basic#19: still accepted) — a ResourceNotFoundError (a JsonRpcError still, the code
-   * kept). A -32602 from a handshake-era server may mean other invalid params: left as it is.
-   */
-  private notFound(err: unknown, uri: string): unknown {
-    if (!(err instanceof JsonRpcError) || err.constructor !== JsonRpcError) return err;
-    const modernCode = this.codec.era === 'modern' && err.rpcCode === INVALID_PARAMS;
-    if (!modernCode && err.rpcCode !== LEGACY_RESOURCE_NOT_FOUND) return err;
-    return new ResourceNotFoundError(err.rpcCode, rpcMessage(err), err.data, uri, { serverId: err.serverId, phase: err.phase, cause: err.cause });
   }
   subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     if (this.codec.era === 'modern') return this.listen.subscribeResource(uri);

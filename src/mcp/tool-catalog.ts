@@ -8,6 +8,8 @@ import type { TaskSupport, Tool } from './types.js';
 
 export class ToolCatalog {
   private readonly outputSchemas = new Map<string, object>();
+  /** Input schemas: the `x-mcp-header` annotations of a 2026-07-28 HTTP call (eras/http-modern.ts). */
+  private readonly inputSchemas = new Map<string, unknown>();
   private readonly taskSupport = new Map<string, TaskSupport | undefined>();
   /** A whole listing (to its last page) has been seen since the last change. */
   private complete = false;
@@ -36,6 +38,10 @@ export class ToolCatalog {
     return this.taskSupport.get(name);
   }
 
+  inputSchemaOf(name: string): unknown {
+    return this.inputSchemas.get(name);
+  }
+
   outputSchemaOf(name: string): object | undefined {
     return this.outputSchemas.get(name);
   }
@@ -44,6 +50,7 @@ export class ToolCatalog {
     if (!t || typeof t.name !== 'string') return;
     const support = t.execution?.taskSupport;
     this.taskSupport.set(t.name, support === 'required' || support === 'optional' || support === 'forbidden' ? support : undefined);
+    this.inputSchemas.set(t.name, t.inputSchema);
     if (t.outputSchema && typeof t.outputSchema === 'object') this.outputSchemas.set(t.name, t.outputSchema);
     else this.outputSchemas.delete(t.name);
   }

@@ -44,6 +44,11 @@ export interface EraIo {
    * client was given its transport and cannot make another.
    */
   restart(): Promise<boolean>;
+  /**
+   * HTTP: makes the transport stateless (the 2026-07-28 era: no session, GET or DELETE) or
+   * session-based again. False when the transport has no such mode (stdio, legacy SSE).
+   */
+  stateless(on: boolean): boolean;
 }
 
 export interface OpenOptions {

@@ -53,6 +53,17 @@ export class ResourceNotFoundError extends JsonRpcError {
   }
 }
 
+/**
+ * server/resources "Error Handling": a resource not found is -32602 in 2026-07-28 and -32002
+ * before (basic#19: still accepted) — a ResourceNotFoundError (a JsonRpcError still, the code
+ * kept). A -32602 from a handshake-era server may mean other invalid params: left as it is.
+ */
+export function resourceNotFound(err: unknown, uri: string, modernEra: boolean): unknown {
+  if (!(err instanceof JsonRpcError) || err.constructor !== JsonRpcError) return err;
+  if (!(modernEra && err.rpcCode === INVALID_PARAMS) && err.rpcCode !== LEGACY_RESOURCE_NOT_FOUND) return err;
+  return new ResourceNotFoundError(err.rpcCode, rpcMessage(err), err.data, uri, { serverId: err.serverId, phase: err.phase, cause: err.cause });
+}
+
 /** The `supported` list of a -32022 error's data, when it is a list of strings. */
 export function supportedOf(data: unknown): string[] | undefined {
   const s = (data as { supported?: unknown } | null | undefined)?.supported;

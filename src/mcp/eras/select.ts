@@ -12,21 +12,24 @@
  *   A legacy server that exits on any request before `initialize` is started again from the
  *   same config (a stdio transport is not restartable: a fresh one comes from the transport
  *   factory; a transport the caller gave cannot be re-made, so that case fails).
- * - HTTP: the handshake era until the stateless HTTP mode (no session, `Mcp-Method` headers) is
- *   in the transport; a 2026-07-28 pin still opens with `server/discover`.
+ * - HTTP (basic/transports/streamable-http "Backward Compatibility"): `server/discover` first,
+ *   the transport stateless; a modern answer or a modern error in a 400's body keeps the client
+ *   modern; any other 4xx, a 2xx that is no answer (empty, not JSON, an error with id null) or
+ *   silence falls back to `initialize` with sessions. A 401/403 is an auth challenge and a 5xx
+ *   an error: neither is era evidence, the opening fails (and the next one probes again).
  * - basic.versioning#7: the verdict is kept for the life of the client (a session renewal, a
  *   reconnect of this client reuse it); an opening with the kept verdict that fails forgets it,
  *   so the next opening probes again.
  * - Belt and braces: an `initialize` refused with -32022 naming modern versions (a modern server
  *   slower than the probe timeout) switches to modern instead of failing.
  */
-import { AbortError, JsonRpcError } from '../../errors.js';
-import type { LoggingLevel } from '../types.js';
-import { isModernVersion, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
+import { AbortError, AuthRequiredError, JsonRpcError } from '../../errors.js';
+import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
 import type { EraCodec, EraFeature, EraIo, InputRequired, Negotiated, OpenOptions } from './codec.js';
-import type { HandshakeCodec } from './handshake.js';
-import { supportedOf, UNSUPPORTED_PROTOCOL_VERSION } from './modern-errors.js';
-import { NoMutualVersionError, type ModernCodec } from './modern.js';
+import { HandshakeCodec, type HandshakeOptions } from './handshake.js';
+import { HeaderMismatchError, MissingRequiredClientCapabilityError, supportedOf, UNSUPPORTED_PROTOCOL_VERSION, UnsupportedProtocolVersionError } from './modern-errors.js';
+import { ModernCodec, NoMutualVersionError } from './modern.js';
 
 export type Era = 'modern' | 'handshake';
 
@@ -40,6 +43,34 @@ export interface EraSelectorOptions {
   pinnedVersion?: string;
   /** Upper bound of the stdio probe (default DEFAULT_PROBE_TIMEOUT_MS, never beyond the opening's own bound). */
   probeTimeoutMs?: number;
+}
+
+/** What the client knows at construction: both eras' codecs, the pin, the probe bound. */
+export interface EraChoice {
+  serverId: string;
+  pinnedVersion?: string;
+  probeTimeoutMs?: number;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  urlElicitations: HandshakeOptions['urlElicitations'];
+}
+
+/** The selector of a client: each era at its newest version unless a pin names one. */
+export function eraSelector(o: EraChoice): EraSelector {
+  const pinned = o.pinnedVersion;
+  const modernPin = isModernVersion(pinned) ? pinned : undefined;
+  return new EraSelector({
+    handshake: new HandshakeCodec({
+      serverId: o.serverId,
+      protocolVersion: pinned !== undefined && modernPin === undefined ? pinned : LATEST_PROTOCOL_VERSION,
+      capabilities: o.capabilities,
+      clientInfo: o.clientInfo,
+      urlElicitations: o.urlElicitations,
+    }),
+    modern: new ModernCodec({ serverId: o.serverId, protocolVersion: modernPin, capabilities: o.capabilities, clientInfo: o.clientInfo }),
+    pinnedVersion: pinned,
+    probeTimeoutMs: o.probeTimeoutMs,
+  });
 }
 
 export class EraSelector implements EraCodec {
@@ -110,6 +141,7 @@ export class EraSelector implements EraCodec {
 
   private async openAs(era: Era, io: EraIo, options: OpenOptions): Promise<Negotiated> {
     this.current = era === 'modern' ? this.o.modern : this.o.handshake;
+    io.stateless(era === 'modern');
     if (era === 'modern') return this.o.modern.open(io, options);
     try {
       return await this.o.handshake.open(io, options);
@@ -117,6 +149,7 @@ export class EraSelector implements EraCodec {
       if (this.pinned !== undefined || !modernRefusal(err)) throw err;
       // a modern-only server refused `initialize` naming its versions: it is modern
       this.current = this.o.modern;
+      io.stateless(true);
       const n = await this.o.modern.open(io, options);
       this.verdict = 'modern';
       return n;
@@ -124,10 +157,7 @@ export class EraSelector implements EraCodec {
   }
 
   private async probeThenOpen(io: EraIo, options: OpenOptions): Promise<Negotiated> {
-    if (io.transportKind() !== 'stdio') {
-      this.verdict = 'handshake';
-      return this.openAs('handshake', io, options);
-    }
+    if (io.transportKind() !== 'stdio') return this.httpProbeThenOpen(io, options);
     const bound = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
     const probeMs = Math.min(this.o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, bound);
     const startedAt = Date.now();
@@ -150,6 +180,49 @@ export class EraSelector implements EraCodec {
     const left = Math.max(1, bound - (Date.now() - startedAt));
     return this.o.handshake.open(io, { signal: options.signal, timeoutMs: restarted ? bound : left });
   }
+
+  /**
+   * basic/transports/streamable-http "Backward Compatibility": a modern request first (the
+   * transport stateless); a recognized modern answer or error keeps the era, a 4xx without one
+   * (or a 2xx that is no answer) falls back to `initialize` with sessions.
+   */
+  private async httpProbeThenOpen(io: EraIo, options: OpenOptions): Promise<Negotiated> {
+    if (!io.stateless(true)) {
+      this.verdict = 'handshake';
+      return this.openAs('handshake', io, options);
+    }
+    const bound = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+    const startedAt = Date.now();
+    this.current = this.o.modern;
+    try {
+      const n = await this.o.modern.open(io, { signal: options.signal, timeoutMs: Math.min(this.o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, bound) });
+      this.verdict = 'modern';
+      return n;
+    } catch (err) {
+      if (!isHttpLegacyEvidence(err, options.signal)) {
+        io.stateless(false);
+        throw err;
+      }
+    }
+    io.stateless(false);
+    this.current = this.o.handshake;
+    this.verdict = 'handshake';
+    return this.o.handshake.open(io, { signal: options.signal, timeoutMs: Math.max(1, bound - (Date.now() - startedAt)) });
+  }
+}
+
+/**
+ * The probe's failure on HTTP means "legacy" only for a 4xx without a modern error (a 400's
+ * JSON-RPC body is read by the transport and is a JsonRpcError here), a 2xx that is not the
+ * answer, or silence; a 401/403 is an auth challenge and a 5xx an error — neither is era evidence.
+ */
+function isHttpLegacyEvidence(err: unknown, signal: AbortSignal | undefined): boolean {
+  if (!isLegacyEvidence(err, signal)) return false;
+  if (err instanceof AuthRequiredError) return false;
+  if (err instanceof UnsupportedProtocolVersionError || err instanceof HeaderMismatchError || err instanceof MissingRequiredClientCapabilityError) return false;
+  const status = (err as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && (status === 401 || status === 403 || status >= 500)) return false;
+  return true;
 }
 
 /** The probe's failure means "legacy": anything but a modern answer, the caller's abort, a local fault. */

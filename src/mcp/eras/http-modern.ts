@@ -1,0 +1,35 @@
+/**
+ * The 2026-07-28 era on Streamable HTTP, the client's side of what the transport cannot know
+ * (it knows no method name): each request's metadata headers (`Mcp-Method`, `Mcp-Name`,
+ * `Mcp-Param-*` from the called tool's `x-mcp-header` annotations, `MCP-Protocol-Version` from
+ * the request's `_meta`; http-headers.ts computes them) handed over as `SendOptions.headers`, and
+ * no `notifications/cancelled` while the transport cancels by closing a request's stream.
+ * Installed on the transport's `send` by the client; does nothing until the era is modern.
+ */
+import type { JSONRPCMessage } from '../../jsonrpc/types.js';
+import type { SendOptions, Transport } from '../../transport/types.js';
+import { requestHeaders } from './http-headers.js';
+
+export interface ModernHttpHooks {
+  /** Whether the conversation is in the modern era now. */
+  modern(): boolean;
+  /** The input schema of a listed tool (its `x-mcp-header` annotations). */
+  inputSchemaOf(tool: string): unknown;
+}
+
+/** Wraps `transport.send` (an HTTP transport that can go stateless); other transports are left alone. */
+export function installModernHttp(transport: Transport, hooks: ModernHttpHooks): void {
+  if (transport.setSessions === undefined) return;
+  const send = transport.send.bind(transport);
+  transport.send = (message: JSONRPCMessage, options?: SendOptions): Promise<void> => {
+    if (!hooks.modern()) return send(message, options);
+    const m = message as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    if (typeof m.method !== 'string') return send(message, options);
+    // closing the request's stream was the cancellation (basic/transports/streamable-http)
+    if (m.id === undefined && m.method === 'notifications/cancelled' && transport.cancelsByClosing === true) return Promise.resolve();
+    if (m.id === undefined) return send(message, options);
+    const name = m.method === 'tools/call' ? m.params?.name : undefined;
+    const headers = requestHeaders(m.method, m.params, typeof name === 'string' ? hooks.inputSchemaOf(name) : undefined);
+    return send(message, { ...options, headers: options?.headers === undefined ? headers : { ...options.headers, ...headers } });
+  };
+}
