@@ -52,10 +52,12 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     await stop(tokenGw.child);
   });
 
+  // cites basic.transports#10: mcpwire serve is the server here: the gateway's own behaviour
   it('basic.transports#10: listens on 127.0.0.1 by default, at /mcp', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
+  // cites basic.transports#9: mcpwire serve is the server here: the gateway's own behaviour
   it('basic.transports#9: a foreign Origin is 403; so is a foreign Host (DNS rebinding)', async () => {
     const port = new URL(url).port;
     expect((await request(url, { headers: { origin: 'http://evil.example' }, body: INIT })).status).toBe(403);
@@ -63,6 +65,9 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     expect((await request(url, { headers: { origin: `http://127.0.0.1:${port}` }, body: INIT })).status).toBe(200);
   });
 
+  // cites basic.transports#43: mcpwire serve is the server here: the gateway's own behaviour
+  // cites basic.transports#44: mcpwire serve is the server here: the gateway's own behaviour
+  // cites basic.transports#50: mcpwire serve is the server here: the gateway's own behaviour
   it('basic.transports#43 / basic.transports#44 / basic.transports#50: sessions — a session id at initialize, 400 without one, 404 for an unknown or deleted one, 400 for an unsupported protocol version', async () => {
     const init = await request(url, { body: INIT });
     expect(init.status).toBe(200);
@@ -80,6 +85,7 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     expect((await request(url, { headers, body: { jsonrpc: '2.0', id: 6, method: 'tools/list' } })).status).toBe(404);
   });
 
+  // cites basic.transports#20: mcpwire serve is the server here: the gateway's own behaviour
   it("basic.transports#20 / basic.transports#24: a stream starts with a priming event id; a client that lost it gets the call's response by GET with Last-Event-ID", async () => {
     const init = await request(url, { body: INIT });
     const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
@@ -113,6 +119,7 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     expect((await request(url, { body: [INIT] })).status).toBe(400);
   });
 
+  // cites basic.transports#11: mcpwire serve is the server here: the gateway's own behaviour
   it('basic.transports#11: with --token-env every request needs the bearer token (401 without, or with another)', async () => {
     expect((await request(tokenUrl, { body: INIT })).status).toBe(401);
     expect((await request(tokenUrl, { headers: { authorization: 'Bearer wrong' }, body: INIT })).status).toBe(401);

@@ -95,6 +95,8 @@ function start(args: string[], env?: NodeJS.ProcessEnv): Peer {
 const recorded = (file: string): Msg[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
 
 describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
+  // cites basic.lifecycle#9: mcpwire serve is the server here: the gateway's own behaviour
+  // cites basic.lifecycle#10: mcpwire serve is the server here: the gateway's own behaviour
   it('basic.lifecycle#9 / basic.lifecycle#10: answers the requested version when it supports it, else the one it supports; before initialize only ping is served', async () => {
     const p = start(['--config', configWith()]);
     expect((await p.send('ping')).result).toEqual({});
