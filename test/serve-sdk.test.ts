@@ -79,7 +79,7 @@ describe('mcpwire serve with the official SDK client', { timeout: 60_000 }, () =
       const before = changes;
       const crashed = await client.callTool({ name: named(tools, 'alpha', 'crash')!, arguments: { code: 3 } });
       expect(crashed.isError).toBe(true);
-      expect(JSON.stringify(crashed.content)).toMatch(/alpha|closed|exit/i);
+      expect((crashed.content as { text: string }[])[0].text).toMatch(/alpha\/crash failed: .*exited with code 3/);
       await expect.poll(() => changes, { timeout: 10_000 }).toBeGreaterThan(before);
       expect(await client.callTool({ name: betaEcho!, arguments: { text: 'still here' } })).toMatchObject({ content: [{ type: 'text', text: expect.stringContaining('still here') }] });
 
