@@ -18,7 +18,7 @@
  * (`task <id> working 3s…`), the final result to stdout; Ctrl-C sends `tasks/cancel`. Exit code 1
  * when the tool reports `isError: true` or the request fails.
  */
-import type { CallToolResult, McpClient, Tool } from '../../index.js';
+import type { CallToolResult, McpClient, RequestId, Tool } from '../../index.js';
 import { clientAuthOptions, decidePermission, publicToolName, type ResolvedServer } from '../../host-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { runCommand, type CommandRun, type Scrub } from '../command.js';
@@ -29,11 +29,12 @@ import { printJson, safeText } from '../output.js';
 import { progressPrinter, taskStatusPrinter } from '../progress.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { didYouMean } from '../suggest.js';
+import { watchCallEvents } from '../call-events.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
 import { connectServer } from '../daemon-client.js';
 
 const USAGE = [
-  "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra]",
+  "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra] [--events]",
   '       mcpwire call <id>.<tool> [key=value…] [--args …]',
   '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
 ].join('\n');
@@ -46,6 +47,7 @@ const OWN = {
   structured: { type: 'boolean' },
   'save-dir': { type: 'string' },
   'allow-extra': { type: 'boolean' },
+  events: { type: 'boolean' },
 } as const;
 
 type Values = Parsed<typeof OWN>['values'];
@@ -58,6 +60,8 @@ interface CallRequest {
   fromJson: Record<string, unknown>;
   /** `--allow-extra`: send arguments the tool's schema does not declare. */
   allowExtra: boolean;
+  /** `--events`: print the notifications tied to the call on stderr (call-events.ts). */
+  events: boolean;
 }
 
 export default function call(argv: string[]): Promise<number> {
@@ -67,7 +71,7 @@ export default function call(argv: string[]): Promise<number> {
     const req = await callRequest(values, positionals);
     const result: CallToolResult =
       req.server === undefined
-        ? await withProgress((opts) => withClient(values, async (client) => client.callTool(req.toolName, await prepare(client, req), opts)))
+        ? await withProgress((opts) => withClient(values, (client) => invoke(client, req, opts, run)))
         : await callConfigured(values, req, run);
     printResult(result, values, req);
     return result.isError ? 1 : 0;
@@ -91,9 +95,9 @@ async function callRequest(values: Values, positionals: string[]): Promise<CallR
   const named = dotted ? splitDotted(first) : undefined;
   if (named !== undefined && (named.server === '' || named.tool === '')) throw new UsageError(USAGE);
   const fromJson = parseJsonObject(await argsText(values.args), '--args');
-  const allowExtra = values['allow-extra'] === true;
-  if (named !== undefined) return { server: named.server, toolName: named.tool, pairs, fromJson, allowExtra };
-  return adHoc ? { toolName: first, pairs, fromJson, allowExtra } : { server: first, toolName: second, pairs, fromJson, allowExtra };
+  const flags = { allowExtra: values['allow-extra'] === true, events: values.events === true };
+  if (named !== undefined) return { server: named.server, toolName: named.tool, pairs, fromJson, ...flags };
+  return adHoc ? { toolName: first, pairs, fromJson, ...flags } : { server: first, toolName: second, pairs, fromJson, ...flags };
 }
 
 /** `<id>.<tool>` split at its first dot. */
@@ -134,11 +138,24 @@ async function callConfigured(values: Values, req: CallRequest, run: CommandRun)
   return withProgress(async (opts) => {
     const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
     try {
-      return await client.callTool(req.toolName, await prepare(client, req), { ...opts, timeoutMs });
+      return await invoke(client, req, { ...opts, timeoutMs }, run);
     } finally {
       await client.close();
     }
   });
+}
+
+/** Prepares the arguments and calls the tool; with `--events`, its notifications go to stderr meanwhile. */
+async function invoke(client: McpClient, req: CallRequest, opts: CallOpts & { timeoutMs?: number }, run: CommandRun): Promise<CallToolResult> {
+  const args = await prepare(client, req);
+  if (!req.events) return client.callTool(req.toolName, args, opts);
+  const ids = new Set<RequestId>();
+  const stop = watchCallEvents(client, ids, run.scrub);
+  try {
+    return await client.callTool(req.toolName, args, { ...opts, onRequestId: (id) => ids.add(id) });
+  } finally {
+    stop();
+  }
 }
 
 /** A `permissions.deny` rule of the server's config refuses the call before anything is sent. */
