@@ -194,6 +194,29 @@ describe('mcpwire daemon: control', () => {
     expect((await mcpwire(main, ['call', 'mock', 'add', 'a=2', 'b=3'])).stdout).toBe('5\n');
   }, 90_000);
 
+  it('a command killed mid-call (its socket closes) has its call cancelled; the server stays up', async () => {
+    const before = await daemonStatus(main);
+    const child = spawn(node, [cli, 'call', 'mock', 'slow', 'ms=61000'], { cwd: main.dir, env: main.env, stdio: 'ignore' });
+    pids.push(child.pid!);
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    const trace = traceOf(main, 'mock');
+    expect(await until(() => read(trace).includes('"ms":61000'), 30_000)).toBe(true);
+    child.kill('SIGKILL');
+    await exited;
+    expect(await until(() => /"method":"notifications\/cancelled".*"reason":"the command went away"/.test(read(trace)), 10_000)).toBe(true);
+    const after = await daemonStatus(main);
+    expect(after.servers.find((s) => s.id === 'mock')).toMatchObject({ state: 'ready', pid: before.servers.find((s) => s.id === 'mock')!.pid });
+  }, 60_000);
+
+  it('commands running at once share the server through the daemon, each with its own answer', async () => {
+    const first = Number((await mcpwire(main, ['call', 'counter', 'count'])).stdout);
+    const runs = await Promise.all([1, 2, 3, 4].map(() => mcpwire(main, ['call', 'counter', 'count'])));
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(runs.map((r) => Number(r.stdout)).sort((a, b) => a - b)).toEqual([first + 1, first + 2, first + 3, first + 4]);
+    const again = await mcpwire(main, ['daemon', 'start']);
+    expect([again.code, again.stdout]).toEqual([0, `daemon already running (pid ${(await daemonStatus(main)).pid}); "mcpwire daemon reload" sends it the current config\n`]);
+  }, 90_000);
+
   it('lives in a 0700 directory with a 0600 socket; a directory open to others is never used', async () => {
     const dir = path.join(main.runtime, 'mcpwire');
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
