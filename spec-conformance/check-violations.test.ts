@@ -12,6 +12,7 @@ import { ALL_CHECKS, runChecks } from '../src/check/runner.js';
 import type { ToolFixtures } from '../src/check/context.js';
 import { BUGS } from '../mock-servers/check-fixtures/core.mjs';
 import { HTTP_BUGS } from '../mock-servers/check-fixtures/http-bugs.mjs';
+import { ROBUST_BUGS } from '../mock-servers/check-fixtures/robust.mjs';
 
 const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/server.mjs', import.meta.url));
 /** Checks whose violation has no message to quote (the server went silent). */
@@ -32,8 +33,8 @@ const run = (bug: string | undefined, skip: string[]) =>
   );
 
 describe('check fixture: coverage of the battery', () => {
-  it('every check has a violating knob (stdio here, HTTP in check-http.test.ts)', () => {
-    const covered = new Set([...Object.values(BUGS), ...Object.values(HTTP_BUGS)]);
+  it('every check has a violating knob (stdio here, HTTP in check-http.test.ts, robustness in check-robustness.test.ts)', () => {
+    const covered = new Set([...Object.values(BUGS), ...Object.values(HTTP_BUGS), ...Object.values(ROBUST_BUGS)]);
     const missing = ALL_CHECKS.filter((c) => !covered.has(c.id)).map((c) => c.id);
     expect(missing).toEqual([]);
     expect(ALL_CHECKS.length).toBeGreaterThanOrEqual(70);

@@ -8,6 +8,7 @@
 //   out:   { send(message), end() } — where messages related to a request go (HTTP: its SSE stream)
 
 import { HTTP_BUGS } from './http-bugs.mjs';
+import { ROBUST_BUGS, robustBefore, robustError } from './robust.mjs';
 import { callSuiteTool, readSuiteResource, SUITE_BUGS, SUITE_PROMPTS, SUITE_RESOURCES, SUITE_TEMPLATES, suitePromptText, suiteTools } from './suite.mjs';
 
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -449,6 +450,7 @@ export function createSession(bugs, aside) {
   }
 
   const answered = new Set();
+  const robust = { seen: new Set(), cancels: 0, pings: [] };
 
   function onNotification(msg, out) {
     if (msg.method === 'notifications/initialized') {
@@ -463,6 +465,7 @@ export function createSession(bugs, aside) {
       if (bugs.has('updated-unsubscribed')) aside({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'mock://docs/guide' } });
       if (bugs.has('bad-utf8')) aside(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]));
     } else if (msg.method === 'notifications/cancelled') {
+      robust.cancels++;
       const id = msg.params?.requestId;
       if (answered.has(id) && bugs.has('cancel-race-dies')) state = 'dead';
       if (!inflight.has(id) && !answered.has(id) && bugs.has('cancel-unknown-error')) out.send({ jsonrpc: '2.0', id: null, error: { code: -32602, message: `no request ${id}` } });
@@ -483,8 +486,12 @@ export function createSession(bugs, aside) {
     if (state === 'new' && method !== 'initialize' && method !== 'ping' && !bugs.has('accept-before-init')) {
       answer = err(-32600, 'Server not initialized');
     } else {
-      answer = await dispatch(id, method, params, out);
+      const r = robustBefore(bugs, msg, robust);
+      if (r === 'exit') process.exit(3);
+      if (r === 'hang') return;
+      answer = r ?? (await dispatch(id, method, params, out));
     }
+    answer = robustError(bugs, answer);
     if (answer !== undefined) out.send({ jsonrpc: '2.0', id, ...answer });
     answered.add(id);
     out.end();
@@ -503,6 +510,6 @@ export function bugsFrom(argv, env) {
     .flatMap((s) => s.split(','))
     .map((s) => s.trim())
     .filter(Boolean);
-  for (const n of names) if (!(n in BUGS) && !PROFILES.includes(n) && !(n in HTTP_BUGS)) throw new Error(`unknown bug knob: ${n}`);
+  for (const n of names) if (!(n in BUGS) && !PROFILES.includes(n) && !(n in HTTP_BUGS) && !(n in ROBUST_BUGS)) throw new Error(`unknown bug knob: ${n}`);
   return new Set(names);
 }

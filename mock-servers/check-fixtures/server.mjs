@@ -14,6 +14,7 @@ if (bugs.has('stdout-garbage')) write('this line is not a JSON-RPC message');
 const rl = createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   if (line.trim() === '') return;
+  if (line.includes('\uFFFD') && bugs.has('rb-crash-utf8')) process.exit(3); // a decoder that throws on invalid UTF-8
   let msg;
   try {
     msg = JSON.parse(line);

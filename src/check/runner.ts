@@ -9,6 +9,7 @@ import { capabilityChecks } from './capabilities.js';
 import { CheckContext, type CheckOptions } from './context.js';
 import { httpChecks } from './http.js';
 import { httpStreamChecks } from './http-streams.js';
+import { robustnessChecks } from './robustness.js';
 import { jsonrpcChecks } from './jsonrpc.js';
 import { lifecycleChecks } from './lifecycle.js';
 import { paginationChecks } from './pagination.js';
@@ -41,6 +42,8 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...stdioRawChecks,
   ...httpChecks,
   ...httpStreamChecks,
+  // Only with --robustness (selectChecks).
+  ...robustnessChecks,
   // Aggregates last; the ones that claim parts of messages before schema.strict (in trafficChecks).
   ...aggregateChecks,
   ...resourcePromptAggregates,
@@ -52,6 +55,8 @@ export interface RunOptions extends Partial<CheckOptions> {
   only?: string[];
   /** Like `only`, but leaves these out. */
   skip?: string[];
+  /** Also run the robustness battery (`--robustness`: hostile but well-framed inputs). */
+  robustness?: boolean;
   /** Called as each result is known (progress output). */
   onResult?: (r: CheckResult) => void;
 }
@@ -63,11 +68,11 @@ function matching(name: string): CheckDef[] {
   return hits;
 }
 
-/** The checks `only` selects minus those `skip` names; throws on a name matching nothing. */
-export function selectChecks(only: string[] | undefined, skip: string[] = []): CheckDef[] {
+/** The checks `only` selects minus those `skip` names (robustness ones only with `robustness`); throws on a name matching nothing. */
+export function selectChecks(only: string[] | undefined, skip: string[] = [], robustness = false): CheckDef[] {
   const picked = new Set<CheckDef>(only === undefined || only.length === 0 ? ALL_CHECKS : only.flatMap(matching));
   for (const name of skip) for (const c of matching(name)) picked.delete(c);
-  return ALL_CHECKS.filter((c) => picked.has(c));
+  return ALL_CHECKS.filter((c) => picked.has(c) && (robustness || c.robustness !== true));
 }
 
 export function targetName(t: ServerConfig): string {
@@ -89,7 +94,7 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
   const kind = target.transport === 'stdio' ? 'stdio' : 'http';
   const results: CheckResult[] = [];
   try {
-    for (const check of selectChecks(options.only, options.skip)) {
+    for (const check of selectChecks(options.only, options.skip, options.robustness === true)) {
       // Aggregates judge recorded traffic: make sure there is some (when run alone via --only).
       if (check.aggregate && ctx.traffic.records.length === 0) await ctx.session().catch(() => undefined);
       const r = check.transport !== undefined && check.transport !== kind

@@ -12,8 +12,10 @@ import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
 import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
 
-interface RawStdio {
+export interface RawStdio {
   write(line: string): void;
+  /** Writes bytes as they are (invalid UTF-8 included), then a newline. */
+  writeBytes(line: Buffer): void;
   /** Every JSON message parsed from stdout so far (lines that do not parse are skipped). */
   messages(): unknown[];
   /** Waits until `pred` holds for some message, or `ms` passes. */
@@ -23,7 +25,7 @@ interface RawStdio {
   initResult: Record<string, unknown> | undefined;
 }
 
-async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verdict>): Promise<Verdict> {
+export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verdict>): Promise<Verdict> {
   const t = ctx.target as StdioServerConfig;
   const env = childEnv(t.env, t.inheritEnv);
   // As the stdio transport starts it (`npx` is `npx.cmd` through cmd.exe on Windows).
@@ -54,6 +56,9 @@ async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verd
   const s: RawStdio = {
     write: (line) => {
       if (!exited) child.stdin.write(`${line}\n`);
+    },
+    writeBytes: (line) => {
+      if (!exited) child.stdin.write(Buffer.concat([line, Buffer.from('\n')]));
     },
     messages: parsed,
     bytes: () => Buffer.concat(chunks),

@@ -19,6 +19,8 @@ export interface CheckDef {
   level: Level;
   /** Runs only against this kind of target. */
   transport?: 'stdio' | 'http';
+  /** Part of the `--robustness` battery: runs only when asked for. */
+  robustness?: boolean;
   /** Runs after every other check, over all the traffic recorded during the run. */
   aggregate?: boolean;
   run(ctx: CheckContext): Promise<Verdict>;

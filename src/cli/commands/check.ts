@@ -7,7 +7,9 @@
  *
  * Options: `--only`/`--skip <id|group|clause,…>`, `--list`, `--fail-on-warning`, `--fixtures
  * <file>` (tool name → arguments and expected result: the tools check may call besides read-only
- * ones; also `schemas`, `resources`, `prompts`: what the server should serve), `--allow-calls` (call every tool), `--timeout-ms <ms>` (per request, default 10000),
+ * ones; also `schemas`, `resources`, `prompts`: what the server should serve), `--allow-calls`
+ * (call every tool), `--robustness` (also the battery of hostile inputs), `--timeout-ms <ms>`
+ * (per request, default 10000),
  * `--slow-tool <name>` with `--slow-tool-args '<json>'` (the tool the cancellation/progress
  * checks call; naming it is consent to call it).
  */
@@ -35,7 +37,7 @@ import { adHocServer } from '../target.js';
 
 const USAGE =
   'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all) [--json] [--junit <file>] ' +
-  '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] ' +
+  '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
   "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--list]";
 
 const list = (v: string[] | undefined) => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
@@ -75,7 +77,7 @@ async function readFixtures(file: string): Promise<{ tools: ToolFixtures; expect
 
 function printList(json: boolean): void {
   if (json) {
-    printJson(ALL_CHECKS.map((c) => ({ id: c.id, level: c.level, clause: c.clause, title: c.title, ...(c.transport ? { transport: c.transport } : {}) })));
+    printJson(ALL_CHECKS.map((c) => ({ id: c.id, level: c.level, clause: c.clause, title: c.title, ...(c.transport ? { transport: c.transport } : {}), ...(c.robustness ? { robustness: true } : {}) })));
     return;
   }
   for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(38)} ${c.level.padEnd(6)} ${c.clause.padEnd(44)} ${c.title}\n`);
@@ -90,6 +92,7 @@ const OWN = {
   junit: { type: 'string' },
   fixtures: { type: 'string' },
   'allow-calls': { type: 'boolean' },
+  robustness: { type: 'boolean' },
   'slow-tool': { type: 'string' },
   'slow-tool-args': { type: 'string' },
   imports: CONFIG_OPTIONS.imports,
@@ -107,7 +110,7 @@ export default function check(argv: string[]): Promise<number> {
     const only = list(values.only);
     const skip = list(values.skip);
     try {
-      if (selectChecks(only, skip).length === 0) throw new Error('--only/--skip leave no check to run');
+      if (selectChecks(only, skip, values.robustness === true).length === 0) throw new Error('--only/--skip leave no check to run');
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
@@ -122,6 +125,7 @@ export default function check(argv: string[]): Promise<number> {
       ...(skip !== undefined ? { skip } : {}),
       ...(fixtures !== undefined ? { fixtures: fixtures.tools, expectations: fixtures.expectations } : {}),
       ...(values['allow-calls'] === true ? { allowCalls: true } : {}),
+      ...(values.robustness === true ? { robustness: true } : {}),
       ...(slowName !== undefined ? { slowTool: { name: slowName, args: parseJsonObject(values['slow-tool-args'], '--slow-tool-args') } } : {}),
     };
     const reports: Array<{ name: string; report: CheckReport }> = [];

@@ -1,0 +1,47 @@
+/**
+ * `mcpwire check --robustness` against the stdio check fixture (a real child process): the
+ * clean server draws no finding, and each robustness knob (robust.mjs) plants one defect that
+ * exactly its check reports, with the input that caused it. Only the robustness checks run.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ALL_CHECKS, runChecks, selectChecks } from '../src/check/runner.js';
+import { ROBUST_BUGS } from '../mock-servers/check-fixtures/robust.mjs';
+
+const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/server.mjs', import.meta.url));
+
+const run = (bug?: string) =>
+  runChecks(
+    { transport: 'stdio', id: bug ?? 'clean', command: process.execPath, args: [fixture, ...(bug ? [`--bug=${bug}`] : [])] },
+    { timeoutMs: 8_000, only: ['robustness'], robustness: true },
+  );
+
+describe('check --robustness', () => {
+  it('robustness checks run only when asked for, and each has a planted defect', () => {
+    const robust = ALL_CHECKS.filter((c) => c.robustness === true).map((c) => c.id);
+    expect(robust.length).toBeGreaterThanOrEqual(10);
+    expect(selectChecks(undefined).some((c) => c.robustness === true)).toBe(false);
+    expect(selectChecks(undefined, [], true).filter((c) => c.robustness === true).map((c) => c.id)).toEqual(robust);
+    expect(new Set(Object.values(ROBUST_BUGS))).toEqual(new Set(robust));
+  });
+
+  it('the clean fixture: every robustness check passes', { timeout: 120_000 }, async () => {
+    const r = await run();
+    const bad = r.results.filter((x) => x.status !== 'pass');
+    expect(bad, JSON.stringify(bad, null, 1)).toEqual([]);
+    expect(r.results.map((x) => x.id).sort()).toEqual(ALL_CHECKS.filter((c) => c.robustness).map((c) => c.id).sort());
+  });
+});
+
+describe.concurrent('robustness knobs: each planted defect is reported by exactly its check', () => {
+  for (const [bug, id] of Object.entries(ROBUST_BUGS)) {
+    it(`${id}: --bug=${bug}`, { timeout: 120_000 }, async () => {
+      const r = await run(bug);
+      const target = r.results.find((x) => x.id === id)!;
+      expect(['fail', 'warn'], JSON.stringify(target)).toContain(target.status);
+      expect(target.evidence, 'the input that caused it is quoted').toBeTruthy();
+      const others = r.results.filter((x) => x.id !== id && x.status !== 'pass');
+      expect(others, JSON.stringify(others, null, 1)).toEqual([]);
+    });
+  }
+});
