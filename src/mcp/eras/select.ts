@@ -23,7 +23,7 @@
  * - Belt and braces: an `initialize` refused with -32022 naming modern versions (a modern server
  *   slower than the probe timeout) switches to modern instead of failing.
  */
-import { AbortError, AuthRequiredError, JsonRpcError } from '../../errors.js';
+import { AbortError, AuthRequiredError, JsonRpcError, TimeoutError } from '../../errors.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
 import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
 import type { EraCodec, EraFeature, EraIo, InputRequired, Negotiated, OpenOptions } from './codec.js';
@@ -159,7 +159,7 @@ export class EraSelector implements EraCodec {
   private async probeThenOpen(io: EraIo, options: OpenOptions): Promise<Negotiated> {
     if (io.transportKind() !== 'stdio') return this.httpProbeThenOpen(io, options);
     const bound = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
-    const probeMs = Math.min(this.o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, bound);
+    const probeMs = probeBound(this.o.probeTimeoutMs, bound);
     const startedAt = Date.now();
     this.current = this.o.modern;
     this.probingNow = true;
@@ -178,7 +178,7 @@ export class EraSelector implements EraCodec {
     }
     this.verdict = 'handshake';
     const left = Math.max(1, bound - (Date.now() - startedAt));
-    return this.o.handshake.open(io, { signal: options.signal, timeoutMs: restarted ? bound : left });
+    return wholeBound(this.o.handshake.open(io, { signal: options.signal, timeoutMs: restarted ? bound : left }), bound);
   }
 
   /**
@@ -195,7 +195,7 @@ export class EraSelector implements EraCodec {
     const startedAt = Date.now();
     this.current = this.o.modern;
     try {
-      const n = await this.o.modern.open(io, { signal: options.signal, timeoutMs: Math.min(this.o.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, bound) });
+      const n = await this.o.modern.open(io, { signal: options.signal, timeoutMs: probeBound(this.o.probeTimeoutMs, bound) });
       this.verdict = 'modern';
       return n;
     } catch (err) {
@@ -207,8 +207,24 @@ export class EraSelector implements EraCodec {
     io.stateless(false);
     this.current = this.o.handshake;
     this.verdict = 'handshake';
-    return this.o.handshake.open(io, { signal: options.signal, timeoutMs: Math.max(1, bound - (Date.now() - startedAt)) });
+    return wholeBound(this.o.handshake.open(io, { signal: options.signal, timeoutMs: Math.max(1, bound - (Date.now() - startedAt)) }), bound);
   }
+}
+
+/**
+ * The probe's share of the opening's bound: at most half of it, so that a legacy server that
+ * stays silent to the probe still has the other half to answer `initialize`.
+ */
+function probeBound(probeTimeoutMs: number | undefined, bound: number): number {
+  return Math.max(1, Math.min(probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, Math.floor(bound / 2)));
+}
+
+/** A timeout of the fallback's `initialize` is the opening's: it names the whole bound the caller set. */
+function wholeBound<T>(opening: Promise<T>, bound: number): Promise<T> {
+  return opening.catch((err: unknown) => {
+    if (!(err instanceof TimeoutError) || err.timeoutMs >= bound) throw err;
+    throw new TimeoutError(err.method, bound, { serverId: err.serverId, phase: err.phase, cause: err });
+  });
 }
 
 /**
