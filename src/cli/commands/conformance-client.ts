@@ -32,7 +32,48 @@ const SCENARIOS: Record<string, Scenario> = {
     await client.listTools();
     await client.callTool('test_client_elicitation_defaults', {});
   },
+  // SEP-2322 (2026-07-28): each tool drives one multi round-trip case (requestState echoed, none
+  // sent back when none was given, an unrelated call carrying nothing, a result without resultType).
+  'sep-2322-client-request-state': callEveryTool,
+  // SEP-2243: the calls the scenario names (context.toolCalls), their x-mcp-header parameters
+  // mirrored into Mcp-Param-* headers; tools/list first, which carries the annotations.
+  'http-custom-headers': async (client) => {
+    await client.listTools();
+    for (const call of scenarioContext().toolCalls ?? []) await client.callTool(call.name, call.arguments ?? {});
+  },
+  // SEP-2243: tools with invalid x-mcp-header annotations are left out of the list; the valid
+  // ones stay callable.
+  'http-invalid-tool-headers': callEveryTool,
 };
+
+/** Lists the tools and calls each one the client kept, with a placeholder for each required argument. */
+async function callEveryTool(client: McpClient): Promise<void> {
+  for (const tool of await client.listTools()) {
+    const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: string[] };
+    const args: Record<string, unknown> = {};
+    for (const name of schema.required ?? []) args[name] = placeholder(schema.properties?.[name]?.type);
+    await client.callTool(tool.name, args);
+  }
+}
+
+function placeholder(type: unknown): unknown {
+  if (type === 'integer' || type === 'number') return 1;
+  if (type === 'boolean') return true;
+  if (type === 'object') return {};
+  if (type === 'array') return [];
+  return 'x';
+}
+
+interface ScenarioContext {
+  toolCalls?: { name: string; arguments?: Record<string, unknown> }[];
+  [key: string]: unknown;
+}
+
+/** The scenario's MCP_CONFORMANCE_CONTEXT (JSON), `{}` when there is none. */
+function scenarioContext(): ScenarioContext {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  return raw === undefined || raw === '' ? {} : (JSON.parse(raw) as ScenarioContext);
+}
 
 /** The suite's fixed Client ID Metadata Document URL (used when the AS supports CIMD). */
 const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
@@ -64,9 +105,8 @@ function oauthOptions(url: string, scenario: string): OAuthProviderOptions {
   };
   // DPoP (RFC 9449, SEP-1932): the scenario's AS advertises it; the client opts in.
   if (scenario === 'auth/dpop' || scenario === 'auth/dpop-nonce') return { ...base, dpop: true };
-  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
-  if (raw === undefined || raw === '') return base;
-  const ctx = JSON.parse(raw) as Record<string, string | undefined>;
+  if (process.env.MCP_CONFORMANCE_CONTEXT === undefined || process.env.MCP_CONFORMANCE_CONTEXT === '') return base;
+  const ctx = scenarioContext() as Record<string, string | undefined>;
   if (scenario === 'auth/client-credentials-jwt') {
     return { ...base, grantType: 'client_credentials', clientId: ctx.client_id, tokenEndpointAuthMethod: 'private_key_jwt', privateKeyJwt: { privateKey: ctx.private_key_pem ?? '', alg: ctx.signing_algorithm ?? 'ES256' } };
   }
