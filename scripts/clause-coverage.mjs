@@ -13,6 +13,10 @@
  * A cited id that is not in the table (a typo, a clause of another revision) is reported as
  * `unknown`: test/clause-coverage.test.ts fails on any, and on a README section that is stale.
  *
+ * Two revisions: an id is looked up in 2025-11-25's table, and in 2026-07-28's when that table
+ * has no such id or the test file has a `// clauses: 2026-07-28` line (the numbering of the two
+ * differs: `basic#2` is not the same sentence). Only 2025-11-25 citations make the README table.
+ *
  * Whom a clause binds: the clause file's `binds` column is a guess from the sentence's words;
  * spec-conformance/CLIENT-CLAUSES.md corrects it where the sentence's subject is a server or an
  * authorization server (or, rarely, the client). A title citing a clause that binds only a server
@@ -25,6 +29,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLAUSES = path.join(root, 'spec-conformance/clauses-2025-11-25.md');
+/** The next revision's clauses (a copy of ../shared/spec/clauses-2026-07-28.md): its own numbering. */
+const CLAUSES_NEXT = path.join(root, 'spec-conformance/clauses-2026-07-28.md');
+/** A test file whose titles cite the next revision's numbering says so in a comment line. */
+const NEXT_MARKER = /^\/\/ clauses: 2026-07-28\b/m;
 const README = path.join(root, 'spec-conformance/README.md');
 const CLIENT_CLAUSES = path.join(root, 'spec-conformance/CLIENT-CLAUSES.md');
 const BINDS_HEADING = '## Whom a clause binds, where the clause file guesses wrong';
@@ -130,25 +138,35 @@ function citeReasons(lines, at) {
 
 export function coverage() {
   const clauses = readClauses();
+  const next = readClauses(CLAUSES_NEXT, new Map());
   /** @type {Map<string, Set<string>>} id → test files */
   const cited = new Map();
   const unknown = [];
   const misCited = [];
+  /** Files citing ids only the next revision has beside ids the current one has, without the marker. */
+  const mixed = [];
   for (const dir of ['test', 'spec-conformance']) {
     for (const file of testFiles(path.join(root, dir))) {
       const rel = path.relative(root, file);
-      for (const { title, line, reasons } of titles(fs.readFileSync(file, 'utf8'))) {
+      const source = fs.readFileSync(file, 'utf8');
+      const nextOnly = NEXT_MARKER.test(source);
+      const revisions = new Set();
+      for (const { title, line, reasons } of titles(source)) {
         for (const id of idsInTitle(title)) {
-          const c = clauses.get(id);
+          const current = nextOnly ? undefined : clauses.get(id);
+          const c = current ?? next.get(id);
+          if (c !== undefined) revisions.add(current === undefined ? 'next' : 'current');
           if (c === undefined) {
             unknown.push({ id, file: rel, title });
             continue;
           }
           if (NOT_CLIENT.has(c.binds) && !reasons.has(id)) misCited.push({ id, binds: c.binds, file: rel, line, title });
+          if (current === undefined) continue; // the next revision's: not in this revision's table
           if (!cited.has(id)) cited.set(id, new Set());
           cited.get(id).add(rel);
         }
       }
+      if (revisions.size === 2) mixed.push(rel);
     }
   }
   const pages = new Map();
@@ -165,7 +183,7 @@ export function coverage() {
     }
     pages.set(c.page, p);
   }
-  return { pages: [...pages.values()].sort((a, b) => a.page.localeCompare(b.page)), cited, unknown, misCited };
+  return { pages: [...pages.values()].sort((a, b) => a.page.localeCompare(b.page)), cited, unknown, misCited, mixed };
 }
 
 export function renderSection(cov = coverage()) {
@@ -203,5 +221,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stdout.write(`${renderSection(cov)}\n`);
   }
   for (const u of cov.unknown) process.stderr.write(`unknown clause id ${u.id} in ${u.file}: ${u.title}\n`);
+  for (const f of cov.mixed) process.stderr.write(`${f} cites ids of both revisions: add a "// clauses: 2026-07-28" line if they are that revision's\n`);
   for (const u of cov.misCited) process.stderr.write(`${u.file}:${u.line} cites ${u.id} (binds the ${u.binds}) without "// cites ${u.id}: <why>": ${u.title}\n`);
 }

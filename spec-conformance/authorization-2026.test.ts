@@ -1,3 +1,4 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
 /**
  * The authorization deltas of 2026-07-28 (clauses-2026-07-28.md ids), against our mock AS +
  * protected MCP server (mock-servers/oauth-as.mjs) over real HTTP on 127.0.0.1: the

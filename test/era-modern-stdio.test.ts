@@ -1,3 +1,4 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
 /**
  * The client on the 2026-07-28 wire over stdio (eras/modern.ts): discovery, the `_meta` of
  * every request, `resultType`, the era's errors — against the scripted modern mock
