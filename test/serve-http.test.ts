@@ -138,3 +138,29 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     expect(stderr).not.toMatch(/LISTEN/);
   });
 });
+
+describe('serveHttp (mcpwire/serve) sessions', { timeout: 60_000 }, () => {
+  it('a session idle past sessionIdleMs is ended: its id then gets 404; one with a connected GET stream stays', async () => {
+    const { serveHttp } = await import('../src/serve/index.js');
+    const gw = await serveHttp([], { listen: '127.0.0.1:0', sessionIdleMs: 300, log: () => {} });
+    try {
+      const open = async () => {
+        const init = await request(gw.url, { body: INIT });
+        return { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+      };
+      const idle = await open();
+      const watched = await open();
+      // A GET stream held open by the client (read in the background, ended below).
+      const u = new URL(gw.url);
+      const get = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'GET', headers: { accept: 'text/event-stream', ...watched } });
+      get.on('error', () => {});
+      await new Promise<void>((resolve) => get.on('response', (res) => (res.resume(), resolve())).end());
+      expect((await request(gw.url, { headers: idle, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status).toBe(200);
+      await expect.poll(async () => (await request(gw.url, { headers: idle, body: { jsonrpc: '2.0', id: 3, method: 'ping' } })).status, { timeout: 10_000, interval: 800 }).toBe(404);
+      expect((await request(gw.url, { headers: watched, body: { jsonrpc: '2.0', id: 4, method: 'ping' } })).status).toBe(200);
+      get.destroy();
+    } finally {
+      await gw.close();
+    }
+  });
+});

@@ -48,8 +48,17 @@ export class HttpSessionTransport implements Transport {
   private standalone: Stream | undefined;
   private nextStream = 0;
   private closed = false;
+  /** When the client last sent something (ms since the epoch), for the idle sweep. */
+  lastActive = Date.now();
 
   constructor(readonly sessionId: string) {}
+
+  /** Streams a client is connected to now (an open GET stream keeps an idle session alive). */
+  connectedStreams(): number {
+    let n = 0;
+    for (const s of this.streams.values()) if (s.res !== undefined) n++;
+    return n;
+  }
 
   async start(): Promise<void> {}
 
@@ -74,6 +83,7 @@ export class HttpSessionTransport implements Transport {
    * session's GET stream (false when one is connected already).
    */
   acceptGet(res: http.ServerResponse, headers: http.OutgoingHttpHeaders, lastEventId: string | undefined): boolean {
+    this.lastActive = Date.now();
     if (lastEventId !== undefined) return this.resume(res, headers, lastEventId);
     if (this.standalone?.res !== undefined) return false;
     if (this.standalone !== undefined) {

@@ -28,6 +28,12 @@ export interface ServeHttpOptions extends GatewayOptions {
   token?: string;
   /** Largest request body accepted (default 16 MiB). */
   maxBodyBytes?: number;
+  /**
+   * A session with no request and no connected stream for this long is ended (default 30 min):
+   * a client that went away without DELETE does not hold its session forever; a later request
+   * of it gets 404 and it starts a new session (basic.transports#45).
+   */
+  sessionIdleMs?: number;
 }
 
 export interface HttpGateway {
@@ -54,11 +60,15 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   const server = http.createServer((req, res) => router.handle(req, res));
   const bound = await listenOn(server, listen);
   router.hosts = bound.hosts;
+  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sweep = setInterval(() => router.endIdle(idleMs), Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
+  sweep.unref();
   return {
     url: `http://${bound.host}:${bound.port}${MCP_PATH}`,
     port: bound.port,
     gateway,
     async close() {
+      clearInterval(sweep);
       await router.closeAll();
       await gateway.close();
       server.closeAllConnections();
@@ -115,6 +125,15 @@ class Router {
       return;
     }
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
+  }
+
+  /** Ends the sessions idle for `idleMs` (see `sessionIdleMs`). */
+  endIdle(idleMs: number, now = Date.now()): void {
+    for (const [id, t] of this.sessions) {
+      if (t.connectedStreams() > 0 || now - t.lastActive < idleMs) continue;
+      this.sessions.delete(id);
+      void t.close();
+    }
   }
 
   async closeAll(): Promise<void> {
@@ -178,6 +197,7 @@ class Router {
     } else if (transport === undefined) {
       return void res.writeHead(404, { 'content-type': 'application/json' }).end(rpcError(-32001, 'Session not found'));
     }
+    transport.lastActive = Date.now();
     transport.acceptPost([message], res, headers);
   }
 }
