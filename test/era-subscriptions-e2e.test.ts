@@ -16,6 +16,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 /** The same engine with a hook that ends every subscription gracefully (a complete result). */
 const ENDING = path.join(root, 'test', 'fixtures', 'modern-stdio-ending.mjs');
+/** The handshake-era stdio mock. */
+const LEGACY = path.join(root, 'mock-servers', 'stdio-server.mjs');
 const WAIT = 20_000;
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 
@@ -30,12 +32,12 @@ interface Stdio {
   received(): Record<string, any>[];
 }
 
-async function stdioClient(server = SERVER): Promise<Stdio> {
+async function stdioClient(server = SERVER, pinned: string | undefined = '2026-07-28'): Promise<Stdio> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-subs-'));
   const record = path.join(dir, 'in.jsonl');
   const client = await connect(
     { transport: 'stdio', id: 'modern', command: process.execPath, args: [server], env: { MOCK_RECORD: record } },
-    { protocolVersion: '2026-07-28', timeoutMs: WAIT },
+    { ...(pinned === undefined ? {} : { protocolVersion: pinned }), timeoutMs: WAIT },
   );
   cleanups.push(async () => {
     await client.close();
@@ -76,6 +78,15 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
     const listens = received().filter((m) => m.method === 'subscriptions/listen');
     expect(listens.map((m) => m.params.notifications)).toEqual([{ toolsListChanged: true }]);
     expect(payload._meta[SUB]).toBe(listens[0].id);
+  });
+
+  it('the era found by the stdio probe (no pin) listens the same way', async () => {
+    const { client, received } = await stdioClient(SERVER, undefined);
+    expect(client.era).toBe('modern');
+    const got = new Promise((resolve) => client.on('resourcesListChanged', resolve));
+    await fire(client, 'resources');
+    await got;
+    expect(received().filter((m) => m.method === 'subscriptions/listen').map((m) => m.params.notifications)).toEqual([{ resourcesListChanged: true }]);
   });
 
   it('a resource update reaches the resourceUpdated event once subscribeResource resolved', async () => {
@@ -165,5 +176,16 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
     await fire(client, 'tools');
     await until('a change on the new subscription', () => (payloads.length > before ? true : undefined));
     expect(payloads[payloads.length - 1]._meta[SUB]).toBe(listens()[1].id);
+  });
+});
+
+describe('the handshake era is unchanged', () => {
+  it('no subscriptions/listen for listeners; subscribeResource is resources/subscribe', async () => {
+    const { client, received } = await stdioClient(LEGACY, '2025-11-25');
+    expect(client.era).toBe('handshake');
+    client.on('toolsListChanged', () => {});
+    await client.subscribeResource('mem://readme');
+    expect(count(received(), 'subscriptions/listen')).toBe(0);
+    expect(count(received(), 'resources/subscribe')).toBe(1);
   });
 });
