@@ -295,6 +295,19 @@ describe('mcpwire daemon: control', () => {
     expect([direct.stdout, direct.stderr]).toEqual(['1\n', '']);
   }, 60_000);
 
+  it('with keep_alive: true on some entries it holds those alone; the others are connected by each command', async () => {
+    const kept = box((dir) => ({ counter: { ...stdioEntry(path.join(dir, 'counter.mjs')), keep_alive: true }, other: stdioEntry(path.join(dir, 'counter.mjs')) }));
+    const st = await startDaemon(kept, '--idle-ms', '60000');
+    expect(st.servers.map((s) => [s.id, s.state])).toEqual([['counter', 'ready']]);
+    const held = [await mcpwire(kept, ['call', 'counter', 'count']), await mcpwire(kept, ['call', 'counter', 'count'])];
+    expect(held.map((r) => r.stdout)).toEqual(['1\n', '2\n']);
+    const own = [await mcpwire(kept, ['call', 'other', 'count']), await mcpwire(kept, ['call', 'other', 'count'])];
+    expect(own.map((r) => [r.stdout, r.stderr])).toEqual([
+      ['1\n', ''],
+      ['1\n', ''],
+    ]);
+  }, 90_000);
+
   it('stops by itself after the idle timeout without a request', async () => {
     const idle = box((dir) => ({ counter: stdioEntry(path.join(dir, 'counter.mjs')) }));
     const st = await startDaemon(idle, '--idle-ms', '4000');

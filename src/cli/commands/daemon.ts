@@ -41,7 +41,10 @@ export default function daemon(argv: string[]): Promise<number> {
     const servers = async () => {
       const config = await loadView(values as ConfigFlags);
       run.scrub = scrubber(config.servers);
-      return id === undefined ? config.servers : [findServer(config, id)];
+      if (id !== undefined) return [findServer(config, id)];
+      // `keep_alive: true` on some entries: the daemon holds those alone; on none: every server.
+      const marked = config.servers.filter((s) => s.config.keepAlive === true);
+      return marked.length > 0 ? marked : config.servers;
     };
     switch (action) {
       case 'start':

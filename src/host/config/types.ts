@@ -65,6 +65,8 @@ export interface NormalizedServerConfig {
   maxTotalTimeoutMs?: number;
   /** Check a call's arguments against the tool's inputSchema before sending (default true). */
   validateInput?: boolean;
+  /** `keep_alive`: `mcpwire daemon start` holds only the servers marked so, when any is. */
+  keepAlive?: boolean;
   /** `protocol_version`: pins the version and its era (no probe); default: found per server. */
   protocolVersion?: string;
 }
