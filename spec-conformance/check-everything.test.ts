@@ -52,8 +52,8 @@ const SDK_WARN = [
 ];
 
 describe('mcpwire check against real servers', () => {
-  it('server-everything over stdio: only its known deviations', { timeout: 240_000 }, async () => {
-    const report = await runChecks({ transport: 'stdio', id: 'everything', command: process.execPath, args: [everything, 'stdio'] }, { timeoutMs: 20_000, fixtures });
+  it('server-everything over stdio (with --robustness): only its known deviations', { timeout: 240_000 }, async () => {
+    const report = await runChecks({ transport: 'stdio', id: 'everything', command: process.execPath, args: [everything, 'stdio'] }, { timeoutMs: 20_000, fixtures, robustness: true });
     expectDeviations(report, {
       // a task-required tool called without a task is an isError result, not JSON-RPC -32601
       fail: ['tools.task-required'],
@@ -64,6 +64,7 @@ describe('mcpwire check against real servers', () => {
         'tools.task-forbidden', // a task-augmented call of a tool without task support → -32602, not -32601
         'logging.invalid-level', // invalid level → -32603, not -32602
         'jsonrpc.parse-error', // a line that is not JSON gets no -32700 response
+        'robustness.wrong-types', // tools/call with "name": 42 → -32603 (the SDK's zod error), not -32602
       ],
     });
     const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));
@@ -72,7 +73,8 @@ describe('mcpwire check against real servers', () => {
       'tools.call-result', 'tools.structured-content', 'tools.content-base64', 'tools.fixture-expect', 'resources.read', 'resources.templates', 'resources.subscribe',
       'prompts.get', 'prompts.missing-argument', 'completion.complete', 'completion.max-values', 'tasks.create-result', 'tasks.transitions', 'tasks.timestamps',
       'tasks.result-related-meta', 'tasks.cancel-terminal', 'tasks.listed', 'elicitation.requests', 'progress.monotonic', 'cancellation.honoured', 'transport.utf8', 'jsonrpc.batch-refused',
-      'jsonrpc.envelope', 'schema.strict']) {
+      'jsonrpc.envelope', 'schema.strict', 'robustness.huge-inputs', 'robustness.deep-nesting', 'robustness.unknown-methods', 'robustness.ping-flood',
+      'robustness.invalid-utf8', 'robustness.duplicate-ids', 'robustness.error-leaks']) {
       expect(byId[id].status, `${id}: ${byId[id].detail}`).toBe('pass');
     }
     expect(byId['tools.task-required'].evidence).toContain('-32601'); // said in a text block, with isError
@@ -102,9 +104,16 @@ describe('mcpwire check against real servers', () => {
           'http.origin-forbidden', // no Origin validation (an invalid Origin is served)
           'http.last-event-id-replay', // its event store replays every stream's events after the given id
         ],
-        warn: [...SDK_WARN, 'resources.not-found', 'tools.task-forbidden', 'logging.invalid-level', 'http.batch-refused' /* a JSON array POST is processed */],
+        warn: [
+          ...SDK_WARN,
+          'resources.not-found',
+          'tools.task-forbidden',
+          'logging.invalid-level',
+          'http.batch-refused', // a JSON array POST is processed
+          'http.host-validated', // Host: mcpwire-check.invalid (with a valid Origin) is served: no DNS-rebinding defence
+        ],
       });
-      for (const id of ['http.session-id', 'http.get-sse-or-405', 'http.content-type', 'http.notification-202', 'http.event-ids-unique', 'http.protocol-version-bad']) {
+      for (const id of ['http.session-id', 'http.get-sse-or-405', 'http.content-type', 'http.notification-202', 'http.event-ids-unique', 'http.protocol-version-bad', 'http.sse-priming', 'http.concurrent-streams']) {
         expect(report.results.find((r) => r.id === id)?.status, id).toBe('pass');
       }
     } finally {
