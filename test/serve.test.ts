@@ -248,11 +248,13 @@ describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
     expect(roots.result.content[0].text).toContain('file:///work/project');
   });
 
-  it("the server's max_parallel holds through the gateway; its log messages come up under its id", async () => {
-    const scenario = { extends: 'default', tools: ['echo', 'log', 'concurrent', 'inflight'] };
+  it("the server's max_parallel holds through the gateway; its log messages come up under its id; tool titles are listed", async () => {
+    const scenario = { extends: 'default', tools: [{ name: 'echo', builtin: 'echo', title: 'Echo it back' }, 'log', 'concurrent', 'inflight'] };
     const p = start(['--config', configWith({ max_parallel: 1, env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario) } })]);
     await p.init();
-    const tools = ((await p.send('tools/list')).result.tools as { name: string }[]).map((t) => t.name);
+    const listed = (await p.send('tools/list')).result.tools as { name: string; title?: string }[];
+    expect(listed.find((t) => t.name.startsWith('mcp_alpha_echo'))?.title).toBe('Echo it back');
+    const tools = listed.map((t) => t.name);
     const name = (part: string) => tools.find((n) => n.startsWith(`mcp_alpha_${part}`))!;
     const calls = await Promise.all([1, 2, 3].map(() => p.send('tools/call', { name: name('concurrent'), arguments: { ms: 150 } })));
     for (const c of calls) expect(c.result.isError).not.toBe(true);

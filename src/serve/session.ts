@@ -5,7 +5,7 @@
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
 import { JsonRpcError } from '../errors.js';
-import type { McpHost } from '../host/index.js';
+import { sanitizeText, type AdaptedTool, type McpHost } from '../host/index.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 import { Connection } from '../protocol/connection.js';
 import type { Transport } from '../transport/types.js';
@@ -101,7 +101,7 @@ export class GatewaySession {
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
     c.setRequestHandler('tools/list', async (params) => {
       const host = await this.ready();
-      const tools = host.tools().map((t) => ({ name: t.name, description: t.description, inputSchema: t.parameters, ...(t.annotations ? { annotations: t.annotations } : {}) }));
+      const tools = host.tools().map((t) => gatewayTool(host, t));
       return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...tools], params?.cursor, this.gateway.pageSize);
     });
     c.setRequestHandler('tools/call', async (params, ctx) => {
@@ -171,6 +171,19 @@ export class GatewaySession {
     const servers = statusRows(this.host, this.gateway.down);
     return { content: [{ type: 'text', text: JSON.stringify({ servers }) }], structuredContent: { servers } };
   }
+}
+
+/**
+ * A host tool as the gateway lists it: the adapter's name, description and argument schema, the
+ * server's `title` (sanitized: untrusted text) and annotations. No `outputSchema`: a result the
+ * host cuts for size has no `structuredContent`, which a client would then reject.
+ */
+function gatewayTool(host: McpHost, t: AdaptedTool): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.parameters };
+  const title = sanitizeText(host.catalog.byName.get(t.name)?.tool.title, 200, true);
+  if (title) out.title = title;
+  if (t.annotations) out.annotations = t.annotations;
+  return out;
 }
 
 /** `mcp_result_read`, so a result the host cut for size can be read to its end. */
