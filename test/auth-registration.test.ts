@@ -2,6 +2,7 @@
  * The dynamic registration body (src/auth/client-auth.ts): which `application_type` a redirect
  * URI makes (basic.authorization.client_registration#16-#18 of 2026-07-28).
  */
+// clauses: 2026-07-28
 import { describe, expect, it } from 'vitest';
 import { applicationTypeFor, registrationRequestBody } from '../src/auth/client-auth.js';
 
