@@ -234,11 +234,17 @@ function wholeBound<T>(opening: Promise<T>, bound: number): Promise<T> {
  */
 function isHttpLegacyEvidence(err: unknown, signal: AbortSignal | undefined): boolean {
   if (!isLegacyEvidence(err, signal)) return false;
-  if (err instanceof AuthRequiredError) return false;
+  // an auth challenge, or the authorization flow it started failing (src/auth errors: MCPWIRE_AUTH_*)
+  if (err instanceof AuthRequiredError || isAuthFailure(err)) return false;
   if (err instanceof UnsupportedProtocolVersionError || err instanceof HeaderMismatchError || err instanceof MissingRequiredClientCapabilityError) return false;
   const status = (err as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && (status === 401 || status === 403 || status >= 500)) return false;
   return true;
+}
+
+function isAuthFailure(err: unknown): boolean {
+  const e = err as { code?: unknown; phase?: unknown } | null;
+  return e?.phase === 'auth' || (typeof e?.code === 'string' && e.code.startsWith('MCPWIRE_AUTH'));
 }
 
 /** The probe's failure means "legacy": anything but a modern answer, the caller's abort, a local fault. */
