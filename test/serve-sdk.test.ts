@@ -11,7 +11,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
@@ -93,9 +93,10 @@ describe('mcpwire serve with the official SDK client', { timeout: 60_000 }, () =
     expect(stderr).not.toMatch(/"jsonrpc"/); // the protocol stays on stdout
   });
 
-  it('over Streamable HTTP: the SDK client lists and calls tools of both servers through one gateway', async () => {
+  it('over Streamable HTTP: the SDK client lists and calls tools of both servers through one gateway, and answers a forwarded elicitation', async () => {
     const gw = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (http:\/\/\S+)/);
-    const client = new Client({ name: 'sdk-host', version: '1.0.0' });
+    const client = new Client({ name: 'sdk-host', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => ({ action: 'accept', content: { colour: `teal for ${req.params.message}` } }));
     try {
       const transport = new StreamableHTTPClientTransport(new URL(gw.match[1]));
       await client.connect(transport);
@@ -105,6 +106,9 @@ describe('mcpwire serve with the official SDK client', { timeout: 60_000 }, () =
       const seen: number[] = [];
       await client.callTool({ name: named(tools, 'alpha', 'progress')!, arguments: { steps: 2, intervalMs: 20 } }, undefined, { onprogress: (p) => seen.push(p.progress) });
       expect(seen.length).toBeGreaterThan(0);
+      // A downstream server's elicitation travels up the HTTP session's streams and its answer back down.
+      const ask = await client.callTool({ name: named(tools, 'alpha', 'ask')!, arguments: { method: 'elicitation/create', params: { message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } } } });
+      expect((ask.content as { text: string }[])[0].text).toContain('teal for Colour?');
       await transport.terminateSession();
     } finally {
       await client.close();
