@@ -31,6 +31,14 @@ describe('check --robustness', () => {
     expect(bad, JSON.stringify(bad, null, 1)).toEqual([]);
     expect(r.results.map((x) => x.id).sort()).toEqual(ALL_CHECKS.filter((c) => c.robustness).map((c) => c.id).sort());
   });
+
+  it('no input goes to a capability the server does not declare: with no tools, nothing warns', { timeout: 120_000 }, async () => {
+    // tools/* would get -32601 (Method not found) here: a wrong code only because it was never declared.
+    const r = await run('caps-no-tools');
+    const bad = r.results.filter((x) => x.status !== 'pass');
+    expect(bad, JSON.stringify(bad, null, 1)).toEqual([]);
+    expect(r.results.find((x) => x.id === 'robustness.wrong-types')?.detail).toBe('2 inputs, each answered, the server alive after each');
+  });
 });
 
 describe.concurrent('robustness knobs: each planted defect is reported by exactly its check', () => {

@@ -113,6 +113,15 @@ describe('the clean fixture passes the battery', () => {
     expect(report.serverInfo).toEqual({ name: 'check-fixture', version: '1.0.0' });
   });
 
+  it('lifecycle.before-initialize sends a list the server declares: with no tools, a server serving resources/list before initialize warns (basic.lifecycle#1)', { timeout: 60_000 }, async () => {
+    // tools/list would get -32601 (no tools) whatever the lifecycle: no evidence of a refusal.
+    const lenient = await runChecks(stdioTarget('--bug=caps-no-tools,accept-before-init'), { ...FAST, only: ['lifecycle.before-initialize'] });
+    expect(lenient.results[0]).toMatchObject({ id: 'lifecycle.before-initialize', status: 'warn' });
+    expect(lenient.results[0].detail).toContain('resources/list sent before initialize was served');
+    const strict = await runChecks(stdioTarget('--bug=caps-no-tools'), { ...FAST, only: ['lifecycle.before-initialize'] });
+    expect(strict.results[0]).toMatchObject({ status: 'pass', detail: 'resources/list refused with error -32600' });
+  });
+
   it('with only tools declared, undeclared capabilities are probed and refused (-32601)', { timeout: 60_000 }, async () => {
     const report = await runChecks(stdioTarget('--bug=caps-tools-only'), { ...FAST, only: ['capabilities', 'jsonrpc', 'logging'] });
     const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));

@@ -101,8 +101,8 @@ export const BUGS = {
   ...SUITE_BUGS,
 };
 
-/** Not bugs: other conformant shapes. caps-tools-only declares (and serves) only tools. */
-export const PROFILES = ['caps-tools-only'];
+/** Not bugs: other conformant shapes. caps-tools-only declares (and serves) only tools; caps-no-tools declares (and serves) no tools. */
+export const PROFILES = ['caps-tools-only', 'caps-no-tools'];
 
 const PAGE = 2;
 const LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -189,7 +189,7 @@ function paginate(bugs, items, key, params) {
 
 export function createSession(bugs, aside) {
   let state = 'new'; // new → initializing → ready (→ dead with dead-after-initialized)
-  let caps = {};
+  let caps = capabilities(); // what initialize will declare (accept-before-init serves by it)
   let clientCaps = {};
   const inflight = new Map();
 
@@ -207,6 +207,7 @@ export function createSession(bugs, aside) {
     if (bugs.has('resources-list-changed-undeclared')) caps.resources = { subscribe: true };
     if (bugs.has('prompts-list-changed-undeclared')) caps.prompts = {};
     if (bugs.has('embedded-resource-undeclared')) delete caps.resources;
+    if (bugs.has('caps-no-tools')) delete caps.tools;
     return caps;
   }
 
@@ -405,6 +406,7 @@ export function createSession(bugs, aside) {
   async function dispatch(id, method, params, out) {
     if (bugs.has('caps-tools-only') && !/^(initialize|ping|tools\/)/.test(method)) return err(-32601, `Method not found: ${method}`);
     if (!caps.resources && method.startsWith('resources/')) return err(-32601, `Method not found: ${method}`);
+    if (bugs.has('caps-no-tools') && method.startsWith('tools/')) return err(-32601, `Method not found: ${method}`);
     switch (method) {
       case 'initialize':
         return initialize(params);

@@ -130,13 +130,19 @@ const beforeInitialize: CheckDef = {
   clause: 'basic.lifecycle#1',
   level: 'SHOULD',
   async run(ctx): Promise<Verdict> {
+    // A list the server declares (seen on the shared session): refusing an undeclared method
+    // (-32601) says nothing about the lifecycle.
+    const s = await ctx.session();
+    const method = (['tools', 'resources', 'prompts'] as const).find((c) => isObject(s.capabilities[c]));
+    if (method === undefined) return notApplicable('the server declares none of tools, resources, prompts: no request to send before initialize that it would serve');
+    const list = `${method}/list`;
     const probe = await ctx.open();
-    const o = await probe.request('tools/list', {});
+    const o = await probe.request(list, {});
     const why =
       'the initialization phase MUST be the first interaction (the duty is on the client, so a lenient server is a warning)';
-    if (o.kind === 'error') return pass(`refused with error ${o.error.code}`);
-    if (o.kind === 'result') return violated(`tools/list sent before initialize was served: ${why}`, messageOf(o));
-    if (o.kind === 'timeout') return violated(`tools/list sent before initialize got no response at all (${describeOutcome(o)}); a refusal is an error response`);
+    if (o.kind === 'error') return pass(`${list} refused with error ${o.error.code}`);
+    if (o.kind === 'result') return violated(`${list} sent before initialize was served: ${why}`, messageOf(o));
+    if (o.kind === 'timeout') return violated(`${list} sent before initialize got no response at all (${describeOutcome(o)}); a refusal is an error response`);
     return pass(`refused ${ctx.isHttp ? 'at the HTTP level' : 'by closing the connection'} (${describeOutcome(o)})`);
   },
 };

@@ -40,6 +40,12 @@ async function freshProbe(ctx: CheckContext): Promise<Probe> {
   return p;
 }
 
+/** The capabilities the server declares (the shared session's): no input goes to an undeclared one. */
+async function declares(ctx: CheckContext): Promise<(c: string) => boolean> {
+  const s = await ctx.session();
+  return (c) => isObject(s.capabilities[c]);
+}
+
 function record(ctx: CheckContext, input: string, o: Outcome): void {
   if (o.kind !== 'error') return;
   const list = drawn.get(ctx) ?? [];
@@ -49,6 +55,7 @@ function record(ctx: CheckContext, input: string, o: Outcome): void {
 
 /** Sends each input on a fresh connection; a crash or hang fails, a wrong code warns. */
 async function battery(ctx: CheckContext, attempts: Attempt[], boundMs = Math.min(ctx.timeoutMs, 10_000)): Promise<Verdict> {
+  if (attempts.length === 0) return notApplicable('the server declares no capability these inputs are for');
   const p = await freshProbe(ctx);
   let wrong: { a: Attempt; o: Outcome } | undefined;
   for (const a of attempts) {
@@ -74,14 +81,20 @@ const wrongTypes = robust({
   title: 'parameters of the wrong type get -32602 Invalid params; the server survives them',
   clause: 'jsonrpc-2.0 §5.1',
   level: 'SHOULD',
-  run: (ctx) =>
-    battery(ctx, [
-      { input: 'tools/call with "name": 42', method: 'tools/call', params: { name: 42, arguments: {} }, codes: INVALID },
-      { input: 'tools/call with "arguments": "not an object"', method: 'tools/call', params: { name: NO_TOOL, arguments: 'not an object' }, codes: INVALID },
-      { input: 'resources/read with "uri": {}', method: 'resources/read', params: { uri: {} }, codes: [...INVALID, -32601] },
-      { input: 'prompts/get with "name": null', method: 'prompts/get', params: { name: null }, codes: [...INVALID, -32601] },
-      { input: 'tools/list with "cursor": 7', method: 'tools/list', params: { cursor: 7 }, codes: [...INVALID, -32601] },
-    ]),
+  run: async (ctx) => {
+    const has = await declares(ctx);
+    return battery(ctx, [
+      ...(has('tools')
+        ? [
+            { input: 'tools/call with "name": 42', method: 'tools/call', params: { name: 42, arguments: {} }, codes: INVALID },
+            { input: 'tools/call with "arguments": "not an object"', method: 'tools/call', params: { name: NO_TOOL, arguments: 'not an object' }, codes: INVALID },
+            { input: 'tools/list with "cursor": 7', method: 'tools/list', params: { cursor: 7 }, codes: INVALID },
+          ]
+        : []),
+      ...(has('resources') ? [{ input: 'resources/read with "uri": {}', method: 'resources/read', params: { uri: {} }, codes: INVALID }] : []),
+      ...(has('prompts') ? [{ input: 'prompts/get with "name": null', method: 'prompts/get', params: { name: null }, codes: INVALID }] : []),
+    ]);
+  },
 });
 
 const huge = robust({
@@ -89,12 +102,18 @@ const huge = robust({
   title: `huge strings and arrays (up to ${SIZE_CAP / 1024} KiB) are answered, not a crash or a hang`,
   clause: 'jsonrpc-2.0 §5',
   level: 'MUST',
-  run: (ctx) =>
-    battery(ctx, [
-      { input: `tools/call of an unknown tool named by a ${SIZE_CAP / 1024} KiB string`, method: 'tools/call', params: { name: 'x'.repeat(SIZE_CAP - 100), arguments: {} } },
-      { input: 'tools/call with an argument array of 20000 numbers', method: 'tools/call', params: { name: NO_TOOL, arguments: { list: Array.from({ length: 20_000 }, (_, i) => i) } } },
+  run: async (ctx) => {
+    const has = await declares(ctx);
+    return battery(ctx, [
+      ...(has('tools')
+        ? [
+            { input: `tools/call of an unknown tool named by a ${SIZE_CAP / 1024} KiB string`, method: 'tools/call', params: { name: 'x'.repeat(SIZE_CAP - 100), arguments: {} } },
+            { input: 'tools/call with an argument array of 20000 numbers', method: 'tools/call', params: { name: NO_TOOL, arguments: { list: Array.from({ length: 20_000 }, (_, i) => i) } } },
+          ]
+        : []),
       { input: `ping with a ${SIZE_CAP / 1024} KiB string in _meta`, method: 'ping', params: { _meta: { 'mcpwire.dev/pad': 'y'.repeat(SIZE_CAP - 100) } } },
-    ]),
+    ]);
+  },
 });
 
 function nested(depth: number): unknown {
@@ -108,11 +127,13 @@ const deep = robust({
   title: 'deeply nested parameters (depth 1000) are answered, not a crash or a hang',
   clause: 'jsonrpc-2.0 §5',
   level: 'MUST',
-  run: (ctx) =>
-    battery(ctx, [
-      { input: 'tools/call with arguments nested 1000 objects deep', method: 'tools/call', params: { name: NO_TOOL, arguments: { deep: nested(1000) } } },
+  run: async (ctx) => {
+    const has = await declares(ctx);
+    return battery(ctx, [
+      ...(has('tools') ? [{ input: 'tools/call with arguments nested 1000 objects deep', method: 'tools/call', params: { name: NO_TOOL, arguments: { deep: nested(1000) } } }] : []),
       { input: 'ping with _meta nested 1000 objects deep', method: 'ping', params: { _meta: { 'mcpwire.dev/deep': nested(1000) } } },
-    ]),
+    ]);
+  },
 });
 
 const unknownFields = robust({
@@ -121,13 +142,15 @@ const unknownFields = robust({
   clause: 'jsonrpc-2.0 §5',
   level: 'SHOULD',
   async run(ctx) {
+    const has = await declares(ctx);
     const p = await freshProbe(ctx);
-    for (const [method, params] of [['ping', { 'mcpwire-unknown': { x: [1, 2] } }], ['tools/list', { 'mcpwire-unknown': true }]] as const) {
+    const inputs: Array<[string, Record<string, unknown>]> = [['ping', { 'mcpwire-unknown': { x: [1, 2] } }], ...(has('tools') ? [['tools/list', { 'mcpwire-unknown': true }] as [string, Record<string, unknown>]] : [])];
+    for (const [method, params] of inputs) {
       const input = `${method} with an unknown field ${JSON.stringify(params)}`;
       const o = await p.request(method, params, { timeoutMs: Math.min(ctx.timeoutMs, 10_000) });
       record(ctx, input, o);
       if (o.kind === 'timeout' || o.kind === 'closed') return violated(`${input} got ${describeOutcome(o)}`, input, { level: 'MUST' });
-      if (o.kind === 'error' && !(method === 'tools/list' && o.error.code === -32601)) return violated(`${input} SHOULD succeed (the field is not part of the method's parameters and is ignored); it got ${describeOutcome(o)}`, o.message?.message);
+      if (o.kind === 'error') return violated(`${input} SHOULD succeed (the field is not part of the method's parameters and is ignored); it got ${describeOutcome(o)}`, o.message?.message);
     }
     return pass('unknown fields ignored');
   },
@@ -156,17 +179,20 @@ const afterCancel = robust({
   clause: 'basic.utilities.cancellation#6',
   level: 'MUST',
   async run(ctx) {
+    const has = await declares(ctx);
+    const list = (['tools', 'resources', 'prompts'] as const).find(has);
+    if (list === undefined) return notApplicable('the server declares none of tools, resources, prompts: no request to cancel');
     const p = await freshProbe(ctx);
     const bound = Math.min(ctx.timeoutMs, 10_000);
     for (let i = 0; i < 5; i++) {
       const ac = new AbortController();
-      const pending = p.request('tools/list', undefined, { signal: ac.signal, timeoutMs: bound });
+      const pending = p.request(`${list}/list`, undefined, { signal: ac.signal, timeoutMs: bound });
       ac.abort(new Error('mcpwire check --robustness: cancelled'));
       await pending;
     }
     const after = await p.request('ping', undefined, { timeoutMs: bound });
     if (after.kind === 'result') return pass('5 requests cancelled, then a ping answered');
-    return violated(`after 5 requests were each cancelled (notifications/cancelled) a ping got ${describeOutcome(after)}`, 'tools/list + notifications/cancelled ×5, then ping');
+    return violated(`after 5 requests were each cancelled (notifications/cancelled) a ping got ${describeOutcome(after)}`, `${list}/list + notifications/cancelled ×5, then ping`);
   },
 });
 
