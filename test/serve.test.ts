@@ -119,6 +119,17 @@ describe('mcpwire serve over stdio', { timeout: 60_000 }, () => {
     expect(tools?.map((t) => t.name)).toContain('mcpwire_status');
   });
 
+  it('--trace writes each downstream connection to the trace file, with the gateway as the client', async () => {
+    const trace = path.join(dir, `trace-${++seq}.jsonl`);
+    const p = start(['--config', configWith(), '--trace', trace]);
+    await p.init();
+    await p.send('tools/list');
+    await p.close();
+    const text = fs.readFileSync(trace, 'utf8');
+    expect(text).toContain('"method":"initialize"');
+    expect(text).toContain('"name":"mcpwire-gateway"');
+  });
+
   it('SIGTERM to the gateway ends the stdio servers it started', async () => {
     const p = start(['--config', configWith()]);
     await p.init();

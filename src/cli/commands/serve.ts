@@ -6,11 +6,12 @@
  * unless `--listen` says), prints `LISTEN <url>` on stderr, and runs until SIGINT/SIGTERM.
  */
 import { createRequire } from 'node:module';
-import { UsageError } from '../args.js';
+import { traceTarget } from '../../index.js';
+import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--trace <file>] [--timeout-ms <ms>] [--config <file>] [--imports]';
 
 function version(): string {
   return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
@@ -28,8 +29,12 @@ export default function serve(argv: string[]): Promise<number> {
     run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
     const log = (line: string) => process.stderr.write(`mcpwire serve: ${run.scrub(line)}\n`);
-    // SIGINT/SIGTERM/SIGHUP or exit close the servers it started (their process groups too).
-    const host = { closeOnExit: true };
+    // SIGINT/SIGTERM/SIGHUP or exit close the servers it started (their process groups too);
+    // --trace (or MCPWIRE_TRACE) traces every downstream connection, --timeout-ms is their default.
+    const timeoutMs = parseTimeout(values['timeout-ms']);
+    const trace = traceTarget(process.env, values.trace);
+    const clientOptions = { clientInfo: { name: 'mcpwire-gateway', version: version() }, trace: trace === undefined ? (false as const) : { file: trace }, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
+    const host = { closeOnExit: true, clientOptions };
     if (!values.http) {
       await api.serveStdio(config, { version: version(), log, host, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
