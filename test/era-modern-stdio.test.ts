@@ -125,6 +125,17 @@ describe('the modern era over stdio', () => {
     expect(logs.length).toBe(1);
   });
 
+  it('ping() and the health check send server/discover (2026-07-28 has no ping) and are answered', async () => {
+    const m = modernMock();
+    const c = await open(m.config, { pingIntervalMs: 100 });
+    await c.ping();
+    const until = Date.now() + 10_000;
+    while (m.received().filter((r) => r.method === 'server/discover').length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(m.received().filter((r) => r.method === 'server/discover').length).toBeGreaterThanOrEqual(3);
+    expect(m.received().map((r) => r.method)).not.toContain('ping');
+    expect(c.state).toBe('ready');
+  });
+
   it('progress of a request arrives on it; an aborted call sends notifications/cancelled naming it', async () => {
     const m = modernMock();
     const c = await open(m.config);

@@ -468,8 +468,11 @@ export class McpClient extends EventEmitter {
     return this.codec.era === 'modern' ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
   }
 
+  /** A liveness check: `ping`, or `server/discover` in the 2026-07-28 era (which has no ping). */
   ping(options?: RequestOptions): Promise<void> {
-    return this.checked('ping', undefined, options).then(() => undefined);
+    const method = this.codec.liveness;
+    // never from the result cache: the point is to hear from the server now
+    return this.request<unknown>(method, undefined, options).then((r) => void this.codec.result(method, r));
   }
 
   /** One page of tools/list. */

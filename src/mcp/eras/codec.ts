@@ -72,6 +72,8 @@ export interface EraCodec {
   readonly era: string;
   /** Whether the conversation lives in a session that can expire and be renewed (HTTP). */
   readonly sessions: boolean;
+  /** The request `ping()` and the health check send: `ping`, or (2026-07-28, which removed it) `server/discover`. */
+  readonly liveness: string;
   /** What opening established; undefined before, and after `forget`. */
   readonly negotiated: Negotiated | undefined;
 

@@ -25,6 +25,7 @@ export interface HandshakeOptions {
 export class HandshakeCodec implements EraCodec {
   readonly era = 'handshake';
   readonly sessions = true;
+  readonly liveness = 'ping';
   private init: InitializeResult | undefined;
   private revision: RevisionFeatures | undefined;
   /** Before negotiation (a `ping` while initializing): the latest revision's shapes. */

@@ -54,6 +54,8 @@ export class NoMutualVersionError extends ProtocolError {
 export class ModernCodec implements EraCodec {
   readonly era = 'modern';
   readonly sessions = false;
+  // `ping` is gone in 2026-07-28; discovery is the cheapest request every server must answer
+  readonly liveness = 'server/discover';
   private discovered: Discovered | undefined;
   /** The constant `_meta` of every request, built once per negotiated version and log level. */
   private meta: Readonly<Record<string, unknown>>;

@@ -91,6 +91,10 @@ export class EraSelector implements EraCodec {
   get sessions(): boolean {
     return this.current.sessions;
   }
+  /** `ping` until an era is negotiated (while initializing, the one request the lifecycle allows). */
+  get liveness(): string {
+    return this.current.negotiated === undefined ? 'ping' : this.current.liveness;
+  }
   get negotiated(): Negotiated | undefined {
     return this.current.negotiated;
   }
