@@ -6,7 +6,6 @@
  * code is redeemed (SEP-2468), and pre-registered credentials bound to their authorization
  * server (SEP-2352). The 2025-11-25 text allows each, so they hold in both eras.
  */
-// clauses: 2026-07-28
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, createOAuthProvider, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
 // @ts-expect-error a plain .mjs mock without types
