@@ -36,9 +36,9 @@ export async function connectServer(server: ResolvedServer, flags: Flags, option
       const onElicitation = options.onElicitation;
       const remote = await openRemote(conn, server.id, fingerprint(server), {
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
-        onAsk: async (method, params, serverId) => {
+        onAsk: async (method, params, serverId, signal) => {
           if (method !== 'elicitation/create' || onElicitation === undefined) throw new Error(`${method} is not handled by this command`);
-          return onElicitation(params as Parameters<typeof onElicitation>[0], { signal: new AbortController().signal, ...(serverId !== undefined ? { serverId } : {}) });
+          return onElicitation(params as Parameters<typeof onElicitation>[0], { signal, ...(serverId !== undefined ? { serverId } : {}) });
         },
       });
       if (remote !== undefined) {

@@ -9,8 +9,8 @@ import { LineChannel, type WireMessage } from './wire.js';
 
 export interface RequestHooks {
   onEvent?: (event: string, data: unknown) => void;
-  /** A server's elicitation/create during the call: answer it (the command's terminal). */
-  onAsk?: (method: string, params: unknown, serverId: string | undefined) => Promise<unknown>;
+  /** A server's elicitation/create during the call: answer it (the command's terminal); `signal` aborts when it is withdrawn. */
+  onAsk?: (method: string, params: unknown, serverId: string | undefined, signal: AbortSignal) => Promise<unknown>;
   signal?: AbortSignal;
 }
 
@@ -34,6 +34,8 @@ interface Pending {
 export class DaemonConnection {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** Elicitations being answered, by the daemon's ask id. */
+  private readonly asking = new Map<number, AbortController>();
   private closed = false;
 
   constructor(private readonly channel: LineChannel) {
@@ -46,6 +48,8 @@ export class DaemonConnection {
   }
 
   private receive(m: WireMessage): void {
+    // A withdrawal may follow its call's reply: looked up by the ask, not the request.
+    if (m.ask !== undefined && m.withdrawn === true) return this.asking.get(m.ask as number)?.abort('withdrawn by the server');
     const p = this.pending.get(m.id as number);
     if (p === undefined) return;
     if (m.ask !== undefined) return void this.ask(m, p.hooks);
@@ -57,11 +61,15 @@ export class DaemonConnection {
   }
 
   private async ask(m: WireMessage, hooks: RequestHooks): Promise<void> {
+    const ac = new AbortController();
+    this.asking.set(m.ask as number, ac);
     try {
       if (hooks.onAsk === undefined) throw new Error(`${String(m.method)} is not handled by this command`);
-      this.channel.send({ op: 'answer', ask: m.ask, result: await hooks.onAsk(String(m.method), m.params, m.serverId as string | undefined) });
+      this.channel.send({ op: 'answer', ask: m.ask, result: await hooks.onAsk(String(m.method), m.params, m.serverId as string | undefined, ac.signal) });
     } catch (err) {
       this.channel.send({ op: 'answer', ask: m.ask, error: { message: err instanceof Error ? err.message : String(err) } });
+    } finally {
+      this.asking.delete(m.ask as number);
     }
   }
 

@@ -153,6 +153,7 @@ export class Daemon {
       channel.send(await runRequest(client, m, flight));
     } finally {
       this.inflight.delete(flight);
+      flight.abort.abort('the call ended'); // withdraws what the server still asks with it (elicitation)
     }
   }
 
@@ -173,9 +174,11 @@ export class Daemon {
     if (flight === undefined) return Promise.resolve({ action: 'decline' });
     const ask = this.nextAsk++;
     return new Promise<ElicitResult>((resolve, reject) => {
+      // The server withdrew it, or the call it came with ended: the command stops asking.
       const gone = () => {
-        this.asks.delete(ask);
-        reject(new Error('the command that was asked went away'));
+        if (!this.asks.delete(ask)) return;
+        flight.channel.send({ ask, id: flight.id, withdrawn: true });
+        reject(new Error('the elicitation was withdrawn'));
       };
       ctx.signal.addEventListener('abort', gone, { once: true });
       flight.abort.signal.addEventListener('abort', gone, { once: true });
