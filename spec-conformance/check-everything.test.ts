@@ -72,7 +72,7 @@ describe('mcpwire check against real servers', () => {
     for (const id of ['lifecycle.initialize-result', 'lifecycle.version-echo', 'lifecycle.version-latest', 'ping.empty-result', 'capabilities.declared-served',
       'tools.call-result', 'tools.structured-content', 'tools.content-base64', 'tools.fixture-expect', 'resources.read', 'resources.templates', 'resources.subscribe',
       'prompts.get', 'prompts.missing-argument', 'completion.complete', 'completion.max-values', 'tasks.create-result', 'tasks.transitions', 'tasks.timestamps',
-      'tasks.result-related-meta', 'tasks.cancel-terminal', 'tasks.listed', 'elicitation.requests', 'progress.monotonic', 'cancellation.honoured', 'transport.utf8', 'jsonrpc.batch-refused',
+      'tasks.result-related-meta', 'tasks.cancel-terminal', 'tasks.listed', 'elicitation.requests', 'elicitation.defaults-enums', 'progress.monotonic', 'cancellation.honoured', 'transport.utf8', 'jsonrpc.batch-refused',
       'jsonrpc.envelope', 'schema.strict', 'robustness.huge-inputs', 'robustness.deep-nesting', 'robustness.unknown-methods', 'robustness.ping-flood',
       'robustness.invalid-utf8', 'robustness.duplicate-ids', 'robustness.error-leaks']) {
       expect(byId[id].status, `${id}: ${byId[id].detail}`).toBe('pass');

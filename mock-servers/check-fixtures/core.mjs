@@ -9,7 +9,7 @@
 
 import { HTTP_BUGS } from './http-bugs.mjs';
 import { ROBUST_BUGS, robustBefore, robustError } from './robust.mjs';
-import { callSuiteTool, readSuiteResource, SUITE_BUGS, SUITE_PROMPTS, SUITE_RESOURCES, SUITE_TEMPLATES, suitePromptText, suiteTools } from './suite.mjs';
+import { elicitFields, callSuiteTool, readSuiteResource, SUITE_BUGS, SUITE_PROMPTS, SUITE_RESOURCES, SUITE_TEMPLATES, suitePromptText, suiteTools } from './suite.mjs';
 
 export const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST = SUPPORTED[0];
@@ -93,6 +93,7 @@ export const BUGS = {
   'batch-accepted': 'jsonrpc.batch-refused',
   'parse-error-silent': 'jsonrpc.parse-error',
   'elicit-bad-schema': 'elicitation.requests',
+  'elicit-bad-default': 'elicitation.defaults-enums',
   'missing-jsonrpc': 'jsonrpc.envelope',
   'unknown-response-id': 'jsonrpc.response-ids',
   'stdout-garbage': 'transport.stdout-clean',
@@ -351,7 +352,7 @@ export function createSession(bugs, aside) {
         if (clientCaps.elicitation) {
           const requestedSchema = bugs.has('elicit-bad-schema')
             ? { type: 'object', properties: { address: { type: 'object', properties: { city: { type: 'string' } } } } }
-            : { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] };
+            : { type: 'object', properties: { name: { type: 'string' }, ...elicitFields(bugs) }, required: ['name'] };
           out.send({ jsonrpc: '2.0', id: `elicit-${id}`, method: 'elicitation/create', params: { mode: 'form', message: 'Your name?', requestedSchema } });
           return ok({ content: [{ type: 'text', text: 'asked' }] });
         }

@@ -67,3 +67,17 @@ export const SUITE_PROMPTS = [{ name: 'test_prompt_with_arguments', description:
 export function suitePromptText(bugs, args) {
   return bugs.has('prompt-args-ignored') ? 'Prompt with arguments' : `Prompt with arguments: arg1='${args?.arg1}', arg2='${args?.arg2}'`;
 }
+
+/** Form fields with defaults and every enum form (SEP-1034, SEP-1330), as the suite's elicitation tools ask. */
+export function elicitFields(bugs) {
+  return {
+    age: { type: 'integer', default: 30 },
+    score: { type: 'number', default: 95.5 },
+    verified: { type: 'boolean', default: true },
+    status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: bugs.has('elicit-bad-default') ? 'archived' : 'active' },
+    titled: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }] },
+    legacy: { type: 'string', enum: ['opt1', 'opt2'], enumNames: ['Option One', 'Option Two'] },
+    multi: { type: 'array', items: { type: 'string', enum: ['option1', 'option2'] }, default: ['option1'] },
+    titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }] } },
+  };
+}

@@ -95,4 +95,54 @@ const requests: CheckDef = {
   },
 };
 
-export const elicitationChecks: CheckDef[] = [requests];
+/** The values a property allows (enum, titled oneOf/anyOf consts), or undefined when free. */
+function allowed(p: Record<string, unknown>): unknown[] | undefined {
+  if (Array.isArray(p.enum)) return p.enum;
+  const titled = Array.isArray(p.oneOf) ? p.oneOf : Array.isArray(p.anyOf) ? p.anyOf : undefined;
+  return titled?.map((o: unknown) => (isObject(o) ? o.const : undefined));
+}
+
+/** Why a form property's enum form or default is wrong (SEP-1034 defaults, SEP-1330 enums), or undefined. */
+export function defaultEnumProblem(k: string, p: Record<string, unknown>): string | undefined {
+  const single = allowed(p);
+  if (Array.isArray(p.enumNames) && (!Array.isArray(p.enum) || p.enumNames.length !== p.enum.length)) return `property "${k}": enumNames must name each enum value (${JSON.stringify(p.enumNames)} for ${JSON.stringify(p.enum)})`;
+  for (const list of [p.oneOf, p.anyOf, isObject(p.items) ? p.items.anyOf : undefined]) {
+    if (Array.isArray(list) && !list.every((o) => isObject(o) && typeof o.const === 'string' && typeof o.title === 'string')) return `property "${k}": a titled enum option needs a string "const" and "title" (${JSON.stringify(list)})`;
+  }
+  if (single !== undefined && (single.length === 0 || !single.every((v) => typeof v === 'string'))) return `property "${k}": enum values must be strings (${JSON.stringify(single)})`;
+  if (!('default' in p)) return undefined;
+  const d = p.default;
+  const typeOk =
+    p.type === 'string' ? typeof d === 'string' : p.type === 'boolean' ? typeof d === 'boolean' : p.type === 'integer' ? Number.isInteger(d) : p.type === 'number' ? typeof d === 'number' : p.type === 'array' ? Array.isArray(d) : true;
+  if (!typeOk) return `property "${k}": default ${JSON.stringify(d)} is not a ${String(p.type)}`;
+  if (single !== undefined && !single.includes(d)) return `property "${k}": default ${JSON.stringify(d)} is not one of ${JSON.stringify(single)}`;
+  const multi = isObject(p.items) ? allowed(p.items) : undefined;
+  if (multi !== undefined && Array.isArray(d) && !d.every((v) => multi.includes(v))) return `property "${k}": default ${JSON.stringify(d)} holds values not among ${JSON.stringify(multi)}`;
+  return undefined;
+}
+
+const defaultsEnums: CheckDef = {
+  id: 'elicitation.defaults-enums',
+  title: 'elicitation form fields: defaults match their type and options; enum forms are well-formed (titled, legacy enumNames, multi-select)',
+  clause: 'schema.json PrimitiveSchemaDefinition',
+  level: 'MUST',
+  async run(ctx: CheckContext) {
+    const seen = ctx.traffic.records.filter((r) => r.dir === 'in' && r.kind === 'request' && (r.message as { method?: unknown }).method === 'elicitation/create');
+    const forms = seen.filter((r) => ((r.message as { params?: Record<string, unknown> }).params?.mode ?? 'form') === 'form');
+    if (forms.length === 0) return notApplicable('no form-mode elicitation/create was seen (elicitation.requests provokes them)');
+    let fields = 0;
+    for (const r of forms) {
+      const schema = (r.message as { params?: { requestedSchema?: unknown } }).params?.requestedSchema;
+      const props = isObject(schema) && isObject(schema.properties) ? schema.properties : {};
+      for (const [k, p] of Object.entries(props)) {
+        if (!isObject(p)) continue;
+        fields++;
+        const why = defaultEnumProblem(k, p);
+        if (why !== undefined) return violated(why, r.message);
+      }
+    }
+    return pass(`${fields} fields in ${forms.length} form requests`);
+  },
+};
+
+export const elicitationChecks: CheckDef[] = [requests, defaultsEnums];

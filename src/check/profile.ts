@@ -17,6 +17,9 @@ export const SUITE_TOOLS: ToolFixtures = {
   test_embedded_resource: { arguments: {}, expect: { isError: false, contentTypes: ['resource'] } },
   test_multiple_content_types: { arguments: {}, expect: { isError: false, contentTypes: ['text', 'image', 'resource'] } },
   test_error_handling: { arguments: {}, expect: { isError: true } },
+  // Called by elicitation.requests (on a connection declaring elicitation); judged by elicitation.defaults-enums.
+  test_elicitation_sep1034_defaults: { arguments: {} },
+  test_elicitation_sep1330_enums: { arguments: {} },
 };
 
 /** json-schema-2020-12: the input schema the suite's tool must list, keywords preserved. */
