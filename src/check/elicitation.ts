@@ -115,7 +115,7 @@ export function defaultEnumProblem(k: string, p: Record<string, unknown>): strin
   const typeOk =
     p.type === 'string' ? typeof d === 'string' : p.type === 'boolean' ? typeof d === 'boolean' : p.type === 'integer' ? Number.isInteger(d) : p.type === 'number' ? typeof d === 'number' : p.type === 'array' ? Array.isArray(d) : true;
   if (!typeOk) return `property "${k}": default ${JSON.stringify(d)} is not a ${String(p.type)}`;
-  if (single !== undefined && !single.includes(d)) return `property "${k}": default ${JSON.stringify(d)} is not one of ${JSON.stringify(single)}`;
+  if (single !== undefined && !(single as unknown[]).includes(d)) return `property "${k}": default ${JSON.stringify(d)} is not one of ${JSON.stringify(single)}`;
   const multi = isObject(p.items) ? allowed(p.items) : undefined;
   if (multi !== undefined && Array.isArray(d) && !d.every((v) => multi.includes(v))) return `property "${k}": default ${JSON.stringify(d)} holds values not among ${JSON.stringify(multi)}`;
   return undefined;
