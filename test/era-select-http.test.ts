@@ -63,6 +63,18 @@ describe('era per HTTP server', () => {
     expect(m.record.violations).toEqual([]);
   });
 
+  it('basic.transports.streamable_http#40/#41/#42: a tool with an invalid x-mcp-header annotation is left out of tools/list, with a warning naming it and why', async () => {
+    const bad = { name: 'bad', inputSchema: { type: 'object', properties: { list: { type: 'array', 'x-mcp-header': 'List' } } }, result: { content: [] } };
+    const m = await modernMock({ extends: 'default', tools: ['echo', bad] });
+    const c = await open(m.url);
+    const warnings: Array<{ code: string; message: string }> = [];
+    c.on('diagnostic', (d) => warnings.push(d));
+    const names = (await c.listTools()).map((t) => t.name);
+    expect(names).toContain('echo');
+    expect(names).not.toContain('bad');
+    expect(warnings.filter((w) => w.code === 'MCPWIRE_TOOL_REJECTED').map((w) => w.message)).toEqual([expect.stringMatching(/"bad".*x-mcp-header/)]);
+  });
+
   it('a handshake-only server refusing the modern request (a 4xx without a modern error) gets initialize with a session', async () => {
     const legacy = (await startHttpMock({ mode: 'json' })) as { url: string; close(): Promise<void> };
     closers.push(() => legacy.close());

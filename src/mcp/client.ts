@@ -19,7 +19,7 @@ import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraIo } from './eras/codec.js';
 import { resourceNotFound } from './eras/modern-errors.js';
 import { eraSelector, type EraSelector } from './eras/select.js';
-import { installModernHttp } from './eras/http-modern.js';
+import { installModernHttp, screenListedTools } from './eras/http-modern.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
@@ -477,7 +477,8 @@ export class McpClient extends EventEmitter {
 
   /** One page of tools/list. */
   listToolsPage(cursor?: string, options?: ReadOptions): Promise<ListToolsResult> {
-    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((r) => {
+    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((listed) => {
+      const r = screenListedTools(listed, this.codec.era === 'modern' && this.transport?.setSessions !== undefined, (code, message) => this.diagnostic(code, message));
       this.tools.page(r.tools, r.nextCursor === undefined);
       return r;
     });

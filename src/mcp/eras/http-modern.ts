@@ -8,7 +8,7 @@
  */
 import type { JSONRPCMessage } from '../../jsonrpc/types.js';
 import type { SendOptions, Transport } from '../../transport/types.js';
-import { requestHeaders } from './http-headers.js';
+import { requestHeaders, screenTools } from './http-headers.js';
 
 export interface ModernHttpHooks {
   /** Whether the conversation is in the modern era now. */
@@ -32,4 +32,23 @@ export function installModernHttp(transport: Transport, hooks: ModernHttpHooks):
     const headers = requestHeaders(m.method, m.params, typeof name === 'string' ? hooks.inputSchemaOf(name) : undefined);
     return send(message, { ...options, headers: options?.headers === undefined ? headers : { ...options.headers, ...headers } });
   };
+}
+
+/**
+ * basic.transports.streamable_http#40–#42: on Streamable HTTP in the modern era a tool whose
+ * `x-mcp-header` annotations are invalid is left out of the listing, with a warning naming it
+ * and why; one malformed tool does not cost the others. Elsewhere the page is returned as is.
+ */
+export function screenListedTools<P extends { tools: Array<{ name: string; inputSchema?: unknown }> }>(
+  page: P,
+  applies: boolean,
+  warn: (code: string, message: string) => void,
+): P {
+  if (!applies || !Array.isArray(page.tools)) return page;
+  const { kept, rejected } = screenTools(page.tools);
+  if (rejected.length === 0) return page;
+  for (const r of rejected) {
+    warn('MCPWIRE_TOOL_REJECTED', `tool ${JSON.stringify(r.name)} left out: invalid x-mcp-header annotation(s): ${r.problems.map((p) => p.message).join('; ')}`);
+  }
+  return { ...page, tools: kept };
 }
