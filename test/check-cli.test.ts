@@ -97,6 +97,31 @@ describe('mcpwire check (CLI)', () => {
     expect(await detail(['--allow-calls'])).toContain('write-file (--allow-calls)');
   });
 
+  it('--fixtures: expectations (schemas, resources, prompts) are read, a snapshot of a known-good run counts as one, a malformed one is a usage error', { timeout: 170_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-fixtures-'));
+    const only = ['--only', 'tools.schema-preserved,resources.fixture-expect,prompts.arguments-substituted', '--json'];
+    const results = (r: CliRun) => Object.fromEntries((JSON.parse(r.stdout) as { results: Array<{ id: string; status: string; detail: string }> }).results.map((x) => [x.id, x]));
+    writeFileSync(join(dir, 'f.json'), JSON.stringify({ prompts: { summarize: { arguments: { topic: 'zebras' } } }, resources: { 'mock://docs/guide': { mimeType: 'text/plain', textIncludes: 'guide' } } }));
+    const own = await run(['check', '--stdio', fx(), '--fixtures', join(dir, 'f.json'), ...only]);
+    expect(own.code, own.stderr).toBe(0);
+    expect(results(own)['prompts.arguments-substituted'].detail).toContain('summarize');
+    expect(results(own)['resources.fixture-expect'].detail).toContain('mock://docs/guide');
+    const snap = await run(['snapshot', '--stdio', fx(), '-o', join(dir, 'good.json')]);
+    expect(snap.code, snap.stderr).toBe(0);
+    const good = await run(['check', '--stdio', fx(), '--fixtures', join(dir, 'good.json'), ...only]);
+    expect(good.code, good.stderr).toBe(0);
+    expect(results(good)['tools.schema-preserved'].detail).toContain('echo');
+    const drift = await run(['check', '--stdio', fx('bad-input-schema'), '--fixtures', join(dir, 'good.json'), ...only]);
+    expect(results(drift)['tools.schema-preserved'].status).toBe('pass'); // a new tool is not drift
+    const changed = await run(['check', '--stdio', fx('schema-keywords-dropped'), '--fixtures', join(dir, 'good.json'), ...only]);
+    expect(changed.code).toBe(1);
+    expect(results(changed)['tools.schema-preserved'].detail).toContain('json_schema_2020_12_tool');
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ prompts: { summarize: 'x' } }));
+    const bad = await run(['check', '--stdio', fx(), '--fixtures', join(dir, 'bad.json')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('"prompts" must map names to objects');
+  });
+
   it('check <id> and check --all over configured servers: a report each and a summary; exit 1 when one fails', { timeout: 170_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-config-'));
     const config = join(dir, 'config.json');

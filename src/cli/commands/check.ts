@@ -7,7 +7,8 @@
  *
  * Options: `--only`/`--skip <id|group|clause,…>`, `--list`, `--fail-on-warning`, `--fixtures
  * <file>` (tool name → arguments and expected result: the tools check may call besides read-only
- * ones; also `schemas`, `resources`, `prompts`: what the server should serve), `--allow-calls`
+ * ones; also `schemas`, `resources`, `prompts`: what the server should serve; or a `mcpwire snapshot`
+ * of a known-good run: its tools' input schemas and its resources), `--allow-calls`
  * (call every tool), `--robustness` (also the battery of hostile inputs), `--timeout-ms <ms>`
  * (per request, default 10000),
  * `--slow-tool <name>` with `--slow-tool-args '<json>'` (the tool the cancellation/progress
@@ -56,6 +57,7 @@ async function readFixtures(file: string): Promise<{ tools: ToolFixtures; expect
   } catch (err) {
     throw new UsageError(`--fixtures ${file}: ${(err as Error).message}`);
   }
+  if (isSnapshot(v)) return { tools: {}, expectations: snapshotExpectations(v) };
   const keyed = v !== null && typeof v === 'object' && !Array.isArray(v) && ['tools', 'schemas', 'resources', 'prompts'].some((k) => k in v);
   const map = keyed ? ((v as { tools?: unknown }).tools ?? {}) : v;
   const expectations: Expectations = {};
@@ -73,6 +75,28 @@ async function readFixtures(file: string): Promise<{ tools: ToolFixtures; expect
     if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) throw new UsageError(`--fixtures ${file}: tool "${safeText(name, 64)}": "arguments" must be an object`);
   }
   return { tools: map as ToolFixtures, expectations };
+}
+
+interface SnapshotFile {
+  snapshotVersion: number;
+  tools?: Array<{ name?: unknown; inputSchema?: unknown }>;
+  resources?: Array<{ uri?: unknown; mimeType?: unknown }>;
+}
+
+const isSnapshot = (v: unknown): v is SnapshotFile => v !== null && typeof v === 'object' && typeof (v as { snapshotVersion?: unknown }).snapshotVersion === 'number';
+
+/**
+ * A `mcpwire snapshot` of a known-good run as expectations: every tool's input schema as it was
+ * listed, every resource readable with its MIME type (no tool is called on a snapshot's word).
+ */
+function snapshotExpectations(s: SnapshotFile): Expectations {
+  const schemas: Record<string, Record<string, unknown>> = {};
+  for (const t of s.tools ?? []) {
+    if (typeof t.name === 'string' && t.inputSchema !== null && typeof t.inputSchema === 'object') schemas[t.name] = t.inputSchema as Record<string, unknown>;
+  }
+  const resources: NonNullable<Expectations['resources']> = {};
+  for (const r of s.resources ?? []) if (typeof r.uri === 'string') resources[r.uri] = typeof r.mimeType === 'string' ? { mimeType: r.mimeType } : {};
+  return { schemas, resources };
 }
 
 function printList(json: boolean): void {
