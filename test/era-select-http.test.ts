@@ -75,6 +75,17 @@ describe('era per HTTP server', () => {
     expect(warnings.filter((w) => w.code === 'MCPWIRE_TOOL_REJECTED').map((w) => w.message)).toEqual([expect.stringMatching(/"bad".*x-mcp-header/)]);
   });
 
+  it('a response stream that breaks loses the request: it is re-issued once with a new id, then the error stands', async () => {
+    const m = await modernMock({ extends: 'default', tools: ['echo', { name: 'drop', builtin: 'slow', behavior: { dropStream: true } }] });
+    const c = await open(m.url);
+    const err = await c.callTool('drop', { ms: 10 }).catch((e: unknown) => e);
+    expect((err as { code?: string }).code).toBe('MCPWIRE_STREAM_BROKEN');
+    const calls = m.record.requests.filter((r) => r.method === 'tools/call');
+    expect(calls).toHaveLength(2);
+    expect(calls[0]!.id).not.toBe(calls[1]!.id);
+    expect((await c.callTool('echo', { text: 'after' })).content).toEqual([{ type: 'text', text: 'after' }]);
+  });
+
   it('a handshake-only server refusing the modern request (a 4xx without a modern error) gets initialize with a session', async () => {
     const legacy = (await startHttpMock({ mode: 'json' })) as { url: string; close(): Promise<void> };
     closers.push(() => legacy.close());

@@ -19,7 +19,7 @@ import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraIo } from './eras/codec.js';
 import { resourceNotFound } from './eras/modern-errors.js';
 import { eraSelector, type EraSelector } from './eras/select.js';
-import { installModernHttp, screenListedTools } from './eras/http-modern.js';
+import { installModernHttp, reissueOnBrokenStream, screenListedTools } from './eras/http-modern.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
@@ -400,6 +400,9 @@ export class McpClient extends EventEmitter {
     const span = this.telemetry?.start(method, params);
     const sent = span === undefined ? params : span.params;
     let p = this.session.send<T>(method, this.codec.requestParams(method, sent), options).catch(this.eraError);
+    // 2026-07-28 on HTTP: a response stream that broke lost the request; it MUST be re-issued
+    // with a new id (changelog: SSE resumability removed) — once, then the error stands
+    if (this.transport?.cancelsByClosing === true) p = p.catch((err: unknown) => reissueOnBrokenStream<T>(err, () => this.session.send<T>(method, this.codec.requestParams(method, sent), options).catch(this.eraError)));
     // basic/patterns/mrtr: an interim result is fulfilled and the request sent again (mrtr.ts)
     if (this.codec.roundTrips(method)) {
       const startedAt = Date.now();

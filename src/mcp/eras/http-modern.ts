@@ -52,3 +52,9 @@ export function screenListedTools<P extends { tools: Array<{ name: string; input
   }
   return { ...page, tools: kept };
 }
+
+/** `err` is a broken response stream (the transport's MCPWIRE_STREAM_BROKEN): the request is sent again once; anything else is rethrown. */
+export function reissueOnBrokenStream<T>(err: unknown, again: () => Promise<T>): Promise<T> {
+  if ((err as { code?: unknown } | null)?.code !== 'MCPWIRE_STREAM_BROKEN') return Promise.reject(err);
+  return again();
+}
