@@ -14,6 +14,7 @@ export const GLOBAL_OPTIONS = {
   /** `--env K=V` / `--env K` (pass the current value) for a `--stdio` server (target.ts). */
   env: { type: 'string', multiple: true },
   'timeout-ms': { type: 'string' },
+  'protocol-version': { type: 'string' },
   json: { type: 'boolean' },
   trace: { type: 'string' },
   strict: { type: 'boolean' },

@@ -46,7 +46,8 @@ function usage(): string {
     'commands:',
     ...rows,
     '',
-    'global options: --stdio "<command line>" | --url <url>, --timeout-ms <ms>, --json, --trace <file>',
+    'global options: --stdio "<command line>" | --url <url>, --timeout-ms <ms>, --json, --trace <file>,',
+    '                --protocol-version <v> (pin the version and era: 2026-07-28, 2025-11-25, …; default: per server)',
     'config:         --config <file> (one native config file instead of the layers), --imports (also read .mcp.json,',
     '                .cursor/mcp.json, .vscode/mcp.json, Claude Desktop); see docs/cli.md',
   ].join('\n');
@@ -54,7 +55,7 @@ function usage(): string {
 
 /** Finds the command word: the first argument that is not an option or an option's value. */
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
-  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--trace', '--config', '--header', '--only', '--skip', '--junit', '--fixtures', '--output', '--slow-tool', '--slow-tool-args', '--args', '--scope',
+  const valued = new Set(['--stdio', '--url', '--timeout-ms', '--protocol-version', '--trace', '--config', '--header', '--only', '--skip', '--junit', '--fixtures', '--output', '--slow-tool', '--slow-tool-args', '--args', '--scope',
     '--transport', '--command', '--arg', '--cwd', '--env', '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url',
     '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope']);
   for (let i = 0; i < argv.length; i++) {

@@ -13,6 +13,8 @@ export interface TargetFlags {
   header?: string[];
   env?: string[];
   'timeout-ms'?: string;
+  /** Pins the protocol version and so the era (default: found per server, src/mcp/eras/select.ts). */
+  'protocol-version'?: string;
   trace?: string;
   strict?: boolean;
 }
@@ -75,6 +77,7 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
     // terminal's signal), then the CLI exits with 130 / 143 (issue 9.8).
     closeOnExit: true,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(flags['protocol-version'] !== undefined ? { protocolVersion: flags['protocol-version'] } : {}),
     // --strict: formats in output schemas are asserted too (an annotation by default, basic#16).
     ...(flags.strict === true ? { assertFormats: true } : {}),
     trace: file === undefined ? false : { file, strict: flags.strict === true },

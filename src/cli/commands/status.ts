@@ -26,6 +26,10 @@ export interface StatusRow {
   tools: number;
   last_error: string | null;
   last_connected_at: string | null;
+  /** `modern` (2026-07-28) or `handshake` (initialize) while connected, else null. */
+  era: string | null;
+  /** The negotiated protocol version while connected, else null. */
+  protocol_version: string | null;
   /** The command that fixes the state, when there is one (`mcpwire login <id>` for `auth_required`). */
   next: string | null;
 }
@@ -40,6 +44,8 @@ function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
     tools: s.tools,
     last_error: s.lastError === undefined ? null : scrub(s.lastError),
     last_connected_at: s.lastConnectedAt === undefined ? null : new Date(s.lastConnectedAt).toISOString(),
+    era: s.era ?? null,
+    protocol_version: s.protocolVersion ?? null,
     next: s.state === 'auth_required' ? `mcpwire login ${s.id}` : null,
   };
 }
