@@ -387,10 +387,11 @@ export function createSession(bugs, aside) {
     const p = PROMPTS.find((x) => x.name === params.name);
     if (p === undefined) return bugs.has('prompt-unknown-ok') ? ok({ messages: [] }) : err(-32602, `Unknown prompt: ${params.name}`);
     for (const a of p.arguments ?? []) if (a.required && typeof params.arguments?.[a.name] !== 'string' && !bugs.has('prompt-missing-arg-ok')) return err(-32602, `Missing argument ${a.name}`);
+    // The suite's prompt is prompts.arguments-substituted's; the knobs below break the others.
+    if (p.name === 'test_prompt_with_arguments') return ok({ messages: [{ role: 'user', content: { type: 'text', text: suitePromptText(bugs, params.arguments) } }] });
     if (bugs.has('bad-prompt-result')) return ok({ messages: [{ role: 'robot', content: { type: 'text', text: 'hi' } }] });
     if (bugs.has('prompt-bad-image')) return ok({ messages: [{ role: 'user', content: { type: 'image', data: 'not base64!', mimeType: 'image/png' } }] });
-    const text = p.name === 'test_prompt_with_arguments' ? suitePromptText(bugs, params.arguments) : `${p.name} ${params.arguments?.topic ?? ''}`.trim();
-    return ok({ messages: [{ role: 'user', content: { type: 'text', text } }] });
+    return ok({ messages: [{ role: 'user', content: { type: 'text', text: `${p.name} ${params.arguments?.topic ?? ''}`.trim() } }] });
   }
 
   function complete(params) {
