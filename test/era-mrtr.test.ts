@@ -1,3 +1,4 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
 /**
  * Multi round-trip requests (basic/patterns/mrtr; src/mcp/mrtr.ts): an `input_required` result
  * answered by the client's handlers, the request sent again with a new id, `inputResponses` and

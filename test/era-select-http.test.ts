@@ -1,3 +1,4 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
 /**
  * The era of a Streamable HTTP server (eras/select.ts; basic/transports/streamable-http
  * "Backward Compatibility"): a modern request first, the transport stateless; a modern answer

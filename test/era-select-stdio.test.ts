@@ -1,3 +1,4 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
 /**
  * The era chosen per stdio server (eras/select.ts; basic/transports/stdio "Backward
  * Compatibility"): `server/discover` first; a modern answer keeps the client modern, anything
