@@ -97,12 +97,20 @@ function byName(dups: Map<string, EntryIssue[]>, list: readonly unknown[]): Map<
   return out;
 }
 
-/** `mcp.max_parallel`: the host-wide limit of calls in flight. */
+/**
+ * Host-wide settings: `mcp.max_parallel` (the limit of calls in flight across servers) and
+ * `mcp.secret_names` (env and header names whose values are secrets in every server's entry).
+ */
 function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, out: ParsedLayer): void {
   const v = mcp.max_parallel;
-  if (v === undefined) return;
-  if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 10_000) out.host = { maxParallel: v };
-  else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.max_parallel' }, 'must be a whole number from 1 to 10000; ignored'));
+  if (v !== undefined) {
+    if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 10_000) out.host = { ...out.host, maxParallel: v };
+    else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.max_parallel' }, 'must be a whole number from 1 to 10000; ignored'));
+  }
+  const names = mcp.secret_names;
+  if (names === undefined) return;
+  if (Array.isArray(names) && names.every((n) => typeof n === 'string' && n !== '')) out.host = { ...out.host, secretNames: [...(names as string[])] };
+  else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.secret_names' }, 'must be a list of env or header names; ignored'));
 }
 
 /** One native entry: expanded, validated, unknown fields reported. */

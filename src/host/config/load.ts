@@ -162,6 +162,12 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
   // host-wide settings: the highest layer that sets one wins
   const maxParallel = parsed.find((p) => p.host?.maxParallel !== undefined)?.host?.maxParallel;
   if (maxParallel !== undefined) result.host = { maxParallel };
+  // Names marked secret by any layer count in every entry: marking more can only hide more.
+  const secretNames = [...new Set(parsed.flatMap((p) => p.host?.secretNames ?? []))];
+  if (secretNames.length > 0) {
+    result.host = { ...result.host, secretNames };
+    for (const s of servers) s.config.secretNames = [...new Set([...(s.config.secretNames ?? []), ...secretNames])];
+  }
   return result;
 }
 

@@ -91,10 +91,15 @@ export interface RetrySettings {
   retryNonIdempotent: boolean;
 }
 
-/** Settings of the whole host a config file may hold (`mcp.max_parallel`). */
+/** Settings of the whole host a config file may hold (`mcp.max_parallel`, `mcp.secret_names`). */
 export interface HostSettings {
   /** Tool calls in flight at once across every server; more wait in a queue (default: no limit). */
   maxParallel?: number;
+  /**
+   * Env and header names whose values are secrets in every server's entry, whatever they look
+   * like (`mcp.secret_names`; added to each entry's own `secret_names` when the config is loaded).
+   */
+  secretNames?: string[];
 }
 
 /** One server as the host sees it after all layers are merged. */
