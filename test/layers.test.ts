@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
@@ -91,5 +92,102 @@ describe("import('mcpwire') stays light", () => {
 
   it('src/index.ts reaches no npm package statically: ajv, zod, undici, pino, oauth4webapi, proper-lockfile load on first use', () => {
     expect(staticPackages(path.join(src, 'index.ts'))).toEqual([]);
+  });
+});
+
+/** Every string literal of `file` (plain, no-substitution and the pieces of template literals), with its line. */
+function stringLiterals(file: string): { text: string; line: number }[] {
+  const sf = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const out: { text: string; line: number }[] = [];
+  const visit = (n: ts.Node) => {
+    if (ts.isStringLiteralLike(n) || ts.isTemplateHead(n) || ts.isTemplateMiddle(n) || ts.isTemplateTail(n)) {
+      out.push({ text: n.text, line: sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1 });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+const rel = (f: string) => path.relative(src, f).split(path.sep).join('/');
+
+describe('the seams of the layers', () => {
+  const all = files(src);
+
+  /**
+   * The transport moves messages and knows nothing of what they mean: no MCP method name in its
+   * code. Allowed, with why: `'initialize'` as a `Phase` value (which stage of the connection an
+   * error belongs to, for retry and legacy-fallback decisions), not as a method.
+   */
+  const TRANSPORT_ALLOWED: Record<string, string[]> = {
+    'transport/http-post.ts': ['initialize'],
+    'transport/streamable-http.ts': ['initialize'],
+    'transport/legacy-sse.ts': ['initialize'],
+    'transport/http-session.ts': ['initialize'],
+  };
+  const MCP_METHOD = /^(initialize|ping)$|^(notifications|tools|resources|prompts|completion|logging|sampling|elicitation|roots|tasks)\//;
+
+  it('src/transport names no MCP method (string literals; comments may)', () => {
+    const hits: string[] = [];
+    for (const f of all.filter((x) => layerOf(x) === 'transport')) {
+      for (const { text, line } of stringLiterals(f)) {
+        if (MCP_METHOD.test(text) && !(TRANSPORT_ALLOWED[rel(f)] ?? []).includes(text)) hits.push(`${rel(f)}:${line} '${text}'`);
+      }
+    }
+    expect(hits).toEqual([]);
+  });
+
+  /**
+   * Only src/mcp/eras/ (and the table itself, src/mcp/versions.ts) decides by protocol version.
+   * A literal that IS a version ('2025-06-18') is a value the code acts on; a version named in a
+   * sentence (a title, a message) is prose and not counted. Allowed, with why:
+   */
+  const VERSION_LITERAL_ALLOWED: Record<string, string> = {
+    'check/http.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18), which the client's table of the revisions it speaks does not hold",
+    'check/stdio-raw.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18)",
+    'serve/session.ts 2025-11-25': 'the gateway serves one revision of its own, as a server; not the client choosing an era',
+    'trace/strict.ts 2025-11-25': 'strict mode validates against one schema file, schema/2025-11-25.schema.json',
+  };
+  /** Importers of the version table outside src/mcp/eras/, with why. */
+  const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {
+    'index.ts': 'the public API exports LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS',
+    'host/config/schema.ts': 'a configured protocol_version the client cannot speak is refused when the config loads, in the words connect() uses',
+    'host/runtime.ts': 'whether the negotiated revision has tasks decides how a host tool call runs',
+    'check/http.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/stdio-raw.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'mcp/client.ts': 'connect() refuses a protocolVersion option it cannot speak before any I/O (basic.lifecycle#7)',
+  };
+  const inEras = (f: string) => rel(f).startsWith('mcp/eras/') || rel(f) === 'mcp/versions.ts';
+
+  it('only src/mcp/eras/ acts on protocol version strings', () => {
+    const hits: string[] = [];
+    for (const f of all.filter((x) => !inEras(x))) {
+      for (const { text, line } of stringLiterals(f)) {
+        if (/^20\d\d-\d\d-\d\d$/.test(text) && VERSION_LITERAL_ALLOWED[`${rel(f)} ${text}`] === undefined) hits.push(`${rel(f)}:${line} '${text}'`);
+      }
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('only src/mcp/eras/ reads the protocol version table (src/mcp/versions.ts)', () => {
+    const table = path.join(src, 'mcp/versions.ts');
+    const hits: string[] = [];
+    for (const f of all.filter((x) => !inEras(x))) {
+      const reads = imports(f).some((s) => s.startsWith('.') && path.resolve(path.dirname(f), s).replace(/\.js$/, '.ts') === table);
+      if (reads && VERSIONS_IMPORT_ALLOWED[rel(f)] === undefined) hits.push(rel(f));
+    }
+    expect(hits).toEqual([]);
+  });
+
+  it('src/serve and src/daemon never import src/cli', () => {
+    const hits: string[] = [];
+    for (const f of all.filter((x) => layerOf(x) === 'serve' || layerOf(x) === 'daemon')) {
+      for (const spec of imports(f)) {
+        if (spec.startsWith('.') && layerOf(path.resolve(path.dirname(f), spec).replace(/\.js$/, '.ts')) === 'cli') hits.push(`${rel(f)} → ${spec}`);
+      }
+    }
+    expect(hits).toEqual([]);
   });
 });
