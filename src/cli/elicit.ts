@@ -8,6 +8,7 @@
  * after saying yes (client.elicitation#42–#45).
  */
 import readline from 'node:readline';
+import { startAnswering } from './attention.js';
 import {
   fieldProblem,
   type ElicitRequestParams,
@@ -125,10 +126,12 @@ async function askForm(p: ElicitRequestParams, rd: Reader, out: NodeJS.WritableS
       out.write(`    ${problem}\n`);
     }
   }
-  // client.elicitation#3: the user reviews the answers before they are sent.
-  out.write(`  send ${clean(JSON.stringify(content))}? [y]es / [n]o, decline / [c]ancel: `);
+  // client.elicitation#3: the user reviews the answers before they are sent. Enter sends (the
+  // default is shown); closing the input still cancels.
+  out.write(`  send ${clean(JSON.stringify(content))}? [y]es / [n]o, decline / [c]ancel (Enter: yes): `);
   const answer = (await rd.next())?.trim().toLowerCase();
-  if (answer === 'y' || answer === 'yes') return { action: 'accept', content };
+  if (answer === undefined) return CANCEL;
+  if (answer === '' || answer === 'y' || answer === 'yes') return { action: 'accept', content };
   return answer === 'n' || answer === 'no' ? DECLINE : CANCEL;
 }
 
@@ -161,9 +164,12 @@ export function cliElicitation(streams: PromptStreams = { input: process.stdin, 
     }
     out.write(`\n${who} asks (${p.mode === 'url' ? 'URL' : 'form'}): ${clean(p.message)}\n`);
     const rd = lineReader(streams.input, ctx.signal);
+    // The call this question belongs to waits for the person, however long they take.
+    const done = startAnswering();
     try {
       return p.mode === 'url' ? await askUrl(p, rd, out) : await askForm(p, rd, out);
     } finally {
+      done();
       rd.close();
     }
   };

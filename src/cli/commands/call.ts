@@ -32,6 +32,7 @@ import { didYouMean } from '../suggest.js';
 import { watchCallEvents } from '../call-events.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
 import { connectServer } from '../daemon-client.js';
+import { CallDeadline, ENGINE_TIMEOUT_MS, ENGINE_DEFAULT_TIMEOUT_MS } from '../call-deadline.js';
 
 const USAGE = [
   "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra] [--events]",
@@ -71,7 +72,7 @@ export default function call(argv: string[]): Promise<number> {
     const req = await callRequest(values, positionals);
     const result: CallToolResult =
       req.server === undefined
-        ? await withProgress((opts) => withClient(values, (client) => invoke(client, req, opts, run)))
+        ? await withProgress((opts) => withClient(values, (client) => invoke(client, req, { ...opts, timeoutMs: parseTimeout(values['timeout-ms']) }, run)))
         : await callConfigured(values, req, run);
     printResult(result, values, req);
     return result.isError ? 1 : 0;
@@ -145,16 +146,25 @@ async function callConfigured(values: Values, req: CallRequest, run: CommandRun)
   });
 }
 
-/** Prepares the arguments and calls the tool; with `--events`, its notifications go to stderr meanwhile. */
+/**
+ * Prepares the arguments and calls the tool; with `--events`, its notifications go to stderr
+ * meanwhile. The call's timeout is a CallDeadline: paused while a person answers the server.
+ */
 async function invoke(client: McpClient, req: CallRequest, opts: CallOpts & { timeoutMs?: number }, run: CommandRun): Promise<CallToolResult> {
   const args = await prepare(client, req);
-  if (!req.events) return client.callTool(req.toolName, args, opts);
+  const deadline = new CallDeadline('tools/call', opts.timeoutMs ?? ENGINE_DEFAULT_TIMEOUT_MS, opts.signal);
+  const onTaskStatus: CallOpts['onTaskStatus'] = (...a) => (deadline.restart(), opts.onTaskStatus(...a));
+  const callOpts = { ...opts, onTaskStatus, signal: deadline.signal, timeoutMs: ENGINE_TIMEOUT_MS };
   const ids = new Set<RequestId>();
-  const stop = watchCallEvents(client, ids, run.scrub);
+  const stop = req.events ? watchCallEvents(client, ids, run.scrub) : undefined;
   try {
-    return await client.callTool(req.toolName, args, { ...opts, onRequestId: (id) => ids.add(id) });
+    return await client.callTool(req.toolName, args, req.events ? { ...callOpts, onRequestId: (id) => ids.add(id) } : callOpts);
+  } catch (err) {
+    if (deadline.expired) throw new CliFailure(deadline.message());
+    throw err;
   } finally {
-    stop();
+    deadline.stop();
+    stop?.();
   }
 }
 
