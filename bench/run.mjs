@@ -109,7 +109,7 @@ const VARIANTS = ALL_VARIANTS
   .filter((v) => !only || only.has(v.label))
   .filter((v) => !(quick && v.once && opt.all !== true));
 
-// Ratios (issue 6 targets; issue 9: same server only). Each row holds the server fixed and
+// Ratios (the performance targets; each against the same server only). Each row holds the server fixed and
 // varies only the client. The throughput targets against the SDK client are checked on the raw
 // server, where the clients are the bottleneck; on the SDK server both clients wait on the same
 // slow server, so those rows are informative (throughput and client CPU per call side by side,
@@ -150,7 +150,7 @@ const RATIOS = [
     ['seq_client_cpu_us', 'client CPU/call seq'],
     ['seq_server_cpu_us', 'server CPU/call seq'],
   ]),
-  // issue 14.6: tracing cheap enough to leave on.
+  // Tracing cheap enough to leave on.
   ...pairs('tracing', RAW, 'traced/untraced', 'mcpwire-traced-stdio-rawsrv', 'mcpwire-stdio-rawsrv', [
     ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.15],
     ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.15],

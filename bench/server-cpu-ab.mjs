@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Does the SDK's server burn more CPU per call when mcpwire is its client than when the SDK
-// client is? An A/B probe for issue 9 item 14: both clients (and the raw client) send the same
+// client is? An A/B probe: both clients (and the raw client) send the same
 // echo calls to the same SDK server, alternating, pinned like `npm run bench`; prints the
 // server's CPU per call (from /proc) for each, median [min-max] over the rounds.
 //

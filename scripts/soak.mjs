@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run soak` (issue 13 item 4): a long run of the built client (dist/) against real servers
+// `npm run soak`: a long run of the built client (dist/) against real servers
 // on this machine, with tracing on, that checks nothing is lost and nothing leaks.
 //
 //   node scripts/soak.mjs [--short] [--calls N] [--inflight N] [--cycles N] [--renewals N]

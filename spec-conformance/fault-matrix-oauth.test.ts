@@ -1,5 +1,5 @@
 /**
- * The fault matrix, OAuth rows (issue 13 item 3; the table is in README.md "Fault matrix"): a
+ * The fault matrix, OAuth rows (the table is in README.md "Fault matrix"): a
  * host with an OAuth-protected HTTP server (mock-servers/oauth-as.mjs: AS and MCP endpoint on
  * 127.0.0.1) beside a healthy stdio server, logged in through `host.login` (the mock approves,
  * the loopback receiver takes the redirect). Tokens are secrets too: `finish()` looks for the

@@ -1,5 +1,5 @@
 /**
- * The fault matrix, stdio rows (issue 13 item 3; the table is in README.md "Fault matrix").
+ * The fault matrix, stdio rows (the table is in README.md "Fault matrix").
  * Each row runs a host with a faulty server (test/fixtures/faults/fault-stdio-server.mjs in one
  * FAULT_MODE) beside a healthy one, provokes the fault through the host, checks the row's own
  * outcome, then `FaultBench.finish()` checks what every row shares: the healthy server still

@@ -2,7 +2,7 @@
  * basic (JSON Schema usage) from the client's side, against the scripted stdio mock server:
  * output schemas are validated in their declared or default dialect (basic#15, basic#16), with
  * `format` an annotation unless the client opts in (`assertFormats`), and schemas with the same
- * `$id` from two servers never interfere (issue 9.11).
+ * `$id` from two servers never interfere.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ValidationError, type McpClientDiagnostic } from '../src/index.js';
@@ -28,7 +28,7 @@ describe('basic: JSON Schema usage (client)', () => {
     tools: [cannedTool('contact', { type: 'object', properties: { email: { type: 'string', format: 'email' } } }, { email: 'not-an-email' })],
   };
 
-  it('issue16.2: format is an annotation in 2020-12 (no $schema): callTool resolves by default (basic#15, basic#16)', async () => {
+  it('format is an annotation in 2020-12 (no $schema): callTool resolves by default (basic#15, basic#16)', async () => {
     const client = await connectMock(mock(emailScenario));
     const diags = diagnosticsOf(client);
     await client.listTools();
@@ -37,7 +37,7 @@ describe('basic: JSON Schema usage (client)', () => {
     expect(diags.filter((d) => /OUTPUT_SCHEMA/.test(d.code ?? ''))).toEqual([]);
   });
 
-  it('issue16.2: assertFormats: true makes the same call reject with ValidationError (basic#16)', async () => {
+  it('assertFormats: true makes the same call reject with ValidationError (basic#16)', async () => {
     const client = await connectMock(mock(emailScenario), { assertFormats: true });
     await client.listTools();
     const err = await client.callTool('contact').catch((e) => e);
@@ -45,7 +45,7 @@ describe('basic: JSON Schema usage (client)', () => {
     expect((err as ValidationError).errors.map((e) => e.path)).toEqual(['/email']);
   });
 
-  it('issue9.11: two servers whose output schemas share an $id are both enforced (basic#16)', async () => {
+  it('two servers whose output schemas share an $id are both enforced (basic#16)', async () => {
     const $id = 'https://example.com/schemas/result.json';
     const a = await connectMock(mock({ tools: [cannedTool('count', { $id, type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, { n: 1 })] }, 'a'));
     const b = await connectMock(mock({ tools: [cannedTool('name', { $id, type: 'object', properties: { s: { type: 'string' } }, required: ['s'] }, { s: 5 })] }, 'b'));
@@ -59,7 +59,7 @@ describe('basic: JSON Schema usage (client)', () => {
     expect(diags.map((d) => d.code)).not.toContain('MCPWIRE_OUTPUT_SCHEMA_INVALID');
   });
 
-  it('issue9.11: an unsupported dialect is reported, not silently validated (basic#17)', async () => {
+  it('an unsupported dialect is reported, not silently validated (basic#17)', async () => {
     const schema = { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' };
     const client = await connectMock(mock({ tools: [cannedTool('old', schema, { a: 1 })] }));
     const diags = diagnosticsOf(client);

@@ -87,7 +87,7 @@ describe('basic/lifecycle: initialization', () => {
     expect(m.received().map((x) => x.method)).not.toContain('notifications/initialized');
   });
 
-  it('issue16.7: a protocolVersion option the client does not support is refused locally, before anything is spawned (basic.lifecycle#7)', async () => {
+  it('a protocolVersion option the client does not support is refused locally, before anything is spawned (basic.lifecycle#7)', async () => {
     const m = mock();
     let started = 0;
     const fakeTransport = {
@@ -115,7 +115,7 @@ describe('basic/lifecycle: initialization', () => {
     expect(m.received()).toEqual([]);
   });
 
-  it('issue16.7: a supported older protocolVersion option is sent as asked (basic.lifecycle#7/#8)', async () => {
+  it('a supported older protocolVersion option is sent as asked (basic.lifecycle#7/#8)', async () => {
     const m = mock();
     const client = await connectMock(m, { protocolVersion: '2025-06-18' });
     expect(m.received()[0].params.protocolVersion).toBe('2025-06-18');

@@ -98,8 +98,8 @@ describe('Streamable HTTP session expiry', () => {
   });
 });
 
-describe('issue9.1: a failed session renewal', () => {
-  it('issue9.1: renewal answered with HTTP 500 fails the client with the cause and emits close (basic.transports#45)', async () => {
+describe('a failed session renewal', () => {
+  it('renewal answered with HTTP 500 fails the client with the cause and emits close (basic.transports#45)', async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     client = await connect({ transport: 'http', id: 'renew500', url: mock.url }, { timeoutMs: 10_000 });
     const closed: unknown[] = [];
@@ -125,7 +125,7 @@ describe('issue9.1: a failed session renewal', () => {
     expect(methods().filter((m) => m === 'initialize')).toHaveLength(2);
   });
 
-  it("issue9.1: connect's signal applies to the first initialize only, not to later renewals", async () => {
+  it("connect's signal applies to the first initialize only, not to later renewals", async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     const ac = new AbortController();
     client = await connect({ transport: 'http', id: 'signal', url: mock.url }, { timeoutMs: 10_000, signal: ac.signal });
@@ -137,7 +137,7 @@ describe('issue9.1: a failed session renewal', () => {
     expect(methods().filter((m) => m === 'initialize')).toHaveLength(2);
   });
 
-  it("issue9.1: a hand-made reinitialize() (sessionRecovery 'off') that fails also closes the client with the cause", async () => {
+  it("a hand-made reinitialize() (sessionRecovery 'off') that fails also closes the client with the cause", async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     client = await connect({ transport: 'http', id: 'manual', url: mock.url }, { timeoutMs: 10_000, sessionRecovery: 'off' });
     const closed = new Promise<unknown>((resolve) => client!.once('close', resolve));
@@ -151,7 +151,7 @@ describe('issue9.1: a failed session renewal', () => {
     expect(client.state).toBe('failed');
   });
 
-  it('issue9.1: the connect signal still aborts the first initialize', async () => {
+  it('the connect signal still aborts the first initialize', async () => {
     mock = (await startHttpMock({ mode: 'json', getStream: false })) as Mock;
     const ac = new AbortController();
     ac.abort(new Error('gave up'));
@@ -161,7 +161,7 @@ describe('issue9.1: a failed session renewal', () => {
   });
 });
 
-describe('issue16.1: a listing interrupted by a new session restarts from the first page', () => {
+describe('a listing interrupted by a new session restarts from the first page', () => {
   const cases = [
     { method: 'tools/list', list: (c: McpClient) => c.listTools(), names: ['tool1', 'tool2'] },
     { method: 'resources/list', list: (c: McpClient) => c.listResources(), names: ['r1', 'r2'] },
@@ -170,7 +170,7 @@ describe('issue16.1: a listing interrupted by a new session restarts from the fi
   ] as const;
 
   for (const { method, list, names } of cases) {
-    it(`issue16.1: ${method} never replays a cursor of the expired session on the new one (server.utilities.pagination#4)`, async () => {
+    it(`${method} never replays a cursor of the expired session on the new one (server.utilities.pagination#4)`, async () => {
       pager = await startPagingServer();
       client = await connect({ transport: 'http', id: 'pager', url: pager.url }, { timeoutMs: 10_000 });
       pager.expireAfterFirstPage = true;
@@ -189,7 +189,7 @@ describe('issue16.1: a listing interrupted by a new session restarts from the fi
     });
   }
 
-  it('issue16.1: a page request by cursor alone (listToolsPage) surfaces SessionExpiredError instead of replaying the stale cursor (server.utilities.pagination#4)', async () => {
+  it('a page request by cursor alone (listToolsPage) surfaces SessionExpiredError instead of replaying the stale cursor (server.utilities.pagination#4)', async () => {
     pager = await startPagingServer();
     client = await connect({ transport: 'http', id: 'pager', url: pager.url }, { timeoutMs: 10_000 });
     pager.expireAfterFirstPage = true;
@@ -203,7 +203,7 @@ describe('issue16.1: a listing interrupted by a new session restarts from the fi
     expect((await client.listTools()).map((t) => t.name)).toEqual(['tool1', 'tool2']);
   });
 
-  it('issue16.1: a session renewed by another request between two pages restarts the listing (server.utilities.pagination#4)', async () => {
+  it('a session renewed by another request between two pages restarts the listing (server.utilities.pagination#4)', async () => {
     const transport = new FakeSessionTransport();
     const pages: string[] = [];
     let renewDuringPage1 = true;
@@ -226,8 +226,8 @@ describe('issue16.1: a listing interrupted by a new session restarts from the fi
   });
 });
 
-describe('issue16.3: a 404 outside a request (onsessionexpired) renews the session', () => {
-  it('issue16.3: renews once, restores log level and subscriptions, and later requests use the new session (basic.transports#45)', async () => {
+describe('a 404 outside a request (onsessionexpired) renews the session', () => {
+  it('renews once, restores log level and subscriptions, and later requests use the new session (basic.transports#45)', async () => {
     const transport = new FakeSessionTransport();
     client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
     expect(transport.onsessionexpired).toBeTypeOf('function');
@@ -256,7 +256,7 @@ describe('issue16.3: a 404 outside a request (onsessionexpired) renews the sessi
     expect(transport.sent.at(-1)).toMatchObject({ session: 'F2', method: 'tools/call' });
   });
 
-  it('issue16.3: a request made during the renewal waits for it and goes out on the new session', async () => {
+  it('a request made during the renewal waits for it and goes out on the new session', async () => {
     const transport = new FakeSessionTransport();
     client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
     transport.expireOutsideRequest();
@@ -265,7 +265,7 @@ describe('issue16.3: a 404 outside a request (onsessionexpired) renews the sessi
     expect(transport.sent.filter((m) => m.method === 'tools/call').map((m) => m.session)).toEqual(['F2']);
   });
 
-  it('issue16.3/issue9.1: a renewal after onsessionexpired that fails closes the client with the cause', async () => {
+  it('a renewal after onsessionexpired that fails closes the client with the cause', async () => {
     const transport = new FakeSessionTransport();
     client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000 });
     const closed = new Promise<unknown>((resolve) => client!.on('close', resolve));
@@ -278,7 +278,7 @@ describe('issue16.3: a 404 outside a request (onsessionexpired) renews the sessi
     await expect(client.callTool('echo', { text: 'x' })).rejects.toThrow();
   });
 
-  it("issue16.3: sessionRecovery 'off' only reports the expiry", async () => {
+  it("sessionRecovery 'off' only reports the expiry", async () => {
     const transport = new FakeSessionTransport();
     client = await connect({ transport: 'http', id: 'fake', url: 'http://127.0.0.1:9/unused' }, { transport, timeoutMs: 10_000, sessionRecovery: 'off' });
     const expired: unknown[] = [];
@@ -290,8 +290,8 @@ describe('issue16.3: a 404 outside a request (onsessionexpired) renews the sessi
   });
 });
 
-describe('issue16.3: over real sockets', () => {
-  it('issue16.3: a 404 on the GET stream renews the session without any request failing (basic.transports#45)', async () => {
+describe('over real sockets', () => {
+  it('a 404 on the GET stream renews the session without any request failing (basic.transports#45)', async () => {
     mock = (await startHttpMock({ mode: 'sse' })) as Mock;
     client = await connect({ transport: 'http', id: 'get404', url: mock.url }, { timeoutMs: 10_000 });
     await client.setLoggingLevel('error');

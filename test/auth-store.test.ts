@@ -1,5 +1,5 @@
 /**
- * The persistent token store (src/auth/file-store.ts, seed §10 `mcp-auth.json`), its
+ * The persistent token store (src/auth/file-store.ts, `mcp-auth.json`), its
  * cross-process lock (src/auth/lock.ts), the loopback redirect receiver (src/auth/loopback.ts)
  * and the browser opener (src/auth/opener.ts). The cross-process case runs two real node
  * processes against dist/ (`npm run build` first).
@@ -42,7 +42,7 @@ const grant = (over: Partial<StoredGrant> = {}): StoredGrant => ({
   ...over,
 });
 
-describe('FileTokenStore (mcp-auth.json, seed §10)', () => {
+describe('FileTokenStore (mcp-auth.json)', () => {
   it('stores entries in the seed format, mode 0600 in a 0700 directory (basic.authorization#70)', async () => {
     const file = path.join(tmp(), 'cfg', 'mcpwire', 'mcp-auth.json');
     const store = new FileTokenStore(file);

@@ -15,7 +15,7 @@ const NL = 0x0a;
 const CR = 0x0d;
 
 // The framer as of commit e57769d (per-line decode), for comparison, with the semantics fixed
-// since (issues 9.7a, 16.8): the limit ignores a CRLF's CR however the line is cut (a CR one
+// since: the limit ignores a CRLF's CR however the line is cut (a CR one
 // byte past the limit is held until the next byte tells), a leading BOM is dropped, and an
 // oversized or malformed response names its id (read here from the line's first bytes, kept as
 // they pass, rather than at the moment skipping starts).

@@ -1,5 +1,5 @@
 /**
- * Browsing what a configured server offers, as a user types it (issue 17 item 1), against
+ * Browsing what a configured server offers, as a user types it, against
  * server-everything: tools as readable signatures (required vs optional, enums, defaults, output
  * schema), `--schema`, `--names`, one tool in detail; resources, templates and prompts as tables
  * and `--json`. Needs `dist/` (`npm run build`).

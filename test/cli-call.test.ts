@@ -1,5 +1,5 @@
 /**
- * `mcpwire call` as people and scripts type it (issue 17 items 2 and 6): key=value typed by the
+ * `mcpwire call` as people and scripts type it: key=value typed by the
  * tool's inputSchema, `--args @file` / `--args -`, schema violations reported locally naming the
  * field with nothing sent (the mock server records what it receives), "did you mean" for tools,
  * content-only stdout, `--raw`, `--text`, `--structured`, `--save-dir` for images and blobs,

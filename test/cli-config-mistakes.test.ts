@@ -1,5 +1,5 @@
 /**
- * The CLI as a user meets the config work of issues 12.6 and 17.3/17.4 (built dist/, child
+ * The CLI as a user meets config mistakes and variable expansion (built dist/, child
  * processes, a sandbox HOME/XDG/MCPWIRE_CONFIG_PATH and project dir per test): each config
  * mistake gets the message that says what to do; `--env K=V` / `--env K` for `--stdio`;
  * `mcp add --env K` stores a reference; `${VAR}` in the native config reaches the server and an
@@ -40,7 +40,7 @@ const writeGlobal = (servers: Record<string, unknown>) => {
   fs.writeFileSync(globalFile, JSON.stringify({ version: 1, mcp: { servers } }, null, 2));
 };
 
-describe('mcp add: mistakes caught when written (issue 17.4)', () => {
+describe('mcp add: mistakes caught when written', () => {
   it('without --url or --command it says what is missing', async () => {
     const r = await run(['mcp', 'add', 'x']);
     expect(r.code).toBe(2);
@@ -107,7 +107,7 @@ describe('mcp add: mistakes caught when written (issue 17.4)', () => {
   });
 });
 
-describe('env and secrets (issue 17.3)', () => {
+describe('env and secrets', () => {
   it('--env K=V sets a variable and --env K passes the current value to a --stdio server; others are not passed', async () => {
     const r = await run(['--stdio', everything, '--env', 'FOO=bar', '--env', 'PASS_ME', 'call', 'get-env', '--json'], { PASS_ME: 'from-shell', NOT_PASSED: 'x' });
     expect(r.code).toBe(0);

@@ -1,6 +1,6 @@
 /**
- * Errors that say what to do (issue 17 item 5), and the CLI's manners (item 2's "did you mean",
- * item 6's `--help` and EPIPE): each mistake a user makes, with the message asserted. Real
+ * Errors that say what to do, and the CLI's manners ("did you mean", `--help` and
+ * EPIPE): each mistake a user makes, with the message asserted. Real
  * processes; HTTP servers on 127.0.0.1. Needs `dist/`.
  */
 import fs from 'node:fs';

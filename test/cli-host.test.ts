@@ -4,7 +4,7 @@
  * configured servers, `--config <file>`, `--imports`, and no secret in any output.
  *
  * Every run gets its own temp HOME, XDG_CONFIG_HOME, MCPWIRE_CONFIG_PATH and project dir (cwd).
- * Project servers start only in a trusted project (issue9.9): a sandbox trusts its project (as it
+ * Project servers start only in a trusted project: a sandbox trusts its project (as it
  * is at each run) unless made with `sandbox({ autoTrust: false })`.
  */
 import { createHash } from 'node:crypto';
@@ -183,7 +183,7 @@ describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_00
     expect((await run(sb, ['mcp', 'frob'])).code).toBe(2);
     expect((await run(sb, ['mcp'])).code).toBe(2);
     expect((await run(sb, ['mcp', '--help'])).code).toBe(0);
-    // issue 17.5: the HTTP header form "Name: value" is accepted as well as Name=value.
+    // The HTTP header form "Name: value" is accepted as well as Name=value.
     const other = sandbox();
     const colonForm = await run(other, ['mcp', 'add', 'colon', '--transport', 'http', '--url', 'https://h/mcp', '--header', `Authorization: Bearer ${HEADER_SECRET}`]);
     expect(colonForm.code, colonForm.stderr).toBe(0);
@@ -324,7 +324,7 @@ describe('mcpwire tools / call / read / prompt from config', { timeout: 120_000 
     const one = JSON.parse((await run(sb, ['tools', 'beta-2', '--json'])).stdout) as { name: string }[];
     expect(one.map((t) => t.name)).toEqual(list.filter((t) => t.server === 'beta-2').map((t) => t.name));
 
-    // People get signatures; the public name only with --names (issue 17.6).
+    // People get signatures; the public name only with --names.
     const table = await run(sb, ['tools', 'beta-2', '--names']);
     expect(table.stdout).toMatch(/^ {2}echo\(text: string\)$/m);
     expect(table.stdout).toMatch(/^ {6}Echoes/m);
@@ -470,7 +470,7 @@ describe('--config <file> and --imports', { timeout: 120_000 }, () => {
   });
 });
 
-describe('issue9.9: a cloned repository runs nothing before `mcpwire trust`', { timeout: 120_000 }, () => {
+describe('a cloned repository runs nothing before `mcpwire trust`', { timeout: 120_000 }, () => {
   /** A stdio entry that creates `marker` when spawned, then is the mock server. */
   const marking = (marker: string, extra: Record<string, unknown> = {}) => ({
     transport: 'stdio',
@@ -479,7 +479,7 @@ describe('issue9.9: a cloned repository runs nothing before `mcpwire trust`', { 
     ...extra,
   });
 
-  it('issue9.9: status/tools/call/mcp test never spawn an untrusted project server; state untrusted with the hint; trust spawns it; a change asks again', async () => {
+  it('status/tools/call/mcp test never spawn an untrusted project server; state untrusted with the hint; trust spawns it; a change asks again', async () => {
     const sb = sandbox({ autoTrust: false });
     const marker = path.join(sb.dir, 'spawned-native');
     const importMarker = path.join(sb.dir, 'spawned-import');
@@ -552,7 +552,7 @@ describe('issue9.9: a cloned repository runs nothing before `mcpwire trust`', { 
     expect((await run(sb, ['trust', '--list'])).stdout).toBe('no trusted projects\n');
   });
 
-  it('issue9.9: a --config file named on the command line is trusted (the user chose it)', async () => {
+  it('a --config file named on the command line is trusted (the user chose it)', async () => {
     const sb = sandbox({ autoTrust: false });
     const file = path.join(sb.proj, 'ci-mcp.json');
     writeJson(file, nativeConfig({ ci: mockEntry() }));

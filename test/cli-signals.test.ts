@@ -1,5 +1,5 @@
 /**
- * issue 9.8: Ctrl-C (or SIGTERM) on the CLI closes its stdio servers. The servers run in their
+ * Ctrl-C (or SIGTERM) on the CLI closes its stdio servers. The servers run in their
  * own process group, so the terminal's SIGINT never reaches them; the CLI must close them
  * itself (stdin → SIGTERM → SIGKILL, basic.lifecycle#15) and then exit with 130 / 143.
  *
@@ -93,64 +93,64 @@ function configure(dir: string, pidFile: string, readyMethod: string, hangMethod
 
 const adHoc = (pidFile: string, readyMethod: string, hangMethod: string) => ['--stdio', `${node} ${stubborn} ${pidFile} ${readyMethod} ${hangMethod}`];
 
-describe('issue9.8: the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (basic.lifecycle#15)', { timeout: 120_000 }, () => {
-  it('issue9.8: Ctrl-C on `mcpwire --stdio … tools` (busy in tools/list) leaves no server; exit 130', async () => {
+describe('the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (basic.lifecycle#15)', { timeout: 120_000 }, () => {
+  it('Ctrl-C on `mcpwire --stdio … tools` (busy in tools/list) leaves no server; exit 130', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
     expect(r.serverSignals).toContain('SIGTERM'); // the ladder: stdin EOF ignored, then SIGTERM, then SIGKILL
   });
 
-  it('issue9.8: a second Ctrl-C while closing kills the server at once (no SIGTERM stage); exit 130', async () => {
+  it('a second Ctrl-C while closing kills the server at once (no SIGTERM stage); exit 130', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT', true);
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
     expect(r.serverSignals).toBe('');
   });
 
-  it('issue9.8: SIGTERM on `mcpwire tools` from the config (the host) leaves no server; exit 143', async () => {
+  it('SIGTERM on `mcpwire tools` from the config (the host) leaves no server; exit 143', async () => {
     const r = await interrupt((pid, dir) => ['tools', ...configure(dir, pid, 'tools/list', 'tools/list')], 'SIGTERM');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 143, signal: null });
   });
 
-  it('issue9.8: Ctrl-C during a long `mcpwire --stdio … call` leaves no server; exit 130', async () => {
+  it('Ctrl-C during a long `mcpwire --stdio … call` leaves no server; exit 130', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/call', 'tools/call'), 'call', 'wait'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: Ctrl-C during a long `mcpwire call <id> <tool>` on a configured server leaves no server; exit 130', async () => {
+  it('Ctrl-C during a long `mcpwire call <id> <tool>` on a configured server leaves no server; exit 130', async () => {
     const r = await interrupt((pid, dir) => ['call', 'stubborn', 'wait', ...configure(dir, pid, 'tools/call', 'tools/call')], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: SIGHUP (the terminal closed) on `mcpwire --stdio … prompt` leaves no server; exit 129', async () => {
+  it('SIGHUP (the terminal closed) on `mcpwire --stdio … prompt` leaves no server; exit 129', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'prompts/get', 'prompts/get'), 'prompt', 'p'], 'SIGHUP');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 129, signal: null });
   });
 
-  it('issue9.8: Ctrl-C on `mcpwire read <id> <uri>` (a configured server busy in resources/read) leaves no server; exit 130', async () => {
+  it('Ctrl-C on `mcpwire read <id> <uri>` (a configured server busy in resources/read) leaves no server; exit 130', async () => {
     const r = await interrupt((pid, dir) => ['read', 'stubborn', 'file:///x', ...configure(dir, pid, 'resources/read', 'resources/read')], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: Ctrl-C on `mcpwire mcp test <id>` (busy in tools/list) leaves no server; exit 130', async () => {
+  it('Ctrl-C on `mcpwire mcp test <id>` (busy in tools/list) leaves no server; exit 130', async () => {
     const r = await interrupt((pid, dir) => ['mcp', 'test', 'stubborn', ...configure(dir, pid, 'tools/list', 'tools/list')], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: Ctrl-C on `mcpwire check --stdio …` (the server under test hangs in initialize) leaves no server; exit 130', async () => {
+  it('Ctrl-C on `mcpwire check --stdio …` (the server under test hangs in initialize) leaves no server; exit 130', async () => {
     const r = await interrupt((pid) => ['check', ...adHoc(pid, 'initialize', 'initialize'), '--timeout-ms', '60000'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('issue9.8: SIGTERM on `mcpwire status` while a server hangs in initialize leaves no server; exit 143', async () => {
+  it('SIGTERM on `mcpwire status` while a server hangs in initialize leaves no server; exit 143', async () => {
     const r = await interrupt((pid, dir) => ['status', '--timeout-ms', '60000', ...configure(dir, pid, 'initialize', 'initialize')], 'SIGTERM');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 143, signal: null });

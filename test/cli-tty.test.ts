@@ -1,5 +1,5 @@
 /**
- * Tables and listings fit the terminal (issue 17 item 6): the CLI run in a pseudo-terminal of 80
+ * Tables and listings fit the terminal: the CLI run in a pseudo-terminal of 80
  * columns (`script` gives it a pty; `stty cols 80` sets its width) prints no line longer than 80
  * characters, while the same command into a pipe keeps whole lines (so the fitting is what the
  * terminal asked for, not a fixed cut). Needs `dist/` and util-linux `script`.

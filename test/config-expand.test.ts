@@ -1,6 +1,6 @@
 /**
- * Variable expansion in the NATIVE config format (issues 12.6 and 17.3; supersedes seed 000
- * §5.1.1): `${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}` in every string field, `$${` for a
+ * Variable expansion in the NATIVE config format (the first design said it never expands;
+ * see docs/design.md): `${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}` in every string field, `$${` for a
  * literal `${`, an unset variable disabling only its server with a diagnostic that names the
  * variable (never a value), and files never rewritten with expanded values.
  */

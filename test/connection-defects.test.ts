@@ -1,8 +1,7 @@
 /**
- * Request-engine regressions from issues #9 and #16: sends that throw (9.4), the total ceiling
- * of a non-cancellable request (9.7c), progress tokens (16.4), cancelling only what was
- * dispatched (16.5), answers to malformed server requests (16.6), responses the transport could
- * not read (16.8) and progress flooding (16.9). Fake timers: nothing depends on machine speed.
+ * Request-engine regressions: sends that throw, the total ceiling of a non-cancellable request,
+ * progress tokens, cancelling only what was dispatched, answers to malformed server requests,
+ * responses the transport could not read and progress flooding. Fake timers: nothing depends on machine speed.
  */
 import { readFileSync } from 'node:fs';
 import Ajv2020Import from 'ajv/dist/2020.js';
@@ -48,8 +47,8 @@ afterEach(async () => {
   vi.useRealTimers();
 });
 
-describe('issue9.4: a send that throws neither leaks the request nor crashes', () => {
-  it('issue9.4: params JSON cannot serialise reject with a typed error, leave nothing pending and send no cancel (basic.utilities.cancellation#1)', async () => {
+describe('a send that throws neither leaks the request nor crashes', () => {
+  it('params JSON cannot serialise reject with a typed error, leave nothing pending and send no cancel (basic.utilities.cancellation#1)', async () => {
     const p = conn.request('tools/call', { name: 'x', arguments: { n: 10n } }, { timeoutMs: 100 });
     const err = await p.catch((e) => e);
     expect(err).toBeInstanceOf(ProtocolError);
@@ -68,7 +67,7 @@ describe('issue9.4: a send that throws neither leaks the request nor crashes', (
     await expect(ok).resolves.toEqual({});
   });
 
-  it('issue9.4: a handler result that cannot be serialised is answered with -32603, not an unhandled rejection', async () => {
+  it('a handler result that cannot be serialised is answered with -32603, not an unhandled rejection', async () => {
     const unhandled: unknown[] = [];
     const onUnhandled = (e: unknown) => unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
@@ -96,8 +95,8 @@ describe('issue9.4: a send that throws neither leaks the request nor crashes', (
   });
 });
 
-describe('issue9.7c: the total ceiling of a non-cancellable request', () => {
-  it('issue9.7c: initialize hitting maxTotalTimeoutMs rejects but sends no notifications/cancelled (basic.utilities.cancellation#2)', async () => {
+describe('the total ceiling of a non-cancellable request', () => {
+  it('initialize hitting maxTotalTimeoutMs rejects but sends no notifications/cancelled (basic.utilities.cancellation#2)', async () => {
     const p = conn
       .request('initialize', {}, { timeoutMs: 100, maxTotalTimeoutMs: 150, resetTimeoutOnProgress: true, onProgress: () => {}, cancellable: false })
       .catch((e) => e);
@@ -115,8 +114,8 @@ describe('issue9.7c: the total ceiling of a non-cancellable request', () => {
   });
 });
 
-describe('issue16.4: progress tokens are unique across active requests (basic.utilities.progress#2)', () => {
-  it('issue16.4: a caller token equal to a later request id does not collide with that request’s automatic token (basic.utilities.progress#2)', async () => {
+describe('progress tokens are unique across active requests (basic.utilities.progress#2)', () => {
+  it('a caller token equal to a later request id does not collide with that request’s automatic token (basic.utilities.progress#2)', async () => {
     const seenB: number[] = [];
     const a = conn.request('a', { _meta: { progressToken: 2, keep: true } });
     const b = conn.request('b', undefined, { onProgress: (pr) => seenB.push(pr.progress) });
@@ -139,7 +138,7 @@ describe('issue16.4: progress tokens are unique across active requests (basic.ut
     await Promise.all([a, b]);
   });
 
-  it('issue16.4: automatic tokens of concurrent requests differ and never equal any request id (basic.utilities.progress#2)', async () => {
+  it('automatic tokens of concurrent requests differ and never equal any request id (basic.utilities.progress#2)', async () => {
     const ps = Array.from({ length: 20 }, (_, i) => conn.request('w', i % 2 ? { _meta: { progressToken: i } } : undefined, { onProgress: () => {} }));
     await flush();
     const tokens = received.map((m) => m.params._meta.progressToken);
@@ -150,7 +149,7 @@ describe('issue16.4: progress tokens are unique across active requests (basic.ut
     await Promise.all(ps);
   });
 
-  it('issue16.4: a caller token already used by an active request is refused; reusable once that request settles (basic.utilities.progress#2)', async () => {
+  it('a caller token already used by an active request is refused; reusable once that request settles (basic.utilities.progress#2)', async () => {
     const first = conn.request('a', { _meta: { progressToken: 'job' } });
     await flush();
     const err = await conn.request('b', { _meta: { progressToken: 'job' } }).catch((e) => e);
@@ -169,7 +168,7 @@ describe('issue16.4: progress tokens are unique across active requests (basic.ut
     await again;
   });
 
-  it('issue16.4: a caller token with onProgress is kept and its progress routed to that request only', async () => {
+  it('a caller token with onProgress is kept and its progress routed to that request only', async () => {
     const seen: number[] = [];
     const p = conn.request('a', { _meta: { progressToken: 'mine' } }, { onProgress: (pr) => seen.push(pr.progress), progressIntervalMs: 0 });
     await flush();
@@ -200,8 +199,8 @@ function httpLike() {
   return { t, sent, cancelsSent: () => sent.filter((s) => s.message.method === 'notifications/cancelled') };
 }
 
-describe('issue16.5: notifications/cancelled only for dispatched requests (basic.utilities.cancellation#1)', () => {
-  it('issue16.5: aborting a request the transport never dispatched rejects and sends no cancel (basic.utilities.cancellation#1)', async () => {
+describe('notifications/cancelled only for dispatched requests (basic.utilities.cancellation#1)', () => {
+  it('aborting a request the transport never dispatched rejects and sends no cancel (basic.utilities.cancellation#1)', async () => {
     const h = httpLike();
     const c = new Connection(h.t, { serverId: 'http' });
     const ac = new AbortController();
@@ -216,7 +215,7 @@ describe('issue16.5: notifications/cancelled only for dispatched requests (basic
     await c.close();
   });
 
-  it('issue16.5: a timeout before dispatch rejects and sends no cancel; after dispatch it cancels (basic.utilities.cancellation#1)', async () => {
+  it('a timeout before dispatch rejects and sends no cancel; after dispatch it cancels (basic.utilities.cancellation#1)', async () => {
     const h = httpLike();
     const c = new Connection(h.t, { serverId: 'http' });
     const before = c.request('a', undefined, { timeoutMs: 100 }).catch((e) => e);
@@ -230,7 +229,7 @@ describe('issue16.5: notifications/cancelled only for dispatched requests (basic
     await c.close();
   });
 
-  it('issue16.5: an onDispatched called detached (destructured) still marks the request', async () => {
+  it('an onDispatched called detached (destructured) still marks the request', async () => {
     const h = httpLike();
     const c = new Connection(h.t, { serverId: 'http' });
     const ac = new AbortController();
@@ -244,7 +243,7 @@ describe('issue16.5: notifications/cancelled only for dispatched requests (basic
     await c.close();
   });
 
-  it('issue16.5: transports without wantsRequestSignal dispatch synchronously: abort cancels (basic.utilities.cancellation#1)', async () => {
+  it('transports without wantsRequestSignal dispatch synchronously: abort cancels (basic.utilities.cancellation#1)', async () => {
     const ac = new AbortController();
     const p = conn.request('a', undefined, { signal: ac.signal }).catch((e) => e);
     ac.abort();
@@ -265,7 +264,7 @@ ajv.addSchema(JSON.parse(readFileSync(new URL('../schema/2025-11-25.schema.json'
 const errorResponse = ajv.getSchema('mcp#/$defs/JSONRPCErrorResponse');
 const anyMessage = ajv.getSchema('mcp#/$defs/JSONRPCMessage');
 
-describe('issue16.6: malformed server requests get an Invalid Request answer (basic#2, basic#8)', () => {
+describe('malformed server requests get an Invalid Request answer (basic#2, basic#8)', () => {
   const cases: [string, Record<string, unknown>][] = [
     ['params: null', { jsonrpc: '2.0', id: 11, method: 'roots/list', params: null }],
     ['params: "x"', { jsonrpc: '2.0', id: 12, method: 'roots/list', params: 'x' }],
@@ -274,7 +273,7 @@ describe('issue16.6: malformed server requests get an Invalid Request answer (ba
     ['numeric method', { jsonrpc: '2.0', id: 15, method: 42 }],
   ];
   for (const [label, msg] of cases) {
-    it(`issue16.6: a request with ${label} and a readable id is answered -32600 with that id, schema-valid (basic#2, basic#8)`, async () => {
+    it(`a request with ${label} and a readable id is answered -32600 with that id, schema-valid (basic#2, basic#8)`, async () => {
       conn.setRequestHandler('roots/list', () => ({ roots: [] }));
       conn.setRequestHandler('ping', () => ({}));
       await server.send(msg as unknown as JSONRPCMessage);
@@ -288,7 +287,7 @@ describe('issue16.6: malformed server requests get an Invalid Request answer (ba
     });
   }
 
-  it('issue16.6: a request whose id cannot be read is answered without an id, not "id": null (basic#8, schema JSONRPCErrorResponse)', async () => {
+  it('a request whose id cannot be read is answered without an id, not "id": null (basic#8, schema JSONRPCErrorResponse)', async () => {
     for (const id of [null, 1.5, { a: 1 }, true]) {
       received = [];
       await server.send({ jsonrpc: '2.0', id, method: 'ping' } as unknown as JSONRPCMessage);
@@ -300,7 +299,7 @@ describe('issue16.6: malformed server requests get an Invalid Request answer (ba
     }
   });
 
-  it('issue16.6: malformed notifications and malformed responses are never answered (basic#11)', async () => {
+  it('malformed notifications and malformed responses are never answered (basic#11)', async () => {
     await server.send({ jsonrpc: '2.0', method: 'notifications/message', params: 'x' } as unknown as JSONRPCMessage);
     await server.send({ method: 'notifications/message' } as unknown as JSONRPCMessage);
     await server.send({ id: 1, result: {} } as unknown as JSONRPCMessage);
@@ -311,8 +310,8 @@ describe('issue16.6: malformed server requests get an Invalid Request answer (ba
   });
 });
 
-describe('issue16.8: a response the transport could not read fails its request at once', () => {
-  it('issue16.8: an oversized response (diagnostic with responseToId) rejects naming server, method and limit, with no cancel (basic.utilities.cancellation#1)', async () => {
+describe('a response the transport could not read fails its request at once', () => {
+  it('an oversized response (diagnostic with responseToId) rejects naming server, method and limit, with no cancel (basic.utilities.cancellation#1)', async () => {
     const p = conn.request('tools/call', { name: 'blob' }, { timeoutMs: 60_000 }).catch((e) => e);
     const other = conn.request('tools/list');
     await flush();
@@ -335,15 +334,15 @@ describe('issue16.8: a response the transport could not read fails its request a
     await other.catch(() => {});
   });
 
-  it('issue16.8: a responseToId that matches nothing pending is only reported', async () => {
+  it('a responseToId that matches nothing pending is only reported', async () => {
     client.ondiagnostic!({ code: 'MCPWIRE_FRAME_OVERSIZED', message: 'too big', responseToId: 99 });
     await flush();
     expect(diagnostics.map((d) => d.code)).toEqual(['MCPWIRE_FRAME_OVERSIZED']);
   });
 });
 
-describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10)', () => {
-  it('issue16.9: 50,000 notifications reach onProgress at most once per 50 ms, latest value first, final one before settling (basic.utilities.progress#10)', async () => {
+describe('progress flooding is coalesced (basic.utilities.progress#10)', () => {
+  it('50,000 notifications reach onProgress at most once per 50 ms, latest value first, final one before settling (basic.utilities.progress#10)', async () => {
     const log: (number | string)[] = [];
     const p = conn.request('work', undefined, { onProgress: (pr: ProgressParams) => log.push(pr.progress) }).then(() => log.push('settled'));
     await flush();
@@ -367,7 +366,7 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     expect(log).toHaveLength(5);
   });
 
-  it('issue16.9: progressIntervalMs: 0 delivers every notification; a custom interval is honoured', async () => {
+  it('progressIntervalMs: 0 delivers every notification; a custom interval is honoured', async () => {
     const every: number[] = [];
     const slow: number[] = [];
     const a = conn.request('a', undefined, { onProgress: (pr) => every.push(pr.progress), progressIntervalMs: 0 });
@@ -388,7 +387,7 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     await Promise.all([a, b]);
   });
 
-  it('issue16.9: the timeout still restarts on every notification, delivered or coalesced (basic.lifecycle#19)', async () => {
+  it('the timeout still restarts on every notification, delivered or coalesced (basic.lifecycle#19)', async () => {
     const seen: number[] = [];
     const p = conn
       .request('work', undefined, { timeoutMs: 100, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 10_000, progressIntervalMs: 1000, onProgress: (pr) => seen.push(pr.progress) })
@@ -406,7 +405,7 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     expect(seen).toEqual([1, 5]); // the pending one was delivered before the request settled
   });
 
-  it('issue16.9: an onProgress callback that throws is reported and later callbacks still run, immediate or coalesced', async () => {
+  it('an onProgress callback that throws is reported and later callbacks still run, immediate or coalesced', async () => {
     const seen: number[] = [];
     const p = conn.request('work', undefined, {
       onProgress: (pr) => {
@@ -428,7 +427,7 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     await p;
   });
 
-  it('issue16.9: a request whose send fails later (HTTP POST) delivers its pending progress before rejecting', async () => {
+  it('a request whose send fails later (HTTP POST) delivers its pending progress before rejecting', async () => {
     let fail!: (e: Error) => void;
     const t: Transport = {
       kind: 'fake-http',
@@ -449,7 +448,7 @@ describe('issue16.9: progress flooding is coalesced (basic.utilities.progress#10
     await c.close();
   });
 
-  it('issue16.9: a request that is aborted or closed with progress pending delivers it first, then nothing more', async () => {
+  it('a request that is aborted or closed with progress pending delivers it first, then nothing more', async () => {
     const seen: number[] = [];
     const ac = new AbortController();
     const p = conn.request('work', undefined, { signal: ac.signal, onProgress: (pr) => seen.push(pr.progress) }).catch((e) => e);

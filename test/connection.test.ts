@@ -165,7 +165,7 @@ describe('request registry and connection', () => {
     await flush();
     const token = received[0].params._meta.progressToken;
     expect(received[0].params._meta.keep).toBe(1);
-    // a string of ours: it can collide with no request id (issue16.4, see connection-defects)
+    // a string of ours: it can collide with no request id (see connection-defects)
     expect(typeof token).toBe('string');
     expect(token).not.toBe(String(received[0].id));
     for (const progress of [1, 2, 3]) {
@@ -292,7 +292,7 @@ describe('request registry and connection', () => {
     const invalid = diagnostics.filter((d) => d.code === 'MCPWIRE_INVALID_MESSAGE');
     expect(invalid).toHaveLength(2);
     expect(invalid[0].message).toMatch(/"jsonrpc" must be "2.0"/);
-    // the request is answered without an id (basic#8: it could not be read; issue16.6), the
+    // the request is answered without an id (basic#8: it could not be read; see connection-defects), the
     // malformed response not at all
     expect(received).toHaveLength(1);
     expect(received[0]).not.toHaveProperty('id');

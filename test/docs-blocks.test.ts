@@ -1,5 +1,5 @@
 /**
- * Every fenced code block of README.md and docs/*.md runs (issue 9, item 13): a reader who
+ * Every fenced code block of README.md and docs/*.md runs: a reader who
  * copies an example gets what it says.
  *
  * - ```ts / ```js blocks are transpiled (TypeScript's transpileModule) and executed with node in

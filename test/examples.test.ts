@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 7: every file in examples/ runs as a user would run it — `node examples/<file>`,
+ * Every file in examples/ runs as a user would run it — `node examples/<file>`,
  * importing 'mcpwire/host' by the package's own name (Node's package self-reference through the
  * "exports" map of package.json, so the built dist/ is what runs) — against the bundled scripted
  * mock and @modelcontextprotocol/server-everything. Needs dist/ (`npm test` builds it first;
@@ -23,12 +23,12 @@ function runExample(file: string): Promise<{ code: number | null; stdout: string
 }
 
 describe('examples/', { timeout: 90_000 }, () => {
-  it('issue 12.7: every example has a test here', () => {
+  it('every example has a test here', () => {
     const files = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.mjs')).sort();
     expect(files).toEqual(['agent-bridge.mjs', 'long-job.mjs', 'parallel-manager.mjs']);
   });
 
-  it("issue 12.7: the examples import 'mcpwire/host' by the package name, never a relative path into src/ or dist/", () => {
+  it("the examples import 'mcpwire/host' by the package name, never a relative path into src/ or dist/", () => {
     for (const f of ['agent-bridge.mjs', 'long-job.mjs', 'parallel-manager.mjs']) {
       const text = fs.readFileSync(path.join(root, 'examples', f), 'utf8');
       expect(text).toMatch(/from 'mcpwire\/host'/);
@@ -36,7 +36,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     }
   });
 
-  it('issue 12.7: agent-bridge — resources and prompts as tool results, permission denial, fail-closed sampling/elicitation with diagnostics', async () => {
+  it('agent-bridge — resources and prompts as tool results, permission denial, fail-closed sampling/elicitation with diagnostics', async () => {
     const r = await runExample('agent-bridge.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
@@ -55,7 +55,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     expect(out).not.toMatch(/mcp_docs_research/);
   });
 
-  it('issue 12.7: parallel-manager — parallel calls across two servers, the crashing one retried after reconnect, max_parallel held on the server side', async () => {
+  it('parallel-manager — parallel calls across two servers, the crashing one retried after reconnect, max_parallel held on the server side', async () => {
     const r = await runExample('parallel-manager.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
@@ -70,7 +70,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     expect(max).toBeLessThanOrEqual(2);
   });
 
-  it('issue 12.7: long-job — a 3 s job times out under a plain 1.5 s timeout and finishes when progress restarts it; a cancelled run ends as a cancellation', async () => {
+  it('long-job — a 3 s job times out under a plain 1.5 s timeout and finishes when progress restarts it; a cancelled run ends as a cancellation', async () => {
     const r = await runExample('long-job.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;

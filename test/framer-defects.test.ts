@@ -1,5 +1,5 @@
 /**
- * Framer regressions from issues #9 and #16: the size limit ignores the line terminator however
+ * Framer regressions: the size limit ignores the line terminator however
  * the line is cut (9.7a), an unreadable line that is recognisably a response names its id
  * (16.8), and a leading UTF-8 byte order mark is dropped (16.8).
  */
@@ -34,13 +34,13 @@ function lineOf(n: number): string {
   return s;
 }
 
-describe('issue9.7a: the size limit does not count the CRLF terminator, however the line is cut', () => {
+describe('the size limit does not count the CRLF terminator, however the line is cut', () => {
   const MAX = 100;
   for (const [label, n, accepted] of [
     ['exactly the limit', MAX, true],
     ['one byte over the limit', MAX + 1, false],
   ] as const) {
-    it(`issue9.7a: a CRLF line of ${label} gets the same verdict at every cut (basic.transports#1)`, () => {
+    it(`a CRLF line of ${label} gets the same verdict at every cut (basic.transports#1)`, () => {
       const bytes = Buffer.from(`${lineOf(n)}\r\n{"jsonrpc":"2.0","method":"after"}\n`);
       const verdicts = new Set<string>();
       for (let cut = 0; cut <= bytes.length; cut++) {
@@ -53,7 +53,7 @@ describe('issue9.7a: the size limit does not count the CRLF terminator, however 
     });
   }
 
-  it('issue9.7a: the CR split from its LF (last byte of one chunk) is held, and a line that goes on is still refused', () => {
+  it('the CR split from its LF (last byte of one chunk) is held, and a line that goes on is still refused', () => {
     const line = lineOf(MAX);
     const { messages, diags } = feed(MAX, Buffer.from(`${line}\r\n`), [MAX + 1]);
     expect(messages).toHaveLength(1);
@@ -64,7 +64,7 @@ describe('issue9.7a: the size limit does not count the CRLF terminator, however 
     expect(more.diags.map((d) => d.message)).toEqual([`message of ${MAX + 3} bytes exceeds the maximum of ${MAX} bytes; skipped`]);
   });
 
-  it('issue9.7a: the reported size excludes the CR whether the line arrived whole or was skipped in pieces', () => {
+  it('the reported size excludes the CR whether the line arrived whole or was skipped in pieces', () => {
     const bytes = Buffer.from(`${lineOf(150)}\r\n`);
     const whole = feed(MAX, bytes, []);
     const pieces = feed(MAX, bytes, [10, 60, 120, 151]);
@@ -75,10 +75,10 @@ describe('issue9.7a: the size limit does not count the CRLF terminator, however 
   });
 });
 
-describe('issue16.8: an unreadable line that is a response names the request it answers', () => {
+describe('an unreadable line that is a response names the request it answers', () => {
   const big = (id: unknown, pad = 5000) => `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${'y'.repeat(pad)}"}]}}`;
 
-  it('issue16.8: an oversized response line reports responseToId, whole or cut anywhere', () => {
+  it('an oversized response line reports responseToId, whole or cut anywhere', () => {
     for (const id of [7, 'req-7']) {
       const bytes = Buffer.from(`${big(id)}\n`);
       for (const at of [[], [1], [20], [30], [600], [1024], [4000], Array.from({ length: 80 }, (_, i) => i + 1)]) {
@@ -90,20 +90,20 @@ describe('issue16.8: an unreadable line that is a response names the request it 
     }
   });
 
-  it('issue16.8: a non-ASCII oversized response and an error response also name their id', () => {
+  it('a non-ASCII oversized response and an error response also name their id', () => {
     const { diags } = feed(256, Buffer.from(`{"id":3,"jsonrpc":"2.0","result":{"t":"${'é'.repeat(300)}"}}\n`), []);
     expect(diags[0].responseToId).toBe(3);
     const err = feed(256, Buffer.from(`{"jsonrpc":"2.0","id":4,"error":{"code":-1,"message":"${'z'.repeat(300)}"}}\n`), [100]);
     expect(err.diags[0].responseToId).toBe(4);
   });
 
-  it('issue16.8: a malformed response line with a readable id names it too', () => {
+  it('a malformed response line with a readable id names it too', () => {
     const { diags } = feed(1024, Buffer.from('{"jsonrpc":"2.0","id":12,"result":{"oops": }\n'), []);
     expect(diags[0].code).toBe('MCPWIRE_FRAME_MALFORMED');
     expect(diags[0].responseToId).toBe(12);
   });
 
-  it('issue16.8: requests, notifications, ids after the result and unreadable ids name nothing', () => {
+  it('requests, notifications, ids after the result and unreadable ids name nothing', () => {
     const lines = [
       `{"jsonrpc":"2.0","id":5,"method":"sampling/createMessage","params":{"x":"${'p'.repeat(3000)}"}}`,
       `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"${'n'.repeat(3000)}"}}`,
@@ -119,7 +119,7 @@ describe('issue16.8: an unreadable line that is a response names the request it 
     expect(diags.every((d) => !('responseToId' in d))).toBe(true);
   });
 
-  it('issue16.8: the head scan is bounded and tolerant of whitespace and escapes', () => {
+  it('the head scan is bounded and tolerant of whitespace and escapes', () => {
     expect(responseIdFromHead(' { "jsonrpc" : "2.0" , "id" : "a\\"b" , "result" : {')).toBe('a"b');
     expect(responseIdFromHead('\ufeff{"id":-3,"result":')).toBe(-3);
     expect(responseIdFromHead('{"id":7')).toBeUndefined(); // cut off: 7 may go on (70, 7e3…)
@@ -129,8 +129,8 @@ describe('issue16.8: an unreadable line that is a response names the request it 
   });
 });
 
-describe('issue16.8: a leading UTF-8 BOM on a line is dropped', () => {
-  it('issue16.8: a BOM-prefixed line parses, whole, cut inside the BOM, or byte by byte', () => {
+describe('a leading UTF-8 BOM on a line is dropped', () => {
+  it('a BOM-prefixed line parses, whole, cut inside the BOM, or byte by byte', () => {
     const msg = { jsonrpc: '2.0', id: 1, result: { ok: 'é' } };
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${JSON.stringify(msg)}\r\n`), Buffer.from('{"jsonrpc":"2.0","method":"a"}\n')]);
     for (const at of [[], [1], [2], [3], Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)]) {
@@ -140,7 +140,7 @@ describe('issue16.8: a leading UTF-8 BOM on a line is dropped', () => {
     }
   });
 
-  it('issue16.8: an ASCII BOM-prefixed line among ASCII lines in one chunk parses', () => {
+  it('an ASCII BOM-prefixed line among ASCII lines in one chunk parses', () => {
     const bytes = Buffer.concat([Buffer.from('{"jsonrpc":"2.0","method":"a"}\n'), Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"jsonrpc":"2.0","method":"b"}\n')]);
     const { messages, diags } = feed(1024, bytes, []);
     expect(diags).toEqual([]);

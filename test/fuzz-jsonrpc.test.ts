@@ -1,5 +1,5 @@
 /**
- * issue 13 item 1: property-based fuzzing of the JSON-RPC layer — the NDJSON framer, the head
+ * Property-based fuzzing of the JSON-RPC layer — the NDJSON framer, the head
  * reader (`responseIdFromHead`) and the message classifier — and of the protocol layer's
  * `receive` (what a peer's parsed message reaches).
  *
@@ -171,7 +171,7 @@ function expectSameOutcomes(actual: Outcome[], expected: Outcome[], max: number)
   });
 }
 
-describe('fuzz: NDJSON framer (issue 13 item 1)', () => {
+describe('fuzz: NDJSON framer', () => {
   it('arbitrary bytes, any chunking: agrees with the line-by-line reference (each valid message once, in order; each bad line one diagnostic); holds ≤ max + 1 bytes; never throws', () => {
     fuzz('framer vs reference, arbitrary bytes and chunking', 12_000, fc.tuple(byteStream, cuts, maxBytes), ([input, cutList, max]) => {
       const expected = reference(input, max);
@@ -198,7 +198,7 @@ describe('fuzz: NDJSON framer (issue 13 item 1)', () => {
 
 // ---- the head reader -------------------------------------------------------------------------
 
-describe('fuzz: responseIdFromHead (issue 13 item 1)', () => {
+describe('fuzz: responseIdFromHead', () => {
   it('never throws; names only the id JSON.parse reads, and only for responses; never for requests and notifications', () => {
     const ws = fc.constantFrom('', ' ', '\t', '\r\n ');
     const member = (k: string, v: string, w: string): string => `${w}${JSON.stringify(k)}${w}:${w}${v}${w}`;
@@ -262,7 +262,7 @@ function referenceKind(v: unknown): MessageKind {
   return 'invalid';
 }
 
-describe('fuzz: message classifier (issue 13 item 1)', () => {
+describe('fuzz: message classifier', () => {
   it('classify agrees with the reference on arbitrary JSON-RPC-shaped objects (nasty keys, huge numbers); invalidReason never throws', () => {
     fuzz('classify vs reference', 16_000, fc.oneof({ weight: 5, arbitrary: messageText }, { weight: 1, arbitrary: jsonText }, { weight: 1, arbitrary: deepText }), (text) => {
       const v: unknown = JSON.parse(text);
@@ -289,7 +289,7 @@ function fakeTransport(): Transport & { sent: unknown[] } {
   } as Transport & { sent: unknown[] };
 }
 
-describe('fuzz: Connection.receive (issue 13 item 1)', () => {
+describe('fuzz: Connection.receive', () => {
   it('regression: a message nested deeper than JSON.stringify can recurse (a batch, an invalid message, an unknown response) is reported, not thrown out of the transport callback', () => {
     const t = fakeTransport();
     const diagnostics: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * issue 13 item 1: property-based fuzzing of the SSE reader (src/transport/http-sse.ts, the
+ * Property-based fuzzing of the SSE reader (src/transport/http-sse.ts, the
  * bytes → events adapter over eventsource-parser) and of the per-event step
  * (src/transport/sse-stream.ts: resumption cursor, de-duplication, JSON decoding).
  *
@@ -69,7 +69,7 @@ async function read(chunks: Buffer[], max: number): Promise<{ events: EventSourc
   return { events, retries, end: await done };
 }
 
-describe('fuzz: SSE reader (issue 13 item 1)', () => {
+describe('fuzz: SSE reader', () => {
   it('random events, fields and line endings, cut at random bytes: each event once, in order, intact; retry fields reported', async () => {
     await fuzzAsync('sse reader: events under random splits', 4_000, fc.tuple(fc.array(evArb, { maxLength: 6 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), fc.array(fc.nat(), { maxLength: 12 })), async ([evs, eol, bom, cuts]) => {
       const bytes = Buffer.from(serialise(evs, eol, bom));

@@ -1,5 +1,5 @@
 /**
- * Typed host results (seed 002, seed 000 §7.3/§8.4): outcome/code/retryable
+ * Typed host results: outcome/code/retryable
  * tell apart a tool error, a JSON-RPC error (code, message, data — redacted, bounded), a
  * transport failure, an unavailable server, a denial, a local refusal; `_meta` is kept
  * (redacted, bounded); content cut for size leaves a handle that mcp_result_read pages through;

@@ -1,7 +1,7 @@
 /**
- * Host configuration: native layers and their merge (seed §5, §5.3), server id rules,
+ * Host configuration: native layers and their merge, server id rules,
  * invalid-entry isolation, duplicate ids in the raw text, import formats (Claude/Cursor
- * `mcpServers`, VS Code `servers`) with variable expansion, editing files (seed §5.2), and the
+ * `mcpServers`, VS Code `servers`) with variable expansion, editing files, and the
  * mapping to connect() configs. Every test works in a fresh temp dir, never the real home.
  */
 import fs from 'node:fs';
@@ -235,9 +235,9 @@ describe('native layers and merge', () => {
     expect(servers).toEqual([expect.objectContaining({ id: 'z', source: 'global', file: custom })]);
   });
 
-  // Seed 000 §5.1.1 said the native format never expands; issues 12.6 and 17.3 superseded it
+  // The first design said the native format never expands; that was superseded
   // (docs/design.md notes). Expansion cases in detail: test/config-expand.test.ts.
-  it('the native format expands ${VAR} (issues 12.6/17.3); $${ stays a literal ${', async () => {
+  it('the native format expands ${VAR}; $${ stays a literal ${', async () => {
     write(projectFile(), native({ a: { transport: 'http', url: 'https://x.example/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } }, b: { ...stdio('${CMD}'), args: ['$${CMD}'] } }));
     const { servers, diagnostics } = await loadConfig({ ...opts, env: { TOKEN: 'expanded', CMD: 'expanded' } });
     expect(diagnostics).toEqual([]);

@@ -94,7 +94,7 @@ afterEach(async () => {
 });
 
 describe('start and status', () => {
-  it('connects enabled servers; disabled and invalid ones are not connected; status has the §5.4 columns', async () => {
+  it('connects enabled servers; disabled and invalid ones are not connected; status has the status view columns', async () => {
     const c = fakeConnect();
     const a = new FakeClient([tool('t1'), tool('t2')]);
     c.set('a', a);

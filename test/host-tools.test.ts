@@ -1,5 +1,5 @@
 /**
- * The tool adapter (seed §7): public names (charset, length, stability, collisions), origin
+ * The tool adapter: public names (charset, length, stability, collisions), origin
  * descriptions, input schema checks with fallback and size cap, result bounding with markers,
  * and the four host tools for resources and prompts.
  */

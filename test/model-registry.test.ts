@@ -1,5 +1,5 @@
 /**
- * issue 13 item 2: model-based test of the request registry through `Connection` (the layer that
+ * Model-based test of the request registry through `Connection` (the layer that
  * owns it). fast-check generates random interleavings of request, response, late and unknown
  * response, error response, unreadable response, progress, time passing (fake clock: setTimeout
  * and performance.now), abort (shared and own signals), send failure (synchronous and, over an
@@ -331,7 +331,7 @@ async function runModel(ops: Op[], http: boolean): Promise<void> {
   for (const id of cancelled) expect(sentIds.has(id)).toBe(true);
 }
 
-describe('model: request registry and Connection (issue 13 item 2)', () => {
+describe('model: request registry and Connection', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
   });

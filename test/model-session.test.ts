@@ -1,5 +1,5 @@
 /**
- * issue 13 item 2, the client's lifecycle: random interleavings of tool calls, responses (also
+ * Model-based test of the client's lifecycle: random interleavings of tool calls, responses (also
  * late ones), aborts, HTTP session expiry (every request in flight on the session answered 404),
  * a renewal that fails (the new initialize gets HTTP 500) and close, driven through `McpClient`
  * over a scripted HTTP-like transport (a fake server that holds calls until the test answers
@@ -235,7 +235,7 @@ async function runSession(ops: Op[]): Promise<void> {
   for (const m of t.sent) if (m.method === 'notifications/cancelled') expect(wire.has((m.params as { requestId: RequestId }).requestId)).toBe(true);
 }
 
-describe('model: client lifecycle with session expiry and renewal failure (issue 13 item 2)', () => {
+describe('model: client lifecycle with session expiry and renewal failure', () => {
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   });

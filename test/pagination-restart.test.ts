@@ -1,5 +1,5 @@
 /**
- * issue16.1: `paginate` starts a listing over from the first page when a page fails with an
+ * `paginate` starts a listing over from the first page when a page fails with an
  * error the caller marks as a restart (a cursor of a replaced session;
  * server.utilities.pagination#4), at most `maxRestarts` times; other errors surface at once.
  */
@@ -8,8 +8,8 @@ import { paginate } from '../src/mcp/pagination.js';
 
 class Stale extends Error {}
 
-describe('issue16.1: paginate restarts on a stale cursor', () => {
-  it('issue16.1: drops the pages collected so far and starts again without a cursor (server.utilities.pagination#4)', async () => {
+describe('paginate restarts on a stale cursor', () => {
+  it('drops the pages collected so far and starts again without a cursor (server.utilities.pagination#4)', async () => {
     const asked: (string | undefined)[] = [];
     let stale = true;
     const problems: string[] = [];
@@ -30,7 +30,7 @@ describe('issue16.1: paginate restarts on a stale cursor', () => {
     expect(problems).toEqual(['MCPWIRE_PAGINATION_RESTART']);
   });
 
-  it('issue16.1: gives up after maxRestarts and surfaces the error; other errors are not retried', async () => {
+  it('gives up after maxRestarts and surfaces the error; other errors are not retried', async () => {
     let calls = 0;
     const err = await paginate(
       async (cursor) => {

@@ -1,5 +1,5 @@
 /**
- * issue9.5: result shapes per method (schema.json's *Result types). A malformed `result` from
+ * Result shapes per method (schema.json's *Result types). A malformed `result` from
  * a server is a typed ProtocolError (MCPWIRE_BAD_RESULT) naming the server, the method and a
  * bounded excerpt of the value — never a raw TypeError, never a `null` handed on as a result.
  * Sessions over an in-memory transport pair (src/transport/memory.ts).
@@ -53,8 +53,8 @@ const expectBadResult = async (p: Promise<unknown>, method: string): Promise<Pro
   return e;
 };
 
-describe('issue9.5: malformed results are typed errors', () => {
-  it('issue9.5: result null — listTools rejects with MCPWIRE_BAD_RESULT (not a TypeError), callTool does not resolve null', async () => {
+describe('malformed results are typed errors', () => {
+  it('result null — listTools rejects with MCPWIRE_BAD_RESULT (not a TypeError), callTool does not resolve null', async () => {
     const c = await serve({ 'tools/list': null, 'tools/call': null });
     const e = await expectBadResult(c.listTools(), 'tools/list');
     expect(e.message).toMatch(/not an object/);
@@ -84,13 +84,13 @@ describe('issue9.5: malformed results are typed errors', () => {
     ['resources/unsubscribe', [], (c) => c.unsubscribeResource('mem://x')],
   ];
   for (const [method, bad, call] of cases) {
-    it(`issue9.5: ${method} answered with ${JSON.stringify(bad)} is MCPWIRE_BAD_RESULT`, async () => {
+    it(`${method} answered with ${JSON.stringify(bad)} is MCPWIRE_BAD_RESULT`, async () => {
       const c = await serve({ [method]: bad });
       await expectBadResult(call(c), method);
     });
   }
 
-  it('issue9.5: the offending value appears as a bounded, escaped excerpt', async () => {
+  it('the offending value appears as a bounded, escaped excerpt', async () => {
     const c = await serve({ 'tools/call': { content: 'x'.repeat(100_000) + '\u001b[31m' } });
     const e = await expectBadResult(c.callTool('t'), 'tools/call');
     expect(e.message.length).toBeLessThan(600);
@@ -100,7 +100,7 @@ describe('issue9.5: malformed results are typed errors', () => {
     expect(tail.message).toContain('\\u001b');
   });
 
-  it('issue9.5: well-formed results still pass (every typed method)', async () => {
+  it('well-formed results still pass (every typed method)', async () => {
     const c = await serve({
       'tools/list': { tools: [{ name: 't', inputSchema: { type: 'object' } }], nextCursor: undefined },
       'tools/call': { content: [{ type: 'text', text: 'ok' }], isError: false },
@@ -125,7 +125,7 @@ describe('issue9.5: malformed results are typed errors', () => {
     await c.unsubscribeResource('mem://x');
   });
 
-  it('issue9.5: every supported revision has a shape table (a new revision adds its own row)', () => {
+  it('every supported revision has a shape table (a new revision adds its own row)', () => {
     for (const v of SUPPORTED_PROTOCOL_VERSIONS) expect(REVISIONS[v]!.resultShapes['tools/call']).toBeTypeOf('function');
     expect(resultShapes(undefined)).toBe(REVISIONS['2025-11-25']!.resultShapes);
     expect(resultShapes('2024-11-05')).toBe(REVISIONS['2024-11-05']!.resultShapes);

@@ -1,5 +1,5 @@
 /**
- * src/schema — the one JSON Schema module (issue 9.11): dialect from `$schema`, formats as
+ * src/schema — the one JSON Schema module: dialect from `$schema`, formats as
  * annotations unless asked, compiled validators cached by content hash in a bounded LRU, and
  * isolation: no schema is ever registered in a shared ajv, so schemas with the same `$id` (two
  * servers, two versions of one tool) never collide. Also the three users: the client's output
@@ -27,8 +27,8 @@ const S2020 = 'https://json-schema.org/draft/2020-12/schema';
 const sameIdA = { $id: 'https://example.com/out.json', type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
 const sameIdB = { $id: 'https://example.com/out.json', type: 'object', properties: { s: { type: 'string' } }, required: ['s'] };
 
-describe('issue9.11: schemas with the same $id never collide (isolation)', () => {
-  it('issue9.11: same $id, different content (two servers) → both validate correctly (basic#16)', () => {
+describe('schemas with the same $id never collide (isolation)', () => {
+  it('same $id, different content (two servers) → both validate correctly (basic#16)', () => {
     expect(validateValue(sameIdA, { n: 1 })).toEqual({ problems: [] });
     const okB = validateValue(sameIdB, { s: 'x' });
     expect(okB.schemaError).toBeUndefined();
@@ -37,7 +37,7 @@ describe('issue9.11: schemas with the same $id never collide (isolation)', () =>
     expect(validateValue(sameIdA, { n: 'x' }).problems.map((p) => p.path)).toEqual(['/n']);
   });
 
-  it('issue9.11: an updated tool schema with the same $id is the one used (output-schema.ts)', async () => {
+  it('an updated tool schema with the same $id is the one used (output-schema.ts)', async () => {
     const v1 = { $id: 'urn:tool:weather:out', type: 'object', properties: { temp: { type: 'number' } }, required: ['temp'] };
     const v2 = { $id: 'urn:tool:weather:out', type: 'object', properties: { temp: { type: 'string' } }, required: ['temp', 'unit'] };
     expect(await validateAgainst(v1, { temp: 20 })).toEqual({ problems: [] });
@@ -47,7 +47,7 @@ describe('issue9.11: schemas with the same $id never collide (isolation)', () =>
     expect(await validateAgainst(v2, { temp: '20C', unit: 'C' })).toEqual({ problems: [] });
   });
 
-  it('issue9.11: nested $id and $anchor shared by two schemas do not leak between them', () => {
+  it('nested $id and $anchor shared by two schemas do not leak between them', () => {
     const a = { $id: 'https://example.com/a', $defs: { item: { $id: 'https://example.com/item', $anchor: 'it', type: 'string' } }, type: 'array', items: { $ref: 'https://example.com/item' } };
     const b = { $id: 'https://example.com/b', $defs: { item: { $id: 'https://example.com/item', $anchor: 'it', type: 'number' } }, type: 'array', items: { $ref: 'https://example.com/item' } };
     expect(validateValue(a, ['x']).problems).toEqual([]);
@@ -56,34 +56,34 @@ describe('issue9.11: schemas with the same $id never collide (isolation)', () =>
     expect(validateValue(a, [1]).problems).toHaveLength(1);
   });
 
-  it('issue9.11: a $ref to another schema\'s $id does not resolve (no cross-schema registry)', () => {
+  it('a $ref to another schema\'s $id does not resolve (no cross-schema registry)', () => {
     validateValue(sameIdA, { n: 1 });
     const r = validateValue({ type: 'object', properties: { x: { $ref: 'https://example.com/out.json' } } }, { x: {} });
     expect(r.schemaError).toMatch(/resolve/);
   });
 
-  it('issue9.11: the host input check and the client output check agree on same-$id schemas', async () => {
+  it('the host input check and the client output check agree on same-$id schemas', async () => {
     expect(toolParameters(sameIdA).status).toBe('ok');
     expect(toolParameters(sameIdB).status).toBe('ok');
     expect((await validateAgainst(sameIdB, { s: 1 })).problems).toHaveLength(1);
   });
 });
 
-describe('issue9.11: compiled validators are cached by content hash, bounded', () => {
+describe('compiled validators are cached by content hash, bounded', () => {
   let restore: number | undefined;
   afterEach(() => {
     if (restore !== undefined) setSchemaCacheLimit(restore);
     restore = undefined;
   });
 
-  it('issue9.11: the cache is bounded (LRU): compiling many distinct schemas does not pile up', () => {
+  it('the cache is bounded (LRU): compiling many distinct schemas does not pile up', () => {
     restore = setSchemaCacheLimit(16);
     for (let i = 0; i < 100; i++) expect(compileSchema({ type: 'object', description: `s${i}` }).ok).toBe(true);
     expect(schemaCacheInfo().size).toBeLessThanOrEqual(16);
     expect(schemaCacheInfo().max).toBe(16);
   });
 
-  it('issue9.11: equal content compiles once; the recently used entry survives eviction', () => {
+  it('equal content compiles once; the recently used entry survives eviction', () => {
     restore = setSchemaCacheLimit(8);
     const hot = { type: 'object', description: 'hot' };
     compileSchema(hot);
@@ -95,14 +95,14 @@ describe('issue9.11: compiled validators are cached by content hash, bounded', (
     expect(schemaCacheInfo().compiles - before).toBe(30);
   });
 
-  it('issue9.11: the default bound is finite', () => {
+  it('the default bound is finite', () => {
     expect(schemaCacheInfo().max).toBeGreaterThan(0);
     expect(Number.isFinite(schemaCacheInfo().max)).toBe(true);
   });
 });
 
-describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
-  it('issue9.11: dialect comes from $schema; 2020-12 by default (basic#15)', () => {
+describe('dialects (basic#14, basic#15, basic#17)', () => {
+  it('dialect comes from $schema; 2020-12 by default (basic#15)', () => {
     expect(dialectOf({})).toEqual({ dialect: '2020-12' });
     expect(dialectOf({ $schema: S2020 })).toEqual({ dialect: '2020-12' });
     expect(dialectOf({ $schema: S2019 })).toEqual({ dialect: '2019-09' });
@@ -112,7 +112,7 @@ describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
     expect(dialectOf({ $schema: 42 })).toHaveProperty('unsupported');
   });
 
-  it('issue9.11: draft-07 is enforced as draft-07 (array items, additionalItems) (basic#16)', () => {
+  it('draft-07 is enforced as draft-07 (array items, additionalItems) (basic#16)', () => {
     const tuple = { $schema: DRAFT07, type: 'array', items: [{ type: 'string' }], additionalItems: false };
     expect(validateValue(tuple, ['a']).problems).toEqual([]);
     expect(validateValue(tuple, ['a', 'b']).problems).toHaveLength(1);
@@ -121,7 +121,7 @@ describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
     expect(validateValue(defs, { a: 1.5 }).problems.map((p) => p.path)).toEqual(['/a']);
   });
 
-  it('issue9.11: 2020-12 is enforced as 2020-12 (prefixItems; array-form items is an invalid schema) (basic#16, basic#19)', () => {
+  it('2020-12 is enforced as 2020-12 (prefixItems; array-form items is an invalid schema) (basic#16, basic#19)', () => {
     const tuple = { type: 'array', prefixItems: [{ type: 'string' }], items: false };
     expect(validateValue(tuple, ['a']).problems).toEqual([]);
     expect(validateValue(tuple, ['a', 'b']).problems).toHaveLength(1);
@@ -129,12 +129,12 @@ describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
     expect(validateValue(draft07Shape, ['a']).schemaError).toBeDefined();
   });
 
-  it('issue9.11: draft-06 and 2019-09 are supported too (basic#14)', () => {
+  it('draft-06 and 2019-09 are supported too (basic#14)', () => {
     expect(validateValue({ $schema: DRAFT06, type: 'object', required: ['a'] }, {}).problems).toHaveLength(1);
     expect(validateValue({ $schema: S2019, type: 'object', dependentRequired: { a: ['b'] } }, { a: 1 }).problems).toHaveLength(1);
   });
 
-  it('issue9.11: draft-04 gives a clear "unsupported dialect" result, not a crash (basic#17)', () => {
+  it('draft-04 gives a clear "unsupported dialect" result, not a crash (basic#17)', () => {
     const r = compileSchema({ $schema: DRAFT04, type: 'object' });
     expect(r.ok).toBe(false);
     if (!r.ok) {
@@ -144,7 +144,7 @@ describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
     expect(validateValue({ $schema: DRAFT04, type: 'object' }, {})).toMatchObject({ schemaError: expect.stringMatching(/unsupported/), problems: [] });
   });
 
-  it('issue9.11: an invalid schema gives a schemaError (basic#19)', () => {
+  it('an invalid schema gives a schemaError (basic#19)', () => {
     expect(validateValue({ type: 'strin' }, 'x').schemaError).toMatch(/type/);
     expect(validateValue({ type: 'object', properties: 3 }, {}).schemaError).toMatch(/properties/);
     expect(validateValue({ type: 'string', pattern: '(' }, 'x').schemaError).toBeDefined();
@@ -153,28 +153,28 @@ describe('issue9.11: dialects (basic#14, basic#15, basic#17)', () => {
   });
 });
 
-describe('issue16.2: formats follow the dialect (basic#16)', () => {
+describe('formats follow the dialect (basic#16)', () => {
   const email = { type: 'object', properties: { email: { type: 'string', format: 'email' } } };
 
-  it('issue16.2: format is an annotation by default (2020-12 without $schema)', () => {
+  it('format is an annotation by default (2020-12 without $schema)', () => {
     expect(validateValue(email, { email: 'not-an-email' })).toEqual({ problems: [] });
     expect(validateValue({ ...email, $schema: DRAFT07 }, { email: 'not-an-email' })).toEqual({ problems: [] });
   });
 
-  it('issue16.2: assertFormats: true asserts formats (2020-12 and draft-07)', () => {
+  it('assertFormats: true asserts formats (2020-12 and draft-07)', () => {
     expect(validateValue(email, { email: 'not-an-email' }, { assertFormats: true }).problems.map((p) => p.path)).toEqual(['/email']);
     expect(validateValue({ ...email, $schema: DRAFT07 }, { email: 'not-an-email' }, { assertFormats: true }).problems).toHaveLength(1);
     expect(validateValue(email, { email: 'a@example.com' }, { assertFormats: true })).toEqual({ problems: [] });
   });
 
-  it('issue16.2: the client output check annotates formats unless assertFormats is set', async () => {
+  it('the client output check annotates formats unless assertFormats is set', async () => {
     expect(await validateAgainst(email, { email: 'not-an-email' })).toEqual({ problems: [] });
     expect((await validateAgainst(email, { email: 'not-an-email' }, { assertFormats: true })).problems).toHaveLength(1);
   });
 });
 
-describe('issue9.11: strict mode uses the schema module', () => {
-  it('issue9.11: strict still checks messages against schema.json, formats asserted', () => {
+describe('strict mode uses the schema module', () => {
+  it('strict still checks messages against schema.json, formats asserted', () => {
     expect(validateMessage('in', { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't', inputSchema: { type: 'object' } }] } }, { requestMethod: 'tools/list' })).toEqual([]);
     const v = validateMessage('in', { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 't' }] } }, { requestMethod: 'tools/list' });
     expect(v.map((x) => x.schemaPath)).toContain('#/$defs/Tool/required');

@@ -1,5 +1,5 @@
 /**
- * issue 13 item 4: the short soak (`node scripts/soak.mjs --short`) in CI — a child process
+ * The short soak (`node scripts/soak.mjs --short`) in CI — a child process
  * running the built client (dist/) against the stdio mock and the Streamable HTTP mock, tracing
  * on: calls at 64 in flight on both transports, session renewals, connect/close cycles. Its exit
  * code and every printed figure are checked here (the full `npm run soak` prints the same
@@ -23,7 +23,7 @@ function runSoak(): Promise<{ code: number | null; out: string }> {
   });
 }
 
-describe('soak, short (issue 13 item 4)', () => {
+describe('soak, short', () => {
   it('stdio + HTTP calls at 64 in flight, renewals, connect/close cycles with tracing: pendingCount 0, no child left, RSS growth < 20 % (the full soak: < 10 %), no listener-leak warning, fds back to the start', async () => {
     const { code, out } = await runSoak();
     console.log(out.split('\n').filter((l) => l.startsWith('SOAK') || l.startsWith('[soak')).join('\n'));
@@ -47,7 +47,7 @@ describe('soak, short (issue 13 item 4)', () => {
   }, 180_000);
 });
 
-describe('soak finding: session renewals must not pile up in the trace redactor (issue 13 item 4)', () => {
+describe('soak finding: session renewals must not pile up in the trace redactor', () => {
   it('regression: a renewed session id replaces the old one among the redacted secrets (1k renewals had made each traced line ~4x slower and RSS grow by hundreds of MB)', async () => {
     const stream = new PassThrough();
     const chunks: string[] = [];

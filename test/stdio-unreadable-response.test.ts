@@ -1,5 +1,5 @@
 /**
- * issue16.8 over a real child process (mock-servers/stdio-server.mjs): a response line over the
+ * Over a real child process (mock-servers/stdio-server.mjs): a response line over the
  * size limit fails its request at once, naming server, method and limit, and no
  * notifications/cancelled goes to a server that did answer; a BOM-prefixed line is read.
  */
@@ -41,8 +41,8 @@ async function start(scenario: object, maxMessageBytes: number) {
   return { conn, diags, received };
 }
 
-describe('issue16.8: stdio, real child process', () => {
-  it('issue16.8: an oversized response fails its request at once with a clear error and sends no cancel (basic.utilities.cancellation#1)', async () => {
+describe('stdio, real child process', () => {
+  it('an oversized response fails its request at once with a clear error and sends no cancel (basic.utilities.cancellation#1)', async () => {
     const { conn, diags, received } = await start({ extends: 'default', tools: ['blob', 'echo'] }, 4096);
     // a timeout far beyond the test's own: without the fix this request would wait for it
     const err = await conn.request('tools/call', { name: 'blob', arguments: { bytes: 20_000 } }, { timeoutMs: 600_000 }).catch((e) => e);
@@ -61,7 +61,7 @@ describe('issue16.8: stdio, real child process', () => {
     expect(received().filter((m) => m.method === 'notifications/cancelled')).toEqual([]);
   });
 
-  it('issue16.8: a line starting with a UTF-8 BOM is read like any other', async () => {
+  it('a line starting with a UTF-8 BOM is read like any other', async () => {
     // initialize is id 1, this call id 2: the BOM line answers it before the real answer does
     const bomLine = `\ufeff${JSON.stringify({ jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'from the BOM line' }] } })}`;
     const { conn, diags } = await start({ extends: 'default', tools: [{ name: 'bom', builtin: 'echo', behavior: { garbage: bomLine } }] }, 4096);

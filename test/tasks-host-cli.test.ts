@@ -100,7 +100,7 @@ describe('mcpwire call: task-required tools', { timeout: 60_000 }, () => {
     return { args: ['--stdio', `env MOCK_RECORD=${record} ${process.execPath} ${mockServer} ${file}`], record };
   }
 
-  it('issue 11: prints the final result on stdout and the task status on stderr', async () => {
+  it('prints the final result on stdout and the task status on stderr', async () => {
     const { args } = adHoc(withTasks);
     const r = await runCli([...args, 'call', 'research', '--args', '{"ms":300}']);
     expect(r.code, r.stderr).toBe(0);
@@ -109,7 +109,7 @@ describe('mcpwire call: task-required tools', { timeout: 60_000 }, () => {
     expect(r.stderr).toMatch(/^task [0-9a-f-]{36} completed \d+s…/m);
   });
 
-  it('issue 11: Ctrl-C during a task-augmented call sends tasks/cancel before closing the server; exit 130', async () => {
+  it('Ctrl-C during a task-augmented call sends tasks/cancel before closing the server; exit 130', async () => {
     const { args, record } = adHoc(withTasks);
     let sent = false;
     const r = await runCli([...args, 'call', 'research', '--args', '{"ms":60000}'], (stderr, child) => {
@@ -133,7 +133,7 @@ describe('task status on stderr (taskStatusPrinter)', () => {
     return { out, stream: { isTTY, write: (s: string) => (out.push(s), true) } as unknown as NodeJS.WriteStream };
   };
 
-  it('issue 11: not a terminal — one line per status change with the elapsed seconds; the server\'s control characters are dropped', () => {
+  it('not a terminal — one line per status change with the elapsed seconds; the server\'s control characters are dropped', () => {
     let now = 10_000;
     const { out, stream } = sink(false);
     const p = taskStatusPrinter(stream, () => now);
@@ -144,7 +144,7 @@ describe('task status on stderr (taskStatusPrinter)', () => {
     expect(out).toEqual(['task t-1 working 0s… step[2J 1\n', 'task t-1 completed 3s…\n']);
   });
 
-  it('issue 11: on a terminal the line is redrawn every second (elapsed time moves) and cleared at the end', () => {
+  it('on a terminal the line is redrawn every second (elapsed time moves) and cleared at the end', () => {
     vi.useFakeTimers();
     try {
       const { out, stream } = sink(true);

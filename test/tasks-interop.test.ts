@@ -1,7 +1,7 @@
 /**
  * Tasks against the reference server `@modelcontextprotocol/server-everything` (a real child
  * process over stdio): its `simulate-research-query` tool has `execution.taskSupport: "required"`,
- * so the client and `mcpwire call` must run it through tasks (issue 11, "done when").
+ * so the client and `mcpwire call` must run it through tasks.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -58,7 +58,7 @@ describe('interop: tasks with server-everything', { timeout: 60_000 }, () => {
     expect((await client.getTask(task.taskId)).status).toBe('cancelled');
   });
 
-  it('issue 11: `mcpwire --stdio "npx -y @modelcontextprotocol/server-everything" call simulate-research-query --json` prints the result; status on stderr', async () => {
+  it('`mcpwire --stdio "npx -y @modelcontextprotocol/server-everything" call simulate-research-query --json` prints the result; status on stderr', async () => {
     const child = spawn(process.execPath, [cli, '--stdio', 'npx -y @modelcontextprotocol/server-everything', 'call', 'simulate-research-query', '--args', '{"topic":"x"}', '--json'], {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],

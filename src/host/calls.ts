@@ -1,11 +1,11 @@
 /**
- * Executing agent tool calls (seed §7.3): resolve the public name, check the arguments against
+ * Executing agent tool calls: resolve the public name, check the arguments against
  * the tool's inputSchema (`validate_input`, default on; the one schema module `src/schema/`),
  * ask permission (`permissions.ts`), wait for a place in the server's queue, then in the host's
  * (`max_parallel`, `call-queue.ts`), send `tools/call`, bound the result (cut content stays readable through
  * `mcp_result_read`, `result-pages.ts`). Every failure — unknown tool, server down, denied,
  * timeout, disconnect mid-call — is a typed error result (`outcome.ts`), never a throw: the
- * agent loop carries on (seed §6). Transient failures of idempotent calls are retried
+ * agent loop carries on. Transient failures of idempotent calls are retried
  * (`retry.ts`); a retry after a crash waits for the server to be ready again, within the call's
  * deadline. The host tools run in `host-tool-calls.ts`; every result carries its `durationMs`. Nothing a server's config holds secret reaches the agent:
  * results, error texts, rpc error data and `_meta` go through the server's redaction.

@@ -1,5 +1,5 @@
 /**
- * A server's row of the status view (seed §5.4) from its slot: state, retries, last error and,
+ * A server's row of the status view from its slot: state, retries, last error and,
  * while connected, what the server said about itself — every server-sent string sanitized and
  * capped (instructions cut to their first line unless the detail view is asked for).
  */

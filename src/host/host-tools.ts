@@ -1,7 +1,7 @@
 /**
- * The host tools: four that give an agent MCP resources and prompts (seed §9:
- * "local standard tool として公開"), and `mcp_result_read`, which pages through a tool result that
- * was cut for size (seed §8.4, `result-pages.ts`): their definitions and argument parsing.
+ * The host tools: four that give an agent MCP resources and prompts (published as
+ * ordinary local tools), and `mcp_result_read`, which pages through a tool result that
+ * was cut for size (`result-pages.ts`): their definitions and argument parsing.
  * Results are built by `host-tool-results.ts`; execution is wired by `calls.ts`.
  */
 import { z } from 'zod';

@@ -59,7 +59,7 @@ export interface HostOptions {
   now?: () => number;
 }
 
-/** One server in the status view (seed §5.4). */
+/** One server in the status view. */
 export interface ServerStatus {
   id: string;
   transport: TransportKind | 'unknown';

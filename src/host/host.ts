@@ -3,7 +3,7 @@
  * loaded config (`loadConfig`), `start()` connects every enabled server in parallel (one slow or
  * broken server delays or breaks no other), and from then on the host keeps each one connected
  * (`server-slot.ts`), keeps the adapted tool catalog current (`tools.ts`), runs agent tool calls
- * (`calls.ts`) and reports status for the `/mcp` view (seed §5.4).
+ * (`calls.ts`) and reports status for the `/mcp` view.
  *
  * Events: `status` (a `ServerStatus` changed), `stateChange` ({ server, from, to, status }: a
  * server's state changed), `serverAdded` / `serverRemoved` ({ server }), `reloaded`

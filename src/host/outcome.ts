@@ -1,5 +1,5 @@
 /**
- * Typed host call results (seed 002, seed 000 §7.3): what happened to a call, as fields the
+ * Typed host call results: what happened to a call, as fields the
  * embedding agent can branch on — not only as text for the model. `outcome` tells apart:
  *
  * | outcome | meaning | `code` |

@@ -1,5 +1,5 @@
 /**
- * The permission hook (seed §8): MCP tools cross a trust boundary, so a call is allowed only
+ * The permission hook: MCP tools cross a trust boundary, so a call is allowed only
  *
  * 1. when the server's config lists the tool in `permissions.allow` (and not in `deny`), or
  * 2. when the application's hook says `allow` after showing `server/tool` and the arguments.

@@ -1,5 +1,5 @@
 /**
- * Cut results the agent can read on (seed 000 §8.4: "超過分は省略 + 参照化"). When a tool result
+ * Cut results the agent can read on (what is cut is kept, and the agent is told where). When a tool result
  * is cut to the host's size cap, the whole (already redacted) result is kept here under a
  * `resultId`, and the truncation marker tells the agent to call `mcp_result_read` with that id
  * and a cursor; each call returns one page (at most `pageBytes`) and the next cursor.

@@ -1,11 +1,11 @@
 /**
  * One configured server under supervision: connect, list tools, watch for the connection to
  * drop, reconnect with backoff and jitter (`backoff.ts`), refresh tools on `list_changed`.
- * States follow the status view of seed §5.4: `disabled`, `connecting`, `auth_required`,
+ * States follow the status view: `disabled`, `connecting`, `auth_required`,
  * `ready`, `error` — plus `untrusted` (a project server the user has not trusted: never
  * started), `stopped` (`host.stopServer(id)`: closed on purpose, no retries until
  * `startServer`) and `closed` once the host is closed or the server removed. A connection that
- * fails or drops affects only this server (seed §6).
+ * fails or drops affects only this server.
  */
 import { isAuthRequiredError, type McpWireError } from '../errors.js';
 import type { CallToolOptions, ClientOptions } from '../mcp/client.js';

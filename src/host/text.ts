@@ -1,8 +1,8 @@
 /**
  * Sanitizing untrusted text from servers (descriptions, titles, names) before it reaches an
  * agent's tool list or a terminal: control characters, bidirectional overrides and zero-width
- * characters are removed, runs of blank lines collapsed, and the length capped (seed §8: MCP
- * metadata is untrusted).
+ * characters are removed, runs of blank lines collapsed, and the length capped: MCP
+ * metadata is untrusted.
  */
 
 // C0 controls except \t and \n, DEL, C1 controls.

@@ -1,5 +1,5 @@
 /**
- * Public tool names (seed §7.1): `mcp_<serverId>_<toolSlug>_<hash8>`.
+ * Public tool names: `mcp_<serverId>_<toolSlug>_<hash8>`.
  *
  * - Only `[a-zA-Z0-9_-]`, at most 64 characters: the strictest common limit of LLM providers.
  * - `hash8` is the first 8 hex digits of sha256(`serverId + "\0" + originalName`), so a name

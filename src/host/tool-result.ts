@@ -1,5 +1,5 @@
 /**
- * Bounding tool results for the agent (seed §8.4: "返却 payload はサイズ制限をかけ、超過分は省略").
+ * Bounding tool results for the agent (a returned payload has a size cap; what is over it is cut).
  * Size is measured as the UTF-8 bytes of each content block's JSON. Blocks are kept in order
  * while they fit; the first text block that does not fit is cut to the remaining room; every
  * later block is omitted; a marker text block then says how many bytes and blocks were left

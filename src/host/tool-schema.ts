@@ -1,5 +1,5 @@
 /**
- * Tool `inputSchema` → agent tool `parameters` (seed §7.2). The schema is untrusted input:
+ * Tool `inputSchema` → agent tool `parameters`. The schema is untrusted input:
  *
  * - larger than `maxBytes` serialized (default 64 KiB) → refused before any parsing work;
  *   the caller then exposes the tool with the fallback schema (default) or not at all;

@@ -1,5 +1,5 @@
 /**
- * The tool adapter (seed §7): MCP tools of many servers → one catalog of agent tools with
+ * The tool adapter: MCP tools of many servers → one catalog of agent tools with
  * public names (`tool-names.ts`), origin-naming sanitized descriptions, checked parameters
  * (`tool-schema.ts`) and a reverse lookup from public name to (server, tool). Pure: no I/O.
  *

@@ -1,5 +1,5 @@
 /**
- * Shared runner for the property-based fuzz tests (test/fuzz-*.test.ts, issue 13 item 1).
+ * Shared runner for the property-based fuzz tests (test/fuzz-*.test.ts).
  *
  * - Every property prints one summary line: `[fuzz] <name>: <n> cases, seed <s>` — the case
  *   counts in CI are in the test output.

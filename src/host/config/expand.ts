@@ -7,7 +7,7 @@
  *   field of an entry. `$${` is a literal `${`. An unset VAR without a default, or a `${` that
  *   is not one of these forms, is a problem: that one entry is disabled. Expansion happens when
  *   the config is loaded for use; files are never rewritten with the values (`mcp add` keeps
- *   `${VAR}` as written). This supersedes seed 000 §5.1.1 ("never expands"): issues 12.6/17.3.
+ *   `${VAR}` as written). This supersedes the first design, in which the native format never expanded.
  * - `mcpServers` files (Claude Desktop, Claude Code `.mcp.json` and `~/.claude.json`, Cursor):
  *   `${VAR}` and `${VAR:-default}` as above (no `${PROJECT_ROOT}`, no `$${`).
  * - VS Code `mcp.json`: `${env:VAR}` (unset → empty, as VS Code does), `${workspaceFolder}`,

@@ -1,5 +1,5 @@
 /**
- * Validation of one server entry in the native shape (seed §5) with zod, and its
+ * Validation of one server entry in the native shape with zod, and its
  * normalization to `NormalizedServerConfig`. Import formats are converted to this shape first
  * so every entry passes the same checks. Issues name the field, never the value: values may
  * be secrets (env, headers, client_secret).
@@ -64,7 +64,7 @@ const permissionsSchema = z.object({
 });
 
 /**
- * The native server entry (seed §5 `McpServerConfig`, plus `permissions`), field by field.
+ * The native server entry (`McpServerConfig`, plus `permissions`), field by field.
  * Cross-field rules (`url`/`command` required by transport, URL schemes) are checked by
  * `crossFieldIssues`, which runs even when a field fails here, so every problem shows at once.
  */

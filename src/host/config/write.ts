@@ -1,6 +1,6 @@
 /**
- * Editing one native config file for `mcpwire mcp add/remove/enable/disable --scope …` (seed
- * §5.2): the change touches only `mcp.servers.<id>`, keeps every other key of the file (and
+ * Editing one native config file for `mcpwire mcp add/remove/enable/disable --scope …`: the
+ * change touches only `mcp.servers.<id>`, keeps every other key of the file (and
  * the order of keys; a YAML file keeps its comments too), and is written atomically with mode
  * 0600 (`atomic.ts`). Values are written as given: `${VAR}` references stay references. A file that is
  * not valid JSON, or defines a server id twice, is refused rather than rewritten: rewriting
