@@ -190,4 +190,11 @@ describe('the seams of the layers', () => {
     }
     expect(hits).toEqual([]);
   });
+
+  it('every layer folder opens with a README, and docs/design.md links each one', () => {
+    const folders = [...fs.readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name), 'host/config'];
+    const design = fs.readFileSync(path.join(src, '../docs/design.md'), 'utf8');
+    expect(folders.filter((d) => !fs.existsSync(path.join(src, d, 'README.md')))).toEqual([]);
+    expect(folders.filter((d) => !design.includes(`(../src/${d}/README.md)`))).toEqual([]);
+  });
 });
