@@ -132,7 +132,7 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     // Nothing was registered at the AS just to find out (no interaction possible in `status`).
     expect(as.counts.registrations).toBe(0);
     const st = await run(sb, ['auth', 'status', '--json']);
-    expect(JSON.parse(st.stdout).servers).toEqual([{ id: 'secure', state: 'none', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null }]);
+    expect(JSON.parse(st.stdout).servers).toEqual([{ id: 'secure', state: 'none', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null, grant: null, sender_constrained: null }]);
   });
 
   it('login --no-browser: prints the URL, takes the pasted redirect, stores the grant 0600 (basic.authorization#40, #70, #75, #76)', async () => {
@@ -150,6 +150,7 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     });
     expect(login.code, login.stderr).toBe(0);
     expect(login.stdout).toMatch(/logged in to "secure" \(scope: [^)]*mcp:tools[^)]*\), expires \d{4}-/);
+    expect(login.stdout).toContain('grant: authorization_code; token: bearer');
     // The authorization request: PKCE S256, state, the resource indicator, a loopback redirect URI.
     expect(authUrl!.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authUrl!.searchParams.get('resource')).toBe(mcp.url);
@@ -202,7 +203,8 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
     expect(row.scopes).toContain(SCOPE);
     expect(Date.parse(row.expires_at)).toBeGreaterThan(Date.now());
     const text = await run(sb, ['auth', 'status']);
-    expect(text.stdout).toMatch(/secure\s+valid\s+mcp:tools/);
+    expect(text.stdout).toMatch(/secure\s+valid\s+authorization_code\s+bearer\s+mcp:tools/);
+    expect(row).toMatchObject({ grant: 'authorization_code', sender_constrained: null });
   });
 
   it('check of a configured server uses its stored grant: the lifecycle checks pass instead of stopping at 401', async () => {

@@ -49,7 +49,7 @@ export interface FileTokenStoreOptions {
   lock?: Omit<FileLockOptions, 'signal'>;
 }
 
-const STRING_FIELDS = ['access_token', 'refresh_token', 'token_type', 'scope', 'client_id', 'client_secret', 'token_endpoint_auth_method', 'issuer', 'resource', 'redirect_uri'] as const;
+const STRING_FIELDS = ['access_token', 'refresh_token', 'token_type', 'scope', 'client_id', 'client_secret', 'token_endpoint_auth_method', 'issuer', 'resource', 'redirect_uri', 'grant_kind'] as const;
 const NUMBER_FIELDS = ['expires_at', 'client_secret_expires_at'] as const;
 
 /** The `mcp-auth.json` store (see the module comment). */

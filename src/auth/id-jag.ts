@@ -44,7 +44,7 @@ export function idJagRequestBody(o: { idpClientId: string; idpClientSecret?: str
 /** An AssertionSource that asks the IdP for an ID-JAG naming the AS (audience) and the MCP server (resource). */
 export function idJagAssertion(o: IdJagOptions): AssertionSource {
   const http = { fetch: o.fetch ?? fetch, timeoutMs: o.timeoutMs ?? 30_000 };
-  return async (target, signal) => {
+  const source: AssertionSource = async (target, signal) => {
     const url = new URL(o.idpTokenEndpoint);
     checkHttps(url, 'the IdP token endpoint');
     const idToken = typeof o.idToken === 'string' ? o.idToken : await o.idToken();
@@ -67,4 +67,6 @@ export function idJagAssertion(o: IdJagOptions): AssertionSource {
     o.onSecret?.([doc.access_token]);
     return doc.access_token;
   };
+  // The grant it yields is recorded as enterprise-managed (`auth status`), not as a workload's.
+  return Object.assign(source, { grantKind: 'id-jag' as const });
 }

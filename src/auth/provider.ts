@@ -56,6 +56,8 @@ class Provider implements OAuthClientProvider {
   private signer: DpopSigner | undefined;
   /** Resource server nonces already tried. */
   private readonly rsNonces = new Set<string>();
+  /** Access tokens a 401 reaction ended with (refreshed, authorized or found held): one refused again is not reacted to. */
+  private readonly reactedWith = new Set<string>();
 
   constructor(options: OAuthProviderOptions) {
     this.o = options;
@@ -143,10 +145,11 @@ class Provider implements OAuthClientProvider {
       await this.single(() => this.authorizeLocked({ challengeScope: unionScopes(held, ch.scope), resourceMetadata: ch.resource_metadata }, options));
       return true;
     }
-    // 401: replay once (never loop).
-    if (attempt > 0) return false;
     // The token the refused request carried (the transport says; none when it sent none).
     const refused = info.sentAuthorization !== undefined ? tokenOf(info.sentAuthorization) : undefined;
+    // 401: react once per request (never loop). A replay that only took a DPoP nonce (RFC 9449
+    // §9) did not react to the token: the token a reaction ended with being refused does.
+    if (attempt > 0 && (refused === undefined || this.reactedWith.has(refused))) return false;
     await this.single(async () => {
       const sent = await this.current(options);
       // A token other than the refused one is held by now (a refresh or a login in between, or
@@ -177,6 +180,8 @@ class Provider implements OAuthClientProvider {
         throw err;
       }
     });
+    if (this.reactedWith.size >= 16) this.reactedWith.clear();
+    if (this.grant !== undefined) this.reactedWith.add(this.grant.access_token);
     return true;
   }
 
@@ -447,11 +452,11 @@ class Provider implements OAuthClientProvider {
       const assertion = await this.o.assertion({ issuer: d.as.issuer, resource: d.resource, tokenEndpoint: d.as.token_endpoint ?? '' }, options?.signal);
       this.secret([assertion]);
       const g = await this.tokenCall(d, client, 'jwt-bearer', await this.newKey(d), (c, f) => f.jwtBearerRequest(c, client, assertion, d.resource, scope, options?.signal), scoped);
-      return this.locked(() => this.save(g, options), options);
+      return this.locked(() => this.save({ ...g, grant_kind: this.o.assertion?.grantKind ?? 'jwt-bearer' }, options), options);
     }
     if (this.o.grantType === 'client_credentials') {
       const g = await this.tokenCall(d, client, 'client_credentials', await this.newKey(d), (c, f) => f.clientCredentialsRequest(c, client, d.resource, scope, options?.signal), scoped);
-      return this.locked(() => this.save(g, options), options);
+      return this.locked(() => this.save({ ...g, grant_kind: 'client_credentials' }, options), options);
     }
     const { redirectUri, interaction } = this.o;
     if (redirectUri === undefined || interaction === undefined) {
@@ -462,7 +467,7 @@ class Provider implements OAuthClientProvider {
     const redirect = await interaction(pending.url, signal);
     const params = (await flow()).validateRedirect(ctx, client, pending, redirect);
     const g = await this.tokenCall(d, client, 'authorization_code', await this.newKey(d), (c, f) => f.authorizationCodeRequest(c, client, params, pending, d.resource, options?.signal), scoped);
-    return this.locked(() => this.save({ ...g, redirect_uri: redirectUri }, options), options);
+    return this.locked(() => this.save({ ...g, redirect_uri: redirectUri, grant_kind: 'authorization_code' }, options), options);
   }
 }
 

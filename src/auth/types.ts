@@ -41,7 +41,16 @@ export interface StoredGrant {
    * a refresh keeps it. Absent for Bearer grants.
    */
   dpop_jwk?: Record<string, unknown>;
+  /**
+   * How the grant was obtained, for `auth status` (a refresh keeps it): `authorization_code`,
+   * `client_credentials`, `jwt-bearer` (workload identity) or `id-jag` (enterprise-managed: the
+   * jwt-bearer grant with an IdP's ID-JAG from a token exchange). Absent in older stores.
+   */
+  grant_kind?: GrantKindName;
 }
+
+/** See `StoredGrant.grant_kind`. */
+export type GrantKindName = 'authorization_code' | 'client_credentials' | 'jwt-bearer' | 'id-jag';
 
 /** Per-call options of the async APIs here: every call can be abandoned. */
 export interface AuthCallOptions {
@@ -107,7 +116,10 @@ export interface UnauthorizedInfo {
 }
 
 /** Produces the RFC 7523 authorization grant assertion for the AS that will redeem it. */
-export type AssertionSource = (target: { issuer: string; resource: string; tokenEndpoint: string }, signal?: AbortSignal) => Promise<string>;
+export type AssertionSource = ((target: { issuer: string; resource: string; tokenEndpoint: string }, signal?: AbortSignal) => Promise<string>) & {
+  /** `id-jag`: the assertion is an enterprise IdP's ID-JAG (`idJagAssertion`), recorded as the grant's kind. */
+  grantKind?: 'id-jag';
+};
 
 /** Key material for `private_key_jwt` (RFC 7523) client authentication. */
 export interface PrivateKeyJwtConfig {

@@ -20,6 +20,7 @@ export {
   authStorePath,
   authStore,
   authStatusRows,
+  grantFacts,
   clientAuthOptions,
   connectionAuthProvider,
   loginServer,

@@ -25,8 +25,9 @@ import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
 import { unionScopes } from '../auth/scope.js';
+import { jwkThumbprint } from '../auth/thumbprint.js';
 import { workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
-import type { AuthCallOptions, AuthorizationInteraction, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
+import type { AuthCallOptions, AuthorizationInteraction, GrantKindName, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
 import { Serial } from '../util/serial.js';
 import { ConfigError } from '../errors.js';
 import { userConfigDir, type PathOptions } from './config/paths.js';
@@ -346,6 +347,19 @@ export interface AuthStatusRow {
   /** `pre-registered` (client_id in config), `registered` (DCR or CIMD, stored), or null. */
   client: 'pre-registered' | 'registered' | null;
   issuer: string | null;
+  /** How the grant was obtained (`StoredGrant.grant_kind`; for an older store, what the config asks for), or null. */
+  grant: GrantKindName | null;
+  /** `{ method: 'dpop', jkt }` for a DPoP-bound token (RFC 9449: the key's RFC 7638 thumbprint, never the key), else null. */
+  sender_constrained: { method: 'dpop'; jkt: string } | null;
+}
+
+/** What a stored grant says about how it was obtained and what binds it (for `login` and `auth status`). */
+export function grantFacts(server: ResolvedServer, g: StoredGrant): Pick<AuthStatusRow, 'grant' | 'sender_constrained'> {
+  const jkt = g.token_type.toLowerCase() === 'dpop' ? jwkThumbprint(g.dpop_jwk) : undefined;
+  return {
+    grant: g.grant_kind ?? (workload(server).grantType ?? 'authorization_code'),
+    sender_constrained: jkt !== undefined ? { method: 'dpop', jkt } : null,
+  };
 }
 
 /** The auth state of each server from the store (nothing is sent anywhere). */
@@ -354,7 +368,7 @@ export async function authStatusRows(servers: readonly ResolvedServer[], store: 
   for (const s of servers) {
     const preRegistered = s.config.oauth?.clientId !== undefined;
     if (!usesOAuth(s)) {
-      rows.push({ id: s.id, state: 'not_applicable', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null });
+      rows.push({ id: s.id, state: 'not_applicable', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null, grant: null, sender_constrained: null });
       continue;
     }
     const g = await store.get(s.id);
@@ -366,6 +380,7 @@ export async function authStatusRows(servers: readonly ResolvedServer[], store: 
       refreshable: g?.refresh_token !== undefined,
       client: preRegistered ? 'pre-registered' : g?.client_id !== undefined ? 'registered' : null,
       issuer: g?.issuer ?? null,
+      ...(g !== undefined ? grantFacts(s, g) : { grant: null, sender_constrained: null }),
     });
   }
   return rows;

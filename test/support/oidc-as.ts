@@ -34,6 +34,8 @@ export interface TestAsOptions {
   accessTokenTtl?: number;
   /** Resource servers this AS issues tokens for (their canonical URIs), with their scope. */
   resources: Record<string, string>;
+  /** RFC 9449: oidc-provider's `features.dPoP` (a proof at the token endpoint binds the tokens to its key). */
+  dpop?: boolean;
 }
 
 export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
@@ -72,6 +74,7 @@ export async function startTestAs(options: TestAsOptions): Promise<TestAs> {
     findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
     features: {
       devInteractions: { enabled: false },
+      dPoP: { enabled: options.dpop === true },
       registration: { enabled: true },
       revocation: { enabled: true, allowedPolicy: async () => true },
       introspection: { enabled: true, allowedPolicy: async (ctx) => ctx.oidc.client?.clientId === introspector.id },

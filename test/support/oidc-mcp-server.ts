@@ -5,11 +5,18 @@
  * token (basic.authorization#55), and checks every bearer token by RFC 7662 introspection at the
  * AS: active and issued for this server as audience (basic.authorization#53, #95).
  *
+ * With `dpop` (RFC 9449): the PRM says `dpop_bound_access_tokens_required`, a request carries
+ * `Authorization: DPoP <token>` and a proof checked by `dpop-verify.ts` whose key's thumbprint
+ * must be the token's `cnf.jkt` (from introspection); a bound token sent as Bearer is refused;
+ * with `dpop.nonce` the first proof without the server's nonce gets `use_dpop_nonce` (§9).
+ * `dpop` records what it accepted and refused (`dpopLog`) and every proof seen.
+ *
  * Tools: `whoami` (answers the token's subject and scope). `expireTokens()` makes every token
  * seen so far invalid here (as if it expired) without telling the client.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkDpopProof } from './dpop-verify.js';
 
 export interface TestMcpServer {
   /** The MCP endpoint (`…/mcp`), the canonical resource URI. */
@@ -17,6 +24,12 @@ export interface TestMcpServer {
   counts: { calls: number; unauthorized: number; introspections: number };
   /** Every bearer token presented (for leak checks). */
   tokensSeen: Set<string>;
+  /** DPoP mode: every proof seen, and each decision (`accepted <jkt>` or `refused: <reason>`). */
+  proofsSeen: Set<string>;
+  dpopLog: string[];
+  /** DPoP mode with nonces: the nonce required now, and how many `use_dpop_nonce` refusals were sent. */
+  dpopNonce: string | undefined;
+  nonceChallenges: number;
   expireTokens(): void;
   close(): Promise<void>;
 }
@@ -25,6 +38,7 @@ export interface TestMcpServerOptions {
   issuer: string;
   introspector: { id: string; secret: string };
   scope: string;
+  dpop?: { nonce: boolean };
 }
 
 /** Starts the server on 127.0.0.1; `url` is known before the AS is (pass it to the AS as a resource). */
@@ -33,6 +47,10 @@ export async function startTestMcpServer(): Promise<TestMcpServer & { configure(
   const counts = { calls: 0, unauthorized: 0, introspections: 0 };
   const tokensSeen = new Set<string>();
   const expired = new Set<string>();
+  const proofsSeen = new Set<string>();
+  const dpopLog: string[] = [];
+  const seenJti = new Set<string>();
+  const state = { nonce: undefined as string | undefined, nonceChallenges: 0 };
   const server: Server = createServer((req, res) => void handle(req, res).catch((err: unknown) => send(res, 500, { error: String(err) })));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -42,13 +60,15 @@ export async function startTestMcpServer(): Promise<TestMcpServer & { configure(
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', base).pathname;
     if (req.method === 'GET' && (path === '/.well-known/oauth-protected-resource/mcp' || path === '/.well-known/oauth-protected-resource')) {
-      return send(res, 200, { resource: url, authorization_servers: [opts!.issuer], scopes_supported: opts!.scope.split(' '), bearer_methods_supported: ['header'] });
+      const dpop = opts!.dpop ? { dpop_bound_access_tokens_required: true, dpop_signing_alg_values_supported: ['ES256'] } : {};
+      return send(res, 200, { resource: url, authorization_servers: [opts!.issuer], scopes_supported: opts!.scope.split(' '), bearer_methods_supported: ['header'], ...dpop });
     }
     if (path !== '/mcp') return send(res, 404, { error: 'not found' });
     const body = await readBody(req);
     const auth = req.headers.authorization;
-    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : opts!.dpop && auth?.startsWith('DPoP ') ? auth.slice(5) : undefined;
     if (token !== undefined) tokensSeen.add(token);
+    if (opts!.dpop && token !== undefined && !(await dpopAccepts(req, res, token, auth!.startsWith('DPoP ')))) return;
     const info = token !== undefined && !expired.has(token) ? await introspect(token) : undefined;
     if (!info) {
       counts.unauthorized++;
@@ -82,15 +102,49 @@ export async function startTestMcpServer(): Promise<TestMcpServer & { configure(
     }
   }
 
-  async function introspect(token: string): Promise<{ sub?: string; scope?: string } | undefined> {
-    counts.introspections++;
+  /** RFC 9449 §7.1: the DPoP scheme with a valid proof whose key is the token's `cnf.jkt`; false when refused (answered). */
+  async function dpopAccepts(req: IncomingMessage, res: ServerResponse, token: string, dpopScheme: boolean): Promise<boolean> {
+    const refuse = (error: string, reason: string): false => {
+      dpopLog.push(`refused: ${reason}`);
+      counts.unauthorized++;
+      if (error === 'use_dpop_nonce') {
+        state.nonceChallenges++;
+        res.setHeader('dpop-nonce', state.nonce!);
+      }
+      res.setHeader('www-authenticate', `DPoP error="${error}", algs="ES256"`);
+      send(res, 401, { error });
+      return false;
+    };
+    const proof = req.headers.dpop;
+    if (typeof proof === 'string') proofsSeen.add(proof);
+    if (!dpopScheme) {
+      // A token bound to a key is worthless without a proof of that key (RFC 9449 §7.2).
+      const j = await introspectRaw(token);
+      return j.cnf?.jkt !== undefined ? refuse('invalid_token', 'a DPoP-bound token sent as Bearer') : true;
+    }
+    if (opts!.dpop!.nonce) state.nonce ??= `n-${Math.random().toString(36).slice(2)}`;
+    const check = checkDpopProof(proof, { method: req.method ?? 'GET', url: new URL(req.url ?? '/', base).href, accessToken: token, seenJti, ...(state.nonce !== undefined ? { nonce: state.nonce } : {}) });
+    if (!check.ok) return refuse(check.error, check.reason);
+    if (expired.has(token)) return true; // refused below as an expired token
+    const j = await introspectRaw(token);
+    if (j.cnf?.jkt !== check.jkt) return refuse('invalid_token', 'the proof key is not the one the token is bound to');
+    dpopLog.push(`accepted ${check.jkt}`);
+    return true;
+  }
+
+  async function introspectRaw(token: string): Promise<{ active?: boolean; aud?: string | string[]; sub?: string; scope?: string; token_type?: string; cnf?: { jkt?: string } }> {
     const basic = Buffer.from(`${encodeURIComponent(opts!.introspector.id)}:${encodeURIComponent(opts!.introspector.secret)}`).toString('base64');
     const res = await fetch(`${opts!.issuer}/token/introspection`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ token }),
     });
-    const j = (await res.json()) as { active?: boolean; aud?: string | string[]; sub?: string; scope?: string; token_type?: string };
+    return (await res.json()) as { active?: boolean; cnf?: { jkt?: string } };
+  }
+
+  async function introspect(token: string): Promise<{ sub?: string; scope?: string } | undefined> {
+    counts.introspections++;
+    const j = await introspectRaw(token);
     if (!j.active || j.token_type === 'refresh_token') return undefined;
     const aud = Array.isArray(j.aud) ? j.aud : [j.aud];
     return aud.includes(url) ? j : undefined;
@@ -100,6 +154,14 @@ export async function startTestMcpServer(): Promise<TestMcpServer & { configure(
     url,
     counts,
     tokensSeen,
+    proofsSeen,
+    dpopLog,
+    get dpopNonce() {
+      return state.nonce;
+    },
+    get nonceChallenges() {
+      return state.nonceChallenges;
+    },
     configure(o) {
       opts = o;
     },

@@ -2,7 +2,10 @@
  * `mcpwire auth status [<id>] [--json]`: what the token store holds for each configured server,
  * read locally (nothing is sent): state (`none`, `valid`, `expired`, `not_applicable` for stdio),
  * granted scopes, expiry, whether a refresh token is held, and the client kind
- * (`pre-registered` from the config, `registered` by DCR/CIMD). Never a token or secret.
+ * (`pre-registered` from the config, `registered` by DCR/CIMD), how the grant was obtained
+ * (`authorization_code`, `client_credentials`, `jwt-bearer` = workload identity, `id-jag` =
+ * enterprise-managed) and whether the token is sender-constrained (`dpop` with the key's RFC 7638
+ * thumbprint, never the key). Never a token or secret.
  */
 import { authStatusRows, authStorePath, FileTokenStore, type AuthStatusRow } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
@@ -35,7 +38,7 @@ export default async function auth(argv: string[]): Promise<number> {
       process.stdout.write('no MCP servers configured\n');
       return 0;
     }
-    process.stdout.write(`${table(['id', 'state', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map(cells))}\ntoken store: ${store.file}\n`);
+    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map(cells))}\ntoken store: ${store.file}\n`);
     return 0;
   } catch (err) {
     return reportFailure(err, scrub);
@@ -44,5 +47,17 @@ export default async function auth(argv: string[]): Promise<number> {
 
 function cells(r: AuthStatusRow): string[] {
   const next = r.state === 'none' || (r.state === 'expired' && !r.refreshable) ? `mcpwire login ${r.id}` : '';
-  return [safeText(r.id, 64), r.state, safeText(r.scopes.join(' ') || '-', 80), r.expires_at ?? '-', r.refreshable ? 'yes' : 'no', r.client ?? '-', next];
+  return [safeText(r.id, 64), r.state, grantLabel(r.grant), boundLabel(r.sender_constrained), safeText(r.scopes.join(' ') || '-', 80), r.expires_at ?? '-', r.refreshable ? 'yes' : 'no', r.client ?? '-', next];
+}
+
+/** The grant kind as a person reads it. */
+export function grantLabel(grant: AuthStatusRow['grant']): string {
+  if (grant === 'jwt-bearer') return 'jwt-bearer (workload identity)';
+  if (grant === 'id-jag') return 'token-exchange/ID-JAG (enterprise)';
+  return grant ?? '-';
+}
+
+/** `DPoP jkt=<thumbprint>` for a sender-constrained token, `bearer` otherwise. */
+export function boundLabel(bound: AuthStatusRow['sender_constrained']): string {
+  return bound === null ? 'bearer' : `DPoP jkt=${safeText(bound.jkt, 64)}`;
 }

@@ -11,12 +11,13 @@
  */
 import { createInterface } from 'node:readline';
 import { Redactor } from '../../index.js';
-import { authStorePath, FileTokenStore, loginServer, openBrowser, parsePastedRedirect, usesOAuth } from '../../host-api.js';
+import { authStorePath, FileTokenStore, grantFacts, loginServer, openBrowser, parsePastedRedirect, usesOAuth } from '../../host-api.js';
 import { parse, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, secretsOf, usableServer } from '../config-target.js';
-import { safeText } from '../output.js';
+import { printJson, safeText } from '../output.js';
+import { boundLabel, grantLabel } from './auth.js';
 
-const USAGE = 'usage: mcpwire login <id> [--no-browser] [--oauth-scope <scope>] [--timeout-ms <ms>] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire login <id> [--json] [--no-browser] [--oauth-scope <scope>] [--timeout-ms <ms>] [--config <file>] [--imports]';
 
 export default async function login(argv: string[]): Promise<number> {
   const learned = new Set<string>();
@@ -68,9 +69,16 @@ export default async function login(argv: string[]): Promise<number> {
           }
         : {}),
     });
+    const facts = grantFacts(server, grant);
+    if (values.json) {
+      const expiresAt = grant.expires_at !== undefined ? new Date(grant.expires_at).toISOString() : null;
+      printJson({ id, ...facts, scopes: grant.scope ? grant.scope.split(' ').filter(Boolean) : [], expires_at: expiresAt, store: store.file });
+      return 0;
+    }
     const scopes = grant.scope ? ` (scope: ${safeText(grant.scope, 200)})` : '';
     const expires = grant.expires_at !== undefined ? `, expires ${new Date(grant.expires_at).toISOString()}` : '';
     process.stdout.write(`logged in to "${id}"${scopes}${expires}; tokens saved in ${store.file}\n`);
+    process.stdout.write(`grant: ${grantLabel(facts.grant)}; token: ${boundLabel(facts.sender_constrained)}\n`);
     return 0;
   } catch (err) {
     return reportFailure(ac.signal.aborted && ac.signal.reason instanceof Error ? ac.signal.reason : err, scrub);
