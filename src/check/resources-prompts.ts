@@ -28,6 +28,22 @@ async function listed(ctx: CheckContext, s: Session, method: 'resources/list' | 
   return l.failed === undefined ? l.items : undefined;
 }
 
+/**
+ * The items of a list the server declares, or the verdict that ends the check: not applicable
+ * when the capability is not declared, `failed` (blocked by default) when the listing failed.
+ */
+async function declaredListing(
+  ctx: CheckContext,
+  s: Session,
+  capability: 'resources' | 'prompts',
+  method: 'resources/list' | 'prompts/list' | 'resources/templates/list',
+  failed: Verdict = skip(`blocked: ${method} failed (see capabilities.declared-served)`),
+): Promise<{ items: NonNullable<Awaited<ReturnType<typeof listed>>> } | Verdict> {
+  if (!declared(s, capability)) return notApplicable(`the server does not declare the ${capability} capability`);
+  const items = await listed(ctx, s, method);
+  return items === undefined ? failed : { items };
+}
+
 const readResource: CheckDef = {
   id: 'resources.read',
   title: 'resources/read of a listed resource returns a valid ReadResourceResult',
@@ -35,10 +51,9 @@ const readResource: CheckDef = {
   level: 'MUST',
   async run(ctx) {
     const s = await ctx.session();
-    if (!declared(s, 'resources')) return notApplicable('the server does not declare the resources capability');
-    const items = await listed(ctx, s, 'resources/list');
-    if (items === undefined) return skip('blocked: resources/list failed (see capabilities.declared-served)');
-    const r = items.find((it) => typeof it.uri === 'string');
+    const listing = await declaredListing(ctx, s, 'resources', 'resources/list');
+    if ('status' in listing) return listing;
+    const r = listing.items.find((it) => typeof it.uri === 'string');
     if (r === undefined) return notApplicable('the server lists no resources');
     const o = await s.probe.request('resources/read', { uri: r.uri });
     if (o.kind !== 'result') {
@@ -68,10 +83,9 @@ const getPrompt: CheckDef = {
   level: 'MUST',
   async run(ctx) {
     const s = await ctx.session();
-    if (!declared(s, 'prompts')) return notApplicable('the server does not declare the prompts capability');
-    const items = await listed(ctx, s, 'prompts/list');
-    if (items === undefined) return skip('blocked: prompts/list failed (see capabilities.declared-served)');
-    const named = items.filter((it) => typeof it.name === 'string');
+    const listing = await declaredListing(ctx, s, 'prompts', 'prompts/list');
+    if ('status' in listing) return listing;
+    const named = listing.items.filter((it) => typeof it.name === 'string');
     if (named.length === 0) return notApplicable('the server lists no prompts');
     // Prefer a prompt without required arguments: no guessing at values.
     const p = named.find((it) => !promptArgs(it).placeholders) ?? named[0];
@@ -214,9 +228,9 @@ const uriFormat: CheckDef = {
   level: 'MUST',
   async run(ctx) {
     const s = await ctx.session();
-    if (!declared(s, 'resources')) return notApplicable('the server does not declare the resources capability');
-    const items = await listed(ctx, s, 'resources/list');
-    if (items === undefined) return skip('blocked: resources/list failed (see capabilities.declared-served)');
+    const listing = await declaredListing(ctx, s, 'resources', 'resources/list');
+    if ('status' in listing) return listing;
+    const { items } = listing;
     if (items.length === 0) return notApplicable('the server lists no resources');
     const i = items.findIndex((it) => typeof it.uri !== 'string' || !URI.test(it.uri));
     if (i >= 0) {
@@ -235,9 +249,9 @@ const templates: CheckDef = {
   level: 'MUST',
   async run(ctx) {
     const s = await ctx.session();
-    if (!declared(s, 'resources')) return notApplicable('the server does not declare the resources capability');
-    const items = await listed(ctx, s, 'resources/templates/list');
-    if (items === undefined) return notApplicable('resources/templates/list is not served (see capabilities.declared-served)');
+    const listing = await declaredListing(ctx, s, 'resources', 'resources/templates/list', notApplicable('resources/templates/list is not served (see capabilities.declared-served)'));
+    if ('status' in listing) return listing;
+    const { items } = listing;
     if (items.length === 0) return notApplicable('the server lists no resource templates');
     for (const [i, t] of items.entries()) {
       const why = typeof t.uriTemplate === 'string' ? templateProblem(t.uriTemplate) : 'not a string';
@@ -328,10 +342,9 @@ const promptMissingArg: CheckDef = {
   level: 'SHOULD',
   async run(ctx) {
     const s = await ctx.session();
-    if (!declared(s, 'prompts')) return notApplicable('the server does not declare the prompts capability');
-    const items = await listed(ctx, s, 'prompts/list');
-    if (items === undefined) return skip('blocked: prompts/list failed (see capabilities.declared-served)');
-    const p = items.find((it) => typeof it.name === 'string' && promptArgs(it).placeholders);
+    const listing = await declaredListing(ctx, s, 'prompts', 'prompts/list');
+    if ('status' in listing) return listing;
+    const p = listing.items.find((it) => typeof it.name === 'string' && promptArgs(it).placeholders);
     if (p === undefined) return notApplicable('no prompt has a required argument');
     const o = await s.probe.request('prompts/get', { name: p.name, arguments: {} });
     if (o.kind === 'error' && o.error.code === -32602) return pass(`${String(p.name)} → -32602`);
