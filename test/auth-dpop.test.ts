@@ -151,6 +151,19 @@ describe('DPoP (RFC 9449)', () => {
     expect(await p.onUnauthorized(info, 1)).toBe(false);
   });
 
+  it('a replay that only took the resource server\'s nonce does not use up the 401 reaction: the refused token is then refreshed, and the refreshed token refused again is not', async () => {
+    const m = await mock({ dpop: true, rotate: true });
+    const p = provider(m, { dpop: true });
+    const g = await p.authorize();
+    const sent = `DPoP ${g.access_token}`;
+    expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'DPoP error="use_dpop_nonce"', dpopNonce: 'rs-nonce', sentAuthorization: sent }, 0)).toBe(true);
+    m.expireAll();
+    expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'Bearer error="invalid_token"', sentAuthorization: sent }, 1)).toBe(true);
+    const fresh = (await p.headers()).authorization!;
+    expect(fresh).not.toBe(sent);
+    expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'Bearer error="invalid_token"', sentAuthorization: fresh }, 2)).toBe(false);
+  });
+
   it('basic.authorization#70: the key is kept in the token store beside the grant (mode 0600), and a new provider signs with it', async () => {
     const m = await mock({ dpop: true, dpopRequired: true });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-dpop-'));
