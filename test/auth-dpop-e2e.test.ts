@@ -116,7 +116,7 @@ describe('DPoP against oidc-provider with a resource server that verifies proofs
     const add = await run(['mcp', 'add', 'secure', '--scope', 'global', '--transport', 'http', '--url', mcp.url, '--oauth-scope', SCOPE]);
     expect(add.code, add.stderr).toBe(0);
     let pasted = false;
-    const login = await run(['login', 'secure', '--no-browser', '--json'], {}, (text, stdin) => {
+    const login = await run(['login', 'secure', '--no-browser', '--json'], { MCPWIRE_TRACE: traceFile() }, (text, stdin) => {
       const m = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(text);
       if (!m || pasted) return;
       pasted = true;
