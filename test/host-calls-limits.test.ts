@@ -1,5 +1,5 @@
 /**
- * Retries and limits of host tool calls (seed 003): the per-server
+ * Retries and limits of host tool calls: the per-server
  * max_parallel queue counted on the server side, the queue wait counted against the call's
  * timeout and abortable, retries of idempotent calls after a crash (waiting for the reconnect),
  * never retrying non-idempotent calls (unless configured) nor tool errors, arguments checked

@@ -1,5 +1,5 @@
 /**
- * Long calls through the host (seed 004): reset-on-progress and a total
+ * Long calls through the host: reset-on-progress and a total
  * ceiling through host.callTool (per call and as per-server config defaults), cancellation,
  * and the server's log messages and other notifications tied to the call that caused them
  * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.
@@ -69,7 +69,7 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
   });
   const fresh = (): Got => ({ logs: [], events: [] });
 
-  it('the only call in flight to a server gets its log messages and custom notifications (also a method outside notifications/, seed 004 tool_event)', async () => {
+  it('the only call in flight to a server gets its log messages and custom notifications (also a method outside notifications/, such as a pipeline tool_event)', async () => {
     host = await startHost([mockServer('e', SCENARIO)]);
     const got = fresh();
     const r = await host.callTool(toolName('e', 'events'), { count: 3, intervalMs: 10, tag: 'A' }, listeners(got));

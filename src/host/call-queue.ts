@@ -1,5 +1,5 @@
 /**
- * Concurrency limit of tool calls (`max_parallel`, seed 003): a FIFO queue in front of each
+ * Concurrency limit of tool calls (`max_parallel`): a FIFO queue in front of each
  * server, and one in front of the whole host. A call waits for a free place; its wait counts against its own timeout (the
  * caller gives the deadline) and is abortable with its signal. The limit is read on every
  * acquire, so a changed config applies to the next call.

@@ -11,7 +11,7 @@
  * 'resources' | 'prompts' }), `diagnostic` (`HostDiagnostic`: { server?, message, method? }),
  * `notification` (`HostNotification`: { server, method, params }: one no call's listener received).
  *
- * Runtime management (seeds 001 CODA, 003): `addServer(id, entry)`, `removeServer(id)`,
+ * Runtime management: `addServer(id, entry)`, `removeServer(id)`,
  * `stopServer(id)` / `startServer(id)`, `restart(id)` and `reload(config)`, which applies only the
  * differences (`runtime.ts`): a changed entry restarts, an unchanged one keeps its connection.
  */

@@ -1,5 +1,5 @@
 /**
- * The retry policy of host tool calls (seed 003 `RetryPolicy`): how many times, after how long,
+ * The retry policy of host tool calls: how many times, after how long,
  * and which failures. A failure is retried only when the policy's `retryOn` names its outcome,
  * its code or its JSON-RPC error code (default: the transient outcomes — transport, timeout,
  * server unavailable) AND the call is safe to repeat: the tool says `idempotentHint` or

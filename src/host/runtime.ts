@@ -1,5 +1,5 @@
 /**
- * Runtime management helpers of the host (seeds 001 CODA and 003): a server entry given at run
+ * Runtime management helpers of the host: a server entry given at run
  * time (`host.addServer(id, entry)`) validated like a config file entry, the difference between
  * the running servers and a new config (`host.reload(config)`), the `trust` option applied to a
  * server list, and the short forms `status()` shows (capabilities, instructions) so

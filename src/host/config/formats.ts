@@ -1,6 +1,6 @@
 /**
  * File syntaxes other than plain JSON, converted to JSON text before the (synchronous) layer
- * parsers see them: the native format as YAML (`.yaml`/`.yml`, seed 003), Codex's TOML
+ * parsers see them: the native format as YAML (`.yaml`/`.yml`), Codex's TOML
  * (`config.toml`) and OpenCode's JSONC (`opencode.json[c]`: comments and trailing commas). The
  * `yaml` and `smol-toml` packages are imported lazily, only when such a file exists.
  *
