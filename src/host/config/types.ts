@@ -153,7 +153,7 @@ export interface ConfigLoadResult {
   host?: HostSettings;
 }
 
-/** Default per-request timeout when an entry sets none (seed §5: 30000). */
+/** Default per-request timeout when an entry sets none (30 s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
 /** Default delay before a tool call's first retry (`retry.base_delay_ms`). */
@@ -167,7 +167,7 @@ export const DEFAULT_RETRY_ON: readonly string[] = Object.freeze(['transport', '
 /** Outcomes `retry.retry_on` may name (what no retry can change is left out). */
 export const RETRYABLE_OUTCOMES: readonly string[] = Object.freeze(['transport', 'timeout', 'unavailable', 'rpc_error', 'tool_error', 'protocol_error']);
 
-/** Server ids: 1–64 characters of `[a-zA-Z0-9_-]` (seed §5). */
+/** Server ids: 1–64 characters of `[a-zA-Z0-9_-]`. */
 export const SERVER_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** True when `id` is a valid server id. */
