@@ -14,6 +14,11 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   call: { file: './commands/call.js', summary: 'call a tool: call <id> <tool> [key=value…] [--args <json>|@file|-]' },
   read: { file: './commands/read.js', summary: 'read a resource: read <id> <uri>' },
   prompt: { file: './commands/prompt.js', summary: 'get a prompt: prompt <id> <name> [--args <json>]' },
+  request: { file: './commands/request.js', summary: "send any request, print the raw result as JSON: request <id> <method> ['<params-json>'|@file|-]" },
+  ping: { file: './commands/ping.js', summary: 'is the server answering? ping <id>' },
+  complete: { file: './commands/complete.js', summary: 'argument completions: complete <id> (--prompt <name> | --resource <template-uri>) <arg> <prefix>' },
+  'log-level': { file: './commands/log-level.js', summary: "set the server's log level, print its log messages: log-level <id> <level> [--follow]" },
+  watch: { file: './commands/watch.js', summary: 'print resource updates and list changes until Ctrl-C: watch <id> [<uri>…]' },
   login: { file: './commands/login.js', summary: 'authorize an HTTP server with OAuth: login <id> [--no-browser]' },
   logout: { file: './commands/logout.js', summary: "revoke and forget an HTTP server's OAuth tokens: logout <id>" },
   auth: { file: './commands/auth.js', summary: 'show the stored OAuth state of each server: auth status [<id>] [--json]' },
@@ -57,7 +62,7 @@ function usage(): string {
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
   const valued = new Set(['--stdio', '--url', '--timeout-ms', '--protocol-version', '--trace', '--config', '--header', '--only', '--skip', '--junit', '--fixtures', '--output', '--slow-tool', '--slow-tool-args', '--args', '--scope',
     '--transport', '--command', '--arg', '--cwd', '--env', '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url',
-    '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope']);
+    '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope', '--prompt', '--resource', '--context']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {
