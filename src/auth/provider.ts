@@ -143,6 +143,7 @@ class Provider implements OAuthClientProvider {
       if (attempt >= (this.o.maxStepUpAttempts ?? 3)) return false;
       const held = this.grant?.scope ?? this.requestedScope;
       await this.single(() => this.authorizeLocked({ challengeScope: unionScopes(held, ch.scope), resourceMetadata: ch.resource_metadata }, options));
+      this.reacted();
       return true;
     }
     // The token the refused request carried (the transport says; none when it sent none).
@@ -180,9 +181,14 @@ class Provider implements OAuthClientProvider {
         throw err;
       }
     });
+    this.reacted();
+    return true;
+  }
+
+  /** Notes the token a reaction (401 or step-up) ended with: refused again, it is not reacted to. */
+  private reacted(): void {
     if (this.reactedWith.size >= 16) this.reactedWith.clear();
     if (this.grant !== undefined) this.reactedWith.add(this.grant.access_token);
-    return true;
   }
 
   /**
