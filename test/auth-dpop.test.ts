@@ -164,6 +164,15 @@ describe('DPoP (RFC 9449)', () => {
     expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'Bearer error="invalid_token"', sentAuthorization: fresh }, 2)).toBe(false);
   });
 
+  it('the token a step-up ended with, refused with a 401 at the next attempt, is not reacted to (one reaction per request)', async () => {
+    const m = await mock();
+    const p = provider(m);
+    await p.authorize();
+    expect(await p.onUnauthorized({ status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="more"' }, 0)).toBe(true);
+    const stepped = (await p.headers()).authorization!;
+    expect(await p.onUnauthorized({ status: 401, wwwAuthenticate: 'Bearer error="invalid_token"', sentAuthorization: stepped }, 1)).toBe(false);
+  });
+
   it('basic.authorization#70: the key is kept in the token store beside the grant (mode 0600), and a new provider signs with it', async () => {
     const m = await mock({ dpop: true, dpopRequired: true });
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-dpop-'));
