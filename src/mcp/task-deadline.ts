@@ -3,6 +3,7 @@
  * call's total time passing aborts one signal that every request of the exchange carries.
  */
 import { AbortError, TimeoutError } from '../errors.js';
+import { timerMs } from '../util/sleep.js';
 
 /**
  * A task call's own signal: the caller's abort or the total deadline (a timer, so fake timers
@@ -31,7 +32,8 @@ export class Deadline {
       this.timedOut = true;
       onAbort();
       this.controller.abort(new TimeoutError(`tools/call ${JSON.stringify(tool).slice(0, 130)} (task)`, totalMs, { serverId, phase: 'request', total: true }));
-    }, totalMs);
+      // A total beyond Node's timer range (ten times an unbounded request timeout) would fire at once.
+    }, timerMs(totalMs));
     if (caller?.aborted) this.onCallerAbort();
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
   }
