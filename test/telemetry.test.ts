@@ -134,9 +134,12 @@ describe('OpenTelemetry spans for MCP requests', () => {
     expect(toolError.isError).toBe(true);
     await expect(c.request('no/such/method', {})).rejects.toMatchObject({ rpcCode: -32601 });
 
-    expect(spans.map((s) => s.name)).toEqual(['initialize', 'tools/list', 'tools/call echo', 'tools/call fail', 'no/such/method']);
+    // The era probe comes first: this handshake-only mock refuses server/discover, so the client
+    // falls back to initialize — both are requests, each with its span.
+    expect(spans.map((s) => s.name)).toEqual(['server/discover', 'initialize', 'tools/list', 'tools/call echo', 'tools/call fail', 'no/such/method']);
     expect(spans.every((s) => s.kind === api.SpanKind.CLIENT && s.ended)).toBe(true);
-    const [init, list, echo, fail, missing] = spans;
+    const [probe, init, list, echo, fail, missing] = spans;
+    expect(probe.attributes).toMatchObject({ 'mcp.method.name': 'server/discover', 'network.transport': 'pipe' });
     expect(init.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'network.transport': 'pipe' });
     expect(list.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'mcp.protocol.version': '2025-11-25', 'network.transport': 'pipe' });
     expect(echo.attributes).toMatchObject({ 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'echo' });
