@@ -16,6 +16,7 @@ import { DEFAULT_CONNECT_TIMEOUT_MS } from './host-run.js';
 import { table } from './layout.js';
 import { printJson, safeText } from './output.js';
 import { pickServer, timeoutHint } from './server-pick.js';
+import { loginHint } from './login-hint.js';
 import { adHocServer, clientOptions, withClient, type TargetFlags } from './target.js';
 
 export interface BrowseSpec<T> {
@@ -102,7 +103,7 @@ async function fromConfig<T>(
         return (await spec.fetch(client)).map((item) => ({ server: s.id, item }));
       } catch (err) {
         const code = isMcpWireError(err) ? ` (${err.code})` : '';
-        warn(s, `${timeoutHint(err instanceof Error ? err.message : String(err))}${code}`);
+        warn(s, `${timeoutHint(err instanceof Error ? err.message : String(err))}${code}${loginHint(err)}`);
         return [];
       } finally {
         await client?.close().catch(() => {});

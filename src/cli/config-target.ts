@@ -30,6 +30,7 @@ import {
 } from '../host-api.js';
 import { UsageError } from './args.js';
 import { safeText } from './output.js';
+import { loginHint } from './login-hint.js';
 
 /** A failure to report on stderr with exit code 1 (not a usage error). */
 export class CliFailure extends Error {}
@@ -168,7 +169,7 @@ export function scrubber(servers: readonly ResolvedServer[]): (s: string) => str
 export function reportFailure(err: unknown, scrub: (s: string) => string = (s) => s): number {
   const msg = err instanceof Error ? err.message : String(err);
   const code = isMcpWireError(err) ? ` (${err.code})` : '';
-  process.stderr.write(`mcpwire: ${scrub(msg)}${code}\n`);
+  process.stderr.write(`mcpwire: ${scrub(msg)}${code}${loginHint(err)}\n`);
   return err instanceof UsageError ? 2 : 1;
 }
 

@@ -11,6 +11,7 @@ import { connect, type ClientOptions, type McpClient } from '../index.js';
 import { toConnectConfig, type McpHost, type ResolvedServer } from '../host-api.js';
 import { connectDaemon, fingerprint, openRemote, remoteHost } from '../daemon-api.js';
 import type { TargetFlags } from './target.js';
+import { noteConfigured } from './login-hint.js';
 
 type Flags = TargetFlags & { 'no-daemon'?: boolean };
 
@@ -30,6 +31,7 @@ function notice(pid: number): void {
 
 /** Configured server `server` as a client: the daemon's when it holds it, else a new connection. */
 export async function connectServer(server: ResolvedServer, flags: Flags, options: ClientOptions): Promise<McpClient> {
+  noteConfigured(server);
   if (daemonAllowed(flags)) {
     const conn = await connectDaemon();
     if (conn !== undefined) {

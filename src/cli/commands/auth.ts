@@ -12,6 +12,7 @@ import { parse, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
+import { staticAuthorization } from '../login-hint.js';
 
 const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
 
@@ -38,15 +39,16 @@ export default async function auth(argv: string[]): Promise<number> {
       process.stdout.write('no MCP servers configured\n');
       return 0;
     }
-    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map(cells))}\ntoken store: ${store.file}\n`);
+    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id))))}\ntoken store: ${store.file}\n`);
     return 0;
   } catch (err) {
     return reportFailure(err, scrub);
   }
 }
 
-function cells(r: AuthStatusRow): string[] {
-  const next = r.state === 'none' || (r.state === 'expired' && !r.refreshable) ? `mcpwire login ${r.id}` : '';
+function cells(r: AuthStatusRow, ownHeader: string[]): string[] {
+  // A server whose config sets its own Authorization header does not log in with OAuth.
+  const next = !ownHeader.includes(r.id) && (r.state === 'none' || (r.state === 'expired' && !r.refreshable)) ? `mcpwire login ${r.id}` : '';
   return [safeText(r.id, 64), r.state, grantLabel(r.grant), boundLabel(r.sender_constrained), safeText(r.scopes.join(' ') || '-', 80), r.expires_at ?? '-', r.refreshable ? 'yes' : 'no', r.client ?? '-', next];
 }
 

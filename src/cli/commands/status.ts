@@ -7,6 +7,7 @@
  * server of a project the user has not trusted (`mcpwire trust`) is never spawned: it shows
  * `untrusted`, with the hint as its error.
  */
+import { canLogIn } from '../login-hint.js';
 import type { ServerStatus } from '../../host-api.js';
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
@@ -34,7 +35,7 @@ export interface StatusRow {
   next: string | null;
 }
 
-function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
+function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlySet<string>): StatusRow {
   return {
     id: s.id,
     transport: s.transport,
@@ -46,7 +47,8 @@ function row(s: ServerStatus, scrub: (s: string) => string): StatusRow {
     last_connected_at: s.lastConnectedAt === undefined ? null : new Date(s.lastConnectedAt).toISOString(),
     era: s.era ?? null,
     protocol_version: s.protocolVersion ?? null,
-    next: s.state === 'auth_required' ? `mcpwire login ${s.id}` : null,
+    // A server with its own Authorization header is fixed in its config, not by logging in.
+    next: s.state === 'auth_required' && loginable.has(s.id) ? `mcpwire login ${s.id}` : null,
   };
 }
 
@@ -65,8 +67,9 @@ export default function status(argv: string[]): Promise<number> {
       else process.stdout.write('no MCP servers configured\n');
       return 0;
     }
+    const loginable = new Set(servers.filter(canLogIn).map((s) => s.id));
     // Printed before the host closes: a server slow to shut down does not delay the report.
-    await withHost(servers, values, { capRequests: true }, (host) => render(host.status().map((s) => row(s, scrub)), id, values.json === true));
+    await withHost(servers, values, { capRequests: true }, (host) => render(host.status().map((s) => row(s, scrub, loginable)), id, values.json === true));
     return 0;
   });
 }

@@ -11,6 +11,7 @@
  * `mcpwire --stdio "<cmd>" | --url <url> tools [<tool>] [--json]`: every tool (all pages) of an
  * ad-hoc server; its `--json` is the raw `tools` array as the server sent it.
  */
+import { canLogIn } from '../login-hint.js';
 import type { Tool } from '../../index.js';
 import type { AdaptedTool, McpHost } from '../../host-api.js';
 import { UsageError } from '../args.js';
@@ -90,7 +91,8 @@ async function configTools(values: TargetFlags & ViewFlags & { json?: boolean; c
           if (s.state === 'ready' || (s.state === 'disabled' && id === undefined)) continue;
           if (s.state === 'error' && s.lastError?.startsWith('invalid configuration') && id === undefined) continue; // reported as a config diagnostic
           failed = true;
-          process.stderr.write(`mcpwire: warning: server "${s.id}" is ${s.state}${s.lastError ? `: ${scrub(timeoutHint(safeText(s.lastError, 500)))}` : ''}\n`);
+          const login = s.state === 'auth_required' && servers.some((c) => c.id === s.id && canLogIn(c)) ? `; run \`mcpwire login ${s.id}\`` : '';
+          process.stderr.write(`mcpwire: warning: server "${s.id}" is ${s.state}${s.lastError ? `: ${scrub(timeoutHint(safeText(s.lastError, 500)))}` : ''}${login}\n`);
         }
         const adapted = host.tools().map((t: AdaptedTool) => ({ adapted: t, original: host.catalog.byName.get(t.name)?.tool }));
         // Printed before the host closes: a server slow to shut down does not delay the list.
