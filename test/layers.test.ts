@@ -152,12 +152,10 @@ describe('the seams of the layers', () => {
   const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {
     'index.ts': 'the public API exports LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS',
     'host/config/schema.ts': 'a configured protocol_version the client cannot speak is refused when the config loads, in the words connect() uses',
-    'host/runtime.ts': 'whether the negotiated revision has tasks decides how a host tool call runs',
     'check/http.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/stdio-raw.ts': 'raw probes (no client) offer the newest version in their own initialize',
-    'mcp/client.ts': 'connect() refuses a protocolVersion option it cannot speak before any I/O (basic.lifecycle#7)',
   };
   const inEras = (f: string) => rel(f).startsWith('mcp/eras/') || rel(f) === 'mcp/versions.ts';
 

@@ -359,7 +359,7 @@ export class McpHost extends EventEmitter {
     const unavailable: UnavailableTool[] = [];
     const callable = (s: ServerSlot) =>
       s.tools.filter((t) => {
-        const reason = unavailableReason(t, s.client?.serverCapabilities, s.client?.protocolVersion);
+        const reason = unavailableReason(t, s.client);
         if (reason !== undefined) unavailable.push({ server: s.server.id, tool: sanitizeText(t.name, 128, true), reason });
         return reason === undefined;
       });

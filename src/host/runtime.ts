@@ -11,7 +11,6 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { missingTaskCapability } from '../mcp/capabilities.js';
 import type { ServerCapabilities, Tool } from '../mcp/types.js';
-import { features } from '../mcp/versions.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './config/schema.js';
 import type { TrustOption } from './config/trust.js';
 import { isValidServerId, type ResolvedServer } from './config/types.js';
@@ -143,15 +142,25 @@ export interface UnavailableTool {
   reason: string;
 }
 
+/** What unavailableReason reads of a server's client (McpClient has all of it). */
+export interface NegotiatedClient {
+  readonly serverCapabilities?: ServerCapabilities;
+  readonly protocolVersion?: string;
+  has?(feature: 'tasks'): boolean;
+}
+
 /**
  * Why the host cannot call `tool` at all, or undefined when it can: a tool whose
  * `execution.taskSupport` is `"required"` must run as a task (basic.utilities.tasks#7), so on a
  * server without `tasks.requests.tools.call` (or a revision without tasks) it is never offered
  * as a plain call.
  */
-export function unavailableReason(tool: Tool, caps: ServerCapabilities | undefined, protocolVersion: string | undefined): string | undefined {
+export function unavailableReason(tool: Tool, client: NegotiatedClient | undefined): string | undefined {
   if (tool?.execution?.taskSupport !== 'required') return undefined;
-  const problem = protocolVersion !== undefined && features(protocolVersion)?.tasks !== true ? 'the negotiated protocol version has no tasks' : missingTaskCapability('tools/call', caps);
+  // the client's era codec says whether the negotiated revision has tasks (McpClient.has); nothing
+  // negotiated, or a client that cannot say: only the capability counts
+  const noTasks = client?.protocolVersion !== undefined && client.has?.('tasks') === false;
+  const problem = noTasks ? 'the negotiated protocol version has no tasks' : missingTaskCapability('tools/call', client?.serverCapabilities);
   return problem === undefined ? undefined : `requires task execution (execution.taskSupport "required"), but ${problem}; not offered`;
 }
 

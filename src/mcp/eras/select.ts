@@ -25,7 +25,7 @@
  */
 import { AbortError, AuthRequiredError, JsonRpcError, TimeoutError } from '../../errors.js';
 import type { ClientCapabilities, Implementation, LoggingLevel } from '../types.js';
-import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../versions.js';
 import type { EraCodec, EraFeature, EraIo, InputRequired, Negotiated, OpenOptions } from './codec.js';
 import { HandshakeCodec, type HandshakeOptions } from './handshake.js';
 import { HeaderMismatchError, MissingRequiredClientCapabilityError, supportedOf, UNSUPPORTED_PROTOCOL_VERSION, UnsupportedProtocolVersionError } from './modern-errors.js';
@@ -104,6 +104,10 @@ export class EraSelector implements EraCodec {
   /** The era decided for this server, if decided. */
   get decided(): Era | undefined {
     return this.verdict;
+  }
+  /** Why the pinned version cannot be requested (basic.lifecycle#7), or undefined when it can (or none is pinned). */
+  get unrequestable(): string | undefined {
+    return unsupportedRequestedVersion(this.o.pinnedVersion);
   }
 
   async open(io: EraIo, options: OpenOptions): Promise<Negotiated> {
