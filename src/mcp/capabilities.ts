@@ -8,23 +8,21 @@ import type { ServerCapabilities } from './types.js';
 /** `sub` must be `true` (a flag such as `resources.subscribe`), `subObject` an object (`tasks.list: {}`). */
 type Requirement = { capability: keyof ServerCapabilities; sub?: string; subObject?: string };
 
+/** `methods`, each needing `capability` (and `extra`'s flag or object within it). */
+const needing = (capability: keyof ServerCapabilities, methods: readonly string[], extra: Omit<Requirement, 'capability'> = {}): Record<string, Requirement> =>
+  Object.fromEntries(methods.map((m) => [m, { capability, ...extra }]));
+
 const REQUIREMENTS: Readonly<Record<string, Requirement>> = {
-  'tools/list': { capability: 'tools' },
-  'tools/call': { capability: 'tools' },
-  'resources/list': { capability: 'resources' },
-  'resources/templates/list': { capability: 'resources' },
-  'resources/read': { capability: 'resources' },
-  'resources/subscribe': { capability: 'resources', sub: 'subscribe' },
-  'resources/unsubscribe': { capability: 'resources', sub: 'subscribe' },
-  'prompts/list': { capability: 'prompts' },
-  'prompts/get': { capability: 'prompts' },
-  'completion/complete': { capability: 'completions' },
-  'logging/setLevel': { capability: 'logging' },
-  'tasks/get': { capability: 'tasks' },
-  'tasks/result': { capability: 'tasks' },
+  ...needing('tools', ['tools/list', 'tools/call']),
+  ...needing('resources', ['resources/list', 'resources/templates/list', 'resources/read']),
+  ...needing('resources', ['resources/subscribe', 'resources/unsubscribe'], { sub: 'subscribe' }),
+  ...needing('prompts', ['prompts/list', 'prompts/get']),
+  ...needing('completions', ['completion/complete']),
+  ...needing('logging', ['logging/setLevel']),
+  ...needing('tasks', ['tasks/get', 'tasks/result']),
   // basic.utilities.tasks: `capabilities.tasks.list` / `.cancel` control these operations.
-  'tasks/list': { capability: 'tasks', subObject: 'list' },
-  'tasks/cancel': { capability: 'tasks', subObject: 'cancel' },
+  ...needing('tasks', ['tasks/list'], { subObject: 'list' }),
+  ...needing('tasks', ['tasks/cancel'], { subObject: 'cancel' }),
 };
 
 /** Returns why `method` may not be sent to a server with `caps`, or undefined when it may. */
@@ -35,14 +33,12 @@ export function missingCapability(method: string, caps: ServerCapabilities | und
   if (declared === undefined || declared === null || typeof declared !== 'object') {
     return `the server did not declare the "${req.capability}" capability, so "${method}" is not available`;
   }
-  if (req.sub !== undefined && declared[req.sub] !== true) {
-    return `the server did not declare "${req.capability}.${req.sub}", so "${method}" is not available`;
-  }
-  const sub = req.subObject === undefined ? undefined : declared[req.subObject];
-  if (req.subObject !== undefined && (sub === null || typeof sub !== 'object')) {
-    return `the server did not declare "${req.capability}.${req.subObject}", so "${method}" is not available`;
-  }
-  return undefined;
+  // a flag must be `true`, an object entry an object
+  const inner = req.sub ?? req.subObject;
+  if (inner === undefined) return undefined;
+  const value = declared[inner];
+  const ok = req.sub !== undefined ? value === true : value !== null && typeof value === 'object';
+  return ok ? undefined : `the server did not declare "${req.capability}.${inner}", so "${method}" is not available`;
 }
 
 /**
