@@ -27,13 +27,19 @@ const MAX_ASSERTION_BYTES = 64 * 1024;
 
 /** An AssertionSource that reads the workload's platform-issued JWT from `source` on each use. */
 export function workloadAssertion(source: WorkloadAssertionSource, options: WorkloadAssertionOptions = {}): AssertionSource {
-  return async (_target, signal) => {
-    signal?.throwIfAborted();
-    const value = (await read(source, options, signal)).trim();
-    if (value === '') throw new AuthError(`the workload identity token from ${describe(source)} is empty`, 'MCPWIRE_AUTH_ASSERTION');
-    if (value.split('.').length !== 3) throw new AuthError(`the workload identity token from ${describe(source)} is not a JWT`, 'MCPWIRE_AUTH_ASSERTION');
-    return value;
-  };
+  return async (_target, signal) => readJwt(source, 'workload identity token', options, signal);
+}
+
+/**
+ * Reads a JWT that someone else issues and rotates (a workload's platform token, a user's ID
+ * token) from `source` afresh: errors say `what` and the source, never the value.
+ */
+export async function readJwt(source: WorkloadAssertionSource, what: string, options: WorkloadAssertionOptions = {}, signal?: AbortSignal): Promise<string> {
+  signal?.throwIfAborted();
+  const value = (await read(source, what, options, signal)).trim();
+  if (value === '') throw new AuthError(`the ${what} from ${describe(source)} is empty`, 'MCPWIRE_AUTH_ASSERTION');
+  if (value.split('.').length !== 3) throw new AuthError(`the ${what} from ${describe(source)} is not a JWT`, 'MCPWIRE_AUTH_ASSERTION');
+  return value;
 }
 
 function describe(source: WorkloadAssertionSource): string {
@@ -42,35 +48,35 @@ function describe(source: WorkloadAssertionSource): string {
   return `command ${source.command[0] ?? ''}`;
 }
 
-async function read(source: WorkloadAssertionSource, options: WorkloadAssertionOptions, signal?: AbortSignal): Promise<string> {
+async function read(source: WorkloadAssertionSource, what: string, options: WorkloadAssertionOptions, signal?: AbortSignal): Promise<string> {
   if ('file' in source) {
     try {
       const text = await readFile(source.file, { encoding: 'utf8', ...(signal ? { signal } : {}) });
-      if (text.length > MAX_ASSERTION_BYTES) throw new AuthError(`the workload identity token file ${source.file} is larger than ${MAX_ASSERTION_BYTES} bytes`, 'MCPWIRE_AUTH_ASSERTION');
+      if (text.length > MAX_ASSERTION_BYTES) throw new AuthError(`the ${what} file ${source.file} is larger than ${MAX_ASSERTION_BYTES} bytes`, 'MCPWIRE_AUTH_ASSERTION');
       return text;
     } catch (err) {
       if (err instanceof AuthError) throw err;
-      throw new AuthError(`cannot read the workload identity token file ${source.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'MCPWIRE_AUTH_ASSERTION');
+      throw new AuthError(`cannot read the ${what} file ${source.file} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, 'MCPWIRE_AUTH_ASSERTION');
     }
   }
   if ('env' in source) {
     const v = (options.env ?? process.env)[source.env];
-    if (v === undefined) throw new AuthError(`the environment variable ${source.env} (workload identity token) is not set`, 'MCPWIRE_AUTH_ASSERTION');
+    if (v === undefined) throw new AuthError(`the environment variable ${source.env} (${what}) is not set`, 'MCPWIRE_AUTH_ASSERTION');
     return v;
   }
-  return run(source.command, options.timeoutMs ?? 30_000, signal);
+  return run(source.command, what, options.timeoutMs ?? 30_000, signal);
 }
 
-function run(argv: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+function run(argv: readonly string[], what: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const [file, ...args] = argv;
-  if (file === undefined) return Promise.reject(new AuthError('the workload identity command is empty', 'MCPWIRE_AUTH_CONFIG'));
+  if (file === undefined) return Promise.reject(new AuthError(`the ${what} command is empty`, 'MCPWIRE_AUTH_CONFIG'));
   return new Promise((resolve, reject) => {
     execFile(file, args, { timeout: timeoutMs, maxBuffer: MAX_ASSERTION_BYTES, windowsHide: true, ...(signal ? { signal } : {}) }, (err, stdout) => {
       if (err) {
         // The command's own output may hold a token: only its exit is reported.
         const e = err as NodeJS.ErrnoException & { code?: string | number; killed?: boolean };
         const how = e.killed ? 'timed out or was stopped' : typeof e.code === 'number' ? `exited with ${e.code}` : `failed (${e.code ?? 'error'})`;
-        reject(new AuthError(`the workload identity command ${file} ${how}`, 'MCPWIRE_AUTH_ASSERTION'));
+        reject(new AuthError(`the ${what} command ${file} ${how}`, 'MCPWIRE_AUTH_ASSERTION'));
         return;
       }
       resolve(String(stdout));

@@ -26,7 +26,8 @@ import { createOAuthProvider } from '../auth/provider.js';
 import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
 import { unionScopes } from '../auth/scope.js';
 import { jwkThumbprint } from '../auth/thumbprint.js';
-import { workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
+import { idJagAssertion } from '../auth/id-jag.js';
+import { readJwt, workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
 import type { AuthCallOptions, AuthorizationInteraction, GrantKindName, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
 import { Serial } from '../util/serial.js';
 import { ConfigError } from '../errors.js';
@@ -81,7 +82,7 @@ export function usesOAuth(server: ResolvedServer): boolean {
 }
 
 /** The provider options for `server`: its URL, its id as store key, the config's client and scope. */
-export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthProviderOptions {
+export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore, onSecret?: (values: string[]) => void): OAuthProviderOptions {
   const url = server.config.url;
   if (!usesOAuth(server) || url === undefined) throw new ConfigError('OAuth applies only to HTTP servers', { serverId: server.id, phase: 'auth' });
   const o = server.config.oauth ?? {};
@@ -98,26 +99,42 @@ export function providerOptionsFor(server: ResolvedServer, auth: HostAuthOptions
     ...(auth.fetch !== undefined ? { fetch: auth.fetch } : {}),
     ...(auth.refreshSkewMs !== undefined ? { refreshSkewMs: auth.refreshSkewMs } : {}),
     ...(o.dpop !== undefined ? { dpop: o.dpop } : {}),
-    ...workload(server),
+    ...workload(server, auth, onSecret),
   };
 }
 
 /**
- * Workload identity from the config (`oauth.assertion_file` / `assertion_env` /
- * `assertion_command`): the jwt-bearer grant with the platform's JWT, read on each use. A
- * relative file is taken from the config file's directory.
+ * An unattended grant from the config, read on each use (a relative file is taken from the
+ * config file's directory): workload identity (`oauth.assertion_file` / `assertion_env` /
+ * `assertion_command`, the platform's JWT is the jwt-bearer assertion) or enterprise-managed
+ * authorization (`oauth.enterprise`: the user's ID token buys an ID-JAG at the IdP, which is the
+ * assertion). `onSecret` learns the ID token, the IdP client secret and the ID-JAG for redaction.
  */
-function workload(server: ResolvedServer): Pick<OAuthProviderOptions, 'grantType' | 'assertion'> {
+function workload(server: ResolvedServer, auth: HostAuthOptions = {}, onSecret?: (values: string[]) => void): Pick<OAuthProviderOptions, 'grantType' | 'assertion'> {
   const o = server.config.oauth ?? {};
-  const source: WorkloadAssertionSource | undefined =
-    o.assertionFile !== undefined
-      ? { file: path.isAbsolute(o.assertionFile) ? o.assertionFile : path.resolve(path.dirname(server.file), o.assertionFile) }
-      : o.assertionEnv !== undefined
-        ? { env: o.assertionEnv }
-        : o.assertionCommand !== undefined
-          ? { command: o.assertionCommand }
-          : undefined;
+  const e = o.enterprise;
+  if (e !== undefined) {
+    const idToken = jwtSource(server, e.idTokenFile, e.idTokenEnv, e.idTokenCommand)!;
+    const assertion = idJagAssertion({
+      idpTokenEndpoint: e.idpTokenUrl,
+      idpClientId: e.clientId,
+      ...(e.clientSecret !== undefined ? { idpClientSecret: e.clientSecret } : {}),
+      idToken: () => readJwt(idToken, 'ID token'),
+      ...(auth.fetch !== undefined ? { fetch: auth.fetch } : {}),
+      ...(onSecret !== undefined ? { onSecret } : {}),
+    });
+    return { grantType: 'jwt-bearer', assertion };
+  }
+  const source = jwtSource(server, o.assertionFile, o.assertionEnv, o.assertionCommand);
   return source !== undefined ? { grantType: 'jwt-bearer', assertion: workloadAssertion(source) } : {};
+}
+
+/** The configured file (relative: to the config file), env var or command a JWT is read from. */
+function jwtSource(server: ResolvedServer, file: string | undefined, env: string | undefined, command: string[] | undefined): WorkloadAssertionSource | undefined {
+  if (file !== undefined) return { file: path.isAbsolute(file) ? file : path.resolve(path.dirname(server.file), file) };
+  if (env !== undefined) return { env };
+  if (command !== undefined) return { command };
+  return undefined;
 }
 
 /** The config's explicit endpoints (`oauth.authorization_url`, `token_url`, `registration_url`). */
@@ -137,10 +154,10 @@ function endpoints(o: NonNullable<ResolvedServer['config']['oauth']>): OAuthProv
  */
 export function connectionAuthProvider(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore): OAuthClientProvider {
   const relay = secretRelay();
-  const fresh = (): OAuthClientProvider => relay.follow(createOAuthProvider(providerOptionsFor(server, auth, store)));
+  const fresh = (): OAuthClientProvider => relay.follow(createOAuthProvider(providerOptionsFor(server, auth, store, relay.learned)));
   let p = fresh();
   const login = new Serial();
-  // A grant the provider gets without anyone (workload identity): every refusal is its business.
+  // A grant the provider gets without anyone (workload identity, enterprise-managed): every refusal is its business.
   const unattended = providerOptionsFor(server, auth, store).grantType === 'jwt-bearer';
   const needsAuthorization = async (info: UnauthorizedInfo, attempt: number, o?: AuthCallOptions): Promise<boolean> => {
     if (info.status === 401 && !(await offersOAuth(server, auth, parseBearerChallenge(info.wwwAuthenticate)?.resource_metadata, o))) {
@@ -283,7 +300,7 @@ export interface LoginOptions {
 
 /** Runs the authorization code flow for `server` now and stores the grant. */
 export async function loginServer(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore, options: LoginOptions = {}): Promise<StoredGrant> {
-  const base = providerOptionsFor(server, auth, store);
+  const base = providerOptionsFor(server, auth, store, options.onSecret);
   const withSecrets = options.onSecret !== undefined ? { onSecret: options.onSecret } : {};
   const call = { ...(options.signal ? { signal: options.signal } : {}), ...(options.scope !== undefined ? { scope: options.scope } : {}) };
   if (options.interaction !== undefined) {
@@ -357,9 +374,15 @@ export interface AuthStatusRow {
 export function grantFacts(server: ResolvedServer, g: StoredGrant): Pick<AuthStatusRow, 'grant' | 'sender_constrained'> {
   const jkt = g.token_type.toLowerCase() === 'dpop' ? jwkThumbprint(g.dpop_jwk) : undefined;
   return {
-    grant: g.grant_kind ?? (workload(server).grantType ?? 'authorization_code'),
+    grant: g.grant_kind ?? configuredGrant(server),
     sender_constrained: jkt !== undefined ? { method: 'dpop', jkt } : null,
   };
+}
+
+/** What the config asks for, for a grant stored before its kind was kept. */
+function configuredGrant(server: ResolvedServer): GrantKindName {
+  const w = workload(server);
+  return w.assertion?.grantKind ?? w.grantType ?? 'authorization_code';
 }
 
 /** The auth state of each server from the store (nothing is sent anywhere). */

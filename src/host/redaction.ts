@@ -45,7 +45,8 @@ export const NO_SECRETS: ServerRedaction = (() => {
 export function serverRedaction(server: ResolvedServer): ServerRedaction {
   const c = server.config;
   const clientSecret = c.oauth?.clientSecret;
-  const secrets = [...configuredSecrets(c), ...(clientSecret ? [clientSecret] : [])];
+  const idpSecret = c.oauth?.enterprise?.clientSecret;
+  const secrets = [...configuredSecrets(c), ...(clientSecret ? [clientSecret] : []), ...(idpSecret ? [idpSecret] : [])];
   const r = new Redactor({ secrets });
   /** Run-time secrets, oldest first: session ids, a new one per renewal (bounded, see below). */
   const known: string[] = [];

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { isLoopback } from '../../auth/http.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../../mcp/versions.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -14,6 +15,7 @@ import {
   DEFAULT_RETRY_MULTIPLIER,
   DEFAULT_RETRY_ON,
   RETRYABLE_OUTCOMES,
+  type EnterpriseAuthSettings,
   type NormalizedServerConfig,
   type RetrySettings,
   type TransportKind,
@@ -24,6 +26,30 @@ const ENV_NAME = /^[^=\0]+$/;
 const nonEmpty = z.string().min(1);
 const noNul = (s: string): boolean => !s.includes('\0');
 const noLineBreak = (s: string): boolean => !/[\r\n\0]/.test(s);
+
+const ID_TOKEN_SOURCES = ['id_token_file', 'id_token_env', 'id_token_command'] as const;
+
+/**
+ * `oauth.enterprise`: the IdP that exchanges the user's ID token for an ID-JAG. Strict, so a
+ * misspelt ID-token source is an error rather than a missing one.
+ */
+const enterpriseSchema = z
+  .object({
+    idp_token_url: nonEmpty.refine(httpsOrLoopback, 'must be an https URL (http only on a loopback host)'),
+    client_id: nonEmpty,
+    client_secret: nonEmpty.optional(),
+    id_token_file: nonEmpty.optional(),
+    id_token_env: nonEmpty.optional(),
+    id_token_command: z.array(nonEmpty).min(1).optional(),
+  })
+  .strict()
+  .superRefine((o, ctx) => {
+    const given = ID_TOKEN_SOURCES.filter((k) => o[k] !== undefined);
+    if (given.length === 1) return;
+    const message = `give exactly one of ${ID_TOKEN_SOURCES.join(', ')} (the user's ID token)`;
+    if (given.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['id_token_file'] });
+    for (const k of given.slice(1)) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: [k] });
+  });
 
 const oauthSchema = z.object({
   authorization_url: nonEmpty.optional(),
@@ -37,8 +63,12 @@ const oauthSchema = z.object({
   assertion_file: nonEmpty.optional(),
   assertion_env: nonEmpty.optional(),
   assertion_command: z.array(nonEmpty).min(1).optional(),
+  enterprise: enterpriseSchema.optional(),
 }).refine((o) => [o.assertion_file, o.assertion_env, o.assertion_command].filter((v) => v !== undefined).length <= 1, {
   message: 'give at most one of assertion_file, assertion_env, assertion_command',
+}).refine((o) => o.enterprise === undefined || [o.assertion_file, o.assertion_env, o.assertion_command].every((v) => v === undefined), {
+  message: 'enterprise-managed authorization and a workload identity (assertion_*) exclude each other',
+  path: ['enterprise'],
 });
 
 /** One `retry.retry_on` item: a retryable outcome, a result code, or a JSON-RPC error code. */
@@ -224,6 +254,16 @@ function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedS
   if (o.assertion_file !== undefined) out.assertionFile = o.assertion_file;
   if (o.assertion_env !== undefined) out.assertionEnv = o.assertion_env;
   if (o.assertion_command !== undefined) out.assertionCommand = o.assertion_command;
+  if (o.enterprise !== undefined) out.enterprise = normalizeEnterprise(o.enterprise);
+  return out;
+}
+
+function normalizeEnterprise(e: z.infer<typeof enterpriseSchema>): EnterpriseAuthSettings {
+  const out: EnterpriseAuthSettings = { idpTokenUrl: e.idp_token_url, clientId: e.client_id };
+  if (e.client_secret !== undefined) out.clientSecret = e.client_secret;
+  if (e.id_token_file !== undefined) out.idTokenFile = e.id_token_file;
+  if (e.id_token_env !== undefined) out.idTokenEnv = e.id_token_env;
+  if (e.id_token_command !== undefined) out.idTokenCommand = e.id_token_command;
   return out;
 }
 
@@ -232,6 +272,16 @@ function guessTransport(raw: unknown): TransportKind | 'unknown' {
   if (raw.transport === 'stdio' || raw.transport === 'http') return raw.transport;
   if (raw.transport === 'sse') return 'http';
   return 'unknown';
+}
+
+/** The IdP gets the user's ID token: https, or plain http only to this machine. */
+function httpsOrLoopback(s: string): boolean {
+  try {
+    const u = new URL(s);
+    return u.protocol === 'https:' || (u.protocol === 'http:' && isLoopback(u));
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(s: string): boolean {

@@ -30,6 +30,27 @@ export interface OAuthSettings {
   assertionEnv?: string;
   /** …or a command's output (argv, no shell). */
   assertionCommand?: string[];
+  /** Enterprise-managed authorization: the user's ID token buys an ID-JAG at the enterprise IdP. */
+  enterprise?: EnterpriseAuthSettings;
+}
+
+/**
+ * Enterprise-managed authorization (`oauth.enterprise`): token exchange at the IdP for an ID-JAG,
+ * redeemed with the jwt-bearer grant. The ID token comes from exactly one of file, env, command.
+ */
+export interface EnterpriseAuthSettings {
+  /** The IdP's token endpoint (https, or http on loopback). */
+  idpTokenUrl: string;
+  /** The client's id at the IdP… */
+  clientId: string;
+  /** …and its secret there, when it is a confidential client. */
+  clientSecret?: string;
+  /** The user's ID token, read on each use from a file (relative: to the config file)… */
+  idTokenFile?: string;
+  /** …an environment variable… */
+  idTokenEnv?: string;
+  /** …or a command's output (argv, no shell). */
+  idTokenCommand?: string[];
 }
 
 /** Tool-level allow/deny lists for the permission hook (tool names as the server reports them). */
