@@ -62,12 +62,20 @@ export function wrap(text: string, width: number): string[] {
  * widths do not fit, the last column shrinks first (it holds descriptions), then the widest
  * ones, each down to a floor; cut cells end with `…`.
  */
-export function table(headers: string[], rows: string[][], width: number = outputWidth()): string {
+export function table(headers: string[], rows: string[][], width: number = outputWidth(), options: { wrapLast?: boolean } = {}): string {
   const natural = headers.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))));
   const widths = fitWidths(natural, headers.map((h) => displayWidth(h)), width);
   const cell = (c: string, i: number) => truncate(c, widths[i]);
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? cell(c, i) : padEndWidth(cell(c, i), widths[i]))).join('  ').trimEnd();
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+  const last = headers.length - 1;
+  // `wrapLast`: the last column (an error message, say) continues on the next lines, under
+  // itself, instead of being cut — what it says at its end is often the point.
+  const indent = ' '.repeat(widths.slice(0, last).reduce((a, b) => a + b + 2, 0));
+  const wrapped = (cells: string[]) => {
+    const [first, ...more] = wrap(cells[last] ?? '', widths[last]);
+    return [line([...cells.slice(0, last), first ?? '']), ...more.map((m) => `${indent}${m}`)].join('\n');
+  };
+  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(options.wrapLast === true ? wrapped : line)].join('\n');
 }
 
 function fitWidths(natural: number[], heads: number[], width: number): number[] {

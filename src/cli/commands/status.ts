@@ -106,6 +106,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     String(r.tools),
     ...(hasError ? [cellText(timeoutHint(r.last_error ?? ''), 300)] : []),
   ]);
-  process.stdout.write(`${table(headers, body)}\n`);
+  // The error column wraps on a narrow terminal: its end (the command, the code) is the point.
+  process.stdout.write(`${table(headers, body, undefined, { wrapLast: hasError })}\n`);
   for (const r of rows) if (r.next !== null) process.stdout.write(`${safeText(r.id, 64)}: authorization required: run "${safeText(r.next, 100)}"\n`);
 }
