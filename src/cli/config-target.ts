@@ -155,6 +155,7 @@ export function secretsOf(servers: readonly ResolvedServer[]): string[] {
     // env and header values, and the URL's credentials (user info, credential-like query values)
     for (const v of configSecrets({ env: s.config.env, headers: s.config.headers, url: s.config.url, secretNames: s.config.secretNames })) out.add(v);
     if (s.config.oauth?.clientSecret) out.add(s.config.oauth.clientSecret);
+    if (s.config.oauth?.enterprise?.clientSecret) out.add(s.config.oauth.enterprise.clientSecret);
   }
   return [...out];
 }
