@@ -15,50 +15,28 @@ import type { MessageExtra, Transport } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
 import { openClientConnection } from './client-connection.js';
 import { clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
-import type { CallToolOptions, ClientOptions } from './client-options.js';
+import type { ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraFeature, EraIo } from './eras/codec.js';
-import { resourceNotFound } from './eras/modern-errors.js';
 import { eraSelector, type EraSelector } from './eras/select.js';
-import { installModernHttp, reissueOnBrokenStream, screenListedTools } from './eras/http-modern.js';
+import { installModernHttp, reissueOnBrokenStream } from './eras/http-modern.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
 import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import type { RootsSource } from './roots.js';
-import type { Page } from './pagination.js';
 import { SessionKeeper } from './session.js';
 import { listenManagerFor, type ListenManager } from './subscriptions.js';
-import { authContextSource, readThrough, ResultCache, type ReadOptions } from './result-cache.js';
+import { authContextSource, ResultCache, type ReadOptions } from './result-cache.js';
 import { ToolCatalog } from './tool-catalog.js';
-import { callTool, type ToolCallDeps } from './tool-calls.js';
+import type { ToolCallDeps } from './tool-calls.js';
 import type { TaskReceiver } from './task-receiver.js';
 import { TaskRequester } from './tasks.js';
-import type {
-  CallToolResult,
-  CompleteReference,
-  CompleteResult,
-  GetPromptResult,
-  Implementation,
-  ListPromptsResult,
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ListToolsResult,
-  LoggingLevel,
-  Prompt,
-  ReadResourceResult,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  CancelTaskResult,
-  ListTasksResult,
-  Task,
-  Tool,
-} from './types.js';
+import type { Implementation, ServerCapabilities, Tool } from './types.js';
 import { ended, Telemetry, type TelemetryTarget } from './telemetry.js';
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpwire', version: '0.1.0' };
 
-export class ClientCore extends EventEmitter {
+export abstract class ClientCore extends EventEmitter {
   readonly serverId: string;
   protected readonly config: ServerConfig;
   protected readonly options: ClientOptions;
@@ -72,7 +50,7 @@ export class ClientCore extends EventEmitter {
   /** What every transport of this client is observed by (kept for a transport made again, eras/select.ts). */
   private observer: ProtocolObserver | undefined;
   /** Output schemas and task support of the listed tools (tool-catalog.ts). */
-  private readonly tools = new ToolCatalog();
+  protected readonly tools = new ToolCatalog();
   /** What `callTool` needs (tool-calls.ts). */
   protected readonly toolCalls: ToolCallDeps;
   /** The client as task requestor (tasks.ts). */
@@ -95,8 +73,8 @@ export class ClientCore extends EventEmitter {
   /** 2026-07-28: the `subscriptions/listen` of what this client's users listen to (subscriptions.ts). */
   protected readonly listen: ListenManager;
   /** 2026-07-28: cacheable results by `ttlMs` (result-cache.ts), with the current authorization context. */
-  private readonly cache = new ResultCache();
-  private readonly authContext: () => Promise<string>;
+  protected readonly cache = new ResultCache();
+  protected readonly authContext: () => Promise<string>;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
     super();
@@ -495,12 +473,6 @@ export class ClientCore extends EventEmitter {
     return missing === undefined ? undefined : new CapabilityError(missing, { serverId: this.serverId, phase: this.phase });
   }
 
-  /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
-  protected checked<T>(method: string, params: Record<string, unknown> | undefined, options: ReadOptions | undefined): Promise<T> {
-    const send = (o: RequestOptions | undefined): Promise<T> => this.request<unknown>(method, params, o).then((r) => this.codec.result<T>(method, r));
-    return this.codec.era === 'modern' ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
-  }
-
   /** A liveness check: `ping`, or `server/discover` in the 2026-07-28 era (which has no ping). */
   ping(options?: RequestOptions): Promise<void> {
     const method = this.codec.liveness;
@@ -508,26 +480,7 @@ export class ClientCore extends EventEmitter {
     return this.request<unknown>(method, undefined, options).then((r) => void this.codec.result(method, r));
   }
 
-  /** One page of tools/list. */
-  listToolsPage(cursor?: string, options?: ReadOptions): Promise<ListToolsResult> {
-    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((listed) => {
-      const r = screenListedTools(listed, this.codec.era === 'modern' && this.transport?.setSessions !== undefined, (code, message) => this.diagnostic(code, message));
-      this.tools.page(r.tools, r.nextCursor === undefined);
-      return r;
-    });
-  }
-
-  /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */
-  listTools(options?: ReadOptions): Promise<Tool[]> {
-    return this.listing('tools/list', async (cursor) => {
-      const r = await this.listToolsPage(cursor, options);
-      return { items: r.tools, nextCursor: r.nextCursor };
-    });
-  }
-
-  /** Every page of `method` (session.ts: a listing a new session interrupts starts over). */
-  protected listing<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
-    return this.session.listing(method, fetchPage, (code, message) => this.diagnostic(code, message));
-  }
+  /** Every tool (client.ts): the tool calls list them again after a change (tool-calls.ts). */
+  abstract listTools(options?: ReadOptions): Promise<Tool[]>;
 
 }

@@ -9,8 +9,10 @@ import type { ServerConfig } from '../transport/create.js';
 import { ClientCore } from './client-core.js';
 import type { CallToolOptions, ClientOptions } from './client-options.js';
 import { resourceNotFound } from './eras/modern-errors.js';
+import { screenListedTools } from './eras/http-modern.js';
+import type { Page } from './pagination.js';
 import { callTool } from './tool-calls.js';
-import type { ReadOptions } from './result-cache.js';
+import { readThrough, type ReadOptions } from './result-cache.js';
 import type {
   CallToolResult,
   CompleteReference,
@@ -26,7 +28,9 @@ import type {
   ResourceTemplate,
   CancelTaskResult,
   ListTasksResult,
+  ListToolsResult,
   Task,
+  Tool,
 } from './types.js';
 
 export type { CallToolOptions, ClientOptions, McpClientDiagnostic } from './client-options.js';
@@ -36,6 +40,34 @@ export { configSecrets } from './client-trace.js';
 const NO_OPTIONS: CallToolOptions = Object.freeze({});
 
 export class McpClient extends ClientCore {
+  /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
+  protected checked<T>(method: string, params: Record<string, unknown> | undefined, options: ReadOptions | undefined): Promise<T> {
+    const send = (o: RequestOptions | undefined): Promise<T> => this.request<unknown>(method, params, o).then((r) => this.codec.result<T>(method, r));
+    return this.codec.era === 'modern' ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
+  }
+
+  /** One page of tools/list. */
+  listToolsPage(cursor?: string, options?: ReadOptions): Promise<ListToolsResult> {
+    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((listed) => {
+      const r = screenListedTools(listed, this.codec.era === 'modern' && this.transport?.setSessions !== undefined, (code, message) => this.diagnostic(code, message));
+      this.tools.page(r.tools, r.nextCursor === undefined);
+      return r;
+    });
+  }
+
+  /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */
+  listTools(options?: ReadOptions): Promise<Tool[]> {
+    return this.listing('tools/list', async (cursor) => {
+      const r = await this.listToolsPage(cursor, options);
+      return { items: r.tools, nextCursor: r.nextCursor };
+    });
+  }
+
+  /** Every page of `method` (session.ts: a listing a new session interrupts starts over). */
+  protected listing<T>(method: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+    return this.session.listing(method, fetchPage, (code, message) => this.diagnostic(code, message));
+  }
+
   /**
    * Calls a tool (tool-calls.ts). Returns the whole CallToolResult; `isError: true` is a result
    * (the tool failed), distinct from a JSON-RPC error (the request failed), which rejects.
