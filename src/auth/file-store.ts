@@ -1,5 +1,5 @@
 /**
- * The persistent token store: `mcp-auth.json` (seed §10), one entry per server key.
+ * The persistent token store: `mcp-auth.json`, one entry per server key.
  *
  * ```json
  * { "version": 1, "servers": { "<server>": { "access_token": "…", "refresh_token": "…",

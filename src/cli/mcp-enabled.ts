@@ -1,5 +1,5 @@
 /**
- * `mcp enable` / `mcp disable` (seed §5.2, default scope project). Disabling an id that the
+ * `mcp enable` / `mcp disable` (default scope project). Disabling an id that the
  * file does not define writes an override stub `{ "enabled": false }` — only when some layer
  * (or import file) defines the id; enabling removes such a stub.
  */

@@ -74,7 +74,7 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
   return {
     clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
     // Ctrl-C / SIGTERM close the servers (they are in their own process group and never see the
-    // terminal's signal), then the CLI exits with 130 / 143 (issue 9.8).
+    // terminal's signal), then the CLI exits with 130 / 143, leaving no server behind.
     closeOnExit: true,
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(flags['protocol-version'] !== undefined ? { protocolVersion: flags['protocol-version'] } : {}),

@@ -3,7 +3,7 @@
  * config file (project by default, `--scope global`, or `--config <file>`). Fails when the id
  * is there already unless `--replace`. Nothing it prints holds a header, env or secret value.
  *
- * Mistakes are caught here, when written (issue 17.4): no `--url`/`--command` says which is
+ * Mistakes are caught here, when written: no `--url`/`--command` says which is
  * missing; `--command "npx -y pkg"` (a whole command line) is split like `--stdio` does (and
  * refused when `--arg` is given too); `--env K` (no value) stores the reference `${K}`, never the
  * secret, and says when K is not set in this shell.

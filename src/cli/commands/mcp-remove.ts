@@ -1,6 +1,6 @@
 /**
  * `mcpwire mcp remove <id> [--scope project|global]`: deletes the entry from that one file
- * (seed §5.2: removing it from the project leaves a global definition in effect — said so).
+ * (removing it from the project leaves a global definition in effect — said so).
  */
 import { removeServer } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
@@ -28,7 +28,7 @@ export default async function mcpRemove(argv: string[]): Promise<number> {
   }
 }
 
-/** Where else `id` is defined, and how to remove it there (issue 17.5: "--scope global"). */
+/** Where else `id` is defined, and how to remove it there (e.g. "--scope global"). */
 async function elsewhereHint(values: { config?: string; imports?: boolean; scope?: string }, id: string, scope: string): Promise<string> {
   if (values.config !== undefined) return '';
   const other = await effectiveEntry(values, id, true);

@@ -1,6 +1,6 @@
 /**
  * `mcpwire mcp <add|list|remove|enable|disable|test> …`: editing and checking the configured
- * servers (seed §5.2). Dispatches to `./mcp-<subcommand>.js`, loaded lazily.
+ * servers. Dispatches to `./mcp-<subcommand>.js`, loaded lazily.
  */
 const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
   add: {

@@ -1,5 +1,5 @@
 /**
- * `mcpwire status [<id>]`: the runtime view of seed §5.4 — connects every enabled configured
+ * `mcpwire status [<id>]`: the runtime view of the configured servers — connects every enabled configured
  * server concurrently (a short per-server initialize timeout, default 5000 ms, `--timeout-ms`
  * overrides), reports id, transport, source, enabled, state (`disabled | untrusted | connecting |
  * auth_required | ready | error`) and tool count, then closes everything. With an id: that
