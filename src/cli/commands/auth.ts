@@ -8,8 +8,9 @@
  * thumbprint, never the key). Never a token or secret.
  */
 import { authStatusRows, authStorePath, FileTokenStore, type AuthStatusRow } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
-import { CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { CONFIG_OPTIONS, findServer, loadView, pathOptions, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { staticAuthorization } from '../login-hint.js';
@@ -17,17 +18,11 @@ import { staticAuthorization } from '../login-hint.js';
 const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
 
 export default async function auth(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+  return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {
     const [sub, id, extra] = positionals;
     if (sub !== 'status' || extra !== undefined) throw new UsageError(USAGE);
     const config = await loadView(values);
-    scrub = scrubber(config.servers);
+    run.scrub = scrubber(config.servers);
     const servers = id === undefined ? config.servers : [findServer(config, id)];
     const store = new FileTokenStore(authStorePath(pathOptions()));
     const rows = await authStatusRows(servers, store);
@@ -41,9 +36,7 @@ export default async function auth(argv: string[]): Promise<number> {
     }
     process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id))))}\ntoken store: ${store.file}\n`);
     return 0;
-  } catch (err) {
-    return reportFailure(err, scrub);
-  }
+  });
 }
 
 function cells(r: AuthStatusRow, ownHeader: string[]): string[] {

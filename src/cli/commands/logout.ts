@@ -5,24 +5,19 @@
  * are deleted anyway. Never prints a token.
  */
 import { authStorePath, FileTokenStore, logoutServer, usesOAuth } from '../../host-api.js';
-import { parse, UsageError } from '../args.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
+import { UsageError } from '../args.js';
+import { runCommand } from '../command.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, scrubber } from '../config-target.js';
 import { safeText } from '../output.js';
 
 const USAGE = 'usage: mcpwire logout <id> [--config <file>] [--imports]';
 
 export default async function logout(argv: string[]): Promise<number> {
-  let scrub = (s: string) => s;
-  try {
-    const { values, positionals } = parse(argv, { imports: CONFIG_OPTIONS.imports });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      return 0;
-    }
+  return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {
     const [id, extra] = positionals;
     if (!id || extra !== undefined) throw new UsageError(USAGE);
     const config = await loadView(values);
-    scrub = scrubber(config.servers);
+    const scrub = (run.scrub = scrubber(config.servers));
     const server = findServer(config, id);
     if (!usesOAuth(server)) throw new CliFailure(`server "${id}" uses the stdio transport: it has no OAuth tokens`);
     const store = new FileTokenStore(authStorePath(pathOptions()));
@@ -37,7 +32,5 @@ export default async function logout(argv: string[]): Promise<number> {
     else process.stderr.write(`mcpwire: warning: revocation failed: ${safeText(scrub(r.error ?? 'unknown error'), 300)}; tokens deleted locally anyway\n`);
     process.stdout.write(`logged out of "${id}"; run "mcpwire login ${id}" to authorize again\n`);
     return 0;
-  } catch (err) {
-    return reportFailure(err, scrub);
-  }
+  });
 }
