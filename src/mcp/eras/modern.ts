@@ -90,8 +90,11 @@ export class ModernCodec implements EraCodec {
       } catch (err) {
         const typed = typedModernError(err, this.o.serverId);
         if (!(typed instanceof UnsupportedProtocolVersionError) || typed.supported.length === 0) throw typed;
-        const mutual = this.o.protocolVersion === undefined ? newestMutual(MODERN_PROTOCOL_VERSIONS, typed.supported) : undefined;
-        if (retried || mutual === undefined || mutual === version) throw this.noMutual(typed.supported, typed);
+        // The newest version both name, even the one just refused: a server that lists it as
+        // supported has said it will take it, so one retry (never more) is what it asked for.
+        const ours = this.o.protocolVersion !== undefined ? [this.o.protocolVersion] : MODERN_PROTOCOL_VERSIONS;
+        const mutual = newestMutual(ours, typed.supported);
+        if (retried || mutual === undefined) throw this.noMutual(typed.supported, typed);
         version = mutual;
         continue;
       }
