@@ -9,50 +9,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { connect, createOAuthProvider, idJagAssertion, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
-// @ts-expect-error a plain .mjs mock without types
-import { startOAuthMock } from '../mock-servers/oauth-as.mjs';
+import { at, follow, oauthMockHarness, REDIRECT, type Mock } from '../test/support/oauth-mock.js';
 
-interface LogEntry {
-  method: string;
-  path: string;
-  params: Record<string, string>;
-  authorization?: string;
-  json?: Record<string, unknown>;
-}
-interface Mock {
-  url: string;
-  base: string;
-  log: LogEntry[];
-  counters: Record<string, number>;
-  expireAll(): void;
-  close(): Promise<void>;
-}
-
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-/** The headless browser: the mock auto-approves, the redirect's Location carries the code. */
-async function follow(url: URL, signal: AbortSignal): Promise<URL> {
-  const res = await fetch(url, { redirect: 'manual', signal });
-  await res.body?.cancel();
-  return new URL(res.headers.get('location')!);
-}
-
-const mocks: Mock[] = [];
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await Promise.all(mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(options: Record<string, unknown> = {}): Promise<Mock> {
-  const m = (await startOAuthMock(options)) as Mock;
-  mocks.push(m);
-  return m;
-}
-
-function provider(m: Mock, extra: Partial<OAuthProviderOptions> = {}) {
-  return createOAuthProvider({ serverUrl: m.url, serverKey: 'mock', redirectUri: REDIRECT, interaction: follow, ...extra });
-}
+const { clients, mock, provider } = oauthMockHarness();
 
 async function open(m: Mock, auth: ReturnType<typeof provider>, extra: Record<string, unknown> = {}): Promise<McpClient> {
   const c = await connect({ transport: 'http', url: m.url, id: 'mock' }, { authProvider: auth, timeoutMs: 10_000, ...extra });
@@ -60,7 +19,6 @@ async function open(m: Mock, auth: ReturnType<typeof provider>, extra: Record<st
   return c;
 }
 
-const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
 
 describe('authorization code flow', () => {
   it('basic.authorization#40/#41/#47/#68/#76/#77/#85/#97: 401 → discovery → DCR → authorize (S256, state, resource) → token (verifier, resource) → replay; resource sent although the AS metadata says nothing of resource indicators', async () => {

@@ -10,52 +10,11 @@ import path from 'node:path';
 import { FileTokenStore } from '../src/auth/file-store.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, createOAuthProvider, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
-// @ts-expect-error a plain .mjs mock without types
-import { startOAuthMock } from '../mock-servers/oauth-as.mjs';
+import { at, follow, oauthMockHarness, REDIRECT, type Mock } from './support/oauth-mock.js';
 
-interface LogEntry {
-  method: string;
-  path: string;
-  authorization?: string;
-  dpop?: string;
-  dpopError?: string;
-}
-interface Mock {
-  url: string;
-  base: string;
-  log: LogEntry[];
-  counters: Record<string, number>;
-  expireAll(): void;
-  close(): Promise<void>;
-}
-
-const REDIRECT = 'http://127.0.0.1:9/callback';
-
-async function follow(url: URL, signal: AbortSignal): Promise<URL> {
-  const res = await fetch(url, { redirect: 'manual', signal });
-  await res.body?.cancel();
-  return new URL(res.headers.get('location')!);
-}
-
-const mocks: Mock[] = [];
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
-  await Promise.all(mocks.splice(0).map((m) => m.close()));
-});
-
-async function mock(options: Record<string, unknown> = {}): Promise<Mock> {
-  const m = (await startOAuthMock(options)) as Mock;
-  mocks.push(m);
-  return m;
-}
-
-function provider(m: Mock, extra: Partial<OAuthProviderOptions> = {}) {
-  return createOAuthProvider({ serverUrl: m.url, serverKey: 'mock', redirectUri: REDIRECT, interaction: follow, ...extra });
-}
+const { clients, mock, provider } = oauthMockHarness();
 
 const part = (jwt: string, i: 0 | 1): Record<string, unknown> => JSON.parse(Buffer.from(jwt.split('.')[i], 'base64url').toString());
-const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
 
 describe('DPoP (RFC 9449)', () => {
   it('opt-in: the token request carries a proof, the DPoP-bound token goes out as `DPoP` with a fresh proof per request (htm, htu without query or fragment, iat, jti, ath)', async () => {
