@@ -1,0 +1,211 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
+/**
+ * Client sentences of MCP 2026-07-28 proven over stdio against the scripted modern mock
+ * (mock-servers/modern/stdio-server.mjs) in real child processes: what the client writes (the
+ * mock's MOCK_RECORD holds every line it read, a line that is not JSON recorded as
+ * `__malformed`), the `_meta` of every request, progress tokens, cancellation, the multi
+ * round-trip retry, the legacy error codes and the client capabilities declared.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { connect, JsonRpcError, ProtocolError, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
+const V = 'io.modelcontextprotocol/protocolVersion';
+const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const INFO = 'io.modelcontextprotocol/clientInfo';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clauses-2026-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const clients: McpClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+});
+
+type Msg = Record<string, any>;
+
+function mock(scenario?: object): { config: StdioServerConfig; received(): Msg[] } {
+  const record = path.join(dir, `in-${++n}.jsonl`);
+  const env: Record<string, string> = { MOCK_RECORD: record };
+  if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
+  return {
+    config: { transport: 'stdio', id: 'modern', command: process.execPath, args: [MODERN_SERVER], env },
+    received: () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []),
+  };
+}
+
+async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
+  const c = await connect(config, { timeoutMs: 15_000, protocolVersion: '2026-07-28', ...options });
+  clients.push(c);
+  return c;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const isId = (id: unknown) => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+const calls = (m: { received(): Msg[] }, name: string) => m.received().filter((r) => r.method === 'tools/call' && r.params.name === name);
+
+describe('what the client writes to the server (2026-07-28, stdio)', () => {
+  it('basic#2/#3/#4/#5/#22, basic.transports#1, basic.transports.stdio#1/#4/#6: each line is one UTF-8 JSON-RPC 2.0 request (string or integer id, never null, unique) or notification (no id); never a response', async () => {
+    const m = mock();
+    const c = await open(m.config);
+    const text = 'line one\nline two\r\n\u00e9 \u2713 \u{1F600} "quoted" \\ end';
+    const answers = await Promise.all([1, 2, 3, 4].map((k) => c.callTool('echo', { text: `${k} ${text}` })));
+    expect(answers.map((a) => (a.content[0] as { text: string }).text)).toEqual([1, 2, 3, 4].map((k) => `${k} ${text}`));
+    // the server sends notifications on this one: the client answers none of them (basic#21)
+    const seen: number[] = [];
+    await c.callTool('progress', { steps: 3, intervalMs: 5 }, { onProgress: (p) => seen.push(p.progress) });
+    expect(seen.length).toBeGreaterThanOrEqual(1);
+    const ac = new AbortController();
+    const slow = c.callTool('slow', { ms: 60_000 }, { signal: ac.signal });
+    await until(() => calls(m, 'slow').length === 1, 'the slow call');
+    ac.abort();
+    await expect(slow).rejects.toThrow();
+    await until(() => m.received().some((r) => r.method === 'notifications/cancelled'), 'the cancellation');
+
+    const got = m.received();
+    expect(got.filter((r) => '__malformed' in r)).toEqual([]);
+    const echoed = calls(m, 'echo').map((r) => r.params.arguments.text);
+    expect(echoed.sort()).toEqual([1, 2, 3, 4].map((k) => `${k} ${text}`));
+    for (const r of got) {
+      expect(r.jsonrpc).toBe('2.0');
+      expect(typeof r.method, JSON.stringify(r)).toBe('string');
+      expect('result' in r || 'error' in r).toBe(false);
+      if (r.method.startsWith('notifications/')) expect('id' in r, JSON.stringify(r)).toBe(false);
+      else expect(isId(r.id), JSON.stringify(r)).toBe(true);
+    }
+    const ids = got.filter((r) => 'id' in r).map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(got.filter((r) => r.method === 'notifications/cancelled')).toHaveLength(1);
+  });
+
+  it('basic#21: a notification from the server gets no response', async () => {
+    // The mock's progress notifications are the server's notifications: nothing the client wrote
+    // after them is anything but a request of its own or its own notification.
+    const m = mock();
+    const c = await open(m.config);
+    await c.callTool('progress', { steps: 4, intervalMs: 5 }, { onProgress: () => {} });
+    await c.callTool('echo', { text: 'after' });
+    const after = m.received().slice(m.received().findIndex((r) => r.method === 'tools/call'));
+    expect(after.map((r) => r.method)).toEqual(['tools/call', 'tools/call']);
+  });
+
+  it('basic#40/#41/#43: every _meta key the client sets is a prefix of dot-separated labels and a slash, then a name that begins and ends alphanumeric', async () => {
+    const m = mock();
+    const c = await open(m.config, { onElicitation: async () => ({ action: 'decline' }), onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'x' }, model: 'm' }) });
+    await c.listTools();
+    await c.callTool('progress', { steps: 2, intervalMs: 5 }, { onProgress: () => {} });
+    await c.callTool('confirm', { message: 'ok?' });
+    const label = '[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+    const key = new RegExp(`^(?:${label}(?:\\.${label})*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$`);
+    const keys = new Set(m.received().flatMap((r) => Object.keys(r.params?._meta ?? {})));
+    expect([...keys]).toEqual(expect.arrayContaining([V, CAPS, INFO, 'progressToken']));
+    for (const k of keys) expect(k, k).toMatch(key);
+  });
+});
+
+describe('progress and cancellation (2026-07-28, stdio)', () => {
+  it('basic.patterns.progress#1/#2: each request asking for progress carries its own token, a string or an integer, unique across the requests in flight', async () => {
+    const m = mock();
+    const c = await open(m.config);
+    const seen = new Map<number, number>();
+    await Promise.all([1, 2, 3].map((k) => c.callTool('progress', { steps: 3, intervalMs: 20 }, { onProgress: () => seen.set(k, (seen.get(k) ?? 0) + 1) })));
+    const tokens = calls(m, 'progress').map((r) => r.params._meta.progressToken);
+    expect(tokens).toHaveLength(3);
+    for (const t of tokens) expect(isId(t), String(t)).toBe(true);
+    expect(new Set(tokens).size).toBe(3);
+    expect([...seen.keys()].sort()).toEqual([1, 2, 3]);
+  });
+
+  it('basic.patterns.cancellation#10: notifications/cancelled only for a request the client issued and still believes in progress (not after its answer, not for one never sent)', async () => {
+    const m = mock();
+    const c = await open(m.config);
+    const answered = new AbortController();
+    await c.callTool('echo', { text: 'done' }, { signal: answered.signal });
+    answered.abort();
+    const early = new AbortController();
+    early.abort();
+    await expect(c.callTool('echo', { text: 'never sent' }, { signal: early.signal })).rejects.toThrow();
+    const live = new AbortController();
+    const slow = c.callTool('slow', { ms: 60_000 }, { signal: live.signal });
+    await until(() => calls(m, 'slow').length === 1, 'the slow call');
+    live.abort();
+    await expect(slow).rejects.toThrow();
+    await until(() => m.received().some((r) => r.method === 'notifications/cancelled'), 'the cancellation');
+    await c.callTool('echo', { text: 'last' });
+    const cancelled = m.received().filter((r) => r.method === 'notifications/cancelled');
+    expect(cancelled.map((r) => r.params.requestId)).toEqual([calls(m, 'slow')[0]!.id]);
+    expect(calls(m, 'echo').map((r) => r.params.arguments.text)).toEqual(['done', 'last']);
+  });
+});
+
+/** A tool that always answers `input_required` with these input requests and this state (scripted: the mock verifies no state). */
+const asking = (name: string, inputRequests: object, requestState?: string) => ({
+  name,
+  behavior: { result: { resultType: 'input_required', inputRequests, ...(requestState === undefined ? {} : { requestState }) } },
+});
+
+describe('multi round-trip requests (2026-07-28, stdio)', () => {
+  it('basic.patterns.mrtr#2/#3/#18/#21: requestState is echoed byte for byte, whatever it looks like; each retry carries its own round only, with the required _meta; a parallel request carries none', async () => {
+    const stateA = ' {"looks":"like JSON", "n": 1} ';
+    const stateB = 'eyJhIjoxfQ==.\u00e9\u2028\ttrailing ';
+    const m = mock({
+      extends: 'default',
+      tools: ['echo', 'slow', asking('askA', { a: { method: 'roots/list', params: {} } }, stateA), asking('askB', { b: { method: 'roots/list', params: {} } }, stateB)],
+    });
+    const c = await open(m.config, { roots: [{ uri: 'file:///r', name: 'r' }], maxInputRounds: 1 });
+    const [a, b, e] = await Promise.allSettled([c.callTool('askA', { x: 1 }), c.callTool('askB', { y: 2 }), c.callTool('echo', { text: 'beside' })]);
+    for (const r of [a, b]) {
+      expect(r.status).toBe('rejected');
+      expect(((r as PromiseRejectedResult).reason as ProtocolError).code).toBe('MCPWIRE_INPUT_ROUNDS');
+    }
+    expect(e.status).toBe('fulfilled');
+    const roots = { roots: [{ uri: 'file:///r', name: 'r' }] };
+    const [a1, a2] = calls(m, 'askA');
+    const [b1, b2] = calls(m, 'askB');
+    expect(calls(m, 'askA')).toHaveLength(2);
+    expect(calls(m, 'askB')).toHaveLength(2);
+    for (const first of [a1!, b1!]) expect('inputResponses' in first.params || 'requestState' in first.params).toBe(false);
+    expect(a2!.params).toMatchObject({ arguments: { x: 1 }, inputResponses: { a: roots } });
+    expect(b2!.params).toMatchObject({ arguments: { y: 2 }, inputResponses: { b: roots } });
+    expect(Object.keys(a2!.params.inputResponses)).toEqual(['a']);
+    expect(Object.keys(b2!.params.inputResponses)).toEqual(['b']);
+    expect(a2!.params.requestState).toBe(stateA);
+    expect(b2!.params.requestState).toBe(stateB);
+    for (const retry of [a2!, b2!]) {
+      expect(retry.params._meta[V]).toBe('2026-07-28');
+      expect(retry.params._meta[CAPS]).toEqual({ roots: { listChanged: true } });
+      expect(retry.params._meta[INFO]).toMatchObject({ name: expect.any(String), version: expect.any(String) });
+    }
+    const beside = calls(m, 'echo');
+    expect(beside).toHaveLength(1);
+    expect('inputResponses' in beside[0]!.params || 'requestState' in beside[0]!.params).toBe(false);
+  });
+});
+
+describe('error codes (2026-07-28, stdio)', () => {
+  it('basic#16: a code of the legacy sub-range (-32000 to -32019, -32002 aside) is delivered as a plain JsonRpcError with its code and message, no meaning assumed', async () => {
+    const codes = [-32000, -32001, -32010, -32019];
+    const m = mock({ extends: 'default', tools: codes.map((code) => ({ name: `fail${-code}`, error: { code, message: `legacy ${code}` } })) });
+    const c = await open(m.config);
+    for (const code of codes) {
+      const err = await c.callTool(`fail${-code}`, {}).catch((x: unknown) => x);
+      expect(err, String(code)).toBeInstanceOf(JsonRpcError);
+      expect(Object.getPrototypeOf(err)).toBe(JsonRpcError.prototype);
+      expect((err as JsonRpcError).rpcCode).toBe(code);
+      expect((err as Error).message).toContain(`legacy ${code}`);
+    }
+    expect(c.state).toBe('ready');
+  });
+});
