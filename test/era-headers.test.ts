@@ -24,7 +24,7 @@ const EXECUTE_SQL_SCHEMA = {
 };
 
 describe('standard request headers', () => {
-  test('basic.transports.streamable_http#9 #28 #50: a tools/call carries Mcp-Method and Mcp-Name from the body (the spec example)', () => {
+  test('basic.transports.streamable_http#9/#28/#50: a tools/call carries Mcp-Method and Mcp-Name from the body (the spec example)', () => {
     const h = requestHeaders('tools/call', { name: 'execute_sql', arguments: { region: 'us-west1', query: 'SELECT * FROM users' }, _meta: META }, EXECUTE_SQL_SCHEMA);
     expect(h).toEqual({ 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'execute_sql', 'Mcp-Param-Region': 'us-west1' });
   });
@@ -39,7 +39,7 @@ describe('standard request headers', () => {
     expect(list).toEqual({ 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' });
   });
 
-  test('basic.transports.streamable_http#22 #23: MCP-Protocol-Version is the `_meta` protocolVersion itself (absent when the body has none)', () => {
+  test('basic.transports.streamable_http#22/#23: MCP-Protocol-Version is the `_meta` protocolVersion itself (absent when the body has none)', () => {
     const h = requestHeaders('server/discover', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } });
     expect(h['MCP-Protocol-Version']).toBe('2099-01-01');
     expect(requestHeaders('server/discover', undefined)).toEqual({ 'Mcp-Method': 'server/discover' });
@@ -52,7 +52,7 @@ describe('standard request headers', () => {
 });
 
 describe('value encoding', () => {
-  test('basic.transports.streamable_http#43 #44 #46 #49: the spec’s encoding examples, markers lowercase', () => {
+  test('basic.transports.streamable_http#43/#44/#46/#49: the spec’s encoding examples, markers lowercase', () => {
     expect(encodeHeaderValue('us-west1')).toBe('us-west1');
     expect(encodeHeaderValue('Hello, 世界')).toBe('=?base64?SGVsbG8sIOS4lueVjA==?=');
     expect(encodeHeaderValue(' padded ')).toBe('=?base64?IHBhZGRlZCA=?=');
@@ -70,7 +70,7 @@ describe('value encoding', () => {
     expect(encodeHeaderValue('abc?=')).toBe('abc?=');
   });
 
-  test('type conversion: string as is, integer in decimal, boolean lowercase; a fraction or an unsafe integer has no header form (#36 #37)', () => {
+  test('type conversion: string as is, integer in decimal, boolean lowercase; a fraction or an unsafe integer has no header form (basic.transports.streamable_http#36/#37)', () => {
     expect(paramValueText('x')).toBe('x');
     expect(paramValueText(42)).toBe('42');
     expect(paramValueText(-7)).toBe('-7');
@@ -93,12 +93,12 @@ describe('Mcp-Param-{Name} from x-mcp-header', () => {
     },
   };
 
-  test('basic.transports.streamable_http#31 #50: each annotated value is mirrored, nested ones by their exact property path, converted and encoded', () => {
+  test('basic.transports.streamable_http#31/#50/#56: each annotated value is mirrored, nested ones by their exact property path, converted and encoded', () => {
     const h = requestHeaders('tools/call', { name: 't', arguments: { region: 'Zürich', tenant: { id: 42 }, dryRun: false, note: 'x' } }, schema);
     expect(h).toMatchObject({ 'Mcp-Param-Region': `=?base64?${Buffer.from('Zürich').toString('base64')}?=`, 'Mcp-Param-Tenant': '42', 'Mcp-Param-Dry-Run': 'false', 'Mcp-Param-Note': 'x' });
   });
 
-  test('basic.transports.streamable_http#57 #58: a null value or a parameter not in the arguments gives no header', () => {
+  test('basic.transports.streamable_http#57/#58: a null value or a parameter not in the arguments gives no header', () => {
     const h = requestHeaders('tools/call', { name: 't', arguments: { note: null, tenant: {} } }, schema);
     expect(Object.keys(h).filter((k) => k.startsWith('Mcp-Param-'))).toEqual([]);
     expect(Object.keys(requestHeaders('tools/call', { name: 't' }, schema)).filter((k) => k.startsWith('Mcp-Param-'))).toEqual([]);
@@ -150,7 +150,7 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
     expect(messages(withProp({ type: 'string', 'x-mcp-header': 'A\r\nX-Injected: 1' }))).toEqual([expect.stringContaining('#34')]);
   });
 
-  test('basic.transports.streamable_http#35 #60: values must be unique ignoring case', () => {
+  test('basic.transports.streamable_http#35/#60: values must be unique ignoring case', () => {
     const schema = { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'REGION' } } };
     const problems = headerAnnotationProblems(schema);
     expect(problems).toEqual([{ pointer: '/properties/b', message: expect.stringContaining('#35') }]);
@@ -163,7 +163,7 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
     for (const type of ['string', 'integer', 'boolean', ['integer', 'null']]) expect(messages(withProp({ type, 'x-mcp-header': 'P' }))).toEqual([]);
   });
 
-  test('basic.transports.streamable_http#38 #39: an annotation under items, a composition, a conditional, $defs or at the root is a problem', () => {
+  test('basic.transports.streamable_http#38/#39: an annotation under items, a composition, a conditional, $defs or at the root is a problem', () => {
     const unreachable = [
       withProp({ type: 'array', items: { type: 'string', 'x-mcp-header': 'P' } }),
       withProp({ oneOf: [{ type: 'string', 'x-mcp-header': 'P' }] }),
@@ -192,7 +192,7 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
 });
 
 describe('screening a tools/list page', () => {
-  test('basic.transports.streamable_http#40 #41 #42: a tool with an invalid annotation is left out with its name and reasons; the others are kept in order', () => {
+  test('basic.transports.streamable_http#40/#41/#42: a tool with an invalid annotation is left out with its name and reasons; the others are kept in order', () => {
     const tools = [
       { name: 'execute_sql', inputSchema: EXECUTE_SQL_SCHEMA },
       { name: 'bad', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },

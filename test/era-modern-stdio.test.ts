@@ -136,7 +136,7 @@ describe('the modern era over stdio', () => {
     expect(c.state).toBe('ready');
   });
 
-  it('progress of a request arrives on it; an aborted call sends notifications/cancelled naming it', async () => {
+  it('basic.patterns.cancellation#5, basic.transports.stdio#9: progress of a request arrives on it; an aborted call sends notifications/cancelled naming it', async () => {
     const m = modernMock();
     const c = await open(m.config);
     const seen: number[] = [];

@@ -54,7 +54,7 @@ describe('era per HTTP server', () => {
     expect(m.record.violations).toEqual([]);
   });
 
-  it('x-mcp-header parameters of a listed tool travel as Mcp-Param-* headers the server checks', async () => {
+  it('basic.transports.streamable_http#30/#31: x-mcp-header parameters of a listed tool travel as Mcp-Param-* headers the server checks', async () => {
     const m = await modernMock();
     const c = await open(m.url);
     await c.listTools();
