@@ -20,6 +20,8 @@ export interface RevisionFeatures {
   elicitation: boolean;
   /** Tasks (2025-11-25+): the client may task-augment `tools/call` and send `tasks/*` (tasks.ts). */
   tasks: boolean;
+  /** Task handles the server returns unasked (2026-07-28's tasks extension, eras/modern.ts): no initialize revision has them. */
+  taskHandles: boolean;
   /** The shape each method's `result` must have (result-shapes.ts). */
   resultShapes: ShapeTable;
 }
@@ -28,10 +30,10 @@ export interface RevisionFeatures {
 const SHAPES_WITH_TASKS: ShapeTable = Object.freeze({ ...RESULT_SHAPES_2025_11_25, ...TASK_RESULT_SHAPES });
 
 export const REVISIONS: Readonly<Record<string, RevisionFeatures>> = {
-  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true, resultShapes: SHAPES_WITH_TASKS },
-  '2025-06-18': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
-  '2025-03-26': { batching: true, structuredContent: false, protocolVersionHeader: false, streamableHttp: true, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
-  '2024-11-05': { batching: false, structuredContent: false, protocolVersionHeader: false, streamableHttp: false, elicitation: false, tasks: false, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2025-11-25': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: true, taskHandles: false, resultShapes: SHAPES_WITH_TASKS },
+  '2025-06-18': { batching: false, structuredContent: true, protocolVersionHeader: true, streamableHttp: true, elicitation: true, tasks: false, taskHandles: false, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2025-03-26': { batching: true, structuredContent: false, protocolVersionHeader: false, streamableHttp: true, elicitation: false, tasks: false, taskHandles: false, resultShapes: RESULT_SHAPES_2025_11_25 },
+  '2024-11-05': { batching: false, structuredContent: false, protocolVersionHeader: false, streamableHttp: false, elicitation: false, tasks: false, taskHandles: false, resultShapes: RESULT_SHAPES_2025_11_25 },
 };
 
 /** Newest first. */

@@ -58,8 +58,12 @@ export interface OpenOptions {
   timeoutMs?: number;
 }
 
-/** Features an era (and, within it, the negotiated revision) may or may not have. */
-export type EraFeature = 'tasks' | 'batching';
+/**
+ * Features an era (and, within it, the negotiated revision) may or may not have. `taskHandles`:
+ * the server decides which requests become tasks and answers with a task handle the client
+ * follows (2026-07-28, the `io.modelcontextprotocol/tasks` extension the client declared).
+ */
+export type EraFeature = 'tasks' | 'batching' | 'taskHandles';
 
 /** An `input_required` interim result (basic/patterns/mrtr): what to fulfil, what to echo. */
 export interface InputRequired {
