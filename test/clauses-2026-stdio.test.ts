@@ -29,13 +29,18 @@ afterEach(async () => {
 
 type Msg = Record<string, any>;
 
-function mock(scenario?: object): { config: StdioServerConfig; received(): Msg[] } {
+const jsonLines = (file: string): Msg[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
+
+/** The modern mock: its config, every message it received, every message it sent. */
+function mock(scenario?: object): { config: StdioServerConfig; received(): Msg[]; sent(): Msg[] } {
   const record = path.join(dir, `in-${++n}.jsonl`);
-  const env: Record<string, string> = { MOCK_RECORD: record };
+  const recordSent = path.join(dir, `out-${n}.jsonl`);
+  const env: Record<string, string> = { MOCK_RECORD: record, MOCK_RECORD_SENT: recordSent };
   if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
   return {
     config: { transport: 'stdio', id: 'modern', command: process.execPath, args: [MODERN_SERVER], env },
-    received: () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []),
+    received: () => jsonLines(record),
+    sent: () => jsonLines(recordSent),
   };
 }
 
@@ -112,6 +117,39 @@ describe('what the client writes to the server (2026-07-28, stdio)', () => {
     const keys = new Set(m.received().flatMap((r) => Object.keys(r.params?._meta ?? {})));
     expect([...keys]).toEqual(expect.arrayContaining([V, CAPS, INFO, 'progressToken']));
     for (const k of keys) expect(k, k).toMatch(key);
+  });
+});
+
+describe('listings and pages (2026-07-28, stdio)', () => {
+  it('server.tools#1, server.resources#1, server.prompts#1, server.utilities.pagination#1/#2/#5: every request of every feature carries the required _meta; pages of any size are followed, each cursor sent back exactly as given', async () => {
+    const m = mock({ extends: 'default', pageSize: 1 });
+    const c = await open(m.config);
+    expect((await c.listTools()).length).toBeGreaterThan(5);
+    expect(await c.listResources()).toHaveLength(2);
+    await c.listResourceTemplates();
+    expect((await c.listPrompts()).map((p) => p.name)).toEqual(['greet']);
+    await c.getPrompt('greet', { name: 'Ada' });
+    await c.readResource('mem://readme');
+    const requests = m.received().filter((r) => r.id !== undefined);
+    expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'prompts/get', 'resources/read']));
+    for (const r of requests) {
+      expect(r.params._meta[V], r.method).toBe('2026-07-28');
+      expect(r.params._meta[CAPS], r.method).toBeDefined();
+      expect(r.params._meta[INFO], r.method).toMatchObject({ name: expect.any(String) });
+    }
+    const answers = new Map(m.sent().filter((a) => a.id !== undefined).map((a) => [a.id, a.result]));
+    const pages = requests.filter((r) => r.method === 'tools/list');
+    expect(pages.length).toBeGreaterThan(5);
+    for (let k = 1; k < pages.length; k++) expect(pages[k]!.params.cursor).toBe(answers.get(pages[k - 1]!.id).nextCursor);
+  });
+
+  it('server.utilities.pagination#6: an empty-string nextCursor is a cursor, not the end of the results', async () => {
+    const m = mock({ extends: 'default', behavior: { methods: { 'prompts/list': { result: { prompts: [{ name: 'p' }], nextCursor: '' } } } } });
+    const c = await open(m.config);
+    await c.listPrompts().catch(() => []);
+    const lists = m.received().filter((r) => r.method === 'prompts/list');
+    expect(lists.length).toBeGreaterThanOrEqual(2);
+    expect(lists[1]!.params.cursor).toBe('');
   });
 });
 

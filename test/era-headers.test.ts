@@ -70,7 +70,7 @@ describe('value encoding', () => {
     expect(encodeHeaderValue('abc?=')).toBe('abc?=');
   });
 
-  test('type conversion: string as is, integer in decimal, boolean lowercase; a fraction or an unsafe integer has no header form (basic.transports.streamable_http#36/#37)', () => {
+  test('type conversion: string as is, integer in decimal, boolean lowercase; a fraction or an unsafe integer has no header form (basic.transports.streamable_http#36/#37, server.tools#24)', () => {
     expect(paramValueText('x')).toBe('x');
     expect(paramValueText(42)).toBe('42');
     expect(paramValueText(-7)).toBe('-7');
@@ -135,35 +135,35 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
     expect(headerAnnotationProblems(withProp({ type: 'object', properties: { q: { type: 'integer', 'x-mcp-header': 'Q' } } }))).toEqual([]);
   });
 
-  test('basic.transports.streamable_http#32: an empty value is a problem', () => {
+  test('basic.transports.streamable_http#32, server.tools#19: an empty value is a problem', () => {
     expect(messages(withProp({ type: 'string', 'x-mcp-header': '' }))).toEqual([expect.stringContaining('#32')]);
   });
 
-  test('basic.transports.streamable_http#33: a value that is not an RFC 9110 token (space, colon, non-ASCII, not a string) is a problem', () => {
+  test('basic.transports.streamable_http#33, server.tools#20: a value that is not an RFC 9110 token (space, colon, non-ASCII, not a string) is a problem', () => {
     for (const bad of ['Has Space', 'A:B', 'Région', 'a/b', 7]) {
       expect(messages(withProp({ type: 'string', 'x-mcp-header': bad }))).toEqual([expect.stringContaining('#33')]);
     }
     expect(messages(withProp({ type: 'string', 'x-mcp-header': "!#$%&'*+-.^_`|~09AZaz" }))).toEqual([]);
   });
 
-  test('basic.transports.streamable_http#34: CR or LF in the value is a problem', () => {
+  test('basic.transports.streamable_http#34, server.tools#21: CR or LF in the value is a problem', () => {
     expect(messages(withProp({ type: 'string', 'x-mcp-header': 'A\r\nX-Injected: 1' }))).toEqual([expect.stringContaining('#34')]);
   });
 
-  test('basic.transports.streamable_http#35/#60: values must be unique ignoring case', () => {
+  test('basic.transports.streamable_http#35/#60, server.tools#22: values must be unique ignoring case', () => {
     const schema = { type: 'object', properties: { a: { type: 'string', 'x-mcp-header': 'Region' }, b: { type: 'string', 'x-mcp-header': 'REGION' } } };
     const problems = headerAnnotationProblems(schema);
     expect(problems).toEqual([{ pointer: '/properties/b', message: expect.stringContaining('#35') }]);
   });
 
-  test('basic.transports.streamable_http#36: only integer, string or boolean parameters (number, object, array, no type are problems)', () => {
+  test('basic.transports.streamable_http#36, server.tools#23: only integer, string or boolean parameters (number, object, array, no type are problems)', () => {
     for (const type of ['number', 'object', 'array', undefined, ['string', 'integer']]) {
       expect(messages(withProp({ type, 'x-mcp-header': 'P' }))).toEqual([expect.stringContaining('#36')]);
     }
     for (const type of ['string', 'integer', 'boolean', ['integer', 'null']]) expect(messages(withProp({ type, 'x-mcp-header': 'P' }))).toEqual([]);
   });
 
-  test('basic.transports.streamable_http#38/#39: an annotation under items, a composition, a conditional, $defs or at the root is a problem', () => {
+  test('basic.transports.streamable_http#38/#39, server.tools#25: an annotation under items, a composition, a conditional, $defs or at the root is a problem', () => {
     const unreachable = [
       withProp({ type: 'array', items: { type: 'string', 'x-mcp-header': 'P' } }),
       withProp({ oneOf: [{ type: 'string', 'x-mcp-header': 'P' }] }),
@@ -192,7 +192,7 @@ describe('the x-mcp-header validator (a tool with problems is dropped from tools
 });
 
 describe('screening a tools/list page', () => {
-  test('basic.transports.streamable_http#40/#41/#42: a tool with an invalid annotation is left out with its name and reasons; the others are kept in order', () => {
+  test('basic.transports.streamable_http#40/#41/#42, server.tools#26/#27: a tool with an invalid annotation is left out with its name and reasons; the others are kept in order', () => {
     const tools = [
       { name: 'execute_sql', inputSchema: EXECUTE_SQL_SCHEMA },
       { name: 'bad', inputSchema: { type: 'object', properties: { n: { type: 'number', 'x-mcp-header': 'N' } } } },

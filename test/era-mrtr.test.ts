@@ -50,7 +50,7 @@ const text = (r: { content: unknown[] }) => (r.content[0] as { text: string }).t
 const alwaysAsking = (result: object) => ({ extends: 'default', behavior: { methods: { 'tools/call': { result: { resultType: 'input_required', ...result } } } } });
 
 describe('multi round-trip requests', () => {
-  it('basic.patterns.mrtr#16/#17/#20: the elicitation is answered, the retry has a new id, the inputResponses and the exact requestState', async () => {
+  it('basic.patterns.mrtr#16/#17/#20, server.tools#8: the elicitation is answered, the retry has a new id, the inputResponses and the exact requestState', async () => {
     const s = modern();
     const asked: unknown[] = [];
     const c = await open(s.config, {

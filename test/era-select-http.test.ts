@@ -64,7 +64,7 @@ describe('era per HTTP server', () => {
     expect(m.record.violations).toEqual([]);
   });
 
-  it('basic.transports.streamable_http#40/#41/#42: a tool with an invalid x-mcp-header annotation is left out of tools/list, with a warning naming it and why', async () => {
+  it('basic.transports.streamable_http#40/#41/#42, server.tools#26/#27: a tool with an invalid x-mcp-header annotation is left out of tools/list, with a warning naming it and why', async () => {
     const bad = { name: 'bad', inputSchema: { type: 'object', properties: { list: { type: 'array', 'x-mcp-header': 'List' } } }, result: { content: [] } };
     const m = await modernMock({ extends: 'default', tools: ['echo', bad] });
     const c = await open(m.url);
