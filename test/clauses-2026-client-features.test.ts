@@ -8,6 +8,8 @@
  * not retried at all.
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +99,26 @@ describe('elicitation as an input request (2026-07-28)', () => {
     expect(seen).toMatchObject([{ mode: 'form', message: 'Proceed?' }]);
     expect(sent).toBe(2);
     expect(retry!.params.inputResponses).toEqual({ q: { action: 'accept', content: { ok: true } } });
+  });
+
+  it('client.elicitation#24/#33: the handler is told which server asks; a URL-mode request\'s URL is handed over untouched and never fetched by the client', async () => {
+    let hits = 0;
+    const site = http.createServer((_req, res) => (hits++, res.end('page')));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/authorize?state=x`;
+      const m = asking({ u: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', elicitationId: 'e9', url } } });
+      const seen: { url?: string; serverId?: string }[] = [];
+      const c = await open(m.config, { elicitationModes: ['url'], onElicitation: async (p, ctx) => (seen.push({ url: (p as { url?: string }).url, serverId: ctx.serverId }), { action: 'accept' }) });
+      const { sent, retry } = await ask(c, m);
+      expect(seen).toEqual([{ url, serverId: 'modern' }]);
+      expect(sent).toBe(2);
+      expect(retry!.params.inputResponses).toEqual({ u: { action: 'accept' } });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 
   const refused: [string, object][] = [
