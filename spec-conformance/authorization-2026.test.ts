@@ -99,7 +99,7 @@ describe('authorization response validation (RFC 9207 iss)', () => {
     expect(m.counters.token).toBe(0);
   });
 
-  it('basic.authorization#22: advertised and present, identical to the recorded issuer → the code is redeemed', async () => {
+  it('basic.authorization#19/#22: advertised and present, identical to the recorded issuer → the code is redeemed', async () => {
     const m = await mock({ issParameter: true });
     await (await open(m, { interaction: withIss(() => m.base) })).listTools();
     expect(m.counters.token).toBe(1);
@@ -119,7 +119,7 @@ describe('authorization response validation (RFC 9207 iss)', () => {
 });
 
 describe('client credentials bound to their authorization server', () => {
-  it('basic.authorization.client_registration#21/#23: a pre-registered client last used with another authorization server is not presented to this one; the error says so', async () => {
+  it('basic.authorization.client_registration#21/#22/#23, basic.authorization.authorization_server_discovery#3: a pre-registered client last used with another authorization server is not presented to this one; the error says so', async () => {
     const m = await mock({ authMethods: ['client_secret_basic'] });
     m.clients.set('pre-1', { secret: 'pre-secret-123', method: 'client_secret_basic' });
     const store = new MemoryTokenStore();
