@@ -70,6 +70,11 @@ export interface AgentCallOptions
   onLog?: CallLogListener;
   /** Any other notification the engine gives no meaning to (e.g. `notifications/tool_event`). */
   onNotification?: CallNotificationListener;
+  /**
+   * `_meta` sent with the `tools/call` request (e.g. a trace context, a caller's correlation id);
+   * `progressToken` is the host's own and is not taken from here.
+   */
+  _meta?: Record<string, unknown>;
 }
 
 const NOT_READY_WAIT_POLL_MS = 250;
@@ -243,8 +248,12 @@ async function send(run: Run, slot: ServerSlot, client: HostClient, left: number
       },
       onRequestId: (id) => void requestIds.push(id),
     };
+    if (options._meta !== undefined) {
+      const { progressToken: _ignored, ...rest } = options._meta;
+      if (Object.keys(rest).length > 0) call._meta = rest;
+    }
     if (token !== undefined) {
-      call._meta = { progressToken: token };
+      call._meta = { ...call._meta, progressToken: token };
       call.onProgress = options.onProgress ?? (() => {});
       if (options.progressIntervalMs !== undefined) call.progressIntervalMs = options.progressIntervalMs;
     }

@@ -29,7 +29,7 @@ import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth
 import type { HostCallResult } from './outcome.js';
 import { NO_RETRY } from './retry.js';
 import { diffServers, serverFromEntry, trusted, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
-import { ServerSlot, type ConnectFn, type ServerState } from './server-slot.js';
+import { ServerSlot, type ConnectFn, type HostClient, type ServerState } from './server-slot.js';
 import { sanitizeText } from './text.js';
 import { redactData } from './tool-result.js';
 import { adaptTools, type AdaptedTool, type ToolCatalog } from './tools.js';
@@ -246,6 +246,16 @@ export class McpHost extends EventEmitter {
   /** The current catalog: adapted tools of every ready server, reverse lookup, diagnostics. */
   get catalog(): ToolCatalog {
     return this.current;
+  }
+
+  /**
+   * The client of server `id` while it is ready (undefined otherwise): for what the host does
+   * not wrap — resources, prompts, completions, a raw request. It is replaced on each reconnect,
+   * so ask again rather than keeping it. With the default `connect` it is an `McpClient`.
+   */
+  client(id: string): HostClient | undefined {
+    const slot = this.slots.get(id);
+    return slot?.state === 'ready' ? slot.client : undefined;
   }
 
   /** Adapted MCP tools of every ready server. */

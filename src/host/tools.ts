@@ -37,6 +37,12 @@ export interface AdaptedTool {
   tool: string;
   /** Hints from the server, untrusted: never grant anything on their basis alone. */
   annotations?: ToolAnnotations;
+  /**
+   * The tool's `outputSchema` as the server listed it (an object schema within the schema cap;
+   * left out otherwise): what its `structuredContent` conforms to. A result the host cut for size
+   * has no `structuredContent` (see `resultId`), so check for it before validating.
+   */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** Something the adapter noticed about one tool. */
@@ -135,7 +141,22 @@ function adaptOne(server: string, tool: Tool, name: string, o: AdaptOptions, dia
   const adapted: AdaptedTool = { name, description: toolDescription(server, tool, o.maxDescriptionChars ?? 2000), parameters: schema.parameters, server, tool: tool.name };
   const annotations = safeAnnotations(tool.annotations);
   if (annotations !== undefined) adapted.annotations = annotations;
+  const output = outputSchemaOf(tool.outputSchema, o.maxSchemaBytes ?? DEFAULT_MAX_SCHEMA_BYTES);
+  if (output !== undefined) adapted.outputSchema = output;
   return adapted;
+}
+
+/** An `outputSchema` worth passing on: an object schema (server.tools) no larger than the cap. */
+function outputSchemaOf(schema: unknown, maxBytes: number): Record<string, unknown> | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
+  if ((schema as { type?: unknown }).type !== 'object') return undefined;
+  let text: string;
+  try {
+    text = JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+  return Buffer.byteLength(text, 'utf8') <= maxBytes ? (schema as Record<string, unknown>) : undefined;
 }
 
 /** `MCP <server>/<tool>` then the server's description (untrusted: sanitized and capped). */
