@@ -101,7 +101,7 @@ describe('elicitation as an input request (2026-07-28)', () => {
     expect(retry!.params.inputResponses).toEqual({ q: { action: 'accept', content: { ok: true } } });
   });
 
-  it('client.elicitation#24/#33: the handler is told which server asks; a URL-mode request\'s URL is handed over untouched and never fetched by the client', async () => {
+  it('client.elicitation#18/#24/#33: the handler is told which server asks; a URL-mode request\'s URL is handed over untouched and never fetched by the client; the accept carries nothing back', async () => {
     let hits = 0;
     const site = http.createServer((_req, res) => (hits++, res.end('page')));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));

@@ -121,7 +121,7 @@ describe('what the client writes to the server (2026-07-28, stdio)', () => {
 });
 
 describe('listings and pages (2026-07-28, stdio)', () => {
-  it('server.tools#1, server.resources#1, server.prompts#1, server.utilities.pagination#1/#2/#5: every request of every feature carries the required _meta; pages of any size are followed, each cursor sent back exactly as given', async () => {
+  it('server.tools#1, server.resources#1, server.prompts#1, server.utilities.completion#1, server.utilities.pagination#1/#2/#5: every request of every feature carries the required _meta; pages of any size are followed, each cursor sent back exactly as given', async () => {
     const m = mock({ extends: 'default', pageSize: 1 });
     const c = await open(m.config);
     expect((await c.listTools()).length).toBeGreaterThan(5);
@@ -130,15 +130,19 @@ describe('listings and pages (2026-07-28, stdio)', () => {
     expect((await c.listPrompts()).map((p) => p.name)).toEqual(['greet']);
     await c.getPrompt('greet', { name: 'Ada' });
     await c.readResource('mem://readme');
-    const requests = m.received().filter((r) => r.id !== undefined);
-    expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'prompts/get', 'resources/read']));
+    // a server declaring completions (the mock serves none: the request is refused, but it went out)
+    const withCompletions = mock({ extends: 'default', capabilities: { completions: {} } });
+    const c2 = await open(withCompletions.config);
+    await c2.request('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'A' } }).catch(() => undefined);
+    const requests = [...m.received(), ...withCompletions.received()].filter((r) => r.id !== undefined);
+    expect(new Set(requests.map((r) => r.method))).toEqual(new Set(['server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'prompts/get', 'resources/read', 'completion/complete']));
     for (const r of requests) {
       expect(r.params._meta[V], r.method).toBe('2026-07-28');
       expect(r.params._meta[CAPS], r.method).toBeDefined();
       expect(r.params._meta[INFO], r.method).toMatchObject({ name: expect.any(String) });
     }
     const answers = new Map(m.sent().filter((a) => a.id !== undefined).map((a) => [a.id, a.result]));
-    const pages = requests.filter((r) => r.method === 'tools/list');
+    const pages = m.received().filter((r) => r.method === 'tools/list');
     expect(pages.length).toBeGreaterThan(5);
     for (let k = 1; k < pages.length; k++) expect(pages[k]!.params.cursor).toBe(answers.get(pages[k - 1]!.id).nextCursor);
   });
