@@ -160,6 +160,7 @@ export abstract class ClientCore extends EventEmitter {
       },
       defaultTimeoutMs: this.options.timeoutMs ?? 60_000,
       poll: this.options.taskPolling,
+      inputs: { options: this.options, features: this.features },
     });
   }
 

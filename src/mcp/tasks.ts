@@ -16,6 +16,8 @@ import { CapabilityError, JsonRpcError, ProtocolError } from '../errors.js';
 import { UNKNOWN_PROGRESS, type Connection, type ConnectionDiagnostic, type RequestHandler, type RequestOptions } from '../protocol/connection.js';
 import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
+import type { ClientFeatureOptions, ClientFeatureState } from './client-features.js';
+import type { CallToolOptions } from './client-options.js';
 import { Deadline } from './task-deadline.js';
 import type { ShapeTable } from './result-shapes.js';
 import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
@@ -82,6 +84,14 @@ export const TASK_RESULT_SHAPES: ShapeTable = Object.freeze({
     return undefined;
   },
 });
+
+/**
+ * A task handle (the tasks extension's `CreateTaskResult`, `resultType: "task"`): what a server
+ * may answer `tools/call` with when the era `has('taskHandles')`. One property read.
+ */
+export function isTaskHandle(raw: unknown): raw is Record<string, unknown> {
+  return raw !== null && typeof raw === 'object' && (raw as { resultType?: unknown }).resultType === 'task';
+}
 
 /** How a tool call goes out, or why it cannot. */
 export type ToolCallMode = { mode: 'task' | 'plain' } | { refuse: string };
@@ -151,6 +161,8 @@ export interface TaskDeps {
   onProgress(listener: (params: Record<string, unknown>) => void): () => void;
   defaultTimeoutMs: number;
   poll?: TaskPollOptions;
+  /** The client-feature handlers that answer a task's input requests (2026-07-28: `tasks/update`). */
+  inputs?: { options: ClientFeatureOptions; features: ClientFeatureState };
 }
 
 /** A followed task: its latest known state and whoever waits for a change. */
@@ -262,6 +274,41 @@ export class TaskRequester {
       if (taskId !== undefined) this.followers.delete(taskId);
     }
   }
+
+  /**
+   * `tools/call` where the server decides which calls become tasks (the era `has('taskHandles')`:
+   * 2026-07-28 with the tasks extension declared): a plain request whose answer may be a task
+   * handle, then followed to the tool's result by eras/modern-tasks.ts (loaded on first use). A
+   * handle that arrives after the caller gave up is cancelled.
+   */
+  async callDirected(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<unknown> {
+    const startedAt = Date.now();
+    const params: Record<string, unknown> = { name, arguments: args };
+    if (options._meta !== undefined) params._meta = options._meta;
+    const raw = await this.deps.request<unknown>('tools/call', params, { ...options, onLateResult: this.cancelLateHandle });
+    if (!isTaskHandle(raw)) return raw;
+    const { followTaskHandle } = await import('./eras/modern-tasks.js');
+    return followTaskHandle(
+      {
+        serverId: this.deps.serverId,
+        request: (method, p, o) => this.deps.request(method, p, o),
+        check: (method, r) => this.deps.check(method, r),
+        inputs: this.deps.inputs,
+        emit: (event, payload) => this.deps.emit(event, payload),
+        defaultTimeoutMs: this.deps.defaultTimeoutMs,
+        poll: this.poll,
+      },
+      raw,
+      name,
+      options,
+      startedAt,
+    );
+  }
+
+  /** A task handle that came after its `tools/call` was given up on: the server runs it anyway. */
+  private readonly cancelLateHandle = (result: unknown): void => {
+    if (isTaskHandle(result) && typeof result.taskId === 'string') this.cancelAfterAbort(result.taskId);
+  };
 
   /** True for the connection's "progress for an unknown token" about a token of a task under way. */
   ownsDiagnostic(d: ConnectionDiagnostic): boolean {

@@ -1,7 +1,8 @@
 /**
  * `tools/call` as the client makes it (server/tools): plain, or task-augmented when the tool's
  * `execution.taskSupport` and the server's capability say so (tasks.ts `toolCallMode`, followed
- * to its result by the task requester); the result's shape checked by the era's codec and its
+ * to its result by the task requester), or — when the era has server-directed task handles
+ * (2026-07-28's tasks extension) — plain with any task handle in its answer followed; the result's shape checked by the era's codec and its
  * `structuredContent` against the tool's `outputSchema` (structured.ts).
  */
 import { CapabilityError } from '../errors.js';
@@ -33,7 +34,10 @@ export interface ToolCallDeps {
  */
 export async function callTool(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
   let raw: unknown;
-  if ((await modeOf(d, name, options)) === 'task') {
+  // 2026-07-28 with the tasks extension: the server decides; a task handle is followed (tasks.ts)
+  if (d.codec.has('taskHandles')) {
+    raw = await d.tasks.callDirected(name, args, options);
+  } else if ((await modeOf(d, name, options)) === 'task') {
     raw = await d.tasks.callTool(name, args, options);
   } else {
     const params: Record<string, unknown> = { name, arguments: args };

@@ -9,6 +9,7 @@
 import { ProtocolError } from '../../errors.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/connection.js';
 import { excerpt } from '../../jsonrpc/types.js';
+import { hasExtension, TASKS_EXTENSION } from '../capabilities.js';
 import { checkResult, type ShapeTable } from '../result-shapes.js';
 import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
 import { MODERN_PROTOCOL_VERSIONS, newestMutual, resultShapes, SUPPORTED_PROTOCOL_VERSIONS } from '../versions.js';
@@ -63,10 +64,13 @@ export class ModernCodec implements EraCodec {
   private bare: Readonly<Record<string, unknown>>;
   private logLevel: LoggingLevel | undefined;
   private readonly shapes: ShapeTable = resultShapes(undefined);
+  /** The client declares the tasks extension (its capabilities name it). */
+  private readonly declaresTasks: boolean;
 
   constructor(private readonly o: ModernOptions) {
     this.meta = this.buildMeta(o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!);
     this.bare = Object.freeze({ _meta: this.meta });
+    this.declaresTasks = hasExtension(o.capabilities, TASKS_EXTENSION);
   }
 
   get negotiated(): Discovered | undefined {
@@ -150,8 +154,15 @@ export class ModernCodec implements EraCodec {
     return typedModernError(err, this.o.serverId);
   }
 
-  has(_feature: EraFeature): boolean {
-    // batches are gone; tasks became an extension (not negotiated here)
+  /**
+   * Batches are gone. Tasks are the `io.modelcontextprotocol/tasks` extension (changelog: SEP-2663):
+   * declared by the client in its per-request capabilities (the host enables it with
+   * `capabilities.extensions`), it makes every task handle a server returns one the client
+   * follows (`taskHandles`); `tasks` also needs the server's `server/discover` to declare it.
+   */
+  has(feature: EraFeature): boolean {
+    if (feature === 'taskHandles') return this.declaresTasks;
+    if (feature === 'tasks') return this.declaresTasks && hasExtension(this.discovered?.capabilities, TASKS_EXTENSION);
     return false;
   }
 
