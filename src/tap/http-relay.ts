@@ -33,6 +33,8 @@ interface Exchange {
   path: string;
   pathname: string;
   session: string | undefined;
+  /** The request's MCP headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as they passed. */
+  mcp: Record<string, string> | undefined;
   started: number;
   /** The client went away before the answer was complete. */
   gone: boolean;
@@ -71,6 +73,7 @@ export class TapRelay {
       path,
       pathname: path.split('?')[0],
       session: single(req.headers['mcp-session-id']) ?? new URLSearchParams(path.split('?')[1] ?? '').get('sessionId') ?? undefined,
+      mcp: mcpHeaders(req.headers),
       started: performance.now(),
       gone: false,
     };
@@ -161,7 +164,7 @@ export class TapRelay {
     const contentType = String(upRes.headers['content-type'] ?? '').toLowerCase();
     const ms = Math.round((performance.now() - ex.started) * 1000) / 1000;
     this.record(ex.session, () =>
-      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms } }),
+      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp } }),
     );
     const observe = contentType.includes('text/event-stream') ? this.sseReader(ex) : contentType.includes('json') ? this.jsonReader(ex) : undefined;
     if (observe) {
@@ -218,6 +221,21 @@ export class TapRelay {
       res.destroy();
     }
   }
+}
+
+/**
+ * The MCP headers of a request as they passed (names in lower case, values unchanged: a
+ * `=?base64?…?=` value stays encoded), or undefined when it has none. The 2026-07-28 ones
+ * (basic/transports/streamable-http: `Mcp-Method`, `Mcp-Name`, `Mcp-Param-{Name}`) say what the
+ * body holds, for the trace reader comparing them; `MCP-Protocol-Version` is both eras'.
+ */
+export function mcpHeaders(headers: http.IncomingHttpHeaders): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || !(name === 'mcp-protocol-version' || name === 'mcp-method' || name === 'mcp-name' || name.startsWith('mcp-param-'))) continue;
+    (out ??= {})[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 /** A copy of a body for the trace, dropped past MAX_TRACED_BODY. */

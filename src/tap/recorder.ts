@@ -5,8 +5,13 @@
  *
  * Directions are the trace's: `out` = host (client) → server, `in` = server → host.
  * The recorder never touches the bytes that are relayed; it only reads copies of them.
+ *
+ * The protocol era of each session is noted once it shows (`eraEvidence`: an `initialize` or
+ * `server/discover` result, a request carrying the 2026-07-28 `_meta` protocolVersion) as an
+ * `era` event line (`era`: `modern` | `handshake`, `version`), again only when it changes.
  */
 import { classify } from '../jsonrpc/types.js';
+import { eraEvidence, type EraName } from '../trace/read.js';
 import type { Tracer } from '../trace/tracer.js';
 
 type Dir = 'in' | 'out';
@@ -14,14 +19,19 @@ type Dir = 'in' | 'out';
 interface Pending {
   t: number;
   method: string;
+  /** `server/discover` only: the request, whose `_meta` names the version asked for. */
+  request?: unknown;
 }
 
 const MAX_PENDING = 10_000;
+const MAX_SESSIONS = 1000;
 
 export class Recorder {
   /** Requests each side sent that are not answered yet, by session and id. */
   private readonly pending: Record<Dir, Map<string, Pending>> = { in: new Map(), out: new Map() };
   private session: string | undefined;
+  /** The era (and version) last noted, by session. */
+  private readonly eras = new Map<string, string>();
 
   constructor(readonly tracer: Tracer) {}
 
@@ -69,8 +79,9 @@ export class Recorder {
     if (kind === 'request') {
       const map = this.pending[dir];
       if (map.size >= MAX_PENDING) map.delete(map.keys().next().value as string);
-      map.set(this.key(id), { t: performance.now(), method: String(m.method) });
+      map.set(this.key(id), { t: performance.now(), method: String(m.method), ...(m.method === 'server/discover' ? { request: msg } : {}) });
       this.tracer.message(dir, msg, { kind, method: m.method, id, text });
+      this.noteEra(eraEvidence(dir, kind, m.method, msg));
     } else if (kind === 'notification') {
       this.tracer.message(dir, msg, { kind, method: m.method, text });
     } else {
@@ -88,7 +99,20 @@ export class Recorder {
         ...(p && dir === 'in' ? { latencyMs: performance.now() - p.t } : {}),
         text,
       });
+      if (p) this.noteEra(eraEvidence(dir, kind, p.method, msg, p.request));
     }
+  }
+
+  /** An `era` event when this session's era or version is new. */
+  private noteEra(ev: { era: EraName; version?: string } | undefined): void {
+    if (!ev) return;
+    const key = this.session ?? '';
+    const text = `${ev.era} ${ev.version ?? ''}`;
+    const prev = this.eras.get(key);
+    if (prev === text || (prev?.startsWith(`${ev.era} `) && ev.version === undefined)) return;
+    if (this.eras.size >= MAX_SESSIONS) this.eras.delete(this.eras.keys().next().value as string);
+    this.eras.set(key, text);
+    this.tracer.event({ type: 'era', era: ev.era, ...(ev.version !== undefined ? { version: ev.version } : {}) });
   }
 
   private key(id: unknown): string {

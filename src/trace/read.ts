@@ -158,3 +158,132 @@ export async function followTrace(file: string, onRecords: (records: TraceRecord
     await wait();
   }
 }
+
+// ---- protocol eras and input rounds ----------------------------------------------------------
+
+/** `modern`: revision 2026-07-28 (stateless: `server/discover`, per-request `_meta`); `handshake`: `initialize` (≤ 2025-11-25). */
+export type EraName = 'modern' | 'handshake';
+
+export interface SessionEra {
+  server: string;
+  session?: string;
+  era: EraName;
+  /** The protocol version spoken, when the trace shows it. */
+  version?: string;
+}
+
+/** The `_meta` key of the protocol version a 2026-07-28 request carries. */
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+function objectOf(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** The version in a request's `_meta` (2026-07-28), if any. */
+export function metaVersion(msg: unknown): string | undefined {
+  const v = objectOf(objectOf(objectOf(msg)?.params)?._meta)?.[META_PROTOCOL_VERSION];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The era one message proves, from the client's side of the wire: an `initialize` result (its
+ * `protocolVersion`), a `server/discover` result (modern; the version the request carried,
+ * else the server's first), or any other request carrying `_meta` protocolVersion (only the
+ * stateless era has it). `request` is the message an answer answers, when known.
+ */
+export function eraEvidence(dir: string, kind: string, method: string | undefined, msg: unknown, request?: unknown): { era: EraName; version?: string } | undefined {
+  if (dir === 'out' && kind === 'request' && method !== 'server/discover' && method !== 'initialize') {
+    const version = metaVersion(msg);
+    return version === undefined ? undefined : { era: 'modern', version };
+  }
+  if (dir !== 'in' || kind !== 'result') return undefined;
+  const result = objectOf(objectOf(msg)?.result);
+  if (!result) return undefined;
+  if (method === 'initialize') return { era: 'handshake', ...(typeof result.protocolVersion === 'string' ? { version: result.protocolVersion } : {}) };
+  if (method === 'server/discover') {
+    const offered = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
+    const asked = metaVersion(request);
+    const version = asked !== undefined && (offered.length === 0 || offered.includes(asked)) ? asked : offered[0];
+    return { era: 'modern', ...(version !== undefined ? { version } : {}) };
+  }
+  return undefined;
+}
+
+/**
+ * The era of each server (and session) of a trace, in order of first evidence: the tap's `era`
+ * events, else what the messages prove (`eraEvidence`; traces written by `--trace`, or by a tap
+ * before it noted eras). A later, different verdict for the same session replaces the first.
+ */
+export function sessionEras(records: TraceRecord[]): SessionEra[] {
+  const out = new Map<string, SessionEra>();
+  const note = (server: string, session: string | undefined, era: unknown, version: unknown) => {
+    if (era !== 'modern' && era !== 'handshake') return;
+    const key = `${server}\u0000${session ?? ''}`;
+    const prev = out.get(key);
+    if (prev && prev.era === era && (version === undefined || prev.version === version)) return;
+    out.set(key, { server, ...(session !== undefined ? { session } : {}), era, ...(typeof version === 'string' ? { version } : {}) });
+  };
+  const { byResponse } = pairExchanges(records);
+  for (const r of records) {
+    if (!isMessageRecord(r)) {
+      const e = r as TraceRecord & { event?: unknown; era?: unknown; version?: unknown };
+      if (e.event === 'era') note(r.server, r.session, e.era, e.version);
+      continue;
+    }
+    const request = byResponse.get(r)?.request;
+    const ev = eraEvidence(r.dir, r.kind, r.method ?? request?.method, r.msg, request?.msg);
+    if (ev) note(r.server, r.session, ev.era, ev.version);
+  }
+  return [...out.values()];
+}
+
+/** `modern 2026-07-28`, `handshake 2025-11-25`. */
+export function eraText(e: { era: EraName; version?: string }): string {
+  return e.version === undefined ? e.era : `${e.era} ${e.version}`;
+}
+
+/**
+ * Multi round-trip requests (2026-07-28, basic/patterns/mrtr): the exchanges of one logical
+ * request, the original first, then each retry. A retry is the next client request of the same
+ * server, session and method whose `requestState` equals the one the `input_required` answer
+ * gave (compared as opaque strings, never parsed), or, when that answer gave none, which carries
+ * `inputResponses` for the same subject (`params.name` / `params.uri`). JSON-RPC ids play no part:
+ * each retry has a new one. Requests answered at once form no chain.
+ */
+export function inputRounds(exchanges: Exchange[]): Exchange[][] {
+  const chains: Exchange[][] = [];
+  const taken = new Set<Exchange>();
+  exchanges.forEach((ex, i) => {
+    if (taken.has(ex) || ex.request.dir !== 'out') return;
+    const chain = [ex];
+    let last = ex;
+    for (let j = i + 1; j < exchanges.length && isInputRequired(last); j++) {
+      const next = exchanges[j];
+      if (taken.has(next) || !isRetryOf(next, last)) continue;
+      chain.push(next);
+      taken.add(next);
+      last = next;
+    }
+    if (chain.length > 1) chains.push(chain);
+  });
+  return chains;
+}
+
+function resultOf(ex: Exchange): Record<string, unknown> | undefined {
+  return ex.response?.kind === 'result' ? objectOf(objectOf(ex.response.msg)?.result) : undefined;
+}
+
+function isInputRequired(ex: Exchange): boolean {
+  return resultOf(ex)?.resultType === 'input_required';
+}
+
+function isRetryOf(next: Exchange, prev: Exchange): boolean {
+  const q = next.request;
+  const p = prev.request;
+  if (q.dir !== 'out' || q.server !== p.server || q.session !== p.session || q.method !== p.method) return false;
+  const params = objectOf(objectOf(q.msg)?.params);
+  const state = resultOf(prev)?.requestState;
+  if (typeof state === 'string') return params?.requestState === state;
+  const before = objectOf(objectOf(p.msg)?.params);
+  return params?.inputResponses !== undefined && params.name === before?.name && params.uri === before?.uri;
+}

@@ -4,7 +4,7 @@
  * All trace text is untrusted: control characters are stripped before it reaches a terminal.
  */
 import { isMessageRecord, type TraceEventRecord, type TraceMessageRecord, type TraceRecord } from './record.js';
-import { pairExchanges, type Exchange } from './read.js';
+import { eraEvidence, eraText, pairExchanges, type Exchange } from './read.js';
 import { preview, safeText } from './text.js';
 
 export interface ShowOptions {
@@ -28,14 +28,21 @@ function params(msg: unknown): Record<string, unknown> | undefined {
   return p !== null && typeof p === 'object' ? (p as Record<string, unknown>) : undefined;
 }
 
-/** A short, method-aware summary of a message's content. */
-function summary(r: TraceMessageRecord): string {
+/**
+ * A short, method-aware summary of a message's content; an `initialize` or `server/discover`
+ * result names the era it opens (`era modern 2026-07-28`). `request`: what an answer answers.
+ */
+function summary(r: TraceMessageRecord, request?: TraceMessageRecord): string {
   const msg = r.msg as Record<string, unknown> | null;
   if (r.kind === 'error') {
     const e = (msg?.error ?? {}) as Record<string, unknown>;
     return `${safeText(e.code, 12)} ${safeText(e.message, 100)}`;
   }
-  if (r.kind === 'result') return '';
+  if (r.kind === 'result') {
+    const method = r.method ?? request?.method;
+    const era = method === 'initialize' || method === 'server/discover' ? eraEvidence(r.dir, r.kind, method, r.msg, request?.msg) : undefined;
+    return era ? `era ${safeText(eraText(era), 40)}` : '';
+  }
   if (r.kind === 'invalid') return preview(msg, 100);
   const p = params(msg);
   if (!p) return '';
@@ -83,6 +90,8 @@ function eventText(e: TraceEventRecord): string {
       return `${safeText(e.code, 40)}: ${safeText(e.message, 160)}`;
     case 'late-response':
       return `response${idText(e.id)} after cancel/timeout`;
+    case 'era':
+      return `${safeText(e.era, 12)}${e.version !== undefined ? ` ${safeText(e.version, 20)}` : ''}`;
     case 'schema':
       return `${e.dir === 'out' ? 'client' : 'server'} ${safeText(e.kind, 12)} ${safeText(e.method ?? '', 60)}${idText(e.id)} ${safeText(e.instancePath || '/', 80)}: ${safeText(e.message, 120)} (${safeText(e.schemaPath, 80)})`;
     default:
@@ -95,7 +104,7 @@ function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: 
   const kindColor = r.kind === 'error' || r.kind === 'invalid' ? 'red' : r.dir === 'out' ? 'cyan' : 'green';
   const head = `${arrow} ${paint(kindColor, r.kind.padEnd(13))} ${paint('bold', safeText(r.method ?? '?', 60))}${idText(r.id)}`;
   const parts = [head];
-  const s = summary(r);
+  const s = summary(r, answered.get(r)?.request);
   if (s) parts.push(s);
   if (r.kind === 'result' || r.kind === 'error') {
     const closing = answered.get(r);

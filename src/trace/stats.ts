@@ -3,7 +3,7 @@
  * latency percentiles (nearest-rank) over the answered requests.
  */
 import { isMessageRecord, type TraceRecord } from './record.js';
-import { pairExchanges, round3 } from './read.js';
+import { eraText, pairExchanges, round3, sessionEras, type SessionEra } from './read.js';
 import { safeText } from './text.js';
 
 export interface MethodStats {
@@ -28,6 +28,8 @@ export interface TraceStats {
   events: number;
   /** Number of `schema` events (strict-mode violations). */
   schemaViolations: number;
+  /** The protocol era (and version) of each server and session, as far as the trace shows it. */
+  eras: SessionEra[];
   methods: MethodStats[];
 }
 
@@ -81,7 +83,7 @@ export function computeStats(records: TraceRecord[]): TraceStats {
     return out;
   });
   methods.sort((a, b) => a.server.localeCompare(b.server) || b.count - a.count || a.method.localeCompare(b.method));
-  return { messages, events, schemaViolations, methods };
+  return { messages, events, schemaViolations, eras: sessionEras(records), methods };
 }
 
 function ms(n: number | undefined): string {
@@ -107,5 +109,6 @@ export function formatStats(stats: TraceStats): string {
   const fmt = (cells: string[]) => cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   const lines = [fmt(headers), fmt(widths.map((w) => '-'.repeat(w))), ...rows.map(fmt)];
   lines.push('', `${stats.messages} messages, ${stats.events} events, ${stats.schemaViolations} schema violations`);
+  for (const e of stats.eras) lines.push(`era: ${safeText(e.server, 40)}${e.session !== undefined ? ` (${safeText(e.session, 20)})` : ''} ${safeText(eraText(e), 40)}`);
   return lines.join('\n');
 }
