@@ -9,6 +9,7 @@ import { paginate, readResource, getPrompt } from '../../lib/catalog.mjs';
 import { LOG_LEVELS } from '../../lib/mcp-scenario.mjs';
 import { buildModernTools } from './tools.mjs';
 import { createStateCodec, requestDigest } from './state.mjs';
+import { createModernTaskStore, TASKS_EXTENSION } from './tasks.mjs';
 
 export const MODERN_VERSIONS = ['2026-07-28'];
 export const LEGACY_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -72,6 +73,8 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
   const codec = createStateCodec({ ttlMs: sc.requestStateTtlMs });
   const maxRounds = sc.maxRounds ?? 3;
   const stderr = io.stderr ?? ((t) => process.stderr.write(t));
+  // scenario.tasks: the tasks extension (tasks.mjs) for the tools marked `task: true`
+  const taskStore = sc.tasks ? createModernTaskStore(sc.tasks, { runTool: (name, args, rc) => runTool(tools.get(name), name, args, rc) }) : undefined;
 
   const record = { requests: [], notifications: [], cancelled: [], violations: [] };
   const inflight = new Map(); // idKey → AbortController
@@ -84,6 +87,7 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
     if (tools.size) caps.tools = { listChanged: true };
     if (resources.length || templates.length) caps.resources = { subscribe: true, listChanged: true };
     if (prompts.length) caps.prompts = { listChanged: true };
+    if (sc.tasks) caps.extensions = { [TASKS_EXTENSION]: {} };
     return caps;
   }
 
@@ -181,18 +185,25 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
     },
     'prompts/get': (p) => getPrompt({ prompts: prompts.map((x) => ({ def: x.def, src: x.src })) }, p),
     'tools/call': (p, rc) => callTool(p, rc),
+    ...(taskStore ? { 'tasks/get': taskStore['tasks/get'], 'tasks/update': taskStore['tasks/update'], 'tasks/cancel': taskStore['tasks/cancel'] } : {}),
   };
 
   async function callTool(p, rc) {
     const tool = tools.get(p.name);
     if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${p.name}`);
+    const args = isObject(p.arguments) ? p.arguments : {};
+    if (tool.task && taskStore) return taskStore.create(p.name, args, rc);
+    return runTool(tool, p.name, args, rc);
+  }
+
+  async function runTool(tool, name, args, rc) {
     if (tool.error) throw new RpcError(tool.error.code, tool.error.message, tool.error.data);
     if (tool.result) return tool.result;
-    if (!tool.run) return { content: [{ type: 'text', text: `${p.name} called` }] };
+    if (!tool.run) return { content: [{ type: 'text', text: `${name} called` }] };
     if (tool.capability && !isObject(rc.clientCapabilities?.[tool.capability])) {
-      throw httpError(MISSING_CAPABILITY, `Tool ${p.name} requires the ${tool.capability} client capability`, { requiredCapabilities: { [tool.capability]: {} } }, 400);
+      throw httpError(MISSING_CAPABILITY, `Tool ${name} requires the ${tool.capability} client capability`, { requiredCapabilities: { [tool.capability]: {} } }, 400);
     }
-    return tool.run(isObject(p.arguments) ? p.arguments : {}, rc);
+    return tool.run(args, rc);
   }
 
   /** MRTR: opens the echoed requestState (attacker-controlled: verified, bound, expiring). */
@@ -360,6 +371,7 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
     capabilities,
     serverInfo,
     record,
+    tasks: taskStore?.record,
     handleRequest,
     handleNotification,
     emit,

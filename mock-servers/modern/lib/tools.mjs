@@ -116,7 +116,7 @@ export const MODERN_TOOLS = {
   ),
 };
 
-/** Normalizes scenario.tools (names of built-ins, or entries) into name → { def, run?, result?, error?, behavior, capability? }. */
+/** Normalizes scenario.tools (names of built-ins, or entries) into name → { def, run?, result?, error?, task, behavior, capability? }. */
 export function buildModernTools(list) {
   const out = new Map();
   for (const entry of list) {
@@ -124,9 +124,10 @@ export function buildModernTools(list) {
     const builtinName = t.builtin ?? (MODERN_TOOLS[t.name] && t.result === undefined && t.error === undefined ? t.name : undefined);
     const builtin = builtinName === undefined ? undefined : MODERN_TOOLS[builtinName];
     if (builtinName !== undefined && !builtin) throw new Error(`scenario: unknown modern builtin tool "${builtinName}"`);
-    const { builtin: _b, result, error, behavior, ...shown } = t;
+    const { builtin: _b, result, error, behavior, task, ...shown } = t;
     const def = { ...(builtin?.def ?? { inputSchema: { type: 'object' } }), ...shown };
-    out.set(t.name, { def, run: builtin?.run, capability: builtin?.capability, result, error, behavior: behavior ?? {} });
+    // `task: true`: runs as a task of the tasks extension (tasks.mjs) when the scenario has `tasks`
+    out.set(t.name, { def, run: builtin?.run, capability: builtin?.capability, result, error, task: task === true, behavior: behavior ?? {} });
   }
   return out;
 }
