@@ -1,13 +1,15 @@
 /**
  * The clause ids cited in test titles exist, a title cites a clause that binds only a server or an
  * authorization server only with a `// cites <id>: <why>` line above the test, and
- * spec-conformance/README.md's coverage table is the one scripts/clause-coverage.mjs generates
- * from them (so the README cannot drift).
+ * spec-conformance/README.md's coverage tables (2025-11-25 and 2026-07-28) are the ones
+ * scripts/clause-coverage.mjs generates from them (so the README cannot drift). For 2026-07-28,
+ * every client/both MUST clause is cited by a test title or listed with a reason in
+ * spec-conformance/CLIENT-CLAUSES-2026-07-28.md, never both.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error — a plain .mjs script without types
-import { coverage, idsInTitle, README, readBindsCorrections, readClauses, readmeWithSection, renderSection, titles } from '../scripts/clause-coverage.mjs';
+import { CLAUSES_NEXT, CLIENT_CLAUSES_NEXT, coverage, idsInTitle, README, readBindsCorrections, readClauses, readmeWithSection, readmeWithSections, readUncited, renderSection, titles } from '../scripts/clause-coverage.mjs';
 
 describe('clause coverage', () => {
   it('reads the numbered clause table', () => {
@@ -29,7 +31,7 @@ describe('clause coverage', () => {
     ]);
   });
 
-  it('every clause id cited in a test title exists in clauses-2025-11-25.md', () => {
+  it('every clause id cited in a test title exists in clauses-2025-11-25.md (or clauses-2026-07-28.md)', () => {
     const { unknown } = coverage() as { unknown: { id: string; file: string; title: string }[] };
     expect(unknown.map((u) => `${u.id} in ${u.file}: ${u.title}`)).toEqual([]);
   });
@@ -82,8 +84,62 @@ describe('clause coverage', () => {
     expect(mixed).toEqual([]);
   });
 
-  it('spec-conformance/README.md holds the current coverage table (node scripts/clause-coverage.mjs --write)', () => {
+  it('spec-conformance/README.md holds the current coverage tables of both revisions (node scripts/clause-coverage.mjs --write)', () => {
     const readme = fs.readFileSync(README as string, 'utf8');
-    expect(readme).toBe(readmeWithSection(readme, renderSection()));
+    const cov = coverage();
+    const current = renderSection(cov, 'current') as string;
+    const next = renderSection(cov, 'next') as string;
+    expect(readme).toContain(current);
+    expect(readme).toContain(next);
+    expect(readme).toBe(readmeWithSections(readme, cov));
+  });
+
+  it('a section replaces only the one between its own markers', () => {
+    const cov = coverage();
+    const current = renderSection(cov, 'current') as string;
+    const next = renderSection(cov, 'next') as string;
+    const stale = (section: string) => section.replace(/Total: \d+/, 'Total: 0');
+    const readme = `intro\n\n${stale(current)}\nmiddle\n\n${stale(next)}\nend\n`;
+    expect(readmeWithSection(readme, next)).toBe(`intro\n\n${stale(current)}\nmiddle\n\n${next}\nend\n`);
+    expect(readmeWithSections(readme, cov)).toBe(`intro\n\n${current}\nmiddle\n\n${next}\nend\n`);
+  });
+});
+
+describe('clause coverage, 2026-07-28', () => {
+  const corrections = () => readBindsCorrections(CLIENT_CLAUSES_NEXT) as Map<string, { binds: string; why: string }>;
+  const clauses = () => readClauses(CLAUSES_NEXT, corrections()) as Map<string, { binds: string; guess: string; level: string }>;
+
+  it('whom a clause binds: the clause file\'s guess, corrected by spec-conformance/CLIENT-CLAUSES-2026-07-28.md', () => {
+    // "Result responses MUST include the same ID": guessed "both"; only servers respond in this revision.
+    expect(clauses().get('basic#6')).toMatchObject({ guess: 'both', binds: 'server' });
+    expect(clauses().get('basic.authorization.client_registration#9')).toMatchObject({ guess: 'client', binds: 'authorization server' });
+    // A list in the clause cell counts for each id; so does a second page in the same cell.
+    expect(corrections().get('basic.patterns.mrtr#15')?.binds).toBe('server');
+    expect(corrections().get('server.tools#6')?.binds).toBe('server');
+    const all = clauses();
+    for (const [id, c] of corrections()) {
+      expect(all.has(id), id).toBe(true);
+      expect(c.why.length, id).toBeGreaterThan(10);
+    }
+  });
+
+  it('every client/both MUST clause is cited by a test title or listed with a reason in CLIENT-CLAUSES-2026-07-28.md', () => {
+    const { unaccounted } = coverage() as { unaccounted: string[] };
+    expect(unaccounted).toEqual([]);
+  });
+
+  it('a listed clause is a client/both MUST clause that no test title cites (a test that now cites it takes it off the list)', () => {
+    const { listedButCited, listedUnknown } = coverage() as { listedButCited: string[]; listedUnknown: string[] };
+    expect(listedButCited).toEqual([]);
+    expect(listedUnknown).toEqual([]);
+    for (const [id, why] of readUncited() as Map<string, string>) expect(why.length, id).toBeGreaterThan(20);
+  });
+
+  it('the 2026-07-28 table counts the cited and the listed clauses of each page', () => {
+    const { pagesNext } = coverage() as { pagesNext: { page: string; must: number; mustCited: number; mustListed: number; cited: string[] }[] };
+    const mrtr = pagesNext.find((p) => p.page === 'basic.patterns.mrtr')!;
+    expect(mrtr.cited).toContain('basic.patterns.mrtr#17');
+    expect(mrtr.cited).not.toContain('basic.patterns.mrtr#7'); // binds the server
+    for (const p of pagesNext) expect(p.mustCited + p.mustListed, p.page).toBe(p.must);
   });
 });
