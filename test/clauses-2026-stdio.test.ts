@@ -157,7 +157,48 @@ describe('listings and pages (2026-07-28, stdio)', () => {
   });
 });
 
+/** A 2026-07-28 stdio server that answers `late` 400 ms after it was asked, cancelled or not. */
+const IGNORES_CANCEL = `
+const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
+const ok = (id, result) => send({ jsonrpc: '2.0', id, result: { resultType: 'complete', ...result } });
+rl.on('line', (line) => {
+  const m = JSON.parse(line);
+  require('node:fs').appendFileSync(process.env.RECORD, line + '\\n');
+  if (m.id === undefined) return; // notifications/cancelled: ignored on purpose
+  if (m.method === 'server/discover') return ok(m.id, { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'late', version: '1' } } });
+  if (m.method === 'tools/call' && m.params.name === 'late') return setTimeout(() => ok(m.id, { content: [{ type: 'text', text: 'late' }] }), 400);
+  if (m.method === 'tools/call') return ok(m.id, { content: [{ type: 'text', text: m.params.arguments.text }] });
+  send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no' } });
+});
+`;
+
 describe('progress and cancellation (2026-07-28, stdio)', () => {
+  it('basic.patterns.cancellation#14: a server that answers a cancelled request anyway: the late answer is dropped, the aborted call stays aborted, a request sent meanwhile gets its own answer', async () => {
+    const script = path.join(dir, 'ignores-cancel.cjs');
+    const record = path.join(dir, `late-${++n}.jsonl`);
+    fs.writeFileSync(script, IGNORES_CANCEL);
+    const c = await open({ transport: 'stdio', id: 'late', command: process.execPath, args: [script], env: { RECORD: record } });
+    const ac = new AbortController();
+    const late = c.callTool('late', {}, { signal: ac.signal });
+    const lateOutcome = late.then(
+      () => 'answered',
+      (e: unknown) => (e as Error).name,
+    );
+    await until(() => fs.existsSync(record) && fs.readFileSync(record, 'utf8').includes('"late"'), 'the late call');
+    ac.abort();
+    const meanwhile = c.callTool('echo', { text: 'mine' });
+    expect(await lateOutcome).not.toBe('answered');
+    expect((await meanwhile).content).toEqual([{ type: 'text', text: 'mine' }]);
+    await new Promise((resolve) => setTimeout(resolve, 700)); // the late answer has come and gone
+    expect((await c.callTool('echo', { text: 'after' })).content).toEqual([{ type: 'text', text: 'after' }]);
+    expect(c.state).toBe('ready');
+    const sent = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg);
+    const lateId = sent.find((r) => r.params?.name === 'late')!.id;
+    expect(sent.filter((r) => r.method === 'notifications/cancelled').map((r) => r.params.requestId)).toEqual([lateId]);
+    expect(sent.filter((r) => r.id === lateId)).toHaveLength(1);
+  });
+
   it('basic.patterns.progress#1/#2: each request asking for progress carries its own token, a string or an integer, unique across the requests in flight', async () => {
     const m = mock();
     const c = await open(m.config);
