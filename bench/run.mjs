@@ -93,6 +93,9 @@ const ALL_VARIANTS = [
   { label: 'mcpwire-stdio-rawsrv', impl: 'mcpwire', transport: 'stdio', server: 'raw' },
   { label: 'raw-stdio', impl: 'raw', transport: 'stdio', server: 'raw' },
   ...(tracerLanded ? [{ label: 'mcpwire-traced-stdio-rawsrv', impl: 'mcpwire-traced', transport: 'stdio', server: 'raw' }] : []),
+  // the two eras on one server: the official SDK v2 dual server, mcpwire pinned to each era
+  { label: 'mcpwire-stdio-sdkv2-handshake', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2025-11-25', once: true },
+  { label: 'mcpwire-stdio-sdkv2-modern', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2026-07-28', once: true },
   ...(opt['no-http'] === true ? [] : [
     { label: 'sdk-http-sse', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'sse', once: true },
     { label: 'mcpwire-http-sse', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'sse', once: true, needs: httpLanded },
@@ -155,6 +158,12 @@ const RATIOS = [
     ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.15],
     ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.15],
   ]),
+  // What the 2026-07-28 era costs the client per call against the 2025-11-25 handshake era (informative).
+  ...pairs('eras', 'SDK v2 dual server', 'modern/handshake', 'mcpwire-stdio-sdkv2-modern', 'mcpwire-stdio-sdkv2-handshake', [
+    ['seq_client_cpu_us', 'client CPU/call seq'],
+    ['conc_client_cpu_us', 'client CPU/call c64'],
+    ['seq_cps', 'seq calls/s'],
+  ]),
   ...pairs('http', RAW, 'mcpwire/raw node:http', 'mcpwire-http-rawsrv', 'raw-http', [
     ['seq_cps', 'seq calls/s'],
     ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.5],
@@ -215,6 +224,7 @@ async function hasTracer() {
 }
 
 function serverCmd(v) {
+  if (v.server === 'sdkv2') return [...srvPrefix, node, path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs'), 'stdio'];
   const script = v.server === 'sdk' ? [H('server.mjs')] : [H('raw-baseline.mjs')];
   if (v.transport === 'stdio') return [...srvPrefix, node, ...script, v.server === 'sdk' ? 'stdio' : 'serve-stdio'];
   return [...srvPrefix, node, ...script, ...(v.server === 'sdk' ? ['http', '0', v.mode] : ['serve-http', '0'])];
@@ -233,6 +243,8 @@ function clientArgs(v, url, serverPid) {
       return [H('engine-client-bench.mjs'), engine, ...target, ...mode, '--impl', 'mcpwire'];
     case 'mcpwire-traced':
       return [H('traced-client-bench.mjs'), engine, ...target, ...mode];
+    case 'mcpwire-era':
+      return [H('era-client-bench.mjs'), engine, ...target, '--protocol-version', v.version];
     default:
       throw new Error(v.impl);
   }
