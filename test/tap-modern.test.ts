@@ -46,7 +46,7 @@ describe('mcpwire tap in the 2026-07-28 era', () => {
     const tap = await startUntil([cli, 'tap', '--listen', '127.0.0.1:0', '--upstream', mock.url, '--trace', file, '--name', 'modern'], /listening on (http:\/\/\S+)/);
     let c: McpClient | undefined;
     try {
-      c = await connect({ transport: 'streamable-http', id: 'modern', url: tap.match[1] }, { timeoutMs: 15_000, ...accept });
+      c = await connect({ transport: 'http', id: 'modern', url: tap.match[1] }, { timeoutMs: 15_000, ...accept });
       expect(c.era).toBe('modern');
       expect(await session(c)).toEqual(['{"query":"q","region":"Hello, 世界","tenant":{"id":7},"dryRun":true}', 'accept: {"ok":true} after 1 round(s)']);
     } finally {
