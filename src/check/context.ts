@@ -7,6 +7,10 @@ import type { ServerConfig } from '../transport/create.js';
 import type { HttpAuthProvider } from '../transport/http-common.js';
 import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
 import { BlockedError } from './types.js';
+import { ModernWire } from './modern-wire.js';
+
+/** The protocol era a run checks: `handshake` (≤ 2025-11-25, initialize) or `modern` (2026-07-28, stateless). */
+export type Era = 'handshake' | 'modern';
 
 export interface Session {
   probe: Probe;
@@ -50,6 +54,8 @@ export interface CheckOptions {
    * server (the CLI passes it).
    */
   authProvider?: HttpAuthProvider;
+  /** The protocol version to check (`--protocol-version`): its era's checks run, with it offered. */
+  protocolVersion?: string;
 }
 
 /** What `--fixtures <file>` holds: tool name → how to call it and what its result must look like. */
@@ -96,6 +102,12 @@ export interface PromptExpectation {
 
 export class CheckContext {
   readonly traffic = new Traffic();
+  /** Which era this run checks (decided before the first check, src/check/era.ts). */
+  era: Era = 'handshake';
+  /** The version this run checks: the modern one sent in `_meta`, or the handshake one offered. */
+  version: string | undefined;
+  /** The server's DiscoverResult (modern era). */
+  discover: Record<string, unknown> | undefined;
   /** The first session's setup (what lifecycle checks judge). */
   firstSession: Session | undefined;
   setupFailure: SetupFailure | undefined;
@@ -125,6 +137,17 @@ export class CheckContext {
     return p;
   }
 
+  /** The stateless wire of the modern era, at the version this run checks. */
+  wire(): ModernWire {
+    return new ModernWire(this, this.version ?? '2026-07-28');
+  }
+
+  /** The capabilities the server declared in `server/discover` (modern era). */
+  get modernCapabilities(): Record<string, unknown> {
+    const c = this.discover?.capabilities;
+    return isObject(c) ? c : {};
+  }
+
   /** Closes the probes opened by the check that just ended. */
   async releaseProbes(): Promise<void> {
     const ps = this.own.splice(0);
@@ -152,7 +175,7 @@ export class CheckContext {
     } catch (err) {
       throw this.fail({ stage: 'spawn', detail: `could not start the server: ${(err as Error).message}` });
     }
-    const init = await probe.initialize();
+    const init = await probe.initialize(this.options.protocolVersion);
     const s: Session = { probe, init, protocolVersion: undefined, capabilities: {}, serverInfo: undefined, ping: undefined };
     this.firstSession ??= s;
     if (init.kind !== 'result') {

@@ -45,22 +45,24 @@ function testcase(r: CheckResult, suite: string, failOnWarning: boolean): string
 /** Renders reports (one per server) as a JUnit XML document. */
 export function renderJUnit(reports: Array<{ name: string; report: CheckReport }>, options: { failOnWarning?: boolean } = {}): string {
   const fw = options.failOnWarning === true;
-  const count = (rs: CheckResult[]) => ({
-    tests: rs.length,
+  // a refused protocol version is one errored testcase of its suite
+  const count = (rs: CheckResult[], refused = 0) => ({
+    tests: rs.length + refused,
     failures: rs.filter((r) => r.status === 'fail' || (fw && r.status === 'warn')).length,
-    errors: rs.filter((r) => r.status === 'error').length,
+    errors: rs.filter((r) => r.status === 'error').length + refused,
     skipped: rs.filter((r) => r.status === 'skip').length,
   });
   const all = reports.flatMap((x) => x.report.results);
-  const t = count(all);
+  const t = count(all, reports.filter((x) => x.report.refused !== undefined).length);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites${attr('name', 'mcpwire check')}${attr('tests', t.tests)}${attr('failures', t.failures)}${attr('errors', t.errors)}${attr('skipped', t.skipped)}${attr('time', (reports.reduce((n, x) => n + x.report.durationMs, 0) / 1000).toFixed(3))}>`);
   for (const { name, report } of reports) {
-    const c = count(report.results);
+    const c = count(report.results, report.refused !== undefined ? 1 : 0);
     const suite = name.replace(/[^A-Za-z0-9_.-]/g, '_');
     lines.push(`  <testsuite${attr('name', name)}${attr('tests', c.tests)}${attr('failures', c.failures)}${attr('errors', c.errors)}${attr('skipped', c.skipped)}${attr('time', (report.durationMs / 1000).toFixed(3))}>`);
-    lines.push(`    <properties>\n      <property${attr('name', 'target')}${attr('value', report.target)}/>${report.protocolVersion ? `\n      <property${attr('name', 'protocolVersion')}${attr('value', report.protocolVersion)}/>` : ''}\n    </properties>`);
+    lines.push(`    <properties>\n      <property${attr('name', 'target')}${attr('value', report.target)}/>${report.protocolVersion ? `\n      <property${attr('name', 'protocolVersion')}${attr('value', report.protocolVersion)}/>` : ''}${report.era ? `\n      <property${attr('name', 'era')}${attr('value', report.era)}/>` : ''}${report.supportedVersions?.length ? `\n      <property${attr('name', 'supportedVersions')}${attr('value', report.supportedVersions.join(','))}/>` : ''}\n    </properties>`);
     for (const r of report.results) lines.push(testcase(r, suite, fw));
+    if (report.refused !== undefined) lines.push(`    <testcase${attr('classname', `${suite}.protocol`)}${attr('name', `protocol version ${report.refused.requested}`)}>\n      <error${attr('message', report.refused.detail)}${attr('type', 'version-refused')}/>\n    </testcase>`);
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>');

@@ -26,6 +26,12 @@ export function renderCheckReport(report: CheckReport): string {
   const lines: string[] = [];
   const who = report.serverInfo ? ` — ${clean(String(report.serverInfo.name), 60)} ${clean(String(report.serverInfo.version), 30)}` : '';
   lines.push(`mcpwire check: ${clean(report.target, 120)}${who}${report.protocolVersion ? ` (protocol ${clean(report.protocolVersion, 20)})` : ''}`);
+  lines.push(eraLine(report));
+  if (report.refused !== undefined) {
+    lines.push('', `NOT CHECKED: ${clean(report.refused.detail, 600)}`);
+    lines.push(report.refused.supported.length ? `the server supports: ${report.refused.supported.map((v) => clean(v, 20)).join(', ')} (check one with --protocol-version <v>)` : 'the server named no version it supports');
+    return lines.join('\n');
+  }
   lines.push('');
   const header = ['status', 'check', 'level', 'clause', 'detail'];
   lines.push(...pad([header, header.map((h) => '-'.repeat(h.length)), ...report.results.map(row)]));
@@ -43,8 +49,17 @@ export function renderCheckReport(report: CheckReport): string {
   return lines.join('\n');
 }
 
+/** `era: modern (2026-07-28, stateless); the server claims 2026-07-28, 2025-11-25`. */
+function eraLine(report: CheckReport): string {
+  const era = report.era === 'modern' ? 'modern (stateless, per-request _meta)' : 'handshake (initialize)';
+  const claims = report.supportedVersions?.length ? `; the server claims ${report.supportedVersions.map((v) => clean(String(v), 20)).join(', ')}` : '';
+  return `era: ${era}${claims}`;
+}
+
 /** 1 when anything failed (or errored), or warned with `failOnWarning`; else 0. */
 export function checkExitCode(report: CheckReport, failOnWarning = false): number {
   const s = report.summary;
+  // a refused version: nothing was checked, which CI must not take for a pass
+  if (report.refused !== undefined) return 1;
   return s.fail > 0 || s.error > 0 || (failOnWarning && s.warn > 0) ? 1 : 0;
 }

@@ -24,11 +24,24 @@ import { stdioRawChecks } from './stdio-raw.js';
 import { taskChecks } from './tasks.js';
 import { elicitationChecks } from './elicitation.js';
 import { expectationChecks } from './expectations.js';
+import { applies, chooseEra, HANDSHAKE_REVISIONS, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
+import { modernAggregates, modernChecks } from './modern.js';
+import { modernMrtrChecks } from './modern-mrtr.js';
+import { modernHttpChecks } from './modern-http.js';
+import { isObject } from './context.js';
+import { META_SERVER_INFO } from './modern-wire.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 
+/** The checks of the handshake era (≤ 2025-11-25): their revisions stated here, once. */
+const handshake = (checks: readonly CheckDef[]): CheckDef[] => checks.map((c) => ({ ...c, revisions: c.revisions ?? HANDSHAKE_REVISIONS }));
+
 /** Every check, in run order. */
 export const ALL_CHECKS: readonly CheckDef[] = [
+  ...modernChecks,
+  ...modernMrtrChecks,
+  ...modernHttpChecks,
+  ...handshake([
   ...lifecycleChecks,
   ...jsonrpcChecks,
   ...capabilityChecks,
@@ -48,6 +61,8 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...aggregateChecks,
   ...resourcePromptAggregates,
   ...trafficChecks,
+  ]),
+  ...modernAggregates,
 ];
 
 export interface RunOptions extends Partial<CheckOptions> {
@@ -57,6 +72,8 @@ export interface RunOptions extends Partial<CheckOptions> {
   skip?: string[];
   /** Also run the robustness battery (`--robustness`: hostile but well-framed inputs). */
   robustness?: boolean;
+  /** Every version the server claims, one report each (runAllVersions). */
+  allVersions?: boolean;
   /** Called as each result is known (progress output). */
   onResult?: (r: CheckResult) => void;
 }
@@ -90,32 +107,79 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     ...(options.expectations !== undefined ? { expectations: options.expectations } : {}),
     ...(options.allowCalls === true ? { allowCalls: true } : {}),
     ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}),
+    ...(options.protocolVersion !== undefined ? { protocolVersion: options.protocolVersion } : {}),
   });
-  const kind = target.transport === 'stdio' ? 'stdio' : 'http';
   const results: CheckResult[] = [];
+  let era: EraVerdict | undefined;
   try {
-    for (const check of selectChecks(options.only, options.skip, options.robustness === true)) {
-      // Aggregates judge recorded traffic: make sure there is some (when run alone via --only).
-      if (check.aggregate && ctx.traffic.records.length === 0) await ctx.session().catch(() => undefined);
-      const r = check.transport !== undefined && check.transport !== kind
-        ? toResult(check, { status: 'skip', detail: `not applicable: ${check.transport} only` }, 0)
-        : await runOne(ctx, check);
-      results.push(r);
-      options.onResult?.(r);
+    era = await chooseEra(ctx, options.protocolVersion);
+    ctx.era = era.era;
+    ctx.version = era.version;
+    ctx.discover = era.discover;
+    if (era.refused === undefined && era.era === 'handshake' && options.protocolVersion !== undefined && !ctx.isHttp) {
+      await ctx.session().catch(() => undefined);
+      const refused = initializeRefusal(ctx, options.protocolVersion);
+      if (refused !== undefined) era = { ...era, supported: refused.supported, refused };
     }
+    if (era.refused === undefined) await runAll(ctx, options, results);
   } finally {
     await ctx.closeAll();
   }
+  return { ...reportHead(ctx, era), results, summary: summarize(results), durationMs: Math.round(performance.now() - started) };
+}
+
+async function runAll(ctx: CheckContext, options: RunOptions, results: CheckResult[]): Promise<void> {
+  const kind = ctx.target.transport === 'stdio' ? 'stdio' : 'http';
+  const version = ctx.era === 'modern' ? ctx.version : options.protocolVersion;
+  for (const check of selectChecks(options.only, options.skip, options.robustness === true)) {
+    // Aggregates judge recorded traffic: make sure there is some (when run alone via --only).
+    if (check.aggregate && ctx.era === 'handshake' && ctx.traffic.records.length === 0) await ctx.session().catch(() => undefined);
+    const revisions = check.revisions ?? HANDSHAKE_REVISIONS;
+    const r = !applies(revisions, ctx.era, version)
+      ? toResult(check, { status: 'skip', detail: `not applicable: ${revisionsText(revisions)} only; the server is checked at ${version ?? `the ${ctx.era} era`}` }, 0)
+      : check.transport !== undefined && check.transport !== kind
+        ? toResult(check, { status: 'skip', detail: `not applicable: ${check.transport} only` }, 0)
+        : await runOne(ctx, check);
+    results.push(r);
+    options.onResult?.(r);
+  }
+}
+
+/** `2026-07-28`, or `2024-11-05 … 2025-11-25` for a run of versions. */
+export function revisionsText(revisions: readonly string[]): string {
+  const sorted = [...revisions].sort();
+  return sorted.length > 2 ? `${sorted[0]} … ${sorted[sorted.length - 1]}` : sorted.join(', ');
+}
+
+/** What a report says about the target: era, version, the versions the server claims, who it is. */
+function reportHead(ctx: CheckContext, era: EraVerdict | undefined): Omit<CheckReport, 'results' | 'summary' | 'durationMs'> {
   const init = ctx.firstSession?.init;
   const initResult = init?.kind === 'result' ? init.result : undefined;
+  const answered = typeof initResult?.protocolVersion === 'string' ? initResult.protocolVersion : undefined;
+  const version = ctx.era === 'modern' ? ctx.version : (answered ?? era?.refused?.requested);
+  const claimed = era !== undefined && era.supported.length > 0 ? era.supported : answered !== undefined ? [answered] : undefined;
+  const modernInfo = isObject(ctx.discover?._meta) ? ctx.discover._meta[META_SERVER_INFO] : undefined;
+  const info = ctx.era === 'modern' ? (isObject(modernInfo) ? modernInfo : undefined) : ctx.firstSession?.serverInfo;
   return {
-    target: targetName(target),
-    ...(typeof initResult?.protocolVersion === 'string' ? { protocolVersion: initResult.protocolVersion } : {}),
-    ...(ctx.firstSession?.serverInfo ? { serverInfo: { name: ctx.firstSession.serverInfo.name, version: ctx.firstSession.serverInfo.version } } : {}),
-    results,
-    summary: summarize(results),
-    durationMs: Math.round(performance.now() - started),
+    target: targetName(ctx.target),
+    era: ctx.era,
+    ...(version !== undefined ? { protocolVersion: version } : {}),
+    ...(claimed !== undefined ? { supportedVersions: claimed } : {}),
+    ...(era?.refused !== undefined ? { refused: era.refused } : {}),
+    ...(info ? { serverInfo: { name: info.name, version: info.version } } : {}),
   };
+}
+
+/**
+ * `--all-versions`: the run of the version the server would be spoken to at, then one run per
+ * other version it claims (server/discover's list; initialize's answer) that mcpwire speaks.
+ */
+export async function runAllVersions(target: ServerConfig, options: RunOptions = {}): Promise<CheckReport[]> {
+  const first = await runChecks(target, options);
+  const reports = [first];
+  const others = (first.supportedVersions ?? []).filter((v) => SPOKEN_VERSIONS.includes(v) && v !== first.protocolVersion);
+  for (const v of others) reports.push(await runChecks(target, { ...options, protocolVersion: v }));
+  return reports;
 }
 
 async function runOne(ctx: CheckContext, check: CheckDef): Promise<CheckResult> {

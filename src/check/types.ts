@@ -17,6 +17,11 @@ export interface CheckDef {
   /** Clause id from clauses-2025-11-25.md (`basic.lifecycle#9`), or another rule (`jsonrpc-2.0 §5.1`). */
   clause: string;
   level: Level;
+  /**
+   * The protocol revisions the check applies to (`check --list` shows them); a run at another
+   * version reports it not applicable. The runner gives the handshake-era checks ≤ 2025-11-25.
+   */
+  revisions?: readonly string[];
   /** Runs only against this kind of target. */
   transport?: 'stdio' | 'http';
   /** Part of the `--robustness` battery: runs only when asked for. */
@@ -62,7 +67,13 @@ export interface CheckSummary {
 
 export interface CheckReport {
   target: string;
+  /** The era checked: `handshake` (initialize, ≤ 2025-11-25) or `modern` (2026-07-28, stateless). */
+  era?: 'handshake' | 'modern';
   protocolVersion?: string;
+  /** The versions the server claims (server/discover's list, a -32022's `supported`, initialize's answer). */
+  supportedVersions?: string[];
+  /** The server refused the version asked for: nothing was checked. */
+  refused?: { requested: string; supported: string[]; detail: string };
   serverInfo?: { name?: unknown; version?: unknown };
   results: CheckResult[];
   summary: CheckSummary;

@@ -12,16 +12,21 @@
  * (call every tool), `--robustness` (also the battery of hostile inputs), `--timeout-ms <ms>`
  * (per request, default 10000),
  * `--slow-tool <name>` with `--slow-tool-args '<json>'` (the tool the cancellation/progress
- * checks call; naming it is consent to call it).
+ * checks call; naming it is consent to call it), `--protocol-version <v>` (check that version,
+ * in its era: 2026-07-28 stateless, or the handshake era), `--all-versions` (one report per
+ * version the server claims). Without either, the era is chosen as the client chooses it.
  */
 // (test/layers.test.ts: the CLI reaches the engine only through src/index.ts / check-api.ts).
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   ALL_CHECKS,
+  CHECK_PROTOCOL_VERSIONS as SPOKEN_VERSIONS,
   checkExitCode,
   DEFAULT_CHECK_TIMEOUT_MS,
   renderCheckReport,
   renderJUnit,
+  revisionsText,
+  runAllVersions,
   runChecks,
   selectChecks,
   type CheckReport,
@@ -39,7 +44,7 @@ import { adHocServer } from '../target.js';
 const USAGE =
   'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all) [--json] [--junit <file>] ' +
   '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
-  "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--list]";
+  "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--list]";
 
 const list = (v: string[] | undefined) => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 
@@ -101,10 +106,10 @@ function snapshotExpectations(s: SnapshotFile): Expectations {
 
 function printList(json: boolean): void {
   if (json) {
-    printJson(ALL_CHECKS.map((c) => ({ id: c.id, level: c.level, clause: c.clause, title: c.title, ...(c.transport ? { transport: c.transport } : {}), ...(c.robustness ? { robustness: true } : {}) })));
+    printJson(ALL_CHECKS.map((c) => ({ id: c.id, level: c.level, clause: c.clause, title: c.title, revisions: c.revisions ?? [], ...(c.transport ? { transport: c.transport } : {}), ...(c.robustness ? { robustness: true } : {}) })));
     return;
   }
-  for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(38)} ${c.level.padEnd(6)} ${c.clause.padEnd(44)} ${c.title}\n`);
+  for (const c of ALL_CHECKS) process.stdout.write(`${c.id.padEnd(38)} ${c.level.padEnd(6)} ${c.clause.padEnd(44)} ${revisionsText(c.revisions ?? []).padEnd(25)} ${c.title}\n`);
 }
 
 const OWN = {
@@ -117,6 +122,8 @@ const OWN = {
   fixtures: { type: 'string' },
   'allow-calls': { type: 'boolean' },
   robustness: { type: 'boolean' },
+  'protocol-version': { type: 'string' },
+  'all-versions': { type: 'boolean' },
   'slow-tool': { type: 'string' },
   'slow-tool-args': { type: 'string' },
   imports: CONFIG_OPTIONS.imports,
@@ -141,6 +148,9 @@ export default function check(argv: string[]): Promise<number> {
     const { targets, adHoc } = await checkTargets(values, positionals, run);
     const fixtures = values.fixtures !== undefined ? await readFixtures(values.fixtures) : undefined;
     const slowName = values['slow-tool'];
+    const pinned = values['protocol-version'];
+    if (pinned !== undefined && values['all-versions'] === true) throw new UsageError('give --protocol-version or --all-versions, not both');
+    if (pinned !== undefined && !SPOKEN_VERSIONS.includes(pinned)) throw new UsageError(`--protocol-version ${safeText(pinned, 40)}: mcpwire speaks ${SPOKEN_VERSIONS.join(', ')}`);
     const options: RunChecksOptions = {
       timeoutMs: parseTimeout(values['timeout-ms']) ?? DEFAULT_CHECK_TIMEOUT_MS,
       // Ctrl-C closes the servers under test too, then exits 130.
@@ -150,20 +160,25 @@ export default function check(argv: string[]): Promise<number> {
       ...(fixtures !== undefined ? { fixtures: fixtures.tools, expectations: fixtures.expectations } : {}),
       ...(values['allow-calls'] === true ? { allowCalls: true } : {}),
       ...(values.robustness === true ? { robustness: true } : {}),
+      ...(pinned !== undefined ? { protocolVersion: pinned } : {}),
       ...(slowName !== undefined ? { slowTool: { name: slowName, args: parseJsonObject(values['slow-tool-args'], '--slow-tool-args') } } : {}),
     };
     const reports: Array<{ name: string; report: CheckReport }> = [];
     for (const t of targets) {
       if (targets.length > 1 && !values.json && process.stderr.isTTY) process.stderr.write(`checking ${t.name}…\n`);
-      const report = await runChecks(t.config, {
+      const o: RunChecksOptions = {
         ...options,
         ...(t.authProvider !== undefined ? { authProvider: t.authProvider } : {}),
         onResult: (r) => {
           if (!values.json && process.stderr.isTTY) process.stderr.write(`  ${r.status.padEnd(5)} ${r.id}\n`);
         },
-      });
-      // Configured servers: the configured secrets never reach the output.
-      reports.push({ name: t.name, report: adHoc === undefined ? (JSON.parse(run.scrub(JSON.stringify(report))) as CheckReport) : report });
+      };
+      const found = values['all-versions'] === true ? await runAllVersions(t.config, o) : [await runChecks(t.config, o)];
+      for (const report of found) {
+        const name = found.length > 1 ? `${t.name}@${report.protocolVersion ?? report.era ?? '?'}` : t.name;
+        // Configured servers: the configured secrets never reach the output.
+        reports.push({ name, report: adHoc === undefined ? (JSON.parse(run.scrub(JSON.stringify(report))) as CheckReport) : report });
+      }
     }
     const failOnWarning = values['fail-on-warning'] === true;
     if (values.junit !== undefined) await writeFile(values.junit, renderJUnit(reports, { failOnWarning }));

@@ -1,0 +1,104 @@
+/**
+ * Which era `mcpwire check` checks a server in, decided the way the client decides
+ * (src/mcp/eras/select.ts): `server/discover` first, on a fresh connection — a DiscoverResult or
+ * a modern error (-32022, -32020, -32021) means the stateless 2026-07-28 era; anything else (an
+ * error, silence, an HTTP status without a modern error) means the handshake era. A pinned
+ * version (`--protocol-version`) is checked in its own era without a probe; a server that
+ * refuses it gets a report naming the versions it supports.
+ */
+import { isModernVersion, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
+import type { CheckContext, Era } from './context.js';
+import { isObject } from './context.js';
+import { raw } from './http.js';
+import { describeOutcome } from './probe.js';
+import { MODERN_ERROR_CODES, ModernWire, supportedOf, UNSUPPORTED_VERSION } from './modern-wire.js';
+
+export interface EraVerdict {
+  era: Era;
+  /** The version the run checks (undefined: the handshake era at whatever initialize answers). */
+  version?: string;
+  /** The versions the server claims (server/discover's list, a -32022's `supported`). */
+  supported: string[];
+  discover?: Record<string, unknown>;
+  /** The server refused the version we asked for: nothing is checked. */
+  refused?: { requested: string; supported: string[]; detail: string };
+}
+
+/** Every version mcpwire speaks, newest first. */
+export const SPOKEN_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+/** The revisions of the handshake era (what the checks of 2025-11-25 and before apply to). */
+export const HANDSHAKE_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+
+/** Decides the era (and the version) of a run; leaves no probe open. */
+export async function chooseEra(ctx: CheckContext, pinned: string | undefined): Promise<EraVerdict> {
+  try {
+    if (pinned !== undefined && !isModernVersion(pinned)) return await handshakePin(ctx, pinned);
+    return await discover(ctx, pinned);
+  } finally {
+    await ctx.releaseProbes();
+  }
+}
+
+async function discover(ctx: CheckContext, pinned: string | undefined): Promise<EraVerdict> {
+  const asked = pinned ?? MODERN_PROTOCOL_VERSIONS[0]!;
+  const wire = new ModernWire(ctx, asked);
+  const timeoutMs = pinned !== undefined ? ctx.timeoutMs : Math.min(ctx.timeoutMs, 10_000);
+  const a = await wire.send('server/discover', {}, { timeoutMs }).catch((err: unknown) => ({ outcome: { kind: 'closed' as const, reason: (err as Error).message } }));
+  const o = a.outcome;
+  if (o.kind === 'result') {
+    const supported = Array.isArray(o.result.supportedVersions) ? o.result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
+    const version = pinned ?? newestMutual(MODERN_PROTOCOL_VERSIONS, supported);
+    if (version !== undefined) return { era: 'modern', version, supported, discover: o.result };
+    return notMutual(asked, supported, pinned !== undefined, 'server/discover');
+  }
+  if (o.kind === 'error' && MODERN_ERROR_CODES.has(o.error.code)) {
+    const supported = supportedOf(o.error) ?? [];
+    if (o.error.code === UNSUPPORTED_VERSION || pinned !== undefined) return notMutual(asked, supported, pinned !== undefined, 'server/discover', o.error.message);
+    return { era: 'modern', version: asked, supported };
+  }
+  if (pinned !== undefined) {
+    return { era: 'modern', version: pinned, supported: [], refused: { requested: pinned, supported: [], detail: `server/discover got ${describeOutcome(o)}: the server does not speak the 2026-07-28 era` } };
+  }
+  return { era: 'handshake', supported: [] };
+}
+
+/** A modern server with no modern version in common: the handshake era if it also speaks one of ours. */
+function notMutual(asked: string, supported: string[], pinned: boolean, what: string, message?: string): EraVerdict {
+  const legacy = newestMutual(SUPPORTED_PROTOCOL_VERSIONS, supported);
+  if (legacy !== undefined && !pinned) return { era: 'handshake', version: legacy, supported };
+  const detail = `${what} refused protocol version ${asked}${message ? ` (${JSON.stringify(message.slice(0, 120))})` : ''}; the server supports ${supported.length ? supported.join(', ') : 'no version it named'}`;
+  return { era: 'modern', version: asked, supported, refused: { requested: asked, supported, detail } };
+}
+
+/**
+ * A pinned handshake-era version: over HTTP a raw `initialize` first (the client transport
+ * would take a 400 for a legacy-SSE server), so a -32022 naming other versions is reported as
+ * a refusal; over stdio the shared session's own `initialize` tells (see runner.ts).
+ */
+async function handshakePin(ctx: CheckContext, pinned: string): Promise<EraVerdict> {
+  if (!ctx.isHttp) return { era: 'handshake', version: pinned, supported: [] };
+  const body = { jsonrpc: '2.0', id: 'mcpwire-check-era', method: 'initialize', params: { protocolVersion: pinned, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } };
+  const res = await raw(ctx, 'POST', {}, body).catch(() => undefined);
+  const err = isObject(res?.message?.error) ? (res.message.error as { code: number; message: string; data?: unknown }) : undefined;
+  const supported = supportedOf(err);
+  if (err !== undefined && supported !== undefined && !supported.includes(pinned)) {
+    return { era: 'handshake', version: pinned, supported, refused: { requested: pinned, supported, detail: `initialize refused protocol version ${pinned} (error ${err.code}, HTTP ${res?.status}); the server supports ${supported.join(', ') || 'no version it named'}` } };
+  }
+  return { era: 'handshake', version: pinned, supported: [] };
+}
+
+/** The refusal a stdio session's `initialize` carried (a -32022 naming other versions). */
+export function initializeRefusal(ctx: CheckContext, pinned: string): EraVerdict['refused'] {
+  const init = ctx.firstSession?.init;
+  if (init?.kind !== 'error') return undefined;
+  const supported = supportedOf(init.error);
+  if (supported === undefined || supported.includes(pinned)) return undefined;
+  return { requested: pinned, supported, detail: `initialize refused protocol version ${pinned} (error ${init.error.code}); the server supports ${supported.join(', ') || 'no version it named'}` };
+}
+
+/** Whether a check of `revisions` applies to a run at `version` in `era`. */
+export function applies(revisions: readonly string[], era: Era, version: string | undefined): boolean {
+  if (version !== undefined) return revisions.includes(version);
+  return era === 'modern' ? revisions.some((r) => isModernVersion(r)) : revisions.some((r) => !isModernVersion(r));
+}

@@ -1,0 +1,100 @@
+/**
+ * Streamable HTTP as 2026-07-28 defines it (basic/transports/streamable-http), probed over raw
+ * undici requests on loopback: the `Mcp-Method` / `Mcp-Name` / `MCP-Protocol-Version` headers
+ * validated against the body (-32020 HeaderMismatch, 400), an unknown method as 404 + -32601,
+ * and a modern-only server stateless (GET and DELETE → 405; no session id minted, echoed or
+ * required).
+ */
+import type { CheckContext } from './context.js';
+import { isObject } from './context.js';
+import { isLoopback, raw } from './http.js';
+import { messageOf } from './probe.js';
+import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
+import { cheapRequest, modernCheck, outcomeText } from './modern.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { isModernVersion } from '../mcp/versions.js';
+
+function httpModern(def: Omit<CheckDef, 'revisions' | 'transport' | 'run'>, run: (ctx: CheckContext) => Promise<Verdict>): CheckDef {
+  return {
+    ...modernCheck({ ...def, run: async () => pass() }),
+    transport: 'http',
+    async run(ctx) {
+      if (!isLoopback(new URL((ctx.target as { url: string }).url))) return notApplicable('raw HTTP probes only run against loopback servers');
+      return run(ctx);
+    },
+  };
+}
+
+function mismatchVerdict(a: Answer, what: string, accept: readonly number[] = [HEADER_MISMATCH]): Verdict {
+  const o = a.outcome;
+  if (a.status === 400 && o.kind === 'error' && accept.includes(o.error.code)) return pass(`HTTP 400, error ${o.error.code}`);
+  return violated(`${what} MUST be rejected with HTTP 400 and HeaderMismatch (-32020); it got ${outcomeText(a)}`, messageOf(o) ?? a.text);
+}
+
+const methodHeader = httpModern(
+  { id: 'modern.http-method-header', title: 'an Mcp-Method header that disagrees with the body is refused (400, -32020)', clause: 'basic.transports.streamable_http#55', level: 'MUST' },
+  async (ctx) => {
+    const other = cheapRequest(ctx) === 'server/discover' ? 'tools/list' : 'server/discover';
+    const a = await ctx.wire().send(cheapRequest(ctx), {}, { headers: { 'mcp-method': other } });
+    return mismatchVerdict(a, `a ${cheapRequest(ctx)} request with "Mcp-Method: ${other}"`);
+  },
+);
+
+const nameHeader = httpModern(
+  { id: 'modern.http-name-header', title: 'an Mcp-Name header that disagrees with the body is refused (400, -32020)', clause: 'basic.transports.streamable_http#61', level: 'MUST' },
+  async (ctx) => {
+    const c = ctx.modernCapabilities;
+    // the body names nothing that exists: a server that ignores the header runs nothing either
+    const probe = isObject(c.tools)
+      ? { method: 'tools/call', params: { name: 'mcpwire-check-no-such-tool', arguments: {} } }
+      : isObject(c.prompts)
+        ? { method: 'prompts/get', params: { name: 'mcpwire-check-no-such-prompt' } }
+        : isObject(c.resources)
+          ? { method: 'resources/read', params: { uri: 'mcpwire-check://no-such-resource/404' } }
+          : undefined;
+    if (probe === undefined) return notApplicable('the server declares no tools, prompts or resources');
+    const a = await ctx.wire().send(probe.method, probe.params, { headers: { 'mcp-name': 'mcpwire-check-other-name' } });
+    return mismatchVerdict(a, `a ${probe.method} request whose Mcp-Name names another target`);
+  },
+);
+
+const versionHeader = httpModern(
+  { id: 'modern.http-version-header', title: 'an MCP-Protocol-Version header that disagrees with _meta is refused (400)', clause: 'basic.transports.streamable_http#24', level: 'MUST' },
+  async (ctx) => {
+    const a = await ctx.wire().send(cheapRequest(ctx), {}, { headers: { 'mcp-protocol-version': '1999-01-01' } });
+    // the header also names a version no server implements: -32022 (#25) is as right as -32020
+    return mismatchVerdict(a, `a request with "MCP-Protocol-Version: 1999-01-01" and ${ctx.version} in _meta`, [HEADER_MISMATCH, UNSUPPORTED_VERSION]);
+  },
+);
+
+const methodNotFound = httpModern(
+  { id: 'modern.http-method-not-found', title: 'an unknown method is 404 Not Found with -32601', clause: 'basic.transports.streamable_http#26', level: 'MUST' },
+  async (ctx) => {
+    const a = await ctx.wire().send('mcpwire-check/no-such-method');
+    const o = a.outcome;
+    if (a.status === 404 && o.kind === 'error' && o.error.code === -32601) return pass();
+    return violated(`an unknown method MUST get 404 Not Found and -32601; it got ${outcomeText(a)}`, messageOf(o) ?? a.text);
+  },
+);
+
+const sessionHeader = (h: Record<string, unknown> | undefined) => (h === undefined ? undefined : h['mcp-session-id']);
+
+const stateless = httpModern(
+  { id: 'modern.http-stateless', title: 'a modern-only server is stateless: GET and DELETE are 405, no session id minted, echoed or required', clause: 'basic.transports.streamable_http#69', level: 'SHOULD' },
+  async (ctx) => {
+    const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions : [];
+    if (supported.some((v) => !isModernVersion(v))) return notApplicable(`the server also speaks ${supported.filter((v) => !isModernVersion(v)).join(', ')}: #69 binds a server that supports only this revision`);
+    const base = { 'mcp-protocol-version': ctx.version ?? '' };
+    for (const method of ['GET', 'DELETE'] as const) {
+      const r = await raw(ctx, method, method === 'GET' ? { ...base, accept: 'text/event-stream' } : base, undefined, { readMs: 500 });
+      if (r.status !== 405) return violated(`HTTP ${method} on the MCP endpoint got ${r.status}, not 405 Method Not Allowed`, r.text.slice(0, 200) || undefined);
+    }
+    const a = await ctx.wire().send(cheapRequest(ctx), {}, { headers: { 'mcp-session-id': 'mcpwire-check-stray-session' } });
+    if (a.outcome.kind !== 'result') return violated(`a request carrying a stray Mcp-Session-Id (to be ignored) got ${outcomeText(a)}`, messageOf(a.outcome) ?? a.text);
+    const sid = sessionHeader(a.headers);
+    if (sid !== undefined) return violated(`the response carries Mcp-Session-Id ${JSON.stringify(sid)}: a stateless server neither mints nor echoes session ids`, a.headers);
+    return pass();
+  },
+);
+
+export const modernHttpChecks: CheckDef[] = [methodHeader, nameHeader, versionHeader, methodNotFound, stateless];

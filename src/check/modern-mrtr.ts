@@ -1,0 +1,159 @@
+/**
+ * Multi round-trip requests (basic/patterns/mrtr, 2026-07-28) as a server answers them: client
+ * capabilities read from each request's own `_meta` (-32021 when a needed one is missing),
+ * `requestState` treated as attacker-controlled (a tampered one refused), a retry missing an
+ * input asked again, unexpected input responses ignored. The input comes from a tool the
+ * checker may call (calls.ts: read-only, `--fixtures`, or `--allow-calls`) that answers
+ * `input_required`; a server with none has nothing to judge here.
+ */
+import { argumentsFor, mayCall, MAX_TOOL_CALLS } from './calls.js';
+import type { CheckContext } from './context.js';
+import { isObject } from './context.js';
+import { messageOf } from './probe.js';
+import { ALL_INPUT_CAPS, MISSING_CAPABILITY, type Answer, type ModernWire } from './modern-wire.js';
+import { modernCheck, outcomeText } from './modern.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+
+/** A callable tool that answered input_required when every input capability was declared. */
+interface InputTool {
+  name: string;
+  args: Record<string, unknown>;
+  result: Record<string, unknown>;
+  /** The capabilities its inputRequests need. */
+  needs: string[];
+}
+
+const CAP_OF: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+
+/** A response a client could give to one input request (a declined elicitation, a canned sampling answer, no roots). */
+function responseTo(request: unknown): Record<string, unknown> {
+  const method = isObject(request) ? request.method : undefined;
+  if (method === 'sampling/createMessage') return { role: 'assistant', content: { type: 'text', text: 'mcpwire-check' }, model: 'mcpwire-check' };
+  if (method === 'roots/list') return { roots: [] };
+  return { action: 'decline' };
+}
+
+export function inputResponses(result: Record<string, unknown>): Record<string, unknown> {
+  const reqs = isObject(result.inputRequests) ? result.inputRequests : {};
+  return Object.fromEntries(Object.entries(reqs).map(([k, r]) => [k, responseTo(r)]));
+}
+
+/** The first callable tool that asks for input (which one is memoized per run). */
+export function inputTool(ctx: CheckContext): Promise<InputTool | string> {
+  return ctx.memo('modern.input-tool', async () => {
+    if (!isObject(ctx.modernCapabilities.tools)) return 'the server declares no tools capability';
+    const wire = ctx.wire();
+    const list = await wire.send('tools/list');
+    const tools = list.outcome.kind === 'result' && Array.isArray(list.outcome.result.tools) ? list.outcome.result.tools.filter(isObject) : [];
+    const callable = tools.filter((t) => mayCall(ctx, t).allowed).slice(0, MAX_TOOL_CALLS);
+    if (callable.length === 0) return 'no tool may be called (none read-only, none in --fixtures; --allow-calls calls every tool)';
+    for (const t of callable) {
+      const name = String(t.name);
+      const args = argumentsFor(t, mayCall(ctx, t).fixture);
+      const a = await wire.send('tools/call', { name, arguments: args }, { caps: ALL_INPUT_CAPS });
+      if (a.outcome.kind !== 'result' || a.outcome.result.resultType !== 'input_required') continue;
+      const reqs = isObject(a.outcome.result.inputRequests) ? Object.values(a.outcome.result.inputRequests) : [];
+      const needs = [...new Set(reqs.map((r) => CAP_OF[String(isObject(r) ? r.method : '')]).filter((c): c is string => c !== undefined))];
+      return { name, args, result: a.outcome.result, needs };
+    }
+    return `none of the ${callable.length} callable tool(s) answered input_required`;
+  });
+}
+
+/**
+ * Runs `judge` with the input tool's first answer got anew on this check's own wire: over
+ * stdio a retry goes to the process that issued its requestState, as a client's would.
+ */
+async function withInputTool(ctx: CheckContext, judge: (t: InputTool, wire: ModernWire) => Promise<Verdict>): Promise<Verdict> {
+  const t = await inputTool(ctx);
+  if (typeof t === 'string') return notApplicable(t);
+  const wire = ctx.wire();
+  const a = await wire.send('tools/call', { name: t.name, arguments: t.args }, { caps: ALL_INPUT_CAPS });
+  if (a.outcome.kind !== 'result' || a.outcome.result.resultType !== 'input_required') return notApplicable(`${t.name} asked for input once, then answered ${outcomeText(a)}`);
+  return judge({ ...t, result: a.outcome.result }, wire);
+}
+
+const retry = (wire: ModernWire, t: InputTool, extra: Record<string, unknown>): Promise<Answer> =>
+  wire.send('tools/call', { name: t.name, arguments: t.args, ...extra }, { caps: ALL_INPUT_CAPS });
+
+const capabilitiesPerRequest = modernCheck({
+  id: 'modern.capabilities-per-request',
+  title: 'client capabilities are read from each request: a needed one missing is -32021 naming it',
+  clause: 'basic#49',
+  level: 'MUST',
+  run: (ctx) =>
+    withInputTool(ctx, async (t, wire) => {
+      if (t.needs.length === 0) return notApplicable(`${t.name} asked for no elicitation, sampling or roots input`);
+      const caps = Object.fromEntries(Object.entries(ALL_INPUT_CAPS).filter(([k]) => !t.needs.includes(k)));
+      const a = await wire.send('tools/call', { name: t.name, arguments: t.args }, { caps });
+      const o = a.outcome;
+      if (o.kind === 'result') {
+        const reqs = isObject(o.result.inputRequests) ? Object.values(o.result.inputRequests) : [];
+        const asked = reqs.map((r) => CAP_OF[String(isObject(r) ? r.method : '')]).find((c) => c !== undefined && t.needs.includes(c));
+        if (asked) return violated(`${t.name}, called without the ${asked} capability right after a call that declared it, still asks for ${asked} input: the server relies on an earlier request's capabilities`, messageOf(o), { clause: 'basic.patterns.mrtr#13' });
+        return pass(`${t.name} without ${t.needs.join(', ')}: a result that asks for none of it`);
+      }
+      if (o.kind !== 'error' || o.error.code !== MISSING_CAPABILITY) return violated(`${t.name} without the ${t.needs.join(', ')} capability MUST get MissingRequiredClientCapabilityError (-32021); it got ${outcomeText(a)}`, messageOf(o));
+      const data = isObject(o.error.data) ? o.error.data.requiredCapabilities : undefined;
+      if (!isObject(data) || !t.needs.some((c) => c in data)) return violated(`the -32021 error's data.requiredCapabilities does not name ${t.needs.join(', ')}`, messageOf(o));
+      if (a.status !== undefined && a.status !== 400) return violated(`the -32021 came with HTTP ${a.status}, not 400`, messageOf(o), { clause: 'basic#50' });
+      return pass(`-32021 naming ${Object.keys(data).join(', ')}`);
+    }),
+});
+
+/** The requestState with one character in its middle changed. */
+function tamper(state: string): string {
+  const i = Math.floor(state.length / 2);
+  const c = state[i] === 'A' ? 'B' : 'A';
+  return state.slice(0, i) + c + state.slice(i + 1);
+}
+
+const stateIntegrity = modernCheck({
+  id: 'modern.request-state-integrity',
+  title: 'a tampered requestState is refused, not honoured',
+  clause: 'basic.patterns.mrtr#9',
+  level: 'MUST',
+  run: (ctx) =>
+    withInputTool(ctx, async (t, wire) => {
+      const state = t.result.requestState;
+      if (typeof state !== 'string' || state.length === 0) return notApplicable(`${t.name}'s input_required carries no requestState`);
+      const a = await retry(wire, t, { inputResponses: inputResponses(t.result), requestState: tamper(state) });
+      const o = a.outcome;
+      if (o.kind === 'result' && o.result.resultType === 'complete') {
+        return violated(`${t.name} retried with a tampered requestState (one character changed) completed: requestState is attacker-controlled input and MUST be verified`, messageOf(o));
+      }
+      return pass(`the tampered state got ${outcomeText(a)}`);
+    }),
+});
+
+const inputMissing = modernCheck({
+  id: 'modern.input-missing',
+  title: 'a retry without the input responses asked for gets a new input_required, not an error',
+  clause: 'basic.patterns.mrtr#25',
+  level: 'SHOULD',
+  run: (ctx) =>
+    withInputTool(ctx, async (t, wire) => {
+      const state = t.result.requestState;
+      const a = await retry(wire, t, typeof state === 'string' ? { requestState: state } : {});
+      if (a.outcome.kind === 'error') return violated(`${t.name} retried without its input responses got ${outcomeText(a)}, not a new InputRequiredResult`, messageOf(a.outcome));
+      if (a.outcome.kind !== 'result') return violated(`${t.name} retried without its input responses got ${outcomeText(a)}`);
+      return pass(`resultType ${JSON.stringify(a.outcome.result.resultType)}`);
+    }),
+});
+
+const inputExtra = modernCheck({
+  id: 'modern.input-extra-ignored',
+  title: 'unexpected input responses are ignored',
+  clause: 'basic.patterns.mrtr#24',
+  level: 'SHOULD',
+  run: (ctx) =>
+    withInputTool(ctx, async (t, wire) => {
+      const state = t.result.requestState;
+      const responses = { ...inputResponses(t.result), 'mcpwire-check-unexpected': { action: 'decline' } };
+      const a = await retry(wire, t, { inputResponses: responses, ...(typeof state === 'string' ? { requestState: state } : {}) });
+      if (a.outcome.kind !== 'result') return violated(`${t.name} retried with its input responses plus an unexpected one got ${outcomeText(a)}`, messageOf(a.outcome));
+      return pass(`resultType ${JSON.stringify(a.outcome.result.resultType)}`);
+    }),
+});
+
+export const modernMrtrChecks: CheckDef[] = [capabilitiesPerRequest, stateIntegrity, inputMissing, inputExtra];
