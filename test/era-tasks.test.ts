@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type McpClient, type Task } from '../src/index.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
+import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
+import { readModernScenarioFile, resolveModernScenario } from '../mock-servers/modern/lib/scenario.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXT = 'io.modelcontextprotocol/tasks';
@@ -127,6 +129,50 @@ describe('McpClient.has("tasks") per era', () => {
       expect([undeclared.era, undeclared.has('tasks'), undeclared.has('taskHandles')]).toEqual(['modern', false, false]);
     } finally {
       for (const c of clients) await c.close();
+    }
+  }, 30_000);
+});
+
+describe('the tasks extension over Streamable HTTP', () => {
+  it('the tasks extension: tasks/get, tasks/update and tasks/cancel carry Mcp-Name = their taskId (the mock refuses a mismatch); the call completes', async () => {
+    const m = await startModernHttpMock({ port: 0, scenario: resolveModernScenario(readModernScenarioFile('tasks')), stderr: () => {} });
+    let c: McpClient | undefined;
+    try {
+      c = await connect(
+        { transport: 'http', id: 'h', url: m.url },
+        {
+          timeoutMs: 15_000,
+          capabilities: { extensions: { [EXT]: {} } },
+          taskPolling: { minPollIntervalMs: 20 },
+          onElicitation: async () => ({ action: 'accept', content: { ok: true } }),
+        },
+      );
+      expect(c.era).toBe('modern');
+      const r = await c.callTool('approve', { message: 'go?' });
+      expect(r.content).toEqual([{ type: 'text', text: 'accept: {"ok":true} after 1 round(s)' }]);
+      const slow = new AbortController();
+      const aborted = c.callTool('research', { ms: 60_000 }, { signal: slow.signal }).catch((e: unknown) => e);
+      // abort once the second task is being polled (a tasks/get after the second tools/call)
+      const polled = () => {
+        const second = m.record.requests.findIndex((q, i) => q.method === 'tools/call' && m.record.requests.slice(0, i).some((x) => x.method === 'tools/call'));
+        return second >= 0 && m.record.requests.slice(second).some((q) => q.method === 'tasks/get');
+      };
+      const until = Date.now() + 10_000;
+      while (!polled() && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+      slow.abort(new Error('stop'));
+      await aborted;
+      const end = Date.now() + 5_000;
+      while (!m.record.requests.some((q) => q.method === 'tasks/cancel') && Date.now() < end) await new Promise((res) => setTimeout(res, 20));
+      const taskRequests = m.record.requests.filter((q) => q.method.startsWith('tasks/'));
+      expect(new Set(taskRequests.map((q) => q.method))).toEqual(new Set(['tasks/get', 'tasks/update', 'tasks/cancel']));
+      for (const q of taskRequests) {
+        expect(q.rejected, q.method).toBeUndefined();
+        expect(q.headers?.['mcp-name'], q.method).toEqual(expect.any(String));
+        expect(q.headers?.['mcp-method'], q.method).toBe(q.method);
+      }
+    } finally {
+      await c?.close();
+      await m.close();
     }
   }, 30_000);
 });

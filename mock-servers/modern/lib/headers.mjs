@@ -54,7 +54,8 @@ export function validateRequestHeaders(msg, get, toolDef) {
   const method = get('mcp-method');
   if (method === undefined) mismatch('Mcp-Method header is missing');
   if (method !== msg.method) mismatch(`Mcp-Method header value '${method}' does not match body value '${msg.method}'`);
-  const nameKey = msg.method === 'resources/read' ? 'uri' : ['tools/call', 'prompts/get'].includes(msg.method) ? 'name' : undefined;
+  // the tasks extension (SEP-2663): tasks/get, tasks/update and tasks/cancel route by their taskId
+  const nameKey = msg.method === 'resources/read' ? 'uri' : ['tools/call', 'prompts/get'].includes(msg.method) ? 'name' : ['tasks/get', 'tasks/update', 'tasks/cancel'].includes(msg.method) ? 'taskId' : undefined;
   if (nameKey) {
     const raw = get('mcp-name');
     if (raw === undefined) mismatch('Mcp-Name header is missing');

@@ -7,7 +7,8 @@
  * - `MCP-Protocol-Version` mirrors the body's `_meta` `io.modelcontextprotocol/protocolVersion`
  *   (basic.transports.streamable_http#22, #23: the header matches the body by construction).
  * - `Mcp-Method` for every request, `Mcp-Name` from `params.name` (tools/call, prompts/get) or
- *   `params.uri` (resources/read) (#9, #28), encoded when not header-safe (#29).
+ *   `params.uri` (resources/read) (#9, #28), or `params.taskId` (tasks/get, tasks/update,
+ *   tasks/cancel: the tasks extension's routing rule), encoded when not header-safe (#29).
  * - `Mcp-Param-{Name}` for each `x-mcp-header` annotation of the called tool's `inputSchema`
  *   (#30, #31, #50): the value at the annotated property's exact path in the arguments, omitted
  *   when absent or null (#57, #58), converted (string as is, integer in decimal, boolean
@@ -79,13 +80,16 @@ export function paramValueText(value: unknown): string | undefined {
  * annotations have problems should not be called at all (it is dropped from `tools/list`), and
  * its invalid annotations give no headers here.
  */
+/** The tasks extension (SEP-2663): these carry their `params.taskId` in `Mcp-Name`, for routing to the task's holder. */
+const TASK_METHODS: ReadonlySet<string> = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
+
 export function requestHeaders(method: string, params: Record<string, unknown> | undefined, inputSchema?: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   const meta = params?._meta as Record<string, unknown> | undefined;
   const version = meta !== null && typeof meta === 'object' ? meta[PROTOCOL_VERSION_META] : undefined;
   if (typeof version === 'string') out['MCP-Protocol-Version'] = version;
   out['Mcp-Method'] = method;
-  const nameSource = method === 'tools/call' || method === 'prompts/get' ? params?.name : method === 'resources/read' ? params?.uri : undefined;
+  const nameSource = method === 'tools/call' || method === 'prompts/get' ? params?.name : method === 'resources/read' ? params?.uri : TASK_METHODS.has(method) ? params?.taskId : undefined;
   if (typeof nameSource === 'string') out['Mcp-Name'] = encodeHeaderValue(nameSource);
   if (method === 'tools/call' && inputSchema !== undefined) {
     const args = params?.arguments;
