@@ -73,9 +73,10 @@ describe('layering (docs/design.md)', () => {
 
 describe("import('mcpwire') stays light", () => {
   /** npm packages reached from `entry` through static value imports (a lazy `import()` is not followed; `import type` is erased). */
-  function staticPackages(entry: string): string[] {
+  function staticGraph(entry: string): { files: Set<string>; builtins: Set<string>; packages: string[] } {
     const seen = new Set<string>();
     const pkgs = new Set<string>();
+    const builtins = new Set<string>();
     const visit = (file: string) => {
       if (seen.has(file)) return;
       seen.add(file);
@@ -83,15 +84,23 @@ describe("import('mcpwire') stays light", () => {
       for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
         const spec = m[1]!;
         if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
-        else if (!spec.startsWith('node:')) pkgs.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
+        else if (spec.startsWith('node:')) builtins.add(spec);
+        else pkgs.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
       }
     };
     visit(entry);
-    return [...pkgs].sort();
+    return { files: new Set([...seen].map(rel)), builtins, packages: [...pkgs].sort() };
   }
+  const staticPackages = (entry: string): string[] => staticGraph(entry).packages;
 
   it('src/index.ts reaches no npm package statically: ajv, zod, undici, pino, oauth4webapi, proper-lockfile load on first use', () => {
     expect(staticPackages(path.join(src, 'index.ts'))).toEqual([]);
+  });
+
+  it('src/index.ts loads neither node:crypto nor the trace writer statically: both load on first use', () => {
+    const graph = staticGraph(path.join(src, 'index.ts'));
+    expect([...graph.builtins].filter((b) => b === 'node:crypto' || b === 'crypto')).toEqual([]);
+    expect([...graph.files].filter((f) => f.startsWith('trace/') && ['tracer.ts', 'file-destination.ts', 'clock.ts', 'line-bytes.ts'].includes(f.slice(6)))).toEqual([]);
   });
 });
 

@@ -1,10 +1,21 @@
 /**
  * Tracing: the trace writer (a ProtocolObserver), redaction, strict schema checks, and the
- * readers behind `mcpwire trace show|stats|html`. The writer and the strict checker load pino
- * and ajv lazily; importing this module costs nothing more than its own code.
+ * readers behind `mcpwire trace show|stats|html`. The writer (tracer.ts, with pino) and the
+ * strict checker (with ajv) are loaded when first used: `import('mcpwire')` does not load them.
  */
-export { createTracer, traceTarget } from './tracer.js';
+import type { Tracer, TracerOptions } from './tracer.js';
+
+export { traceTarget } from './target.js';
 export type { Tracer, TracerOptions, TraceWarning } from './tracer.js';
+
+/**
+ * Creates a tracer for one server connection (`tracer.ts`, loaded on the first call). Pass it as
+ * the client's `observer`. Several tracers may share one file (lines never interleave mid-line).
+ */
+export async function createTracer(options: TracerOptions): Promise<Tracer> {
+  const { createTracer: create } = await import('./tracer.js');
+  return create(options);
+}
 export { Redactor, redact, REDACTED, DEFAULT_MAX_STRING_BYTES } from './redact.js';
 export type { RedactOptions } from './redact.js';
 export { TRACE_FORMAT_VERSION, isMessageRecord, isEventRecord } from './record.js';

@@ -67,12 +67,7 @@ export interface Tracer extends ProtocolObserver {
   addSecrets(values: string[]): void;
 }
 
-/** `--trace <file>` wins over `MCPWIRE_TRACE=<file>`; empty means off. */
-export function traceTarget(env: Record<string, string | undefined>, cliFlag?: string): string | undefined {
-  if (cliFlag !== undefined && cliFlag !== '') return cliFlag;
-  const v = env.MCPWIRE_TRACE;
-  return v !== undefined && v !== '' ? v : undefined;
-}
+export { traceTarget } from './target.js';
 
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };
