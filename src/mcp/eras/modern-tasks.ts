@@ -46,13 +46,17 @@ export interface HandleCallOptions {
   onTaskStatus?: (task: Task) => void;
 }
 
-/** What is wrong with a task (a handle, a `tasks/get` answer), or undefined. */
-export function detailedTaskProblem(t: unknown): string | undefined {
+/**
+ * What is wrong with a task, or undefined: a `tasks/get` answer (`detailed`: a completed task
+ * carries its result, a failed one its error) or a handle (which carries neither).
+ */
+export function detailedTaskProblem(t: unknown, detailed = true): string | undefined {
   if (t === null || typeof t !== 'object' || Array.isArray(t)) return 'the task is not an object';
   const r = t as Record<string, unknown>;
   if (typeof r.taskId !== 'string' || r.taskId === '') return '"taskId" is not a non-empty string';
   if (typeof r.status !== 'string' || !STATUSES.has(r.status)) return `"status" ${JSON.stringify(r.status)?.slice(0, 40)} is not a task status`;
   if (r.pollIntervalMs !== undefined && (typeof r.pollIntervalMs !== 'number' || !(r.pollIntervalMs >= 0))) return '"pollIntervalMs" is not a non-negative number';
+  if (!detailed) return undefined;
   if (r.status === 'completed' && (r.result === null || typeof r.result !== 'object' || Array.isArray(r.result))) return 'a completed task has no "result" object';
   if (r.status === 'failed' && (r.error === null || typeof r.error !== 'object')) return 'a failed task has no "error" object';
   if (r.status === 'input_required' && r.inputRequests !== undefined && (r.inputRequests === null || typeof r.inputRequests !== 'object' || Array.isArray(r.inputRequests))) {
@@ -66,7 +70,7 @@ export function detailedTaskProblem(t: unknown): string | undefined {
  * tool's result; rejects with the task's JSON-RPC error when it failed.
  */
 export async function followTaskHandle(d: HandleDeps, handle: Record<string, unknown>, tool: string, options: HandleCallOptions, startedAt: number): Promise<unknown> {
-  const problem = detailedTaskProblem(handle);
+  const problem = detailedTaskProblem(handle, false);
   if (problem !== undefined) throw protocolError(d, `tools/call returned a malformed task handle: ${problem}`);
   const f = new Follower(d, handle as unknown as Task, tool, options, startedAt);
   try {
@@ -102,6 +106,8 @@ class Follower {
     const signal = this.deadline.signal;
     try {
       this.report(this.last);
+      // a handle carries no result, error or input requests: one that is not working is read at once
+      if (this.last.status !== 'working') await this.get();
       for (let unchanged = 0; ; ) {
         const t = this.last as Task & { result?: unknown; error?: Record<string, unknown>; inputRequests?: Record<string, { method?: unknown; params?: unknown }> };
         if (t.status === 'completed') return t.result;
