@@ -22,6 +22,8 @@ const TOOLS = [
   'echo',
   { name: 'research', builtin: 'slow', task: true },
   { name: 'approve', builtin: 'confirm', task: true },
+  { name: 'ponder', builtin: 'sample', task: true },
+  { name: 'where', builtin: 'roots', task: true },
   { name: 'doomed', task: true, error: { code: -32603, message: 'the job crashed', data: { step: 3 } } },
   { name: 'flaky', task: true, result: { content: [{ type: 'text', text: 'the tool failed' }], isError: true } },
 ];
@@ -146,6 +148,25 @@ describe('following a task handle', () => {
     const updates = sent('tasks/update');
     expect(updates).toHaveLength(1);
     expect(updates[0]!.params).toMatchObject({ taskId: expect.any(String), inputResponses: { 'confirm-1': { action: 'accept', content: { ok: true } } } });
+  });
+
+  it('the tasks extension: a task\'s sampling and roots requests are answered by the ordinary onSampling handler and roots, through tasks/update', async () => {
+    const sampled: unknown[] = [];
+    const { client, sent } = await setup({}, {
+      ...DECLARED,
+      roots: [{ uri: 'file:///work/project', name: 'project' }],
+      onSampling: async (p) => {
+        sampled.push(p);
+        return { role: 'assistant', content: { type: 'text', text: 'forty-two' }, model: 'test-model' };
+      },
+    });
+    const pondered = await drive(client.callTool('ponder', { message: 'the answer?' }));
+    expect(pondered.content).toEqual([{ type: 'text', text: 'model said: forty-two' }]);
+    expect(sampled).toHaveLength(1);
+    const where = await drive(client.callTool('where', {}));
+    expect(where.content).toEqual([{ type: 'text', text: 'roots: file:///work/project' }]);
+    expect(sent('tasks/update').map((u) => Object.keys(u.params.inputResponses))).toEqual([['sample-1'], ['roots-1']]);
+    expect(sent('sampling/createMessage')).toHaveLength(0); // nothing outside the task's own channel
   });
 
   it('the tasks extension: an input request the client has no handler for fails the call (CapabilityError) and cancels the task', async () => {
