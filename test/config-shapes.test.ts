@@ -147,12 +147,20 @@ describe('seed 001: the mcpServers format of Claude Code / Cursor', () => {
     expect(byId(r.servers, 'remote-api')!.config).toMatchObject({ legacySse: true, headers: { Authorization: 'Bearer at' } });
   });
 
-  it('as a native file (--config) it is no longer silently empty: the diagnostic names "mcpServers" and how to write it', async () => {
+  it('as a native file (--config, a pasted block) it is read as those tools read it: "type" for "transport", ${VAR} expanded; with an "mcp" section beside it, it is named as not read', async () => {
     const file = put('mcp.json', seed('seed-001-mcp.json'));
-    const r = await loadConfig({ ...opts, globalPath: file });
-    expect(r.servers).toEqual([]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', file })]);
-    expect(r.diagnostics[0].message).toMatch(/no servers read: expected .*; saw "mcpServers".*--imports.*"mcp\.servers", with "transport" for "type"/);
+    const r = await loadConfig({ ...opts, globalPath: file, env: { HOME: dir, GITHUB_TOKEN: 'gh', API_TOKEN: 'at' } });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.servers.map((s) => [s.id, s.transport, s.source, s.enabled])).toEqual([
+      ['filesystem', 'stdio', 'global', true],
+      ['github', 'stdio', 'global', true],
+      ['remote-api', 'http', 'global', true],
+    ]);
+    expect(byId(r.servers, 'remote-api')!.config).toMatchObject({ legacySse: true, headers: { Authorization: 'Bearer at' } });
+    const both = put('both.json', JSON.stringify({ mcp: { servers: {} }, ...JSON.parse(seed('seed-001-mcp.json')) }));
+    const b = await loadConfig({ ...opts, globalPath: both });
+    expect(b.servers).toEqual([]);
+    expect(b.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/field "mcpServers": not read: a file with an "mcp" section keeps its servers in "mcp\.servers"/)]);
   });
 });
 

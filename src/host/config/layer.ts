@@ -8,7 +8,8 @@ import { diagnostic, issuesText, parseJsonText, type DiagnosticSite } from './di
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { expandNativeEntry, type ExpandContext } from './expand.js';
 import { convertImportEntry, type ImportFormat } from './imports.js';
-import { isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
+import { unknownFieldHint } from './field-hint.js';
+import { inferTransport, isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
 import { closestShape, kindOf, listToMap, NATIVE_SHAPE, noImportServers, noNativeServers } from './shapes.js';
 import { emptyNormalizedConfig, isValidServerId, type ConfigDiagnostic, type ConfigSource, type HostSettings, type ResolvedServer } from './types.js';
 
@@ -33,6 +34,8 @@ export interface ParsedLayer {
  * every string field of each entry is expanded (`${VAR}`, `${VAR:-default}`, `${PROJECT_ROOT}`;
  * `expand.ts`); an unresolved variable disables that entry only. A file that holds no servers
  * where they belong, but something else, says so (the shape expected, the closest shape seen).
+ * A pasted `mcpServers` block (Claude Desktop, Claude Code, Cursor) and no `mcp` section is read
+ * as those tools read it. An entry without `transport` gets the one `command`/`url` implies.
  */
 export function parseNativeLayer(text: string, source: 'project' | 'global', file: string, ctx?: ExpandContext): ParsedLayer {
   const out: ParsedLayer = { entries: [], diagnostics: [] };
@@ -43,6 +46,10 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
   const root = doc.value;
   if (root.version !== undefined && root.version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
   if (isPlainObject(root.mcp)) readHostSettings(root.mcp, site, out);
+  if (root.mcp === undefined && isPlainObject(root.mcpServers) && ctx !== undefined) return parseImportLayer(text, 'mcpServers', file, ctx, source);
+  if (root.mcp !== undefined && root.mcpServers !== undefined) {
+    out.diagnostics.push(diagnostic('error', { ...site, field: 'mcpServers' }, 'not read: a file with an "mcp" section keeps its servers in "mcp.servers"; move them there'));
+  }
   if (root.mcp !== undefined && root.servers !== undefined) {
     out.diagnostics.push(diagnostic('error', { ...site, field: 'servers' }, 'not read: a file with an "mcp" section keeps its servers in "mcp.servers"; move them there'));
   }
@@ -116,14 +123,16 @@ function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, ou
 /** One native entry: expanded, validated, unknown fields reported. */
 function nativeEntry(id: string, raw: unknown, dups: EntryIssue[], site: DiagnosticSite, ctx: ExpandContext | undefined, diagnostics: ConfigDiagnostic[]): LayerEntry {
   const disableOnly = isPlainObject(raw) && Object.keys(raw).length === 1 && raw.enabled === false;
-  const expanded = ctx !== undefined && !disableOnly ? expandNativeEntry(raw, ctx) : { value: raw, issues: [] };
+  const inferred = disableOnly ? { value: raw } : inferTransport(raw);
+  const expanded = ctx !== undefined && !disableOnly ? expandNativeEntry(inferred.value, ctx) : { value: inferred.value, issues: [] };
   const validation = disableOnly ? undefined : validateServerEntry(expanded.value);
   const unresolved = new Set(expanded.issues.map((i) => i.field));
-  const issues = [...expanded.issues, ...(validation && !validation.ok ? validation.issues.filter((i) => !unresolved.has(i.field)) : [])];
+  if (inferred.issue !== undefined) unresolved.add('transport');
+  const issues = [...(inferred.issue ? [inferred.issue] : []), ...expanded.issues, ...(validation && !validation.ok ? validation.issues.filter((i) => !unresolved.has(i.field)) : [])];
   for (const k of unknownEntryKeys(raw)) {
-    diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, 'unknown field ignored'));
+    diagnostics.push(diagnostic('warning', { ...site, serverId: id, field: k }, `unknown field ignored${unknownFieldHint(k)}`));
   }
-  const entry = finishEntry(id, raw, validation, [...dups, ...issues], site, diagnostics, disableOnly);
+  const entry = finishEntry(id, inferred.value, validation, [...dups, ...issues], site, diagnostics, disableOnly);
   if (ctx !== undefined && !disableOnly && entry.server.error === undefined && JSON.stringify(raw).includes('${')) entry.server.written = structuredClone(raw);
   return entry;
 }
@@ -131,10 +140,10 @@ function nativeEntry(id: string, raw: unknown, dups: EntryIssue[], site: Diagnos
 /**
  * Parses an import file (JSON text: TOML and JSONC are converted by `formats.ts` first),
  * expanding its variables. Which map holds the servers depends on the format (`serverMaps`).
+ * `source`: a native file holding a pasted `mcpServers` block is read this way as its own layer.
  */
-export function parseImportLayer(text: string, format: ImportFormat, file: string, ctx: ExpandContext): ParsedLayer {
+export function parseImportLayer(text: string, format: ImportFormat, file: string, ctx: ExpandContext, source: ConfigSource = `import:${file}`): ParsedLayer {
   const out: ParsedLayer = { entries: [], diagnostics: [] };
-  const source: ConfigSource = `import:${file}`;
   const site = { source, file };
   const doc = parseJsonText(text);
   if (!doc.ok) return fail(out, site, doc.message);

@@ -173,6 +173,23 @@ export function validateServerEntry(raw: unknown, legacySse = false): EntryValid
   return { ok: true, entry: normalizeEntry(parsed.data, legacySse) };
 }
 
+/**
+ * A hand-written entry without `transport` gets the one its fields imply, as the other hosts'
+ * formats do: stdio when it names a `command`, streamable HTTP when a `url`. Naming neither (or
+ * both) is an issue on `transport` saying what to write.
+ */
+export function inferTransport(raw: unknown): { value: unknown; issue?: EntryIssue } {
+  if (!isPlainObject(raw) || raw.transport !== undefined) return { value: raw };
+  const command = raw.command !== undefined;
+  const url = raw.url !== undefined;
+  if (command && !url) return { value: { ...raw, transport: 'stdio' } };
+  if (url && !command) return { value: { ...raw, transport: 'http' } };
+  const message = command
+    ? 'missing, and the entry has both "command" and "url": set "transport" to "stdio" or "http"'
+    : 'missing: give "command" (a stdio server the host starts) or "url" (a streamable HTTP server), or set "transport"';
+  return { value: raw, issue: { field: 'transport', message } };
+}
+
 /** Keys of `raw` (when it is an object) that the native entry does not know. */
 export function unknownEntryKeys(raw: unknown): string[] {
   if (!isPlainObject(raw)) return [];

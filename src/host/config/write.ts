@@ -148,6 +148,10 @@ function serversOf(file: string, root: Record<string, unknown>): Record<string, 
   // beside the list would hide the listed servers.
   const list = root.mcp === undefined && Array.isArray(root.servers) ? 'servers' : isPlainObject(root.mcp) && Array.isArray(root.mcp.servers) ? 'mcp.servers' : undefined;
   if (list !== undefined) throw new ConfigError(`${file}: "${list}" is a list of entries with "name"; edits write only the map form ("mcp": {"servers": {"<id>": …}}): edit this file by hand; not rewritten`, { field: list });
+  // A pasted `mcpServers` block is read while there is no `mcp` section: adding one would hide it.
+  if (root.mcp === undefined && isPlainObject(root.mcpServers)) {
+    throw new ConfigError(`${file}: holds a pasted "mcpServers" block (the Claude Desktop / Cursor shape); edits write "mcp": {"servers": …}, which would hide it: move its entries under "mcp.servers" (with "transport" for "type"), then edit; not rewritten`, { field: 'mcpServers' });
+  }
   const mcp = (root.mcp ??= {});
   if (!isPlainObject(mcp)) throw new ConfigError(`${file}: "mcp" must be an object; not rewritten`, { field: 'mcp' });
   const servers = (mcp.servers ??= {});
