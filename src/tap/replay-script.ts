@@ -4,7 +4,13 @@
  * (notifications, server→client requests) placed where they were recorded: while a request was
  * open (sent before its answer) or after it was answered (sent after the answer). Input that was
  * not JSON-RPC (unparseable text, a batch) is kept with the replies it got.
+ *
+ * The era of the recording (`sessionEras`) decides how a `server/discover` it does not hold is
+ * answered (replay.ts): a 2026-07-28 recording made by a host that never sent one gets a
+ * DiscoverResult built from what was recorded (`discoverOf`); a handshake-era one gets "method
+ * not found", as a handshake-era server answers it.
  */
+import { metaVersion, sessionEras, type EraName } from '../trace/read.js';
 import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
 
 export interface ServerAction {
@@ -39,6 +45,10 @@ export interface ReplayScript {
   invalid: InvalidExchange[];
   /** Server messages recorded before the client's first request. */
   preamble: ServerAction[];
+  /** The protocol era of the recording, when it shows. */
+  era?: EraName;
+  /** A 2026-07-28 recording without a `server/discover` result: the DiscoverResult a replay gives. */
+  discover?: Record<string, unknown>;
 }
 
 export interface ScriptOptions {
@@ -62,7 +72,49 @@ export function buildScript(records: TraceRecord[], options: ScriptOptions = {})
   const server = pickServer(messages, options.server);
   const builder = new ScriptBuilder();
   for (const r of messages) if (r.server === server) builder.add(r);
-  return { server, exchanges: builder.exchanges, invalid: builder.invalid, preamble: builder.preamble };
+  const script: ReplayScript = { server, exchanges: builder.exchanges, invalid: builder.invalid, preamble: builder.preamble };
+  const era = sessionEras(records.filter((r) => r.server === server))[0]?.era;
+  if (era !== undefined) script.era = era;
+  const discover = era === 'modern' ? discoverOf(builder.exchanges) : undefined;
+  if (discover) script.discover = discover;
+  return script;
+}
+
+/** The server's capability each recorded method needs (a result to it means the server has it). */
+const CAPABILITY_OF: Record<string, string> = { tools: 'tools', resources: 'resources', prompts: 'prompts', logging: 'logging', completion: 'completions' };
+const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/**
+ * What a 2026-07-28 server would have answered to `server/discover`, when the recording holds no
+ * answer to one: the versions the recorded requests carried in `_meta`, the capabilities their
+ * results show (a `tools/*` result: `tools`; `resources/subscribe`: `resources.subscribe`…), the
+ * `serverInfo` a result's `_meta` names. Undefined when a discover result was recorded (it is
+ * replayed as recorded) or no request carried a version.
+ */
+export function discoverOf(exchanges: RecordedExchange[]): Record<string, unknown> | undefined {
+  if (exchanges.some((e) => e.method === 'server/discover' && obj(e.response)?.result !== undefined)) return undefined;
+  const versions: string[] = [];
+  const capabilities: Record<string, Record<string, unknown>> = {};
+  let serverInfo: unknown;
+  for (const e of exchanges) {
+    const v = metaVersion({ params: e.params });
+    if (v !== undefined && !versions.includes(v)) versions.push(v);
+    const result = obj(obj(e.response)?.result);
+    if (!result) continue;
+    serverInfo ??= obj(result._meta)?.[META_SERVER_INFO];
+    const cap = CAPABILITY_OF[e.method.split('/')[0]];
+    if (cap) capabilities[cap] ??= {};
+    if (e.method === 'resources/subscribe') capabilities.resources.subscribe = true;
+  }
+  if (versions.length === 0) return undefined;
+  return {
+    resultType: 'complete',
+    supportedVersions: versions,
+    capabilities,
+    cacheScope: 'private',
+    ttlMs: 0,
+    ...(obj(serverInfo) ? { _meta: { [META_SERVER_INFO]: serverInfo } } : {}),
+  };
 }
 
 /** The server the script is for: the one asked for, or the only one. */

@@ -10,7 +10,8 @@
  * same params (ids, `_meta.progressToken`, redacted and truncated values aside); `loose` — a
  * recorded request with that method and that subject (the tool of `tools/call`, the prompt of
  * `prompts/get`, the URI of `resources/read`…: `requestSubject`) and the most similar other
- * params, unplayed ones and those right after the last one played first. The answer is the
+ * params, unplayed ones and those right after the last one played first; a retry of a 2026-07-28
+ * input_required round only one recorded with the same `requestState`. The answer is the
  * recorded one with the live id; progress notifications get the live progress token. A request
  * nothing matches gets a JSON-RPC error naming the closest recorded request, and is counted;
  * the summary lists them.
@@ -62,11 +63,15 @@ export class ReplaySession {
     const live = normalizeParams(params);
     if (this.mode === 'strict') return this.matchNext(method, live);
     const subject = requestSubject(method, params);
+    const state = obj(params)?.requestState;
     let best: RecordedExchange | undefined;
     let bestScore = -1;
     for (const e of this.script.exchanges) {
       // Same method and same subject (tool, prompt, resource) or nothing: never another tool's answer.
       if (e.method !== method || !sameValue(requestSubject(e.method, e.params), subject)) continue;
+      // A retry of an input_required round (2026-07-28) gets the answer recorded to the retry with
+      // that very requestState (opaque: equal or not), never another round's.
+      if (state !== undefined && !sameValue(obj(e.params)?.requestState, state)) continue;
       const recorded = normalizeParams(e.params);
       const exact = sameValue(recorded, live);
       const sim = exact ? 1 : similarity(recorded, live);
@@ -128,6 +133,7 @@ export class ReplaySession {
     }
     if (m.id === undefined) return; // client notifications need no answer
     const outcome = this.match(m.method, m.params);
+    if ('reason' in outcome && m.method === 'server/discover' && this.discoverUnrecorded(m.id as string | number, send)) return;
     if ('reason' in outcome) {
       if (this.mode === 'loose' && m.method === 'ping') {
         send({ jsonrpc: '2.0', id: m.id, result: {} });
@@ -138,6 +144,23 @@ export class ReplaySession {
       return;
     }
     await this.play(outcome.exchange, m.id as string | number, progressTokenOf(m.params), send);
+  }
+
+  /**
+   * A `server/discover` the recording does not hold (replay-script.ts): a 2026-07-28 recording
+   * answers with the DiscoverResult built from it; a handshake-era one with "method not found",
+   * as a handshake-era server does, so a client probing the era falls back to `initialize`.
+   * Neither is a mismatch. False when the recording's era is unknown.
+   */
+  private discoverUnrecorded(id: string | number, send: (msg: unknown) => void): boolean {
+    if (this.script.discover) {
+      send({ jsonrpc: '2.0', id, result: this.script.discover });
+      this.answered++;
+      return true;
+    }
+    if (this.script.era !== 'handshake') return false;
+    send({ jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } });
+    return true;
   }
 
   private readonly invalidPlayed = new Set<number>();
