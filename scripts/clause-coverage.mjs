@@ -262,9 +262,10 @@ export function coverage() {
 /**
  * How each 2026-07-28 client/both MUST clause is accounted for: cited by a title, proved through
  * the 2025-11-25 clause with the same sentence (`via`: only when that clause is cited), or listed
- * with a reason. What does not add up: `unaccounted` (none of the three), `listedButCited` (listed
- * or paired, and cited too), `listedUnknown` (listed or paired, not a client/both MUST clause),
- * `sameNotProved` (paired with a 2025-11-25 clause that is another sentence or that no title cites).
+ * with a reason; cited comes first. What does not add up: `unaccounted` (none of the three),
+ * `listedUnknown` (listed or paired, not a client/both MUST clause), `sameNotProved` (paired with a
+ * 2025-11-25 clause that is another sentence or that no title cites). `listedButCited` (accounted
+ * for more than once) is only reported: someone's new test cites a listed clause, take it off the list.
  */
 function accountNext(next, current, cited, uncited, same) {
   const isClientMust = (id) => next.has(id) && !NOT_CLIENT.has(next.get(id).binds) && isMustLevel(next.get(id).level);

@@ -4,8 +4,8 @@
  * spec-conformance/README.md's coverage tables (2025-11-25 and 2026-07-28) are the ones
  * scripts/clause-coverage.mjs generates from them (so the README cannot drift). For 2026-07-28,
  * every client/both MUST clause is cited by a test title, or is word for word a 2025-11-25 clause
- * a title cites, or is listed with a reason in spec-conformance/CLIENT-CLAUSES-2026-07-28.md —
- * exactly one of the three.
+ * a title cites, or is listed with a reason in spec-conformance/CLIENT-CLAUSES-2026-07-28.md (a
+ * listed one a title now cites counts as cited).
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -129,9 +129,8 @@ describe('clause coverage, 2026-07-28', () => {
     expect(unaccounted).toEqual([]);
   });
 
-  it('a listed or paired clause is a client/both MUST clause accounted for once (a test that now cites it takes it off the lists)', () => {
-    const { listedButCited, listedUnknown } = coverage() as { listedButCited: string[]; listedUnknown: string[] };
-    expect(listedButCited).toEqual([]);
+  it('a listed or paired clause is a client/both MUST clause, and a listed one has a reason (one a title now cites counts as cited; the script says so)', () => {
+    const { listedUnknown } = coverage() as { listedUnknown: string[] };
     expect(listedUnknown).toEqual([]);
     for (const [id, why] of readUncited() as Map<string, string>) expect(why.length, id).toBeGreaterThan(20);
   });
