@@ -31,7 +31,7 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
 };
 
 describe('Streamable HTTP, what the client sends (2026-07-28)', () => {
-  it('basic.transports.streamable_http#6/#7/#8/#10/#11: every message is its own POST, Accept lists application/json and text/event-stream, the body one request or notification — never a batch, never a response', async () => {
+  it('basic.transports.streamable_http#6/#7/#8/#9/#10/#11/#22/#23: every message is its own POST, Accept lists application/json and text/event-stream, Mcp-Method and MCP-Protocol-Version match the body, the body one request or notification — never a batch, never a response', async () => {
     const m = await mock();
     const c = await open(m.url);
     await c.listTools();
@@ -57,6 +57,10 @@ describe('Streamable HTTP, what the client sends (2026-07-28)', () => {
       expect(msg.jsonrpc).toBe('2.0');
       expect(typeof msg.method).toBe('string');
       expect('result' in msg || 'error' in msg).toBe(false);
+      expect(header(h.headers, 'mcp-method'), h.body).toBe(msg.method);
+      const version = (msg.params as { _meta?: Record<string, unknown> } | undefined)?._meta?.['io.modelcontextprotocol/protocolVersion'];
+      if ('id' in msg) expect(version, h.body).toBe('2026-07-28');
+      if (version !== undefined) expect(header(h.headers, 'mcp-protocol-version'), h.body).toBe(version);
     }
     // one POST per message: as many POSTs as JSON-RPC messages the engine saw
     const ids = http.map((h) => (JSON.parse(h.body) as { id?: unknown }).id).filter((id) => id !== undefined);
