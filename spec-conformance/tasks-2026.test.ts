@@ -24,6 +24,8 @@ const TOOLS = [
   { name: 'approve', builtin: 'confirm', task: true },
   { name: 'ponder', builtin: 'sample', task: true },
   { name: 'where', builtin: 'roots', task: true },
+  { name: 'maybe', builtin: 'echo', task: 'optional' },
+  { name: 'vetted', builtin: 'confirm', task: 'after-input' },
   { name: 'doomed', task: true, error: { code: -32603, message: 'the job crashed', data: { step: 3 } } },
   { name: 'flaky', task: true, result: { content: [{ type: 'text', text: 'the tool failed' }], isError: true } },
 ];
@@ -108,6 +110,30 @@ describe('negotiation', () => {
   it('the tasks extension: a task handle in answer to a request other than tools/call is invalid', async () => {
     const { client } = await setup({ behavior: { methods: { 'prompts/get': { resultType: 'task' } } } });
     await expect(client.getPrompt('greet', { name: 'x' })).rejects.toBeInstanceOf(ProtocolError);
+  });
+});
+
+describe('one callTool, whatever the server decides', () => {
+  it('the tasks extension: a tool the server may run as a task gives the same result as a task (extension declared) and plainly (not declared)', async () => {
+    const declared = await setup({});
+    const plain = await setup({}, {});
+    const asTask = await drive(declared.client.callTool('maybe', { text: 'same' }));
+    const asPlain = await drive(plain.client.callTool('maybe', { text: 'same' }));
+    expect(asTask.content).toEqual([{ type: 'text', text: 'same' }]);
+    expect(asPlain.content).toEqual(asTask.content);
+    expect(declared.sent('tasks/get').length).toBeGreaterThanOrEqual(1);
+    expect(plain.sent('tasks/get')).toHaveLength(0);
+  });
+
+  it('the tasks extension: multi round-trip input on tools/call first, then the final answer as a task handle, followed to the result', async () => {
+    const { client, sent } = await setup({}, { ...DECLARED, onElicitation: async () => ({ action: 'accept', content: { ok: true } }) });
+    const r = await drive(client.callTool('vetted', { message: 'sure?' }));
+    expect(r.content).toEqual([{ type: 'text', text: 'accept: {"ok":true} after 1 round(s)' }]);
+    const calls = sent('tools/call');
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.params.inputResponses).toEqual({ confirm: { action: 'accept', content: { ok: true } } });
+    expect(sent('tasks/get').length).toBeGreaterThanOrEqual(1);
+    expect(sent('tasks/update')).toHaveLength(0);
   });
 });
 
@@ -221,7 +247,7 @@ describe('cancellation', () => {
     const settled = client.callTool('research', { ms: 60_000 }).catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(600);
     const taskId = engine.tasks.created[0].taskId;
-    await engine.handleRequest({ jsonrpc: '2.0', id: 'x', method: 'tasks/cancel', params: { taskId, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', [CAPS]: {} } } }, { send: () => {} });
+    await engine.handleRequest({ jsonrpc: '2.0', id: 'x', method: 'tasks/cancel', params: { taskId, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', [CAPS]: { extensions: { [EXT]: {} } } } } }, { send: () => {} });
     await vi.advanceTimersByTimeAsync(1000);
     const err = await settled;
     expect(err).toBeInstanceOf(AbortError);

@@ -192,8 +192,13 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
     const tool = tools.get(p.name);
     if (!tool) throw new RpcError(INVALID_PARAMS, `Unknown tool: ${p.name}`);
     const args = isObject(p.arguments) ? p.arguments : {};
-    if (tool.task && taskStore) return taskStore.create(p.name, args, rc);
-    return runTool(tool, p.name, args, rc);
+    if (!tool.task || !taskStore) return runTool(tool, p.name, args, rc);
+    if (tool.task === 'optional' && !taskStore.declared(rc)) return runTool(tool, p.name, args, rc);
+    if (tool.task === 'after-input') {
+      const out = await runTool(tool, p.name, args, rc);
+      return out?.resultType === 'input_required' ? out : taskStore.create(p.name, args, rc, out);
+    }
+    return taskStore.create(p.name, args, rc);
   }
 
   async function runTool(tool, name, args, rc) {

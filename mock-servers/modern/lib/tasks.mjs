@@ -4,7 +4,10 @@
 // background; `tasks/get` answers the DetailedTask (result or error inline when terminal,
 // inputRequests while input_required), `tasks/update` takes inputResponses for outstanding keys
 // (others ignored), `tasks/cancel` acknowledges with an empty result and cancels the work. A
-// client that did not declare the extension gets -32021 naming it. No tasks/result, no tasks/list.
+// request whose per-request capabilities do not declare the extension gets -32021 naming it
+// (tasks/*; tools/call of a `task: true` tool, while a `task: "optional"` one then runs plainly).
+// `task: "after-input"`: the tool's MRTR rounds run on tools/call itself, and its final answer
+// comes as a task (MRTR → tasks composition). No tasks/result, no tasks/list.
 //
 // A tool that asks for input the MRTR way (rc.input.require, see tools.mjs) asks through its task
 // instead: its input requests surface in tasks/get under keys unique for the task's life.
@@ -38,7 +41,8 @@ export function createModernTaskStore(config, io) {
     const out = { taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttlMs, pollIntervalMs };
     if (t.statusMessage) out.statusMessage = t.statusMessage;
     if (!detailed) return out;
-    if (t.status === 'input_required') out.inputRequests = Object.fromEntries([...t.outstanding].map(([k, v]) => [k, v.request]));
+    // only what is still pending: an answered key leaves the map (partial fulfilment)
+    if (t.status === 'input_required') out.inputRequests = Object.fromEntries([...t.outstanding].filter(([, v]) => v.answer === undefined).map(([k, v]) => [k, v.request]));
     if (t.status === 'completed') out.result = t.result;
     if (t.status === 'failed') out.error = t.error;
     return out;
@@ -52,18 +56,31 @@ export function createModernTaskStore(config, io) {
   /** Whether the request's per-request capabilities declare the extension. */
   const declared = (rc) => isObject(rc.clientCapabilities?.extensions?.[TASKS_EXTENSION]);
 
-  /** tools/call of a task tool: a CreateTaskResult, the work running on. */
-  function create(name, args, rc) {
-    if (!declared(rc)) {
-      const err = new RpcError(-32021, 'Missing required client capability', { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
-      err.httpStatus = 400;
-      throw err;
-    }
+  /** -32021 naming the extension (HTTP 400). */
+  function missing() {
+    const err = new RpcError(-32021, 'Missing required client capability', { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+    err.httpStatus = 400;
+    return err;
+  }
+
+  /** A tasks/* request of a client that did not declare the extension on it: refused. */
+  const gate = (handler) => (p, rc) => {
+    if (!declared(rc)) throw missing();
+    return handler(p);
+  };
+
+  /**
+   * tools/call of a task tool: a CreateTaskResult, the work running on (or, with `done`, a task
+   * whose work was done before it was created: it completes with `done` at once).
+   */
+  function create(name, args, rc, done) {
+    if (!declared(rc)) throw missing();
     const at = now();
     const t = { taskId: randomUUID(), status: 'working', createdAt: at, lastUpdatedAt: at, controller: new AbortController(), outstanding: new Map(), rounds: 0, wake: undefined };
     tasks.set(t.taskId, t);
     record.created.push({ taskId: t.taskId, tool: name });
-    void drive(t, name, args, rc);
+    if (done !== undefined) setImmediate(() => set(t, 'completed', { result: { ...done, resultType: 'complete' } }));
+    else void drive(t, name, args, rc);
     return { resultType: 'task', ...view(t, false) };
   }
 
@@ -119,8 +136,8 @@ export function createModernTaskStore(config, io) {
     record,
     create,
     declared,
-    'tasks/get': (p) => view(known(p)),
-    'tasks/update': (p) => {
+    'tasks/get': gate((p) => view(known(p))),
+    'tasks/update': gate((p) => {
       const t = known(p);
       if (!isObject(p.inputResponses)) throw new RpcError(INVALID_PARAMS, 'inputResponses must be an object');
       record.updates.push({ taskId: t.taskId, keys: Object.keys(p.inputResponses) });
@@ -131,8 +148,8 @@ export function createModernTaskStore(config, io) {
       }
       t.wake?.();
       return {};
-    },
-    'tasks/cancel': (p) => {
+    }),
+    'tasks/cancel': gate((p) => {
       const t = known(p);
       record.cancels.push(t.taskId);
       if (!TERMINAL.includes(t.status)) {
@@ -140,6 +157,6 @@ export function createModernTaskStore(config, io) {
         set(t, 'cancelled', { statusMessage: 'cancelled by the client' });
       }
       return {};
-    },
+    }),
   };
 }

@@ -126,8 +126,8 @@ export function buildModernTools(list) {
     if (builtinName !== undefined && !builtin) throw new Error(`scenario: unknown modern builtin tool "${builtinName}"`);
     const { builtin: _b, result, error, behavior, task, ...shown } = t;
     const def = { ...(builtin?.def ?? { inputSchema: { type: 'object' } }), ...shown };
-    // `task: true`: runs as a task of the tasks extension (tasks.mjs) when the scenario has `tasks`
-    out.set(t.name, { def, run: builtin?.run, capability: builtin?.capability, result, error, task: task === true, behavior: behavior ?? {} });
+    // `task: true` (= "required"), "optional" or "after-input": runs as a task of the tasks extension (tasks.mjs) when the scenario has `tasks`
+    out.set(t.name, { def, run: builtin?.run, capability: builtin?.capability, result, error, task: task === true ? 'required' : task || undefined, behavior: behavior ?? {} });
   }
   return out;
 }
