@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // Micro benchmark of the trace writer (not a test: wall-clock numbers, run by hand).
 //   npm run build && node scripts/trace-bench.mjs [--n 100000] [--reps 5] [--cpu-prof]
+//   node scripts/trace-bench.mjs --client [--rounds 6] [--calls 40000]
+// --client: McpClient untraced and tracing to a file, over the in-process memory transport
+// against a server that echoes at once (no system calls but the trace's own writes), rounds
+// interleaved, CPU time of this process per call at 64 in flight and sequentially: the tracer's
+// cost on the client's path without the noise of pipes and a second process.
 // Feeds the bench's echo exchange (tools/call request out, result in) through a tracer writing
 // to a temp file and reports µs per trace line (including close(), i.e. until the bytes are
 // written), beside redaction alone and a bare SonicBoom write of the same bytes; one row gives
@@ -20,6 +25,10 @@ const arg = (name, def) => {
 const N = arg('n', 100_000);
 const REPS = arg('reps', 5);
 const dist = (p) => pathToFileURL(path.join(root, 'dist', p)).href;
+if (args.includes('--client')) {
+  await clientBench(arg('rounds', 6), arg('calls', 40_000));
+  process.exit(0);
+}
 const { createTracer } = await import(dist('trace/tracer.js'));
 const { Redactor } = await import(dist('trace/redact.js'));
 const { default: pino } = await import('pino');
@@ -122,3 +131,58 @@ console.log(`  with the message text (connection's path)   ${f(rows.withText)} C
 console.log(`  redaction + JSON text alone, per message    ${f(rows.redact)}`);
 console.log(`  SonicBoom, one write per line (minLength 4096) ${f(rows.sonic)} wall, ${f(rows.sonicCpu)} CPU`);
 console.log(`  SonicBoom, 16 KiB writes, per line          ${f(rows.sonicBatch)} wall, ${f(rows.sonicBatchCpu)} CPU`);
+
+/** `--client`: traced/untraced McpClient CPU per call over the memory transport (see the top). */
+async function clientBench(rounds, calls) {
+  const { McpClient } = await import(dist('mcp/client.js'));
+  const { createMemoryPair } = await import(dist('transport/memory.js'));
+  const text = 'hello from the bench client';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-client-'));
+  const open = async (trace) => {
+    const [c, s] = createMemoryPair();
+    s.onmessage = (m) => {
+      if (m.id === undefined) return;
+      const result =
+        m.method === 'initialize'
+          ? { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'bench', version: '1' } }
+          : m.method === 'tools/list'
+            ? { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }
+            : { content: [{ type: 'text', text: m.params.arguments.text }] };
+      void s.send({ jsonrpc: '2.0', id: m.id, result });
+    };
+    const client = new McpClient({ transport: 'stdio', command: 'bench', id: 'bench' }, { transport: c, trace, telemetry: false });
+    await client.connect();
+    await client.listTools();
+    return client;
+  };
+  const cpuPerCall = async (client, conc, n) => {
+    let left = n;
+    const worker = async () => {
+      while (left-- > 0) await client.callTool('echo', { text });
+    };
+    const t = process.cpuUsage();
+    await Promise.all(Array.from({ length: conc }, worker));
+    const u = process.cpuUsage(t);
+    return (u.user + u.system) / n;
+  };
+  const variants = [
+    { name: 'untraced', client: await open(false), c64: [], seq: [] },
+    { name: 'traced to a file', client: await open(path.join(dir, 'trace.jsonl')), c64: [], seq: [] },
+  ];
+  for (const v of variants) await cpuPerCall(v.client, 64, 5000); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
+      v.c64.push(await cpuPerCall(v.client, 64, calls));
+      v.seq.push(await cpuPerCall(v.client, 1, Math.ceil(calls / 4)));
+    }
+  }
+  for (const v of variants) await v.client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+  const mid = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const f = (xs) => `${mid(xs).toFixed(2)} µs [${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}]`;
+  const ratio = (k) => mid(variants[1][k].map((x, i) => x / variants[0][k][i])).toFixed(2);
+  console.log(`trace-bench --client: McpClient over the memory transport, ${rounds} interleaved rounds of ${calls} calls`);
+  console.log(`  at 64 in flight and ${Math.ceil(calls / 4)} sequential, CPU per call, node ${process.version}`);
+  for (const v of variants) console.log(`  ${v.name.padEnd(18)} 64 in flight ${f(v.c64)}   sequential ${f(v.seq)}`);
+  console.log(`  traced/untraced (median of per-round ratios): 64 in flight ${ratio('c64')}, sequential ${ratio('seq')}`);
+}
