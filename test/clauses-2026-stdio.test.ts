@@ -277,6 +277,26 @@ describe('multi round-trip requests (2026-07-28, stdio)', () => {
   });
 });
 
+describe('result types (2026-07-28, stdio)', () => {
+  it('basic#9: the result types taken are the core\'s (complete; input_required on a request that has input rounds); an extension\'s (task) is invalid while the client has not declared that extension', async () => {
+    const m = mock({
+      extends: 'default',
+      tools: ['echo', { name: 'handle', behavior: { result: { resultType: 'task', taskId: 't-1', status: 'working', createdAt: '2026-01-01T00:00:00Z', lastUpdatedAt: '2026-01-01T00:00:00Z', ttl: 60_000 } } }],
+      behavior: { methods: { 'prompts/list': { result: { resultType: 'input_required', inputRequests: { r: { method: 'roots/list', params: {} } } } } } },
+    });
+    const c = await open(m.config, { roots: [{ uri: 'file:///r', name: 'r' }] });
+    expect((await c.callTool('echo', { text: 'core' })).content).toEqual([{ type: 'text', text: 'core' }]);
+    const task = await c.callTool('handle', {}).catch((e: unknown) => e);
+    expect(task).toBeInstanceOf(ProtocolError);
+    expect((task as Error).message).toMatch(/resultType "task"/);
+    // prompts/list has no input rounds: input_required there is no result type the client takes
+    const listed = await c.listPrompts().catch((e: unknown) => e);
+    expect(listed).toBeInstanceOf(ProtocolError);
+    expect((listed as Error).message).toMatch(/input_required/);
+    expect(m.received().filter((r) => r.method === 'prompts/list')).toHaveLength(1);
+  });
+});
+
 describe('error codes (2026-07-28, stdio)', () => {
   it('basic#16: a code of the legacy sub-range (-32000 to -32019, -32002 aside) is delivered as a plain JsonRpcError with its code and message, no meaning assumed', async () => {
     const codes = [-32000, -32001, -32010, -32019];
