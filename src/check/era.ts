@@ -6,7 +6,7 @@
  * version (`--protocol-version`) is checked in its own era without a probe; a server that
  * refuses it gets a report naming the versions it supports.
  */
-import { isModernVersion, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
 import type { CheckContext, Era } from './context.js';
 import { isObject } from './context.js';
 import { raw } from './http.js';
@@ -32,9 +32,43 @@ export const HANDSHAKE_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSION
 
 /** Decides the era (and the version) of a run; leaves no probe open. */
 export async function chooseEra(ctx: CheckContext, pinned: string | undefined): Promise<EraVerdict> {
+  let v: EraVerdict | undefined;
   try {
-    if (pinned !== undefined && !isModernVersion(pinned)) return await handshakePin(ctx, pinned);
-    return await discover(ctx, pinned);
+    v = pinned !== undefined && !isModernVersion(pinned) ? await handshakePin(ctx, pinned) : await discover(ctx, pinned);
+    return v;
+  } finally {
+    await ctx.releaseProbes();
+    // the handshake-era checks judge their own traffic: a probe's server/discover is not theirs
+    if (v?.era === 'handshake') forgetTraffic(ctx);
+  }
+}
+
+function forgetTraffic(ctx: CheckContext): void {
+  ctx.traffic.records.splice(0);
+  ctx.traffic.diagnostics.splice(0);
+  ctx.traffic.events.splice(0);
+}
+
+/**
+ * The version a server answers `initialize` with at our newest handshake version, on a fresh
+ * connection (a dual server whose server/discover lists only modern versions still speaks the
+ * handshake era); undefined when it refuses or does not answer.
+ */
+export async function handshakeAnswer(ctx: CheckContext): Promise<string | undefined> {
+  try {
+    if (ctx.isHttp) {
+      const body = { jsonrpc: '2.0', id: 'mcpwire-check-era', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } };
+      const res = await raw(ctx, 'POST', {}, body).catch(() => undefined);
+      const v = isObject(res?.message?.result) ? res.message.result.protocolVersion : undefined;
+      const sid = res?.headers['mcp-session-id'];
+      if (typeof sid === 'string') await raw(ctx, 'DELETE', { 'mcp-session-id': sid }).catch(() => undefined);
+      return typeof v === 'string' ? v : undefined;
+    }
+    const probe = await ctx.open();
+    const o = await probe.initialize(LATEST_PROTOCOL_VERSION);
+    return o.kind === 'result' && typeof o.result.protocolVersion === 'string' ? o.result.protocolVersion : undefined;
+  } catch {
+    return undefined;
   } finally {
     await ctx.releaseProbes();
   }
@@ -48,7 +82,8 @@ async function discover(ctx: CheckContext, pinned: string | undefined): Promise<
   const o = a.outcome;
   if (o.kind === 'result') {
     const supported = Array.isArray(o.result.supportedVersions) ? o.result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
-    const version = pinned ?? newestMutual(MODERN_PROTOCOL_VERSIONS, supported);
+    // a DiscoverResult without a list is still modern (modern.discover reports the list missing)
+    const version = pinned ?? (supported.length === 0 ? asked : newestMutual(MODERN_PROTOCOL_VERSIONS, supported));
     if (version !== undefined) return { era: 'modern', version, supported, discover: o.result };
     return notMutual(asked, supported, pinned !== undefined, 'server/discover');
   }

@@ -101,7 +101,8 @@ export class ModernWire {
   private async sendHttp(method: string, params: Record<string, unknown>, o: SendOptions): Promise<Answer> {
     const id = `mcpwire-check-${++wireSeq}`;
     const body = { jsonrpc: '2.0', id, method, params };
-    const name = method === 'resources/read' ? params.uri : ['tools/call', 'prompts/get'].includes(method) ? params.name : undefined;
+    // Mcp-Name: the target a request names (the tasks extension routes by taskId)
+    const name = method === 'resources/read' ? params.uri : ['tools/call', 'prompts/get'].includes(method) ? params.name : method.startsWith('tasks/') ? params.taskId : undefined;
     const headers: Record<string, string> = {
       'mcp-protocol-version': this.version,
       'mcp-method': method,

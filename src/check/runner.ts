@@ -24,7 +24,7 @@ import { stdioRawChecks } from './stdio-raw.js';
 import { taskChecks } from './tasks.js';
 import { elicitationChecks } from './elicitation.js';
 import { expectationChecks } from './expectations.js';
-import { applies, chooseEra, HANDSHAKE_REVISIONS, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
+import { applies, chooseEra, HANDSHAKE_REVISIONS, handshakeAnswer, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
 import { modernAggregates, modernChecks } from './modern.js';
 import { modernMrtrChecks } from './modern-mrtr.js';
 import { modernHttpChecks } from './modern-http.js';
@@ -145,6 +145,15 @@ async function runAll(ctx: CheckContext, options: RunOptions, results: CheckResu
   }
 }
 
+async function handshakeAnswerOf(target: ServerConfig, options: RunOptions): Promise<string | undefined> {
+  const ctx = new CheckContext(target, { timeoutMs: options.timeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS, ...(options.authProvider !== undefined ? { authProvider: options.authProvider } : {}), ...(options.closeOnExit === true ? { closeOnExit: true } : {}) });
+  try {
+    return await handshakeAnswer(ctx);
+  } finally {
+    await ctx.closeAll();
+  }
+}
+
 /** `2026-07-28`, or `2024-11-05 … 2025-11-25` for a run of versions. */
 export function revisionsText(revisions: readonly string[]): string {
   const sorted = [...revisions].sort();
@@ -177,7 +186,13 @@ function reportHead(ctx: CheckContext, era: EraVerdict | undefined): Omit<CheckR
 export async function runAllVersions(target: ServerConfig, options: RunOptions = {}): Promise<CheckReport[]> {
   const first = await runChecks(target, options);
   const reports = [first];
-  const others = (first.supportedVersions ?? []).filter((v) => SPOKEN_VERSIONS.includes(v) && v !== first.protocolVersion);
+  const claimed = new Set(first.supportedVersions ?? []);
+  // a modern server may speak the handshake era too without listing it: ask initialize
+  if (first.era === 'modern' && ![...claimed].some((v) => HANDSHAKE_REVISIONS.includes(v))) {
+    const answered = await handshakeAnswerOf(target, options);
+    if (answered !== undefined) claimed.add(answered);
+  }
+  const others = [...claimed].filter((v) => SPOKEN_VERSIONS.includes(v) && v !== first.protocolVersion);
   for (const v of others) reports.push(await runChecks(target, { ...options, protocolVersion: v }));
   return reports;
 }

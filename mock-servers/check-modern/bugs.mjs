@@ -1,0 +1,154 @@
+// Planted bugs for the 2026-07-28 checks of `mcpwire check` (src/check/modern*.ts): each one a
+// transform around the correct modern mock (../modern/lib/engine.mjs over stdio, or a proxy in
+// front of ../modern/http-server.mjs over HTTP) that makes exactly one check fail or warn.
+// A bug is { check, transports, request?, response?, notification?, http? }:
+//   request(msg, st)       → msg (changed in place or replaced), or { respond: <response> }
+//   response(msg, req, st) → the response the client gets
+//   notification(msg, st)  → the notification the client gets
+//   http: { request?(headers, msg), response?(status, headers, msg) → { status, headers } }
+// `st` is per-server state (the bug that remembers something).
+
+import { DEFAULT_MODERN_SCENARIO } from '../modern/lib/engine.mjs';
+
+/** The correct server the bugs are planted in: the default modern scenario with the tasks extension. */
+export const SCENARIO = { ...DEFAULT_MODERN_SCENARIO, tasks: {} };
+
+const VERSION = 'io.modelcontextprotocol/protocolVersion';
+const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const nameOf = (msg) => (msg.method === 'resources/read' ? msg.params?.uri : msg.params?.name);
+const meta = (msg) => msg.params?._meta ?? {};
+
+export const BUGS = {
+  // server/discover without its supportedVersions list
+  'discover-malformed': {
+    check: 'modern.discover',
+    response: (m, req) => (req.method === 'server/discover' && m.result ? { ...m, result: { ...m.result, supportedVersions: undefined } } : m),
+  },
+  // serves any protocol version it is asked for instead of -32022
+  'any-version': {
+    check: 'modern.unsupported-version',
+    request(m) {
+      if (m.params?._meta?.[VERSION] !== undefined && m.params._meta[VERSION] !== '2026-07-28') m.params._meta[VERSION] = '2026-07-28';
+      return m;
+    },
+    http: { request: (h) => ({ ...h, 'mcp-protocol-version': '2026-07-28' }) },
+  },
+  // a _meta without clientCapabilities is served as if it had declared none
+  'meta-lenient': {
+    check: 'modern.meta-required',
+    request(m) {
+      if (m.params?._meta?.[VERSION] !== undefined && m.params._meta[CAPS] === undefined) m.params._meta[CAPS] = {};
+      return m;
+    },
+  },
+  // tools/list results without ttlMs
+  'no-ttl': {
+    check: 'modern.cache-hints',
+    response: (m, req) => (req.method === 'tools/list' && m.result ? { ...m, result: { ...m.result, ttlMs: undefined } } : m),
+  },
+  // an unknown resource read as an empty contents array
+  'not-found-empty': {
+    check: 'modern.resource-not-found',
+    response: (m, req) => (req.method === 'resources/read' && m.error ? { jsonrpc: '2.0', id: m.id, result: { contents: [], resultType: 'complete', ttlMs: 0, cacheScope: 'private' } } : m),
+    http: { response: (status, h, m) => ({ status: m?.result ? 200 : status, headers: h }) },
+  },
+  // the subscription's acknowledgement names another subscription id
+  'listen-wrong-id': {
+    check: 'modern.subscriptions-listen',
+    notification: (n) => (n.method === 'notifications/subscriptions/acknowledged' ? { ...n, params: { ...n.params, _meta: { 'io.modelcontextprotocol/subscriptionId': 'not-the-request-id' } } } : n),
+  },
+  // an extension identifier without a prefix
+  'extension-unprefixed': {
+    check: 'modern.extensions',
+    response: (m, req) => (req.method === 'server/discover' && m.result ? { ...m, result: { ...m.result, capabilities: { ...m.result.capabilities, extensions: { tasks: {} } } } } : m),
+  },
+  // the tasks extension declared, its tasks/get not implemented (Method not found)
+  'tasks-not-implemented': {
+    check: 'modern.extensions',
+    response: (m, req) => (req.method === 'tasks/get' ? { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } } : m),
+  },
+  // capabilities remembered from an earlier request (relies on prior requests: basic#23)
+  'caps-sticky': {
+    check: 'modern.capabilities-per-request',
+    request(m, st) {
+      const caps = m.params?._meta?.[CAPS];
+      if (caps && typeof caps === 'object') {
+        st.caps = { ...st.caps, ...caps };
+        m.params._meta[CAPS] = st.caps;
+      }
+      return m;
+    },
+  },
+  // any requestState accepted: the last one issued is used whatever the client sent
+  'state-unverified': {
+    check: 'modern.request-state-integrity',
+    request(m, st) {
+      if (typeof m.params?.requestState === 'string' && st.lastState !== undefined) m.params.requestState = st.lastState;
+      return m;
+    },
+    response(m, _req, st) {
+      if (typeof m.result?.requestState === 'string') st.lastState = m.result.requestState;
+      return m;
+    },
+  },
+  // a retry without its input responses is an error instead of a new input_required
+  'input-missing-error': {
+    check: 'modern.input-missing',
+    request: (m) => (m.method === 'tools/call' && m.params?.requestState !== undefined && m.params.inputResponses === undefined ? { respond: { jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'inputResponses missing' } } } : m),
+  },
+  // an unexpected input response is an error instead of being ignored
+  'input-extra-error': {
+    check: 'modern.input-extra-ignored',
+    request: (m) => (m.params?.inputResponses?.['mcpwire-check-unexpected'] !== undefined ? { respond: { jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'unexpected input response' } } } : m),
+  },
+  // tools/list results without resultType
+  'no-result-type': {
+    check: 'modern.result-type',
+    response: (m, req) => (req.method === 'tools/list' && m.result ? { ...m, result: { ...m.result, resultType: undefined } } : m),
+  },
+  // prompts/list answered with input_required (only tools/call, prompts/get, resources/read may be)
+  'input-required-on-list': {
+    check: 'modern.input-required',
+    response: (m, req) => (req.method === 'prompts/list' && m.result ? { ...m, result: { resultType: 'input_required', requestState: 'x' } } : m),
+  },
+  // HTTP: Mcp-Method not compared with the body
+  'method-header-ignored': {
+    check: 'modern.http-method-header',
+    transports: ['http'],
+    http: { request: (h, m) => ({ ...h, 'mcp-method': m.method }) },
+  },
+  // HTTP: Mcp-Name not compared with the body
+  'name-header-ignored': {
+    check: 'modern.http-name-header',
+    transports: ['http'],
+    http: { request: (h, m) => (nameOf(m) === undefined ? h : { ...h, 'mcp-name': String(nameOf(m)) }) },
+  },
+  // HTTP: MCP-Protocol-Version not compared with _meta
+  'version-header-ignored': {
+    check: 'modern.http-version-header',
+    transports: ['http'],
+    http: { request: (h, m) => (meta(m)[VERSION] === undefined ? h : { ...h, 'mcp-protocol-version': meta(m)[VERSION] }) },
+  },
+  // HTTP: an unknown method answered with 200
+  'unknown-method-200': {
+    check: 'modern.http-method-not-found',
+    transports: ['http'],
+    http: { response: (status, h) => ({ status: status === 404 ? 200 : status, headers: h }) },
+  },
+  // HTTP: a session id minted on every response
+  'mints-session': {
+    check: 'modern.http-stateless',
+    transports: ['http'],
+    http: { response: (status, h) => ({ status, headers: { ...h, 'mcp-session-id': 'planted-session' } }) },
+  },
+};
+
+/** The bug named by `--bug=<name>` (argv) or MODERN_BUG (env), or undefined. */
+export function bugFrom(argv, env) {
+  const arg = argv.find((a) => a.startsWith('--bug='));
+  const name = arg ? arg.slice(6) : env.MODERN_BUG;
+  if (!name) return undefined;
+  const bug = BUGS[name];
+  if (!bug) throw new Error(`unknown bug "${name}" (one of ${Object.keys(BUGS).join(', ')})`);
+  return bug;
+}
