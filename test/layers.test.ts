@@ -155,6 +155,7 @@ describe('the seams of the layers', () => {
     'check/http.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18), which the client's table of the revisions it speaks does not hold",
     'check/stdio-raw.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18)",
     'serve/session.ts 2025-11-25': 'the gateway serves one revision of its own, as a server; not the client choosing an era',
+    'serve/modern.ts 2026-07-28': 'the gateway serves the stateless revision as a server (server/discover, the _meta envelope); not the client choosing an era',
     'trace/strict.ts 2025-11-25': 'strict mode validates against one schema file, schema/2025-11-25.schema.json',
   };
   /** Importers of the version table outside src/mcp/eras/, with why. */

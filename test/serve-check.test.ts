@@ -27,12 +27,16 @@ function check(args: string[]): Promise<{ code: number | null; stdout: string; s
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
+/** Clean at both revisions the gateway serves (`--all-versions`: 2026-07-28, then the handshake). */
 function expectClean(r: { code: number | null; stdout: string; stderr: string }): void {
   const failed = r.stdout.split('\n').filter((l) => /^(FAIL|WARN)\b/.test(l));
   expect(failed, r.stderr).toEqual([]);
   expect(r.code, r.stdout + r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^PASS\s+progress\.token-echoed\b/m);
   expect(r.stdout).toMatch(/^PASS\s+cancellation\.honoured\b/m);
+  expect(r.stdout).toMatch(/^PASS\s+modern\.discover\b/m);
+  expect(r.stdout).toMatch(/^PASS\s+modern\.unsupported-version\b/m);
+  expect(r.stdout).toMatch(/^PASS\s+modern\.resource-not-found\b/m);
 }
 
 describe('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {
@@ -44,14 +48,17 @@ describe('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {
   });
 
   it('over stdio: every check passes or does not apply', async () => {
-    expectClean(await check(['--stdio', serveLine]));
+    expectClean(await check(['--stdio', serveLine, '--all-versions']));
   });
 
   it('over Streamable HTTP: every check passes or does not apply (sessions, Origin, protocol version, streams)', async () => {
     const gw = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (http:\/\/\S+)/);
     try {
-      const r = await check(['--url', gw.match[1]]);
+      const r = await check(['--url', gw.match[1], '--all-versions']);
       expectClean(r);
+      // 2026-07-28 over HTTP: the mirrored headers are checked against the body.
+      expect(r.stdout).toMatch(/^PASS\s+modern\.http-method-header\b/m);
+      expect(r.stdout).toMatch(/^PASS\s+modern\.http-method-not-found\b/m);
       expect(r.stdout).toMatch(/^PASS\s+http\.origin-forbidden\b/m);
       // Streams are resumable: primed with an event id; a resumption replays only that stream.
       expect(r.stdout).toMatch(/^PASS\s+http\.sse-priming\b/m);

@@ -1,7 +1,7 @@
 /**
  * The gateway's view of the downstream servers beyond tools: the host keeps each connection
- * (reconnects, backoff, OAuth), and the gateway keeps the client of each server's latest
- * connection, caught by wrapping the host's `connect` (a public `HostOptions` hook). Resources,
+ * (reconnects, backoff, OAuth), and `host.client(id)` gives the client of a ready server's
+ * current connection. Resources,
  * resource templates, prompts, completions and the log level go to those clients directly; what
  * they answer goes through the server's redaction (its configured secrets never reach the
  * gateway's client) before it leaves.
@@ -10,11 +10,9 @@
  * apart); resource URIs are passed as the servers gave them, routed by the last listing, and a
  * URI no listing named (a template's expansion) is asked of each resources server in id order.
  */
-import { connect as connectClient, type McpClient } from '../mcp/client.js';
-import type { ClientOptions } from '../mcp/client-options.js';
+import type { McpClient } from '../mcp/client.js';
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate } from '../mcp/types.js';
-import type { ServerConfig } from '../transport/create.js';
-import type { ConnectFn, HostClient, McpHost, ResolvedServer } from '../host/index.js';
+import type { McpHost, ResolvedServer } from '../host/index.js';
 import { serverRedaction, type ServerRedaction } from '../host/redaction.js';
 import { redactData } from '../host/tool-result.js';
 import { JsonRpcError } from '../errors.js';
@@ -26,7 +24,6 @@ export function invalidParams(message: string): JsonRpcError {
 }
 
 export class Downstream {
-  private readonly clients = new Map<string, McpClient>();
   private readonly redactions = new Map<string, ServerRedaction>();
   /** Which server each listed resource URI came from (the last listing wins; first id on a tie). */
   private readonly uriOwner = new Map<string, string>();
@@ -37,27 +34,20 @@ export class Downstream {
     for (const s of servers) this.redactions.set(s.id, serverRedaction(s));
   }
 
-  /** The host's `connect`: the engine's, remembering each server's newest client. */
-  readonly connect: ConnectFn = async (config: ServerConfig, options: ClientOptions): Promise<HostClient> => {
-    const client = await connectClient(config, options);
-    const id = config.id;
-    if (id !== undefined) {
-      this.clients.set(id, client);
-      // A server connected after the client chose a log level gets it too (server.utilities.logging).
-      if (this.logLevel !== undefined && client.serverCapabilities?.logging !== undefined) client.setLoggingLevel(this.logLevel).catch(() => {});
-      client.on('close', () => {
-        if (this.clients.get(id) === client) this.clients.delete(id);
-      });
-    }
-    return client;
-  };
+  /** A server became ready: it gets the log level the client chose (server.utilities.logging). */
+  connected(id: string): void {
+    const client = this.host?.client(id) as McpClient | undefined;
+    if (this.logLevel !== undefined && client?.serverCapabilities?.logging !== undefined) client.setLoggingLevel(this.logLevel).catch(() => {});
+  }
 
-  /** Ready servers' clients, by id order. */
+  /** Ready servers' clients (`host.client`: an `McpClient`, the gateway gives no `connect` of its own), by id order. */
   ready(feature?: 'resources' | 'prompts' | 'logging' | 'completions'): [string, McpClient][] {
-    const states = new Map((this.host?.status() ?? []).map((s) => [s.id, s.state]));
-    return [...this.clients]
-      .filter(([id, c]) => states.get(id) === 'ready' && (feature === undefined || c.serverCapabilities?.[feature] !== undefined))
-      .sort(([a], [b]) => (a < b ? -1 : 1));
+    const out: [string, McpClient][] = [];
+    for (const s of this.host?.status() ?? []) {
+      const c = this.host?.client(s.id) as McpClient | undefined;
+      if (c !== undefined && (feature === undefined || c.serverCapabilities?.[feature] !== undefined)) out.push([s.id, c]);
+    }
+    return out.sort(([a], [b]) => (a < b ? -1 : 1));
   }
 
   redact<T>(server: string, value: T): T {

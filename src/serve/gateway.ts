@@ -20,18 +20,30 @@ import { JsonRpcError } from '../errors.js';
 import { Downstream } from './downstream.js';
 import { DEFAULT_PAGE_SIZE } from './pages.js';
 import { GatewaySession, type SessionGateway } from './session.js';
+import { sessionTag } from '../trace/session-tag.js';
+import { traceFile, upstreamTracer } from './trace.js';
+
+/** The session id of a stateless (2026-07-28) HTTP request's session: no session to tag. */
+export const STATELESS = 'stateless';
 
 export interface GatewayOptions {
   /** The gateway's version in `serverInfo`. */
   version?: string;
   /** Items per list page (default 100). */
   pageSize?: number;
-  /** Host options (permission hook, backoff, trust…); `connect` is the gateway's own. */
+  /** Host options (permission hook, backoff, trust…); `connect` stays the engine's (the gateway talks MCP to each server's `McpClient`). */
   host?: Omit<HostOptions, 'connect'>;
   /** Where log lines go (default: stderr). */
   log?: (line: string) => void;
   /** Window in which list changes are coalesced into one notification (default 50 ms). */
   listChangedDelayMs?: number;
+  /**
+   * Trace file of the upstream leg (trace.ts); default: the host client options' trace file, so
+   * one trace holds both legs of a call.
+   */
+  trace?: string;
+  /** More values never to write to the trace (the HTTP bearer token). */
+  secrets?: string[];
 }
 
 type ListKind = 'tools' | 'resources' | 'prompts';
@@ -69,10 +81,21 @@ export class Gateway implements SessionGateway {
     (this.options.log ?? ((l: string) => process.stderr.write(`mcpwire serve: ${l}\n`)))(line);
   }
 
-  /** Serves one upstream client over `transport` (started here). */
+  /** Serves one upstream client over `transport` (started here), traced when tracing is on (trace.ts). */
   async attach(transport: Transport): Promise<GatewaySession> {
     const session = new GatewaySession(this, transport);
     this.sessions.add(session);
+    const file = traceFile(this.options.trace, this.options.host?.clientOptions);
+    if (file !== undefined) {
+      const tracer = await upstreamTracer(file, transport.kind, this.servers(), this.options.secrets ?? [], (m) => this.log(`trace: ${m}`));
+      const sid = (transport as { sessionId?: unknown }).sessionId;
+      if (typeof sid === 'string' && sid !== STATELESS) {
+        tracer.setSessionId(sid);
+        session.traceSession = sessionTag(sid);
+      }
+      session.conn.observer = tracer;
+      session.tracer = tracer;
+    }
     await transport.start();
     return session;
   }
@@ -88,6 +111,7 @@ export class Gateway implements SessionGateway {
 
   ended(session: GatewaySession): void {
     this.sessions.delete(session);
+    void session.tracer?.close().catch(() => {});
   }
 
   rootsChanged(_session: GatewaySession): void {
@@ -124,14 +148,14 @@ export class Gateway implements SessionGateway {
     const host = createHost(this.config as ConfigLoadResult, {
       permission: 'allow',
       ...given,
-      connect: this.down.connect,
       clientOptions: (server) => ({ ...(typeof given.clientOptions === 'function' ? given.clientOptions(server) : given.clientOptions), ...this.forwarding(server, caps) }),
     });
     this.down.host = host;
     this.host = host;
     host.on('toolsChanged', () => this.changed('tools'));
     host.on('listChanged', (e: { kind: 'resources' | 'prompts' }) => this.changed(e.kind));
-    host.on('stateChange', (e: { from?: string; to: string }) => {
+    host.on('stateChange', (e: { server: string; from?: string; to: string }) => {
+      if (e.to === 'ready') this.down.connected(e.server);
       if (e.from === 'ready' || e.to === 'ready') this.changed('resources', 'prompts');
     });
     host.on('serverRemoved', () => this.changed('tools', 'resources', 'prompts'));

@@ -10,6 +10,10 @@
  * an unknown one 404 (basic.transports#44); DELETE ends it. A body must be one JSON-RPC message
  * (basic.transports#15): a batch is 400. An unsupported `MCP-Protocol-Version` is 400
  * (basic.transports#50).
+ *
+ * 2026-07-28 (no sessions): a POST without `MCP-Session-Id` whose request names a version in its
+ * `_meta` is served statelessly (modern.ts) by a session that lives as long as that POST's
+ * stream, its answer on it; no session id is handed out.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -17,9 +21,11 @@ import { ConfigError } from '../errors.js';
 import type { ConfigLoadResult, ResolvedServer } from '../host/index.js';
 import { refusal } from '../tap/http-guard.js';
 import { listenOn, parseListen } from '../tap/http.js';
-import { Gateway, type GatewayOptions } from './gateway.js';
+import { Gateway, STATELESS, type GatewayOptions } from './gateway.js';
 import { HttpSessionTransport } from './http-session.js';
 import { GATEWAY_PROTOCOL_VERSION } from './session.js';
+import { MODERN_VERSION, modernVersionOf } from './modern.js';
+import { headerProblem, refuseModern, StatelessPostTransport } from './http-stateless.js';
 
 export interface ServeHttpOptions extends GatewayOptions {
   /** `host:port` (default 127.0.0.1:0, a free port). */
@@ -44,7 +50,7 @@ export interface HttpGateway {
 }
 
 const MCP_PATH = '/mcp';
-const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION]);
+const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION, MODERN_VERSION]);
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '::1' || host === '[::1]';
@@ -55,7 +61,7 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   if (!isLoopback(parseListen(listen).host) && !options.token) {
     throw new ConfigError(`listening on ${listen} (beyond loopback) needs a bearer token: give --token-env <NAME>`, { phase: 'config' });
   }
-  const gateway = new Gateway(config, options);
+  const gateway = new Gateway(config, options.token ? { ...options, secrets: [...(options.secrets ?? []), options.token] } : options);
   const router = new Router(gateway, options);
   const server = http.createServer((req, res) => router.handle(req, res));
   const bound = await listenOn(server, listen);
@@ -100,10 +106,12 @@ class Router {
       return;
     }
     if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) return this.reply(req, res, 404, `mcpwire serve: the MCP endpoint is ${MCP_PATH}`);
-    const version = req.headers['mcp-protocol-version'];
-    if (typeof version === 'string' && !SUPPORTED_VERSIONS.has(version)) return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${version}`);
     const sid = req.headers['mcp-session-id'];
     const sessionId = typeof sid === 'string' ? sid : undefined;
+    // A POST without a session may be a 2026-07-28 request: its body decides (deliver).
+    if (!(req.method === 'POST' && sessionId === undefined) && this.unsupportedVersion(req.headers)) {
+      return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${String(req.headers['mcp-protocol-version'])}`);
+    }
     if (req.method === 'POST') return this.post(req, res, sessionId);
     const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     if (req.method === 'GET') {
@@ -141,6 +149,11 @@ class Router {
     this.sessions.clear();
   }
 
+  private unsupportedVersion(headers: http.IncomingHttpHeaders): boolean {
+    const version = headers['mcp-protocol-version'];
+    return typeof version === 'string' && !SUPPORTED_VERSIONS.has(version);
+  }
+
   private authorized(header: string | undefined): boolean {
     if (this.token === undefined) return true;
     const given = Buffer.from(header ?? '');
@@ -171,13 +184,25 @@ class Router {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Invalid Request: one JSON-RPC message per POST (no batches in 2025-11-25)'));
       }
-      void this.deliver(body as Record<string, unknown>, res, sessionId);
+      void this.deliver(body as Record<string, unknown>, req.headers, res, sessionId);
     });
   }
 
-  private async deliver(message: Record<string, unknown>, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
+  private async deliver(message: Record<string, unknown>, reqHeaders: http.IncomingHttpHeaders, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
     let transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     const headers: http.OutgoingHttpHeaders = {};
+    if (sessionId === undefined && modernVersionOf(message.params as Record<string, unknown> | undefined) !== undefined) {
+      const problem = headerProblem(reqHeaders, message);
+      if (problem !== undefined) return refuseModern(res, message.id, problem);
+      // Stateless: a session of its own for this one POST, ended with its stream (the request's
+      // ids are the client's alone; a lost stream loses the request, 2026-07-28).
+      const t = new StatelessPostTransport(res);
+      await this.gateway.attach(t);
+      return t.accept(message);
+    }
+    if (sessionId === undefined && this.unsupportedVersion(reqHeaders)) {
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end(`mcpwire serve: unsupported MCP-Protocol-Version ${String(reqHeaders['mcp-protocol-version'])}\n`);
+    }
     if (sessionId === undefined) {
       if (message.method !== 'initialize') {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: no MCP-Session-Id (send initialize first)'));

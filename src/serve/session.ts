@@ -8,11 +8,15 @@ import { JsonRpcError } from '../errors.js';
 import { sanitizeText, type AdaptedTool, type McpHost } from '../host/index.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 import { Connection } from '../protocol/connection.js';
+import type { IncomingRequestContext } from '../protocol/incoming.js';
 import type { Transport } from '../transport/types.js';
 import { invalidParams, type Downstream } from './downstream.js';
 import { page } from './pages.js';
 import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, statusRows } from './status.js';
 import { gatewayToolCall } from './tool-call.js';
+import type { Tracer } from '../trace/tracer.js';
+import { correlation } from './trace.js';
+import { discoverResult, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
 
 /** The one revision served for now (basic.lifecycle#10: the server answers a version it supports). */
 export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
@@ -43,11 +47,26 @@ export interface SessionGateway {
 
 const NOT_INITIALIZED = () => new JsonRpcError(-32600, 'Server not initialized: send initialize first');
 
+/** What a handler knows of its request beyond the params: a modern request's own log level. */
+interface Served {
+  /** 2026-07-28: the request's `_meta` names a version. */
+  modern: boolean;
+  /** The threshold for log messages of this request (a modern one without a level: none). */
+  level: LoggingLevel | null | undefined;
+}
+type Handler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext, served: Served) => Promise<Record<string, unknown>> | Record<string, unknown>;
+
 export class GatewaySession {
   readonly conn: Connection;
   /** What the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities | undefined;
   initialized = false;
+  /** The tracer of this client's leg, when tracing is on (trace.ts). */
+  tracer: Tracer | undefined;
+  /** The session tag its trace lines carry (HTTP sessions). */
+  traceSession: string | undefined;
+  /** The client opened with `initialize` (the handshake era); a modern client never does. */
+  private handshake = false;
   private host: McpHost | undefined;
   /** The host while `initialize` waits for it: requests sent right behind initialize wait too. */
   private starting: Promise<McpHost> | undefined;
@@ -64,19 +83,51 @@ export class GatewaySession {
     this.install();
   }
 
-  /** Sends a notification if the client finished initializing (list changes, log messages). */
+  /** Sends a notification if the client finished initializing (list changes, log messages); never to a modern client. */
   notify(method: string, params?: Record<string, unknown>): void {
-    if (this.host === undefined || this.conn.isClosed) return;
+    if (!this.handshake || this.host === undefined || this.conn.isClosed) return;
     this.conn.notify(method, params).catch(() => {});
   }
 
-  /** A downstream log message, if at or above the level the client set (server.utilities.logging). */
-  forwardLog(server: string | undefined, params: Record<string, unknown>): void {
+  /**
+   * A downstream log message, if at or above the level the client set (server.utilities.logging);
+   * a modern request (`served`) has its own level (null: it asked for none), and its messages go
+   * on that request's stream only.
+   */
+  forwardLog(server: string | undefined, params: Record<string, unknown>, served?: Served): void {
     const level = params.level as LoggingLevel;
-    const threshold = this.level ?? 'debug';
+    const threshold = served?.modern ? served.level : (this.level ?? 'debug');
+    if (threshold === null || threshold === undefined) return;
     if (!LOGGING_LEVELS.includes(level) || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
     const logger = typeof params.logger === 'string' ? `${server ?? 'gateway'}/${params.logger}` : (server ?? 'gateway');
-    this.notify('notifications/message', { level, logger, data: params.data });
+    const out = { level, logger, data: params.data };
+    if (served?.modern) this.conn.notify('notifications/message', out).catch(() => {});
+    else this.notify('notifications/message', out);
+  }
+
+  /**
+   * Registers `handler` for `method`, for both revisions: a request whose `_meta` names a version
+   * is served statelessly (modern.ts) — refused when that version is not served, the host started
+   * on first use, the result in 2026-07-28's shape; any other goes to the handshake-era handler.
+   */
+  private on(method: string, handler: Handler): void {
+    this.conn.setRequestHandler(method, async (params, ctx) => {
+      const version = modernVersionOf(params);
+      if (version === undefined) return handler(params, ctx, { modern: false, level: undefined });
+      const refused = modernRefusal(method, version, params);
+      if (refused !== undefined) throw refused;
+      this.host ??= await (this.starting ??= this.gateway.ensureHost(this));
+      try {
+        const result = await handler(params, ctx, { modern: true, level: modernLogLevel(params) ?? null });
+        return modernResult(method, result, this.serverInfo());
+      } catch (err) {
+        throw modernError(err);
+      }
+    });
+  }
+
+  private serverInfo(): Record<string, unknown> {
+    return { name: 'mcpwire-gateway', title: 'mcpwire gateway', version: this.gateway.version };
   }
 
   /**
@@ -93,52 +144,53 @@ export class GatewaySession {
   private install(): void {
     const c = this.conn;
     const down = this.gateway.down;
-    c.setRequestHandler('ping', () => ({}));
-    c.setRequestHandler('initialize', (params) => this.initialize(params));
+    this.on('ping', () => ({}));
+    this.on('initialize', (params) => this.initialize(params));
+    this.on('server/discover', () => discoverResult(GATEWAY_PROTOCOL_VERSION, this.gateway.instructions));
     c.setNotificationHandler('notifications/initialized', () => {
       this.initialized = true;
     });
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
-    c.setRequestHandler('tools/list', async (params) => {
+    this.on('tools/list', async (params) => {
       const host = await this.ready();
       const tools = host.tools().map((t) => gatewayTool(host, t));
       return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...tools], params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('tools/call', async (params, ctx) => {
+    this.on('tools/call', async (params, ctx, served) => {
       const host = await this.ready();
       if (params?.name === STATUS_TOOL) return this.statusResult();
       const server = typeof params?.name === 'string' ? host.catalog.byName.get(params.name)?.server : undefined;
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, conn: c, signal: ctx.signal, log: (s, p) => this.forwardLog(s, p) }, params));
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, conn: c, signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), ...(this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {}) }, params));
     });
-    c.setRequestHandler('resources/list', async (params, ctx) => {
+    this.on('resources/list', async (params, ctx) => {
       await this.ready();
       return page('resources', [STATUS_RESOURCE, ...(await down.resources(ctx.signal))], params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('resources/templates/list', async (params, ctx) => {
+    this.on('resources/templates/list', async (params, ctx) => {
       await this.ready();
       return page('resourceTemplates', await down.templates(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('resources/read', async (params, ctx) => {
+    this.on('resources/read', async (params, ctx) => {
       await this.ready();
       const uri = params?.uri;
       if (typeof uri !== 'string') throw invalidParams('resources/read: "uri" must be a string');
       if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: statusRows(this.host, down) }) }] };
       return down.readResource(uri, ctx.signal);
     });
-    c.setRequestHandler('prompts/list', async (params, ctx) => {
+    this.on('prompts/list', async (params, ctx) => {
       await this.ready();
       return page('prompts', await down.prompts(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    c.setRequestHandler('prompts/get', async (params, ctx) => {
+    this.on('prompts/get', async (params, ctx) => {
       await this.ready();
       if (typeof params?.name !== 'string') throw invalidParams('prompts/get: "name" must be a string');
       return down.getPrompt(params.name, params.arguments as Record<string, string> | undefined, ctx.signal);
     });
-    c.setRequestHandler('completion/complete', async (params, ctx) => {
+    this.on('completion/complete', async (params, ctx) => {
       await this.ready();
       return down.complete(params ?? {}, ctx.signal);
     });
-    c.setRequestHandler('logging/setLevel', async (params) => {
+    this.on('logging/setLevel', async (params) => {
       await this.ready();
       const level = params?.level;
       if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) throw invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
@@ -149,19 +201,20 @@ export class GatewaySession {
   }
 
   private async initialize(params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
-    if (this.host !== undefined || this.starting !== undefined) throw new JsonRpcError(-32600, 'initialize was already received on this connection');
+    if (this.handshake) throw new JsonRpcError(-32600, 'initialize was already received on this connection');
+    this.handshake = true;
     const p = params ?? {};
     if (typeof p.protocolVersion !== 'string') throw invalidParams('initialize: "protocolVersion" must be a string');
     if (typeof p.capabilities !== 'object' || p.capabilities === null) throw invalidParams('initialize: "capabilities" must be an object');
     const info = p.clientInfo as { name?: unknown } | undefined;
     if (typeof info?.name !== 'string') throw invalidParams('initialize: "clientInfo.name" must be a string');
     this.clientCapabilities = p.capabilities as ClientCapabilities;
-    this.starting = this.gateway.ensureHost(this);
+    this.starting ??= this.gateway.ensureHost(this);
     this.host = await this.starting;
     const out: Record<string, unknown> = {
       protocolVersion: GATEWAY_PROTOCOL_VERSION,
       capabilities: GATEWAY_CAPABILITIES,
-      serverInfo: { name: 'mcpwire-gateway', title: 'mcpwire gateway', version: this.gateway.version },
+      serverInfo: this.serverInfo(),
     };
     if (this.gateway.instructions !== undefined) out.instructions = this.gateway.instructions;
     return out;
@@ -174,14 +227,16 @@ export class GatewaySession {
 }
 
 /**
- * A host tool as the gateway lists it: the adapter's name, description and argument schema, the
- * server's `title` (sanitized: untrusted text) and annotations. No `outputSchema`: a result the
- * host cuts for size has no `structuredContent`, which a client would then reject.
+ * A host tool as the gateway lists it: the adapter's name, description, argument schema and
+ * `outputSchema`, the server's `title` (sanitized: untrusted text) and annotations. A result the
+ * host cut for size has no `structuredContent`; the gateway answers it as an error result
+ * (tool-call.ts), which a client does not validate against the schema.
  */
 function gatewayTool(host: McpHost, t: AdaptedTool): Record<string, unknown> {
   const out: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.parameters };
   const title = sanitizeText(host.catalog.byName.get(t.name)?.tool.title, 200, true);
   if (title) out.title = title;
+  if (t.outputSchema) out.outputSchema = t.outputSchema;
   if (t.annotations) out.annotations = t.annotations;
   return out;
 }

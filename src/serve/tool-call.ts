@@ -9,7 +9,13 @@
  * - cancellation: the handler's signal aborts when the caller sends `notifications/cancelled`,
  *   and the host cancels the downstream request;
  * - the server's log messages during the call go up as `notifications/message`;
- * - `structuredContent`, `isError` and `_meta` of the result are kept.
+ * - the caller's `_meta` (a W3C `traceparent`, its own keys) goes down with the call, all but
+ *   `progressToken` (the host's own) and the `io.modelcontextprotocol/` keys of the caller's
+ *   revision (the downstream client sets those of its own); with tracing on, the gateway adds
+ *   `mcpwire.dev/upstream` (`correlation`) naming the caller's request, so a trace ties both legs;
+ * - `structuredContent`, `isError` and `_meta` of the result are kept. A tool that declares an
+ *   `outputSchema` and answers with no `structuredContent` (the host cut it for size) is an
+ *   error result (its text says so): a client validating against the schema would reject it.
  * An unknown tool is a -32602 protocol error (server.tools: "Unknown tools"); every other
  * failure is a tool error result whose text says what happened.
  */
@@ -23,6 +29,18 @@ export interface CallDeps {
   signal: AbortSignal;
   /** Sends a downstream log message up if the caller's level lets it through. */
   log(server: string | undefined, params: Record<string, unknown>): void;
+  /** `_meta` added to the downstream request (e.g. `{ "mcpwire.dev/upstream": … }`). */
+  correlation?: Record<string, unknown>;
+}
+
+/** The caller's `_meta` as it goes down (see the module comment); undefined when nothing is left. */
+export function downstreamMeta(caller: unknown, correlation: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  if (caller !== null && typeof caller === 'object' && !Array.isArray(caller)) {
+    for (const [k, v] of Object.entries(caller)) if (k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/')) out[k] = v;
+  }
+  if (correlation !== undefined) Object.assign(out, correlation);
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 export async function gatewayToolCall(deps: CallDeps, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
@@ -32,9 +50,12 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
   let last = -Infinity;
   let done = false;
-  const server = deps.host.catalog.byName.get(name)?.server;
+  const entry = deps.host.catalog.byName.get(name);
+  const server = entry?.server;
+  const meta = downstreamMeta(params?._meta, deps.correlation);
   const result = await deps.host.callTool(name, args, {
     signal: deps.signal,
+    ...(meta !== undefined ? { _meta: meta } : {}),
     ...(typeof token === 'string' || typeof token === 'number'
       ? {
           onProgress: (p) => {
@@ -52,7 +73,9 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   });
   done = true;
   if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${name}"`);
-  return toCallToolResult(result);
+  const out = toCallToolResult(result);
+  if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
+  return out;
 }
 
 function text(r: HostCallResult): string {

@@ -1,0 +1,101 @@
+/**
+ * One 2026-07-28 request over Streamable HTTP, served statelessly (basic/transports/
+ * streamable-http, server side): the POST's response is the whole exchange.
+ *
+ * - Before the body runs, the headers that mirror it are checked: `MCP-Protocol-Version` must
+ *   equal `_meta["io.modelcontextprotocol/protocolVersion"]` (a version the gateway does not
+ *   serve is -32022, a disagreement -32020), `Mcp-Method` the body's method, `Mcp-Name` its
+ *   `name` (tools/call, prompts/get) or `uri` (resources/read): otherwise 400 with a JSON-RPC
+ *   `HeaderMismatch` (-32020) error.
+ * - An answer with nothing before it is one JSON body; its HTTP status follows the error:
+ *   -32601 is 404, the request's own faults (-32600, -32602, -32020, -32021, -32022) are 400.
+ * - Anything the server sends first (progress, a log message the request asked for, a
+ *   subscription's notifications) opens an SSE stream instead, and the answer ends it.
+ * - A closed stream ends the request's session (no resumption in 2026-07-28).
+ */
+import type http from 'node:http';
+import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/eras/modern-errors.js';
+import type { MessageExtra, SendOptions, Transport } from '../transport/types.js';
+import { MODERN_VERSION, modernVersionOf } from './modern.js';
+
+const BAD_REQUEST: ReadonlySet<number> = new Set([-32600, -32602, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION]);
+
+/** The HTTP status of a modern answer. */
+function statusOf(message: Record<string, unknown>): number {
+  const code = (message.error as { code?: unknown } | undefined)?.code;
+  if (code === -32601) return 404;
+  return typeof code === 'number' && BAD_REQUEST.has(code) ? 400 : 200;
+}
+
+const header = (h: http.IncomingHttpHeaders, name: string): string | undefined => {
+  const v = h[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/** Why the headers disagree with the body, as a JSON-RPC error object; undefined when they agree. */
+export function headerProblem(headers: http.IncomingHttpHeaders, message: Record<string, unknown>): { code: number; message: string; data?: unknown } | undefined {
+  const params = message.params as Record<string, unknown> | undefined;
+  const version = modernVersionOf(params);
+  const given = header(headers, 'mcp-protocol-version');
+  if (version !== undefined && version !== MODERN_VERSION) {
+    return { code: UNSUPPORTED_PROTOCOL_VERSION, message: `Unsupported protocol version ${version}`, data: { supported: [MODERN_VERSION], requested: version } };
+  }
+  if (given !== undefined && given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${given} but _meta names ${String(version)}` };
+  const method = header(headers, 'mcp-method');
+  if (method !== undefined && method !== message.method) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Method ${method} but the body's method is ${String(message.method)}` };
+  const name = header(headers, 'mcp-name');
+  const target = message.method === 'resources/read' ? params?.uri : message.method === 'tools/call' || message.method === 'prompts/get' ? params?.name : undefined;
+  if (name !== undefined && target !== undefined && name !== target) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name ${name} but the body names ${String(target)}` };
+  return undefined;
+}
+
+/** Writes a refusal of a modern request: 400 and the JSON-RPC error. */
+export function refuseModern(res: http.ServerResponse, id: unknown, error: { code: number; message: string; data?: unknown }): void {
+  res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error }));
+}
+
+/** The transport of one stateless request (see the module comment). */
+export class StatelessPostTransport implements Transport {
+  readonly kind = 'streamable-http';
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
+  onclose?: (error?: Error) => void;
+  private streaming = false;
+  private closed = false;
+
+  constructor(private readonly res: http.ServerResponse) {
+    res.on('close', () => void this.close());
+  }
+
+  async start(): Promise<void> {}
+
+  /** Hands the POST's message to the connection; a notification alone is 202. */
+  accept(message: Record<string, unknown>): void {
+    if (message.id === undefined || message.id === null) this.res.writeHead(202).end();
+    this.onmessage?.(message, undefined, undefined);
+  }
+
+  async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
+    if (this.closed || this.res.writableEnded) return;
+    const m = message as unknown as Record<string, unknown>;
+    const text = options?.serialized ?? JSON.stringify(message);
+    const answer = m.method === undefined;
+    if (answer && !this.streaming) {
+      this.res.writeHead(statusOf(m), { 'content-type': 'application/json' }).end(text);
+      return;
+    }
+    if (!this.streaming) {
+      this.streaming = true;
+      this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    }
+    this.res.write(`event: message\ndata: ${text}\n\n`);
+    if (answer) this.res.end();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (!this.res.writableEnded) this.res.end();
+    this.onclose?.();
+  }
+}

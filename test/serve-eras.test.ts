@@ -1,0 +1,124 @@
+// clauses: 2026-07-28
+/**
+ * Both protocol revisions on each side of `mcpwire serve`: mcpwire's own client, pinned to
+ * 2026-07-28 (no initialize: `server/discover`, the `_meta` envelope on every request) and to
+ * 2025-11-25 (the handshake), reaches the gateway over stdio (the built CLI) and over Streamable
+ * HTTP; behind it a modern-only server (the modern mock: `initialize` is refused) and a
+ * handshake-only one (the scripted stdio mock). Through either revision the client lists both
+ * servers' tools and calls each.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { connect, JsonRpcError, type McpClient } from '../src/index.js';
+import { cli, root, startUntil, stop } from './support/tap-helpers.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-eras-'));
+const config = path.join(dir, 'config.json');
+fs.writeFileSync(
+  config,
+  JSON.stringify({
+    version: 1,
+    mcp: {
+      servers: {
+        modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] },
+        legacy: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] },
+      },
+    },
+  }),
+);
+
+const clients: McpClient[] = [];
+const gateways: ChildProcess[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+});
+afterAll(async () => {
+  for (const g of gateways.splice(0)) await stop(g);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function overStdio(protocolVersion: string): Promise<McpClient> {
+  const c = await connect(
+    { id: 'gateway', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', config], env: { MCPWIRE_TRACE: '' } },
+    { protocolVersion, timeoutMs: 30_000 },
+  );
+  clients.push(c);
+  return c;
+}
+
+let httpUrl: string | undefined;
+
+/** One `mcpwire serve --http` for the file's HTTP tests. */
+async function overHttp(protocolVersion: string): Promise<McpClient> {
+  if (httpUrl === undefined) {
+    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
+    gateways.push(g.child);
+    httpUrl = g.match[1]!;
+  }
+  const c = await connect({ id: 'gateway', transport: 'http', url: httpUrl }, { protocolVersion, timeoutMs: 30_000 });
+  clients.push(c);
+  return c;
+}
+
+/** Lists the gateway's tools and calls `echo` of each downstream server through it. */
+async function bothServersAnswer(c: McpClient): Promise<void> {
+  const tools = await c.listTools();
+  const echo = (server: string) => tools.find((t) => t.name.startsWith(`mcp_${server}_echo`))?.name;
+  expect(echo('modern')).toBeDefined();
+  expect(echo('legacy')).toBeDefined();
+  for (const server of ['modern', 'legacy']) {
+    const r = await c.callTool(echo(server)!, { text: `hello ${server}` });
+    expect(r.isError).not.toBe(true);
+    expect(JSON.stringify(r.content)).toContain(`hello ${server}`);
+  }
+  const status = await c.callTool('mcpwire_status', {});
+  const rows = (status.structuredContent as { servers: { id: string; state: string; protocolVersion: string | null }[] }).servers;
+  expect(rows.map((r) => [r.id, r.state])).toEqual([
+    ['legacy', 'ready'],
+    ['modern', 'ready'],
+  ]);
+  expect(rows.find((r) => r.id === 'modern')?.protocolVersion).toBe('2026-07-28');
+}
+
+describe('mcpwire serve speaks both revisions, upstream and downstream', { timeout: 90_000 }, () => {
+  // cites server.discover#1: mcpwire serve is the server here: the gateway answers server/discover
+  // cites basic.versioning#3: mcpwire serve is the server here: the gateway answers server/discover
+  it('server.discover#1 / basic.versioning#3: a client pinned to 2026-07-28 discovers the gateway over stdio (no initialize) and reaches a modern-only and a handshake-only server', async () => {
+    const c = await overStdio('2026-07-28');
+    expect(c.era).toBe('modern');
+    expect(c.protocolVersion).toBe('2026-07-28');
+    expect(c.serverInfo?.name).toBe('mcpwire-gateway');
+    expect(c.serverCapabilities?.tools).toBeDefined();
+    await bothServersAnswer(c);
+  });
+
+  it('a client pinned to 2025-11-25 opens the gateway with initialize over stdio and reaches the same two servers', async () => {
+    const c = await overStdio('2025-11-25');
+    expect(c.era).toBe('handshake');
+    expect(c.protocolVersion).toBe('2025-11-25');
+    await bothServersAnswer(c);
+  });
+
+  it('over Streamable HTTP: a 2026-07-28 client is served without a session, a 2025-11-25 one with its session', async () => {
+    const modern = await overHttp('2026-07-28');
+    expect(modern.era).toBe('modern');
+    await bothServersAnswer(modern);
+    const old = await overHttp('2025-11-25');
+    expect(old.era).toBe('handshake');
+    await bothServersAnswer(old);
+  });
+
+  // cites basic.versioning#1: mcpwire serve is the server here: a version it does not serve is refused naming the ones it does
+  it('basic.versioning#1: a modern request naming a version the gateway does not serve is -32022 listing the one it does', async () => {
+    const c = await overStdio('2025-11-25');
+    const err = await c
+      .request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '2099-01-01', 'io.modelcontextprotocol/clientCapabilities': {} } })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(JsonRpcError);
+    expect((err as JsonRpcError).rpcCode).toBe(-32022);
+    expect((err as JsonRpcError).data).toEqual({ supported: ['2026-07-28'], requested: '2099-01-01' });
+  });
+});
