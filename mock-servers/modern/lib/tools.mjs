@@ -3,7 +3,7 @@
 // when the request asked for a logLevel), emit() (subscriptions), headers, and `input` for
 // multi round-trip requests (basic/patterns/mrtr.md).
 
-import { sleep } from '../../lib/rpc.mjs';
+import { RpcError, sleep } from '../../lib/rpc.mjs';
 
 const obj = (properties, required) => ({ type: 'object', properties, ...(required ? { required } : {}) });
 const text = (t) => ({ content: [{ type: 'text', text: String(t) }] });
@@ -116,13 +116,78 @@ export const MODERN_TOOLS = {
   ),
 };
 
+/** Elicits a boolean confirmation under `key` (an MRTR input request). */
+const confirmRequest = (message) => ({
+  method: 'elicitation/create',
+  params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } },
+});
+
+/**
+ * The fixtures the official conformance suite's tasks scenarios (conformance 0.2.0-alpha.12,
+ * SEP-2663) call by name; bundled in scenarios/tasks-conformance.json, each marked as a task tool.
+ */
+export const TASK_FIXTURE_TOOLS = {
+  greet: {
+    def: { description: 'Greets (sync only)', inputSchema: obj({ name: { type: 'string' } }, ['name']) },
+    run: (a) => text(`Hello, ${a.name ?? 'World'}!`),
+  },
+  slow_compute: {
+    def: { description: 'Sleeps `seconds`, then answers', inputSchema: obj({ seconds: { type: 'number' }, label: { type: 'string' } }) },
+    async run(a, rc) {
+      await sleep(num(a.seconds, 1) * 1000, rc.signal);
+      return text(`computed ${a.label ?? ''} after ${num(a.seconds, 1)} s`);
+    },
+  },
+  failing_job: {
+    def: { description: 'A tool execution error after about a second', inputSchema: obj({}) },
+    async run(_a, rc) {
+      await sleep(1000, rc.signal);
+      return { ...text('the job failed'), isError: true };
+    },
+  },
+  protocol_error_job: {
+    def: { description: 'Fails with a JSON-RPC error (internal error)', inputSchema: obj({}) },
+    run: () => {
+      throw new RpcError(-32603, 'the job crashed');
+    },
+  },
+  confirm_delete: {
+    def: { description: 'Asks to confirm deleting `filename`, then answers', inputSchema: obj({ filename: { type: 'string' } }, ['filename']) },
+    run(a, rc) {
+      const answer = rc.input.responses?.confirm;
+      if (answer !== undefined) return text(`${answer.action === 'accept' && answer.content?.confirm !== false ? 'deleted' : 'kept'} ${a.filename}`);
+      return rc.input.require({ confirm: confirmRequest(`Delete ${a.filename}?`) }, {});
+    },
+  },
+  // MRTR on tools/call, then the answer as a task (scenario `task: "after-input"`)
+  test_tool_with_task: mrtrTool(
+    'Asks the user for a name (MRTR), then greets them from a task',
+    'user_name',
+    'elicitation',
+    () => ({
+      method: 'elicitation/create',
+      params: { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    }),
+    (ans) => text(`Hello, ${ans.content?.name ?? 'nobody'}!`),
+  ),
+  multi_input: {
+    def: { description: 'Asks two confirmations at once, then answers', inputSchema: obj({}) },
+    run(_a, rc) {
+      const r = rc.input.responses;
+      if (r?.first !== undefined && r?.second !== undefined) return text(`first: ${r.first.action}, second: ${r.second.action}`);
+      return rc.input.require({ first: confirmRequest('First?'), second: confirmRequest('Second?') }, {});
+    },
+  },
+};
+
 /** Normalizes scenario.tools (names of built-ins, or entries) into name → { def, run?, result?, error?, task, behavior, capability? }. */
 export function buildModernTools(list) {
   const out = new Map();
   for (const entry of list) {
     const t = typeof entry === 'string' ? { name: entry } : entry;
-    const builtinName = t.builtin ?? (MODERN_TOOLS[t.name] && t.result === undefined && t.error === undefined ? t.name : undefined);
-    const builtin = builtinName === undefined ? undefined : MODERN_TOOLS[builtinName];
+    const known = { ...MODERN_TOOLS, ...TASK_FIXTURE_TOOLS };
+    const builtinName = t.builtin ?? (known[t.name] && t.result === undefined && t.error === undefined ? t.name : undefined);
+    const builtin = builtinName === undefined ? undefined : known[builtinName];
     if (builtinName !== undefined && !builtin) throw new Error(`scenario: unknown modern builtin tool "${builtinName}"`);
     const { builtin: _b, result, error, behavior, task, ...shown } = t;
     const def = { ...(builtin?.def ?? { inputSchema: { type: 'object' } }), ...shown };
