@@ -6,8 +6,8 @@
  * and reports, per spec page, the client-side clauses (binds client or both) cited by a test
  * title. Ranges and lists in a title count for each id: `progress#1–#4`, `ping#2/#3/#6`.
  *
- *   node scripts/clause-coverage.mjs            # the Markdown section, to stdout
- *   node scripts/clause-coverage.mjs --write    # rewrite it inside spec-conformance/README.md
+ *   node scripts/clause-coverage.mjs            # the Markdown sections, to stdout
+ *   node scripts/clause-coverage.mjs --write    # rewrite them inside spec-conformance/README.md
  *   node scripts/clause-coverage.mjs --json     # the data
  *
  * A cited id that is not in the table (a typo, a clause of another revision) is reported as
@@ -16,8 +16,11 @@
  * Two revisions: an id is looked up in 2025-11-25's table, and in 2026-07-28's when that table
  * has no such id or the test file has a `// clauses: 2026-07-28` line (the numbering of the two
  * differs: `basic#2` is not the same sentence). Each revision has its own generated section in the
- * README (its own begin/end markers); 2026-07-28's has its own binds corrections and its list of
- * client MUST clauses no test cites, with reasons (spec-conformance/CLIENT-CLAUSES-2026-07-28.md).
+ * README (its own begin/end markers, both rewritten by --write). 2026-07-28's has its own file,
+ * spec-conformance/CLIENT-CLAUSES-2026-07-28.md: binds corrections, the clauses that repeat word
+ * for word a 2025-11-25 clause a title cites (checked: same sentence, cited), and the client MUST
+ * clauses no test cites with the reason; every client/both MUST clause of 2026-07-28 must be cited,
+ * paired or listed (`unaccounted` otherwise).
  *
  * Whom a clause binds: the clause file's `binds` column is a guess from the sentence's words;
  * spec-conformance/CLIENT-CLAUSES.md corrects it where the sentence's subject is a server or an
