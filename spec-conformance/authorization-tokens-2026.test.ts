@@ -55,6 +55,20 @@ async function open(m: Mock, extra: Partial<OAuthProviderOptions> = {}): Promise
 const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
 
 describe('scopes and refresh tokens (2026-07-28)', () => {
+  it('basic.authorization#36: once authorized, every HTTP request to the MCP server carries the token (POSTs, and whatever else the transport sends, up to the close)', async () => {
+    const m = await mock();
+    const c = await open(m);
+    await c.listTools();
+    await c.callTool('whoami', {});
+    await c.close();
+    const mcp = at(m, '/mcp');
+    const first = mcp.findIndex((e) => e.authorization !== undefined);
+    expect(first).toBeGreaterThan(0); // the first request was the unauthenticated one the 401 answered
+    const after = mcp.slice(first);
+    expect(after.length).toBeGreaterThanOrEqual(3);
+    for (const e of after) expect(`${e.method} ${e.authorization}`).toMatch(/^\w+ Bearer at-/);
+  });
+
   it('basic.authorization#14: the scope of the 401 challenge is the one asked for, though scopes_supported names none of it', async () => {
     const m = await mock({ challengeScope: 'files:read files:write', scopesSupported: ['profile'] });
     await (await open(m)).listTools();
