@@ -22,6 +22,7 @@ interface Mock {
   base: string;
   log: LogEntry[];
   counters: Record<string, number>;
+  clients: Map<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -53,6 +54,22 @@ async function open(m: Mock, extra: Partial<OAuthProviderOptions> = {}): Promise
 }
 
 const at = (m: Mock, path: string): LogEntry[] => m.log.filter((e) => e.path === path);
+
+describe('the client ID (2026-07-28)', () => {
+  it('basic.authorization#11: the client ID comes from pre-registration, a Client ID Metadata Document or DCR, always before the authorization request', async () => {
+    const pre = await mock({ authMethods: ['client_secret_basic'] });
+    pre.clients.set('pre-1', { secret: 'pre-secret-123', method: 'client_secret_basic' });
+    await (await open(pre, { clientId: 'pre-1', clientSecret: 'pre-secret-123' })).listTools();
+    const cimd = await mock({ cimd: true });
+    await (await open(cimd, { clientMetadataUrl: 'https://client.example/metadata.json' })).listTools();
+    const dcr = await mock();
+    await (await open(dcr)).listTools();
+    expect([pre, cimd, dcr].map((m) => m.counters.register)).toEqual([0, 0, 1]);
+    expect([pre, cimd, dcr].map((m) => at(m, '/authorize')[0]?.params.client_id)).toEqual(['pre-1', 'https://client.example/metadata.json', 'client-1']);
+    const order = dcr.log.map((e) => e.path).filter((p) => p === '/register' || p === '/authorize');
+    expect(order).toEqual(['/register', '/authorize']);
+  });
+});
 
 describe('scopes and refresh tokens (2026-07-28)', () => {
   it('basic.authorization#36: once authorized, every HTTP request to the MCP server carries the token (POSTs, and whatever else the transport sends, up to the close)', async () => {
