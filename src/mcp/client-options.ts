@@ -14,7 +14,11 @@ import type { ClientCapabilities, Implementation, Task } from './types.js';
 
 export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
   clientInfo?: Implementation;
-  /** Extra capabilities to declare (e.g. `experimental`); handlers add their own. */
+  /**
+   * Extra capabilities to declare (e.g. `experimental`); handlers add their own.
+   * `extensions: { 'io.modelcontextprotocol/tasks': {} }` enables 2026-07-28's tasks extension:
+   * `callTool` then follows any task handle a server returns (eras/modern-tasks.ts).
+   */
   capabilities?: ClientCapabilities;
   /**
    * Pins the protocol version (and so the era): `2026-07-28` speaks the stateless revision
@@ -106,6 +110,8 @@ export interface CallToolOptions
    * when the tool's `execution.taskSupport` is `"required"`; `true` also for `"optional"` tools;
    * `false` never (a task-required tool is then refused). A task-augmented call is still one
    * awaited result; aborting it (or its `maxTotalTimeoutMs` passing) sends `tasks/cancel`.
+   * In 2026-07-28 with the tasks extension declared the server decides instead, and this is not
+   * read: a task handle it returns is followed the same way.
    */
   task?: boolean | 'auto';
   /** Requested task lifetime in ms (`task.ttl`). */
