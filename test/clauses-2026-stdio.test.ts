@@ -297,6 +297,18 @@ describe('result types (2026-07-28, stdio)', () => {
   });
 });
 
+describe('reserved _meta keys (2026-07-28, stdio)', () => {
+  it('basic#39: reserved keys the client has no use for, with values of any shape, are passed to the caller as the server sent them — no error, no meaning read into them', async () => {
+    const meta = { 'io.modelcontextprotocol/not-yet-defined': { nested: [1, null, 'x'] }, 'modelcontextprotocol.io/other': 42, 'mcp.dev/flag': false };
+    const m = mock({ extends: 'default', tools: ['echo', { name: 'odd', behavior: { result: { content: [{ type: 'text', text: 'ok' }], _meta: meta } } }] });
+    const c = await open(m.config);
+    const r = await c.callTool('odd', {});
+    expect(r.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(r._meta).toMatchObject(meta); // (the mock adds its serverInfo beside them)
+    expect(c.state).toBe('ready');
+  });
+});
+
 describe('error codes (2026-07-28, stdio)', () => {
   it('basic#16: a code of the legacy sub-range (-32000 to -32019, -32002 aside) is delivered as a plain JsonRpcError with its code and message, no meaning assumed', async () => {
     const codes = [-32000, -32001, -32010, -32019];
