@@ -1,12 +1,20 @@
 /**
- * `mcpwire trace diff a.jsonl b.jsonl`: two sessions compared at the protocol level — the
- * negotiated version, both sides' capabilities, the tool/resource/template/prompt catalogs
- * (added, removed, changed and which fields), error counts per method, and the first exchange
- * (client request and its answer, in order) where they diverge. JSON-RPC ids, progress tokens,
- * timestamps (ISO 8601 strings) and redacted values are ignored. Latency percentiles per method
- * are reported beside, but are never a difference (two runs never take the same time).
+ * `mcpwire trace diff a.jsonl b.jsonl`: two sessions compared at the protocol level — the era
+ * and negotiated version, the server's name and version, both sides' capabilities, the
+ * tool/resource/template/prompt catalogs (added, removed, changed and which fields), error
+ * counts per method, and the first exchange (client request and its answer, in order) where they
+ * diverge. JSON-RPC ids, progress tokens, timestamps (ISO 8601 strings) and redacted values are
+ * ignored. Latency percentiles per method are reported beside, but are never a difference (two
+ * runs never take the same time).
+ *
+ * Sessions of different eras (`initialize` vs 2026-07-28's `server/discover`) are compared by
+ * meaning: the era and version of each are shown but are no difference, the opening exchanges
+ * are left out, a request's input_required rounds count as one exchange with its final answer,
+ * and the 2026-07-28 envelope (`_meta` keys `io.modelcontextprotocol/…`, `resultType:
+ * "complete"`, `inputResponses`, `requestState`) is not compared. Capabilities come from the
+ * `initialize` result or the DiscoverResult, the server's name and version from `serverInfo`.
  */
-import { pairExchanges, round3, type Exchange } from '../trace/read.js';
+import { eraText, inputRounds, pairExchanges, round3, sessionEras, type Exchange, type SessionEra } from '../trace/read.js';
 import { isMessageRecord, type TraceRecord } from '../trace/record.js';
 import { REDACTED } from '../trace/redact.js';
 import { percentile } from '../trace/stats.js';
@@ -48,7 +56,11 @@ export interface Divergence {
 
 export interface TraceDiff {
   same: boolean;
+  /** Each side's era and version (`modern 2026-07-28`, `handshake 2025-11-25`), when the trace shows it. */
+  era: { a?: string; b?: string };
   protocolVersion?: { a?: string; b?: string };
+  /** Fields of `serverInfo` (name, version…) that differ. */
+  serverInfo: ValueChange[];
   serverCapabilities: ValueChange[];
   clientCapabilities: ValueChange[];
   catalogs: { tools: CatalogDiff; resources: CatalogDiff; resourceTemplates: CatalogDiff; prompts: CatalogDiff };
@@ -58,7 +70,9 @@ export interface TraceDiff {
 }
 
 interface Side {
+  era?: SessionEra;
   protocolVersion?: string;
+  serverInfo?: unknown;
   serverCapabilities?: unknown;
   clientCapabilities?: unknown;
   catalogs: Record<'tools' | 'resources' | 'resourceTemplates' | 'prompts', Map<string, Record<string, unknown>>>;
@@ -141,9 +155,13 @@ const CATALOG_OF: Record<string, { catalog: keyof Side['catalogs']; list: string
   'prompts/list': { catalog: 'prompts', list: 'prompts', key: 'name' },
 };
 
+const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+
 function summarize(records: TraceRecord[], options: DiffOptions): Side {
   const mine = options.server === undefined ? records : records.filter((r) => r.server === options.server);
   const side: Side = {
+    era: sessionEras(mine)[0],
     catalogs: { tools: new Map(), resources: new Map(), resourceTemplates: new Map(), prompts: new Map() },
     errors: new Map(),
     latencies: new Map(),
@@ -159,24 +177,43 @@ function summarize(records: TraceRecord[], options: DiffOptions): Side {
       l.push(ex.latencyMs);
       side.latencies.set(method, l);
     }
+    if (ex.request.dir !== 'out') continue;
+    const params = obj(obj(ex.request.msg)?.params);
+    // 2026-07-28: the client's capabilities travel in every request's _meta.
+    side.clientCapabilities ??= obj(params?._meta)?.[META_CLIENT_CAPABILITIES];
     const result = obj(res?.result);
-    if (!result || ex.request.dir !== 'out') continue;
+    if (!result) continue;
     if (method === 'initialize') {
       side.protocolVersion ??= typeof result.protocolVersion === 'string' ? result.protocolVersion : undefined;
       side.serverCapabilities ??= result.capabilities;
-      side.clientCapabilities ??= obj(obj(ex.request.msg)?.params)?.capabilities;
+      side.clientCapabilities ??= params?.capabilities;
+      side.serverInfo ??= result.serverInfo;
+    } else if (method === 'server/discover') {
+      side.serverCapabilities ??= result.capabilities;
     }
-    const cat = CATALOG_OF[method];
-    if (cat && Array.isArray(result[cat.list])) {
-      // A first page (no cursor) starts the catalog afresh: the newest listing wins.
-      if (obj(obj(ex.request.msg)?.params)?.cursor === undefined) side.catalogs[cat.catalog] = new Map();
-      for (const item of result[cat.list] as unknown[]) {
-        const o = obj(item);
-        if (o && typeof o[cat.key] === 'string') side.catalogs[cat.catalog].set(o[cat.key] as string, o);
-      }
-    }
+    side.serverInfo ??= obj(result._meta)?.[META_SERVER_INFO];
+    catalog(side, method, params, result);
+  }
+  if (side.era?.era === 'modern') side.protocolVersion ??= side.era.version;
+  // The input_required rounds of one request are one exchange, answered by the last round.
+  for (const chain of inputRounds(side.exchanges)) {
+    const [first, ...rounds] = chain;
+    const i = side.exchanges.indexOf(first);
+    side.exchanges[i] = { request: first.request, response: rounds[rounds.length - 1].response };
+    side.exchanges = side.exchanges.filter((e) => !rounds.includes(e));
   }
   return side;
+}
+
+function catalog(side: Side, method: string, params: Record<string, unknown> | undefined, result: Record<string, unknown>): void {
+  const cat = CATALOG_OF[method];
+  if (!cat || !Array.isArray(result[cat.list])) return;
+  // A first page (no cursor) starts the catalog afresh: the newest listing wins.
+  if (params?.cursor === undefined) side.catalogs[cat.catalog] = new Map();
+  for (const item of result[cat.list] as unknown[]) {
+    const o = obj(item);
+    if (o && typeof o[cat.key] === 'string') side.catalogs[cat.catalog].set(o[cat.key] as string, o);
+  }
 }
 
 function catalogDiff(a: Map<string, Record<string, unknown>>, b: Map<string, Record<string, unknown>>): CatalogDiff {
@@ -193,15 +230,49 @@ function catalogDiff(a: Map<string, Record<string, unknown>>, b: Map<string, Rec
   return { added, removed, changed };
 }
 
-function stripId(msg: unknown): unknown {
+const ENVELOPE = 'io.modelcontextprotocol/';
+/** The openings of each era: compared only between sessions of one era. */
+const OPENINGS = new Set(['initialize', 'server/discover']);
+
+/** `o` without the 2026-07-28 envelope in its `_meta` (and without `_meta` when nothing else is left). */
+function withoutEnvelope(o: Record<string, unknown>): Record<string, unknown> {
+  const meta = obj(o._meta);
+  if (!meta) return o;
+  const { _meta: _drop, ...rest } = o;
+  const kept = Object.entries(meta).filter(([k]) => !k.startsWith(ENVELOPE));
+  return kept.length ? { ...rest, _meta: Object.fromEntries(kept) } : rest;
+}
+
+/**
+ * A message as compared: no id, no progress token, no 2026-07-28 envelope (`_meta` protocol keys,
+ * a complete resultType, a retry's inputResponses and requestState); `byMeaning` (sessions of
+ * two eras): nor the caching hints a 2026-07-28 list result carries (`ttlMs`, `cacheScope`).
+ */
+function comparable(msg: unknown, byMeaning: boolean): unknown {
   const o = obj(msg);
   if (!o) return msg;
   const { id: _id, ...rest } = o;
-  if ('params' in rest) rest.params = normalizeParams(rest.params);
+  const params = obj(normalizeParams(rest.params));
+  if (params) {
+    const { inputResponses: _r, requestState: _s, ...p } = params;
+    const kept = withoutEnvelope(p);
+    if (Object.keys(kept).length) rest.params = kept;
+    else delete rest.params;
+  }
+  const result = obj(rest.result);
+  if (result) {
+    const { resultType, ttlMs, cacheScope, ...r } = result;
+    const hints = byMeaning ? {} : { ...(ttlMs !== undefined ? { ttlMs } : {}), ...(cacheScope !== undefined ? { cacheScope } : {}) };
+    rest.result = withoutEnvelope({ ...r, ...hints, ...(resultType !== 'complete' && resultType !== undefined ? { resultType } : {}) });
+  }
   return rest;
 }
 
-function divergence(a: Exchange[], b: Exchange[]): Divergence | undefined {
+function divergence(a: Exchange[], b: Exchange[], byMeaning: boolean): Divergence | undefined {
+  if (byMeaning) {
+    a = a.filter((e) => !OPENINGS.has(String(e.request.method)));
+    b = b.filter((e) => !OPENINGS.has(String(e.request.method)));
+  }
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     const ea = a[i];
     const eb = b[i];
@@ -209,9 +280,9 @@ function divergence(a: Exchange[], b: Exchange[]): Divergence | undefined {
       const e = (ea ?? eb)!;
       return { index: i + 1, method: e.request.method, what: 'missing', detail: `request #${i + 1} (${e.request.method}) is only in ${ea ? 'a' : 'b'}` };
     }
-    const dq = firstDifference(stripId(ea.request.msg), stripId(eb.request.msg), '');
+    const dq = firstDifference(comparable(ea.request.msg, byMeaning), comparable(eb.request.msg, byMeaning), '');
     if (dq) return { index: i + 1, method: ea.request.method, what: 'request', ...dq, detail: `request #${i + 1}: ${ea.request.method} vs ${eb.request.method}${ea.request.method === eb.request.method ? ` (params differ at ${dq.path})` : ''}` };
-    const dr = firstDifference(stripId(ea.response?.msg), stripId(eb.response?.msg), '');
+    const dr = firstDifference(comparable(ea.response?.msg, byMeaning), comparable(eb.response?.msg, byMeaning), '');
     if (dr) return { index: i + 1, method: ea.request.method, what: 'response', ...dr, detail: `answer to request #${i + 1} (${ea.request.method}) differs at ${dr.path}` };
   }
   return undefined;
@@ -247,19 +318,24 @@ export function diffTraces(a: TraceRecord[], b: TraceRecord[], options: DiffOpti
     resourceTemplates: catalogDiff(sa.catalogs.resourceTemplates, sb.catalogs.resourceTemplates),
     prompts: catalogDiff(sa.catalogs.prompts, sb.catalogs.prompts),
   };
+  // Different eras: compared by meaning, the era (and so the version) shown but no difference.
+  const byMeaning = sa.era !== undefined && sb.era !== undefined && sa.era.era !== sb.era.era;
   const out: TraceDiff = {
     same: true,
+    era: { ...(sa.era ? { a: eraText(sa.era) } : {}), ...(sb.era ? { b: eraText(sb.era) } : {}) },
+    serverInfo: capabilityChanges(sa.serverInfo, sb.serverInfo),
     serverCapabilities: capabilityChanges(sa.serverCapabilities, sb.serverCapabilities),
     clientCapabilities: capabilityChanges(sa.clientCapabilities, sb.clientCapabilities),
     catalogs,
     errors,
     latency,
   };
-  if (sa.protocolVersion !== sb.protocolVersion) out.protocolVersion = { a: sa.protocolVersion, b: sb.protocolVersion };
-  const first = divergence(sa.exchanges, sb.exchanges);
+  if (!byMeaning && sa.protocolVersion !== sb.protocolVersion) out.protocolVersion = { a: sa.protocolVersion, b: sb.protocolVersion };
+  const first = divergence(sa.exchanges, sb.exchanges, byMeaning);
   if (first) out.firstDivergence = first;
   out.same =
     out.protocolVersion === undefined &&
+    out.serverInfo.length === 0 &&
     out.serverCapabilities.length === 0 &&
     out.clientCapabilities.length === 0 &&
     Object.values(catalogs).every((c) => c.added.length === 0 && c.removed.length === 0 && c.changed.length === 0) &&
@@ -277,8 +353,12 @@ function show(v: unknown): string {
 /** Plain text; `safe` makes untrusted trace text safe for a terminal. */
 export function formatDiff(d: TraceDiff, safe: (s: unknown, max?: number) => string = (s) => String(s)): string {
   const lines: string[] = [];
+  if (d.era.a !== undefined || d.era.b !== undefined) {
+    const [a, b] = [safe(d.era.a ?? '(not shown)'), safe(d.era.b ?? '(not shown)')];
+    lines.push(a === b ? `era: ${a}` : `era: ${a} → ${b}${d.era.a !== undefined && d.era.b !== undefined && d.era.a.split(' ')[0] !== d.era.b.split(' ')[0] ? ' (compared by meaning)' : ''}`);
+  }
   if (d.protocolVersion) lines.push(`protocol version: ${safe(d.protocolVersion.a ?? '(none)')} → ${safe(d.protocolVersion.b ?? '(none)')}`);
-  for (const [label, changes] of [['server capabilities', d.serverCapabilities], ['client capabilities', d.clientCapabilities]] as const) {
+  for (const [label, changes] of [['server info', d.serverInfo], ['server capabilities', d.serverCapabilities], ['client capabilities', d.clientCapabilities]] as const) {
     if (!changes.length) continue;
     lines.push(`${label}:`);
     for (const c of changes) {

@@ -2,12 +2,17 @@
  * `trace html`: ONE self-contained HTML page (inline CSS and JS; a CSP forbids any network
  * access) with a sequence diagram of client ↔ server messages over time: a lifeline for the
  * client and one lane per server, arrows by direction, events as markers on their server's lane.
- * Clicking a row shows its pretty-printed JSON; filters by method and server.
+ * Clicking a row shows its pretty-printed JSON; filters by method and server. The header names
+ * each server's protocol era (`sessionEras`). The input rounds of a 2026-07-28 request
+ * (`input_required` answers and the retries that follow, `inputRounds`) are grouped under the
+ * original request: their rows are indented and marked `round n of #id`, and selecting any of
+ * them shows the whole request — every round's request and answer — together.
  *
  * The trace is untrusted: it is embedded as JSON inside a non-executed <script> element with
  * `<`, `>`, `&`, U+2028 and U+2029 escaped, and the page builds every node with `textContent`,
  * never `innerHTML`.
  */
+import { eraText, inputRounds, pairExchanges, sessionEras } from './read.js';
 import type { TraceRecord } from './record.js';
 import { orderByTime } from './show.js';
 
@@ -101,7 +106,30 @@ aside h2 { font-size:14px; margin:4px 0 8px; word-break:break-all; }
 aside .meta { color:var(--muted); margin-bottom:8px; word-break:break-all; }
 pre { margin:0; white-space:pre-wrap; word-break:break-word; font: 12px/1.45 ui-monospace, monospace; background:#f6f8fa; padding:10px; border-radius:6px; }
 .empty { color:var(--muted); padding:20px; }
+.row.round .track { margin-left:18px; border-left:3px solid var(--ev); }
+.row.round-origin .track { border-left:3px solid var(--ev); }
 `;
+
+/** Where a record sits in a request's input rounds: the original request's index, its round (0: the original exchange) and how many rounds follow it. */
+export interface RoundMark {
+  of: number;
+  round: number;
+  rounds: number;
+}
+
+/** The input-round groups of `records` (by record index), and each server's era. */
+export function roundMarks(records: TraceRecord[]): Record<number, RoundMark> {
+  const index = new Map<TraceRecord, number>();
+  records.forEach((r, i) => index.set(r, i));
+  const marks: Record<number, RoundMark> = {};
+  for (const chain of inputRounds(pairExchanges(records).exchanges)) {
+    const of = index.get(chain[0].request)!;
+    chain.forEach((ex, round) => {
+      for (const r of [ex.request, ex.response]) if (r) marks[index.get(r)!] = { of, round, rounds: chain.length - 1 };
+    });
+  }
+  return marks;
+}
 
 /* The page script: plain ES2020, builds everything with textContent. */
 const JS = String.raw`
@@ -142,7 +170,9 @@ const JS = String.raw`
     }
   });
 
-  document.getElementById('count').textContent = records.length + ' records, ' + servers.length + ' server' + (servers.length === 1 ? '' : 's') + (data.truncated ? ' (last line truncated)' : '');
+  var rounds = data.rounds || {};
+  var eras = (data.eras || []).map(function (e) { return str(e.server) + ' ' + str(e.text); });
+  document.getElementById('count').textContent = records.length + ' records, ' + servers.length + ' server' + (servers.length === 1 ? '' : 's') + (data.truncated ? ' (last line truncated)' : '') + (eras.length ? ' · era: ' + eras.join(', ') : '');
   document.title = 'mcpwire trace' + (data.title ? ' — ' + data.title : '');
   document.getElementById('title').textContent = data.title || '';
 
@@ -162,7 +192,8 @@ const JS = String.raw`
   var rowsEl = document.getElementById('rows');
   var rows = [];
   records.forEach(function (r, i) {
-    var row = el('div', 'row');
+    var mark = rounds[i];
+    var row = el('div', 'row' + (mark ? (mark.round > 0 ? ' round' : ' round-origin') : ''));
     row.dataset.index = String(i);
     row.dataset.server = str(r.server);
     var isEvent = r.event !== undefined;
@@ -183,7 +214,7 @@ const JS = String.raw`
       var a = el('div', 'arrow ' + (r.dir === 'out' ? 'out' : 'in') + (r.kind === 'error' || r.kind === 'invalid' ? ' error' : ''));
       a.style.left = CLIENT_X + '%'; a.style.width = (x - CLIENT_X) + '%';
       track.appendChild(a);
-      var label = el('div', 'label', (method || '?') + idText(r.id) + (r.kind === 'request' || r.kind === 'notification' ? '' : ' ' + str(r.kind)));
+      var label = el('div', 'label', (mark && mark.round > 0 ? '↳ round ' + mark.round + ' of' + idText(records[mark.of].id) + ': ' : '') + (method || '?') + idText(r.id) + (r.kind === 'request' || r.kind === 'notification' ? '' : ' ' + str(r.kind)) + (mark && mark.round === 0 && r.kind === 'request' ? ' (' + mark.rounds + ' input round' + (mark.rounds === 1 ? '' : 's') + ')' : ''));
       if (latency.has(r)) label.appendChild(el('span', 'lat', latency.get(r).toFixed(3) + ' ms'));
       label.style.left = (CLIENT_X + x) / 2 + '%';
       track.appendChild(label);
@@ -211,6 +242,15 @@ const JS = String.raw`
     if (latency.has(r)) meta.push('latency ' + latency.get(r).toFixed(3) + ' ms');
     document.getElementById('detail-meta').textContent = meta.join(' · ');
     var shown = isEvent ? r : r.msg;
+    var mark = rounds[i];
+    if (mark) {
+      // The whole request: the original exchange and every input round, in order.
+      var group = [];
+      records.forEach(function (g, j) { var m = rounds[j]; if (m && m.of === mark.of) group.push({ round: m.round, dir: g.dir === 'out' ? 'client → server' : 'server → client', msg: g.msg }); });
+      meta.push('input round ' + mark.round + ' of ' + mark.rounds + ' (request' + idText(records[mark.of].id) + ')');
+      document.getElementById('detail-meta').textContent = meta.join(' · ');
+      shown = group;
+    }
     document.getElementById('detail-json').textContent = JSON.stringify(shown, null, 2);
   }
 
@@ -245,7 +285,9 @@ const JS = String.raw`
 
 /** Renders one self-contained HTML page for `records`. */
 export function renderHtml(records: TraceRecord[], options: HtmlOptions & { truncated?: boolean } = {}): string {
-  const payload = { title: options.title ?? '', truncated: options.truncated === true, records: peerLanes(orderByTime(records)) };
+  const ordered = peerLanes(orderByTime(records));
+  const eras = sessionEras(ordered).map((e) => ({ server: e.server, text: eraText(e) }));
+  const payload = { title: options.title ?? '', truncated: options.truncated === true, records: ordered, eras, rounds: roundMarks(ordered) };
   return `<!doctype html>
 <html lang="en">
 <head>
