@@ -33,6 +33,11 @@ export const BUGS = {
     },
     http: { request: (h) => ({ ...h, 'mcp-protocol-version': '2026-07-28' }) },
   },
+  // initialize refused without naming the versions the server supports
+  'initialize-unnamed': {
+    check: 'modern.initialize-refused',
+    response: (m, req) => (req.method === 'initialize' && m.error ? { ...m, error: { code: -32600, message: 'Bad request' } } : m),
+  },
   // a _meta without clientCapabilities is served as if it had declared none
   'meta-lenient': {
     check: 'modern.meta-required',

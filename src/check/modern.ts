@@ -304,8 +304,27 @@ const extensions = modernCheck({
   },
 });
 
+const initializeRefused = modernCheck({
+  id: 'modern.initialize-refused',
+  title: 'a modern-only server names its versions in its error to initialize',
+  clause: 'basic.versioning#8',
+  level: 'SHOULD',
+  async run(ctx) {
+    const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
+    if (supported.length === 0 || supported.some((v) => !MODERN_REVISIONS.includes(v))) return notApplicable('the server does not list only 2026-07-28 versions');
+    const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
+    // as a handshake-era client sends it: no _meta, no 2026-07-28 headers
+    const a = await ctx.wire().send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
+    const o = a.outcome;
+    if (o.kind === 'result') return violated(`a server that lists only ${supported.join(', ')} answered initialize with a result`, messageOf(o));
+    const named = o.kind === 'error' && (supportedOf(o.error)?.some((v) => supported.includes(v)) === true || supported.some((v) => o.error.message.includes(v)));
+    if (!named) return violated(`initialize got ${outcomeText(a)}, which names none of the versions it supports (${supported.join(', ')})`, messageOf(o) ?? a.text);
+    return pass(`error ${o.kind === 'error' ? o.error.code : ''} naming ${supported.join(', ')}`);
+  },
+});
+
 export { MISSING_CAPABILITY, outcomeText };
 
-export const modernChecks: CheckDef[] = [discover, unsupportedVersion, metaRequired, cacheHints, resourceNotFound, subscriptionsListen, extensions];
+export const modernChecks: CheckDef[] = [discover, unsupportedVersion, initializeRefused, metaRequired, cacheHints, resourceNotFound, subscriptionsListen, extensions];
 export const modernAggregates: CheckDef[] = [resultType, inputRequired];
 export type { Verdict };
