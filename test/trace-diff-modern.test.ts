@@ -24,7 +24,7 @@ const greet = { name: 'greet', description: 'Greets', inputSchema: { type: 'obje
 const info = { name: 'same', version: '2.0.0' };
 const scenario = { mode: 'dual', serverInfo: info, tools: [greet], legacy: { serverInfo: info, tools: [greet] } };
 
-async function record(file: string, protocolVersion: string): Promise<string> {
+async function record(file: string, protocolVersion: string): Promise<string | undefined> {
   const c = await connect(
     { transport: 'stdio', id: 'd', command: process.execPath, args: [cli, 'tap', '--trace', file, '--name', 'dual', '--', process.execPath, MODERN_STDIO], env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario) } },
     { timeoutMs: 15_000, protocolVersion },
