@@ -19,13 +19,19 @@ const sdkDir = i > 0 ? process.argv[i + 1] : root;
 function sample(code, cwd) {
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(r.stderr);
-  return Number(r.stdout.trim());
+  const [ms, cpu] = r.stdout.trim().split(' ').map(Number);
+  return { ms, cpu };
 }
+/** Wall ms (`ms`, what the target is about) and the process's CPU ms meanwhile (`cpu_ms`, all threads: steadier on a loaded machine). */
 function samples(code, cwd) {
   sample(code, cwd); // file cache warm-up
-  return Array.from({ length: REPS }, () => sample(code, cwd));
+  const all = Array.from({ length: REPS }, () => sample(code, cwd));
+  return { ms: all.map((x) => x.ms), cpu_ms: all.map((x) => x.cpu) };
 }
-const timed = (body) => `const t = performance.now(); ${body}; process.stdout.write(String(Math.round((performance.now() - t) * 10) / 10));`;
+const r1 = 'const r1 = (x) => Math.round(x * 10) / 10;';
+const timed = (body) =>
+  `${r1} const c = process.cpuUsage(); const t = performance.now(); ${body}; const u = process.cpuUsage(c); ` +
+  'process.stdout.write(`${r1(performance.now() - t)} ${r1((u.user + u.system) / 1000)}`);';
 
 /** Bare specifiers statically imported anywhere in the graph of `entry` (ESM `import … from`). */
 export function staticPackages(entry) {
@@ -50,16 +56,16 @@ const graph = staticPackages(dist);
 const cases = [
   {
     name: 'mcpwire (dist/index.js)',
-    ms: samples(timed(`await import(${JSON.stringify(pathToFileURL(dist).href)})`), root),
+    ...samples(timed(`await import(${JSON.stringify(pathToFileURL(dist).href)})`), root),
     packages: `${graph.packages.join(', ') || 'none'} (${graph.files} files)`,
     target_ms: 40,
   },
   {
     name: 'official SDK client (Client + stdio + streamable HTTP transports)',
-    ms: samples(timed(
+    ...samples(timed(
       "await import('@modelcontextprotocol/sdk/client/index.js'); await import('@modelcontextprotocol/sdk/client/stdio.js'); await import('@modelcontextprotocol/sdk/client/streamableHttp.js')",
     ), sdkDir),
   },
-  { name: 'node baseline (import node:child_process)', ms: samples(timed("await import('node:child_process')"), root) },
+  { name: 'node baseline (import node:child_process)', ...samples(timed("await import('node:child_process')"), root) },
 ];
 process.stdout.write(JSON.stringify({ reps: REPS, graph, cases }) + '\n');
