@@ -37,6 +37,7 @@ function expectClean(r: { code: number | null; stdout: string; stderr: string })
   expect(r.stdout).toMatch(/^PASS\s+modern\.discover\b/m);
   expect(r.stdout).toMatch(/^PASS\s+modern\.unsupported-version\b/m);
   expect(r.stdout).toMatch(/^PASS\s+modern\.resource-not-found\b/m);
+  expect(r.stdout).toMatch(/^PASS\s+modern\.subscriptions-listen\b/m);
 }
 
 describe('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {

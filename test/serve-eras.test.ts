@@ -111,6 +111,26 @@ describe('mcpwire serve speaks both revisions, upstream and downstream', { timeo
     await bothServersAnswer(old);
   });
 
+  // cites basic.patterns.subscriptions#2: mcpwire serve is the server here: it acknowledges a subscription first, then delivers what was asked
+  it('basic.patterns.subscriptions#2: a 2026-07-28 client hears a downstream crash as a tools list change on its subscriptions/listen, over stdio and over HTTP', async () => {
+    const viaStdio = await overStdio('2026-07-28');
+    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
+    gateways.push(g.child);
+    const viaHttp = await connect({ id: 'gateway', transport: 'http', url: g.match[1]! }, { protocolVersion: '2026-07-28', timeoutMs: 30_000 });
+    clients.push(viaHttp);
+    for (const c of [viaStdio, viaHttp]) {
+      let changes = 0;
+      c.on('toolsListChanged', () => void changes++);
+      const tools = await c.listTools();
+      // The client opens its subscription once it has a listener; give it a moment to be acknowledged.
+      await new Promise((r) => setTimeout(r, 500));
+      const crash = tools.find((t) => t.name.startsWith('mcp_legacy_crash'))!.name;
+      const crashed = await c.callTool(crash, { code: 3 });
+      expect(crashed.isError).toBe(true);
+      await expect.poll(() => changes, { timeout: 15_000 }).toBeGreaterThan(0);
+    }
+  });
+
   // cites basic.versioning#1: mcpwire serve is the server here: a version it does not serve is refused naming the ones it does
   it('basic.versioning#1: a modern request naming a version the gateway does not serve is -32022 listing the one it does', async () => {
     const c = await overStdio('2025-11-25');

@@ -138,6 +138,9 @@ export class Gateway implements SessionGateway {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    // Subscriptions end gracefully: their complete answers go out before the connections close.
+    for (const s of this.sessions) s.subscriptions.endAll();
+    await new Promise((resolve) => setImmediate(resolve));
     await Promise.all([...this.sessions].map((s) => s.conn.close().catch(() => {})));
     const host = this.hostPromise ? await this.hostPromise.catch(() => undefined) : undefined;
     await host?.close();

@@ -13,9 +13,9 @@
  *   "private"` (the aggregate changes with the servers behind it; what a server read for this
  *   client's credentials is not for a shared cache).
  * - A log message goes up only for a request that set `io.modelcontextprotocol/logLevel`, at or
- *   above it; nothing is sent to a modern client on the gateway's own initiative (list changes
- *   need `subscriptions/listen`, not served yet), and no server-to-client request reaches it (the
- *   gateway does not relay multi round-trip requests yet).
+ *   above it; list changes go only to a `subscriptions/listen` that asked for them
+ *   (subscriptions.ts), and no server-to-client request reaches a modern client (the gateway does
+ *   not relay multi round-trip requests yet).
  */
 import { JsonRpcError } from '../errors.js';
 import { META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../mcp/eras/modern.js';
@@ -75,10 +75,11 @@ export function modernResult(method: string, result: Record<string, unknown>, se
 }
 
 /**
- * What a modern client may use: tools, resources, prompts, completions; no `listChanged` (no
- * `subscriptions/listen` yet) and no `logging` (the level travels on each request).
+ * What a modern client may use: tools, resources, prompts (each `listChanged`, through
+ * `subscriptions/listen`: subscriptions.ts), completions; no `logging` (the level travels on
+ * each request).
  */
-export const MODERN_CAPABILITIES = { tools: {}, resources: {}, prompts: {}, completions: {} };
+export const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} };
 
 /** `server/discover`: both revisions, newest first. */
 export function discoverResult(handshakeVersion: string, instructions: string | undefined): Record<string, unknown> {

@@ -16,6 +16,7 @@ import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, statu
 import { gatewayToolCall } from './tool-call.js';
 import type { Tracer } from '../trace/tracer.js';
 import { correlation } from './trace.js';
+import { Subscriptions, type ListKind } from './subscriptions.js';
 import { discoverResult, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
 
 /** The one revision served for now (basic.lifecycle#10: the server answers a version it supports). */
@@ -61,6 +62,8 @@ export class GatewaySession {
   /** What the client declared in `initialize`. */
   clientCapabilities: ClientCapabilities | undefined;
   initialized = false;
+  /** A modern client's `subscriptions/listen` requests (subscriptions.ts). */
+  readonly subscriptions: Subscriptions;
   /** The tracer of this client's leg, when tracing is on (trace.ts). */
   tracer: Tracer | undefined;
   /** The session tag its trace lines carry (HTTP sessions). */
@@ -80,11 +83,14 @@ export class GatewaySession {
       onClose: () => gateway.ended(this),
       onDiagnostic: (d) => gateway.log(`upstream: ${d.message}`),
     });
+    this.subscriptions = new Subscriptions((method, params) => this.conn.notify(method, params));
     this.install();
   }
 
   /** Sends a notification if the client finished initializing (list changes, log messages); never to a modern client. */
   notify(method: string, params?: Record<string, unknown>): void {
+    const listKind = /^notifications\/(tools|resources|prompts)\/list_changed$/.exec(method)?.[1] as ListKind | undefined;
+    if (listKind !== undefined && this.subscriptions.size > 0) this.subscriptions.changed(listKind);
     if (!this.handshake || this.host === undefined || this.conn.isClosed) return;
     this.conn.notify(method, params).catch(() => {});
   }
@@ -147,6 +153,10 @@ export class GatewaySession {
     this.on('ping', () => ({}));
     this.on('initialize', (params) => this.initialize(params));
     this.on('server/discover', () => discoverResult(GATEWAY_PROTOCOL_VERSION, this.gateway.instructions));
+    this.on('subscriptions/listen', (params, ctx, served) => {
+      if (!served.modern) throw new JsonRpcError(-32601, 'Method not found: subscriptions/listen is a 2026-07-28 request (this session used initialize)');
+      return this.subscriptions.listen(params, ctx);
+    });
     c.setNotificationHandler('notifications/initialized', () => {
       this.initialized = true;
     });
