@@ -4,10 +4,11 @@
  * token (test/support/oidc-*.ts). `mcpwire login secure --no-browser` (the test approves and
  * pastes the redirect) stores the grant in the sandbox's HOME; a gateway started with the same
  * HOME reaches the server with that token, and the official SDK client lists and calls its tool
- * through the gateway. No token, refresh token or client secret is in the gateway's stderr, its
- * trace, or what the client received.
+ * through the gateway — and, when `go` is on PATH, the Go example host (examples/go-host) does the
+ * same. No token, refresh token or client secret is in the gateway's stderr, its trace, or what
+ * either client received.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,9 +17,19 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAs, type TestAs } from './support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from './support/oidc-mcp-server.js';
-import { cli } from './support/tap-helpers.js';
+import { cli, root } from './support/tap-helpers.js';
 
 const SCOPE = 'mcp:tools';
+const hasGo = (() => {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+/** Every secret value of the stored grant, for the leak checks. */
+const secrets: string[] = [];
 let as: TestAs;
 let mcp: TestMcpServer;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-oauth-'));
@@ -79,7 +90,7 @@ describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire
     });
     expect(login.code, login.stderr).toBe(0);
     const grant = JSON.parse(fs.readFileSync(path.join(home, '.config', 'mcpwire', 'mcp-auth.json'), 'utf8')).servers.secure as Record<string, string | undefined>;
-    const secrets = [grant.access_token, grant.refresh_token, grant.client_secret].filter((v): v is string => typeof v === 'string' && v !== '');
+    secrets.push(...[grant.access_token, grant.refresh_token, grant.client_secret].filter((v): v is string => typeof v === 'string' && v !== ''));
     expect(secrets.length).toBeGreaterThan(0);
 
     const trace = path.join(dir, 'gateway-trace.jsonl');
@@ -111,5 +122,22 @@ describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire
       expect(traced).not.toContain(s);
       for (const text of seen) expect(text).not.toContain(s);
     }
+  });
+
+  it.runIf(hasGo)('the Go example host calls the protected tool through the gateway with the same stored grant', async () => {
+    expect(secrets.length).toBeGreaterThan(0); // the login of the test above
+    const example = path.join(root, 'examples/go-host');
+    const goEnv = { ...process.env, GOCACHE: path.join(dir, 'go-cache'), GOPATH: path.join(dir, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' };
+    const bin = path.join(dir, 'go-host');
+    execFileSync('go', ['build', '-o', bin, '.'], { cwd: example, env: goEnv, stdio: 'pipe' });
+    const child = spawn(bin, ['-progress', 'mcp_secure_whoami', '-slow', 'no-such-tool', '--', process.execPath, cli, 'serve'], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^result of mcp_secure_whoami\S*: subject=alice scope=\S*mcp:tools\S* \(isError false\)$/m);
+    for (const s of secrets) expect(stdout + stderr).not.toContain(s);
   });
 });
