@@ -166,6 +166,7 @@ describe('the seams of the layers', () => {
     'check/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/stdio-raw.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/era.ts': 'the checker picks the era it checks a server in as the client picks it, and names the versions it can check (--protocol-version, --all-versions)',
   };
   const inEras = (f: string) => rel(f).startsWith('mcp/eras/') || rel(f) === 'mcp/versions.ts';
 

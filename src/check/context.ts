@@ -8,6 +8,7 @@ import type { HttpAuthProvider } from '../transport/http-common.js';
 import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
 import { BlockedError } from './types.js';
 import { ModernWire } from './modern-wire.js';
+import { MODERN_REVISIONS } from './era.js';
 
 /** The protocol era a run checks: `handshake` (≤ 2025-11-25, initialize) or `modern` (2026-07-28, stateless). */
 export type Era = 'handshake' | 'modern';
@@ -139,7 +140,7 @@ export class CheckContext {
 
   /** The stateless wire of the modern era, at the version this run checks. */
   wire(): ModernWire {
-    return new ModernWire(this, this.version ?? '2026-07-28');
+    return new ModernWire(this, this.version ?? MODERN_REVISIONS[0]!);
   }
 
   /** The capabilities the server declared in `server/discover` (modern era). */

@@ -27,6 +27,12 @@ export interface EraVerdict {
 /** Every version mcpwire speaks, newest first. */
 export const SPOKEN_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
+/** The revisions of the 2026-07-28 era (what the modern checks apply to), newest first. */
+export const MODERN_REVISIONS: readonly string[] = MODERN_PROTOCOL_VERSIONS;
+
+/** The version a handshake-era client offers first. */
+export const NEWEST_HANDSHAKE: string = LATEST_PROTOCOL_VERSION;
+
 /** The revisions of the handshake era (what the checks of 2025-11-25 and before apply to). */
 export const HANDSHAKE_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 

@@ -12,7 +12,7 @@ import { messageOf } from './probe.js';
 import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
 import { cheapRequest, modernCheck, outcomeText } from './modern.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
-import { isModernVersion } from '../mcp/versions.js';
+import { MODERN_REVISIONS } from './era.js';
 
 function httpModern(def: Omit<CheckDef, 'revisions' | 'transport' | 'run'>, run: (ctx: CheckContext) => Promise<Verdict>): CheckDef {
   return {
@@ -83,7 +83,7 @@ const stateless = httpModern(
   { id: 'modern.http-stateless', title: 'a modern-only server is stateless: GET and DELETE are 405, no session id minted, echoed or required', clause: 'basic.transports.streamable_http#69', level: 'SHOULD' },
   async (ctx) => {
     const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions : [];
-    if (supported.some((v) => !isModernVersion(v))) return notApplicable(`the server also speaks ${supported.filter((v) => !isModernVersion(v)).join(', ')}: #69 binds a server that supports only this revision`);
+    if (supported.some((v) => !MODERN_REVISIONS.includes(String(v)))) return notApplicable(`the server also speaks ${supported.filter((v) => !MODERN_REVISIONS.includes(String(v))).join(', ')}: #69 binds a server that supports only this revision`);
     const base = { 'mcp-protocol-version': ctx.version ?? '' };
     for (const method of ['GET', 'DELETE'] as const) {
       const r = await raw(ctx, method, method === 'GET' ? { ...base, accept: 'text/event-stream' } : base, undefined, { readMs: 500 });

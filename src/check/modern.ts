@@ -5,7 +5,7 @@
  * declared extensions. Run only when the run checks a modern version (era.ts); every probe
  * goes through the stateless wire (modern-wire.ts) and never touches an undeclared capability.
  */
-import { MODERN_PROTOCOL_VERSIONS } from '../mcp/versions.js';
+import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from './era.js';
 import { metaKeyProblem } from './aggregates.js';
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
@@ -13,7 +13,7 @@ import { describeOutcome, messageOf, type Recorded } from './probe.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION, MISSING_CAPABILITY, supportedOf, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
-export const MODERN_REVISIONS: readonly string[] = MODERN_PROTOCOL_VERSIONS;
+export { MODERN_REVISIONS };
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CACHEABLE = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
 const CORE_RESULT_TYPES = new Set(['complete', 'input_required']);
@@ -313,7 +313,7 @@ const initializeRefused = modernCheck({
   async run(ctx) {
     const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     if (supported.length === 0 || supported.some((v) => !MODERN_REVISIONS.includes(v))) return notApplicable('the server does not list only 2026-07-28 versions');
-    const params = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
+    const params = { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
     // as a handshake-era client sends it: no _meta, no 2026-07-28 headers
     const a = await ctx.wire().send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
     const o = a.outcome;
