@@ -96,7 +96,7 @@ describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_00
     expect(r.stderr).toMatch(/already exists.*--replace/);
     r = await run(sb, ['mcp', 'add', 'local', '--transport', 'stdio', '--command', node, '--arg', mock, '--replace', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ id: 'local', scope: 'project', file: sb.projectFile, transport: 'stdio', replaced: true });
+    expect(JSON.parse(r.stdout)).toEqual({ id: 'local', scope: 'project', file: sb.projectFile, transport: 'stdio', replaced: true, trusted: true });
     expect(JSON.parse(fs.readFileSync(sb.projectFile, 'utf8')).mcp.servers.local).toEqual({ transport: 'stdio', command: node, args: [mock] });
 
     r = await run(sb, ['mcp', 'list']);

@@ -7,12 +7,17 @@
  * missing; `--command "npx -y pkg"` (a whole command line) is split like `--stdio` does (and
  * refused when `--arg` is given too); `--env K` (no value) stores the reference `${K}`, never the
  * secret, and says when K is not set in this shell.
+ *
+ * It says what it did: the file and its layer, and the trust. A server added to the project file
+ * is trusted (the user wrote it); `--replace` keeps the trust when the command (transport,
+ * command and args, url) is the same and drops it when that changed. The user's own files
+ * (global, `--config`) are always trusted.
  */
 import { existsSync } from 'node:fs';
-import { addServer } from '../../host-api.js';
+import { addServer, projectEntryTrust, trustWrittenEntry, type WrittenTrust } from '../../host-api.js';
 import { parse, splitCommandLine, UsageError } from '../args.js';
-import { CONFIG_OPTIONS, reportFailure, secretPairs, writeTarget } from '../config-target.js';
-import { printJson } from '../output.js';
+import { CONFIG_OPTIONS, pathOptions, reportFailure, secretPairs, writeTarget } from '../config-target.js';
+import { printJson, safeText } from '../output.js';
 
 const OPTIONS = {
   ...CONFIG_OPTIONS,
@@ -88,20 +93,60 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
       entry.request_timeout_ms = n;
     }
     const target = writeTarget(values);
+    // The project file: what the store says of the entry before it is replaced (its trust is kept only for the same command).
+    const project = values.config === undefined && target.scope === 'project';
+    const before = project && values.replace === true ? await projectEntryTrust('.', id, pathOptions()) : undefined;
     const { replaced, unset } = await addServer(target.file, id, entry, { replace: values.replace === true });
-    // `unset_variables`: only when a `${VAR}` written is not set in this shell.
-    if (values.json) printJson({ id, scope: target.scope, file: target.file, transport, replaced, ...(unset.length ? { unset_variables: unset } : {}) });
-    else {
-      process.stdout.write(`${replaced ? 'replaced' : 'added'} server "${id}" (${transport}) in ${target.label} ${target.file}\n`);
-      if (note !== undefined) process.stderr.write(`mcpwire: ${note}\n`);
-      for (const name of unset) {
-        process.stderr.write(`mcpwire: note: "${name}" is not set in this shell; "${id}" stays disabled until it is set where mcpwire runs\n`);
+    let trust: WrittenTrust | 'own' = 'own';
+    if (project) {
+      try {
+        trust = await trustWrittenEntry('.', id, replaced, before, pathOptions());
+      } catch (err) {
+        // The entry is written; only its trust could not be recorded (an invalid trust store).
+        trust = 'untrusted';
+        process.stderr.write(`mcpwire: note: the trust of "${id}" was not recorded: ${safeText((err as Error).message, 500)}\n`);
       }
     }
+    report({ id, transport, replaced, unset, note, trust, target, json: values.json === true });
     return 0;
   } catch (err) {
     if (err instanceof Error && err.message.endsWith('(use replace to overwrite)')) err.message = err.message.replace('(use replace to overwrite)', '(use --replace to overwrite)');
     return reportFailure(err);
+  }
+}
+
+/** What the trust of the written entry is, in words (`own`: the user's own file, always trusted). */
+const TRUST_WORDS: Record<WrittenTrust | 'own', string> = {
+  own: 'trusted (your own config file)',
+  added: 'trusted (you added it; a later change by anyone else asks again)',
+  kept: 'still trusted (the same command)',
+  dropped: 'not trusted: the command changed; run `mcpwire trust` to allow it to start',
+  untrusted: 'not trusted (it was not before); run `mcpwire trust` to allow it to start',
+};
+
+interface Added {
+  id: string;
+  transport: string;
+  replaced: boolean;
+  unset: string[];
+  note: string | undefined;
+  trust: WrittenTrust | 'own';
+  target: { file: string; scope: string; label: string };
+  json: boolean;
+}
+
+/** Says what was done: the file written and its layer, and whether the entry may start (trust). */
+function report(a: Added): void {
+  const trusted = a.trust === 'own' || a.trust === 'added' || a.trust === 'kept';
+  // `unset_variables`: only when a `${VAR}` written is not set in this shell.
+  if (a.json) {
+    printJson({ id: a.id, scope: a.target.scope, file: a.target.file, transport: a.transport, replaced: a.replaced, trusted, ...(a.unset.length ? { unset_variables: a.unset } : {}) });
+    return;
+  }
+  process.stdout.write(`${a.replaced ? 'replaced' : 'added'} server "${a.id}" (${a.transport}) in ${a.target.label} ${a.target.file}; ${TRUST_WORDS[a.trust]}\n`);
+  if (a.note !== undefined) process.stderr.write(`mcpwire: ${a.note}\n`);
+  for (const name of a.unset) {
+    process.stderr.write(`mcpwire: note: "${name}" is not set in this shell; "${a.id}" stays disabled until it is set where mcpwire runs\n`);
   }
 }
 

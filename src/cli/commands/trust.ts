@@ -33,11 +33,18 @@ export default function trust(argv: string[]): Promise<number> {
 async function grant(dir: string, json: boolean): Promise<number> {
   const r = await trustProject(dir, pathOptions());
   printDiagnostics(r.diagnostics);
-  const scrub = scrubber(r.servers);
-  const rows = r.servers.map((s) => ({ id: s.id, transport: s.transport, file: path.relative(r.project, s.file).split(path.sep).join('/'), target: target(listedServer(s, scrub)) }));
+  const all = [...r.servers, ...r.pending.map((p) => p.server)];
+  const scrub = scrubber(all);
+  const rows = all.map((s) => ({ id: s.id, transport: s.transport, file: path.relative(r.project, s.file).split(path.sep).join('/'), target: target(listedServer(s, scrub)) }));
+  const waiting = r.pending.map((p) => ({ id: p.server.id, unset: p.unset }));
   if (json) {
-    printJson({ project: r.project, file: r.file, servers: rows.map(({ id, transport, file }) => ({ id, transport, file })) });
+    printJson({ project: r.project, file: r.file, servers: rows.map(({ id, transport, file }) => ({ id, transport, file })), ...(waiting.length ? { waiting_for_variables: waiting } : {}) });
     return 0;
+  }
+  // An entry invalid now only for an unset ${VAR} is trusted as written: said, not skipped silently.
+  for (const w of waiting) {
+    const names = w.unset.map((n) => `\${${n}}`).join(', ');
+    process.stderr.write(`mcpwire: note: server "${safeText(w.id, 64)}" uses ${names}, not set now: trusted as written; it starts once ${w.unset.length === 1 ? 'it is' : 'they are'} set\n`);
   }
   if (rows.length === 0) {
     process.stdout.write(`trusted ${safeText(r.project, 500)}: it defines no servers now (a server added later asks again)\n`);

@@ -46,6 +46,6 @@ export {
   type TrustOption,
   type TrustStoreData,
 } from './trust.js';
-export { listTrustedProjects, trustProject, untrustProject, type TrustEditOptions, type TrustResult } from './trust-edit.js';
+export { listTrustedProjects, projectEntryTrust, trustProject, trustWrittenEntry, untrustProject, type PendingServer, type TrustEditOptions, type TrustResult, type WrittenTrust } from './trust-edit.js';
 export { addServer, removeServer, setServerEnabled, type AddServerOptions, type SetEnabledOutcome } from './write.js';
 export { toConnectConfig } from './connect.js';

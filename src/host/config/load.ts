@@ -190,7 +190,8 @@ function markProjectEntries(entries: LayerEntry[], base: string, options: Resolv
       if (!trust.map((d) => path.resolve(base, d)).includes(project)) server.untrusted = { project, changed: false };
       continue;
     }
-    const { ok, known } = storeAllows(options.trustStore, project, serverFingerprint(server, base));
+    const file = path.relative(base, server.file).split(path.sep).join('/');
+    const { ok, known } = storeAllows(options.trustStore, project, serverFingerprint(server, base), server.id, file);
     if (!ok) server.untrusted = { project, changed: known };
   }
 }

@@ -167,8 +167,11 @@ export async function readTrustStoreForWrite(file: string): Promise<TrustStoreDa
   return data;
 }
 
-/** Whether `server` (a project-level entry of `project`) is allowed by the store. */
-export function storeAllows(store: TrustStoreData | undefined, project: string, hash: string): { ok: boolean; known: boolean } {
+/**
+ * Whether `server` (a project-level entry of `project`) is allowed by the store; `known`: an entry
+ * with this id in this file (relative to the project) was trusted, in another form (it changed).
+ */
+export function storeAllows(store: TrustStoreData | undefined, project: string, hash: string, id: string, file: string): { ok: boolean; known: boolean } {
   const rec = store?.projects.get(project);
-  return { ok: rec?.servers.some((s) => s.hash === hash) ?? false, known: rec !== undefined };
+  return { ok: rec?.servers.some((s) => s.hash === hash) ?? false, known: rec?.servers.some((s) => s.id === id && s.file === file) ?? false };
 }

@@ -145,7 +145,7 @@ export interface ResolvedServer {
   /**
    * Set when the entry is project-level and the trust decision (`loadConfig`'s `trust` option)
    * did not allow it: the host never starts it (state `untrusted`) and `toConnectConfig`
-   * refuses it. `changed`: the project was trusted, but not with this entry as it is now.
+   * refuses it. `changed`: an entry with this id (in this file) was trusted, but not as it is now.
    */
   untrusted?: { project: string; changed: boolean };
   /**
