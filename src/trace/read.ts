@@ -91,6 +91,17 @@ export function pairExchanges(records: TraceRecord[]): { exchanges: Exchange[]; 
   return { exchanges, byResponse };
 }
 
+/**
+ * A record's wall-clock time as ISO 8601 UTC text, the form every writer uses
+ * (`2026-07-28T10:00:00.123Z`, clock.ts); a `ts` written as epoch milliseconds is read too.
+ * Empty when the record has neither.
+ */
+export function wallTime(r: { ts?: unknown }): string {
+  if (typeof r.ts === 'string') return r.ts;
+  if (typeof r.ts === 'number' && Number.isFinite(r.ts)) return new Date(r.ts).toISOString();
+  return '';
+}
+
 export function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }

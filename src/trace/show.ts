@@ -4,7 +4,7 @@
  * All trace text is untrusted: control characters are stripped before it reaches a terminal.
  */
 import { isMessageRecord, type TraceEventRecord, type TraceMessageRecord, type TraceRecord } from './record.js';
-import { eraEvidence, eraText, pairExchanges, type Exchange } from './read.js';
+import { eraEvidence, eraText, pairExchanges, wallTime, type Exchange } from './read.js';
 import { preview, safeText } from './text.js';
 
 export interface ShowOptions {
@@ -124,7 +124,7 @@ function messageLine(r: TraceMessageRecord, ex: Exchange | undefined, answered: 
  */
 export function orderByTime(records: TraceRecord[]): TraceRecord[] {
   if (!isMultiProcess(records)) return records;
-  const keyed = records.map((r, i) => ({ r, i, k: Date.parse(r.ts) }));
+  const keyed = records.map((r, i) => ({ r, i, k: Date.parse(wallTime(r)) }));
   keyed.sort((x, y) => (Number.isNaN(x.k) || Number.isNaN(y.k) ? 0 : x.k - y.k) || x.i - y.i);
   return keyed.map((x) => x.r);
 }
@@ -146,7 +146,7 @@ export function createShowRenderer(options: ShowOptions & { serverWidth?: number
   const answered = new Map<TraceRecord, Exchange>();
   const width = options.serverWidth ?? 16;
   return (r) => {
-    const t = paint('dim', options.wallClock ? safeText(r.ts, 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
+    const t = paint('dim', options.wallClock ? safeText(wallTime(r), 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
     const server = safeText(r.server, 24).padEnd(width);
     if (isMessageRecord(r)) {
       const key = (dir: string) => `${r.server}\u0000${r.session ?? ''}\u0000${dir}\u0000${typeof r.id}:${String(r.id)}`;
@@ -184,7 +184,7 @@ export function renderShow(records: TraceRecord[], options: ShowOptions = {}): s
   const serverWidth = Math.min(24, Math.max(6, ...records.map((r) => safeText(r.server, 24).length)));
   const out: string[] = [];
   for (const r of records) {
-    const t = paint('dim', wallClock ? safeText(r.ts, 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
+    const t = paint('dim', wallClock ? safeText(wallTime(r), 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
     const server = safeText(r.server, 24).padEnd(serverWidth);
     if (isMessageRecord(r)) {
       out.push(`${t}  ${server}  ${messageLine(r, byRequest.get(r), byResponse, paint)}`);
