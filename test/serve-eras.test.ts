@@ -12,6 +12,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, JsonRpcError, type McpClient } from '../src/index.js';
 import { cli, root, startUntil, stop } from './support/tap-helpers.js';
 
@@ -128,6 +131,30 @@ describe('mcpwire serve speaks both revisions, upstream and downstream', { timeo
       const crashed = await c.callTool(crash, { code: 3 });
       expect(crashed.isError).toBe(true);
       await expect.poll(() => changes, { timeout: 15_000 }).toBeGreaterThan(0);
+    }
+  });
+
+  it("a downstream elicitation during a 2026-07-28 client's call is refused, not put to another client that declared elicitation", async () => {
+    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
+    gateways.push(g.child);
+    // A handshake-era client that answers elicitations starts the gateway (the servers are offered elicitation).
+    const other = new Client({ name: 'bystander', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    other.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept', content: { colour: 'not yours' } };
+    });
+    await other.connect(new StreamableHTTPClientTransport(new URL(g.match[1]!)));
+    try {
+      const modern = await connect({ id: 'gateway', transport: 'http', url: g.match[1]! }, { protocolVersion: '2026-07-28', timeoutMs: 30_000 });
+      clients.push(modern);
+      const ask = (await modern.listTools()).find((t) => t.name.startsWith('mcp_legacy_ask'))!.name;
+      const r = await modern.callTool(ask, { method: 'elicitation/create', params: { message: 'Colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } } });
+      expect(r.isError).toBe(true);
+      expect(JSON.stringify(r.content)).toContain('-32601');
+      expect(asked).toBe(0);
+    } finally {
+      await other.close();
     }
   });
 

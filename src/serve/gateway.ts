@@ -8,8 +8,8 @@
  * list_changed` (coalesced over a short window; a server coming or going changes every list);
  * downstream log messages outside a call become `notifications/message`. What flows down:
  * sampling, elicitation and roots requests of a downstream server are forwarded to a client
- * that declared the capability — the one whose tool call on that server is running, else the
- * newest — and only declared downstream when the first client declared it (client.sampling#5,
+ * that declared the capability — the one whose tool call on that server is running (no other
+ * client stands in for it), else the newest — and only declared downstream when the first client declared it (client.sampling#5,
  * client.elicitation#4, client.roots#1: never promise what nobody can answer).
  */
 import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer } from '../host/index.js';
@@ -210,8 +210,10 @@ export class Gateway implements SessionGateway {
 
   private ask<T>(server: string, feature: 'sampling' | 'elicitation' | 'roots', method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<T> {
     const declared = (s: GatewaySession) => s.clientCapabilities?.[feature] !== undefined && !s.conn.isClosed;
-    const calling = (this.calling.get(server) ?? []).filter(declared);
-    const target = calling.at(-1) ?? [...this.sessions].filter(declared).at(-1);
+    // During a call the request is that call's client's: one that cannot answer it (it did not
+    // declare the feature, or is a 2026-07-28 client) is not stood in for by another client.
+    const running = this.calling.get(server) ?? [];
+    const target = running.length > 0 ? running.filter(declared).at(-1) : [...this.sessions].filter(declared).at(-1);
     if (target === undefined) return Promise.reject(new JsonRpcError(-32601, `no client of the gateway handles ${method} now`));
     return target.conn.request<T>(method, params, { ...(signal ? { signal } : {}), timeoutMs: 10 * 60_000 });
   }
