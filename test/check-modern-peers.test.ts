@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkExitCode, renderCheckReport, renderJUnit, runAllVersions, runChecks, type CheckReport } from '../src/check-api.js';
 import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
+import { describeOutcome } from '../src/check/probe.js';
 import { spawnHttpPeer, type HttpPeer } from './support/modern-wire.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -110,6 +111,19 @@ describe('--all-versions and --protocol-version', () => {
       expect(xml).toContain('type="version-refused"');
       expect(xml).toMatch(/<testsuites[^>]* tests="1" failures="0" errors="1"/);
     }
+  });
+
+  it('unpinned: a server whose server/discover is -32601 but whose initialize is -32022 is a refusal naming its versions', T, async () => {
+    const env = { MOCK_SCENARIO_JSON: JSON.stringify({ extends: 'default', behavior: { methods: { 'server/discover': { error: { code: -32601, message: 'Method not found' } } } } }) };
+    const r = await runChecks({ transport: 'stdio', command: node, args: [MODERN], env }, OPTS);
+    expect(r.era).toBe('handshake');
+    expect(r.refused).toMatchObject({ requested: '2025-11-25', supported: ['2026-07-28'] });
+    expect(renderCheckReport(r)).toContain('the server supports: 2026-07-28');
+  });
+
+  it('a version refusal keeps the versions the server supports in the detail of an outcome', () => {
+    const text = describeOutcome({ kind: 'error', error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2025-11-25' } }, message: undefined });
+    expect(text).toBe('error -32022 "Unsupported protocol version" (supported: 2026-07-28)');
   });
 
   it('a handshake-only server asked for 2026-07-28: not checked, server/discover was not answered the modern way', T, async () => {

@@ -216,8 +216,12 @@ export function describeOutcome(o: Outcome): string {
   switch (o.kind) {
     case 'result':
       return `a success result ${excerpt(JSON.stringify(o.result) ?? 'undefined', 160)}`;
-    case 'error':
-      return `error ${o.error.code} ${JSON.stringify(excerpt(o.error.message, 120))}`;
+    case 'error': {
+      // a version refusal names the versions the server supports: keep them in the detail
+      const supported = (o.error.data as { supported?: unknown } | undefined)?.supported;
+      const versions = Array.isArray(supported) ? ` (supported: ${excerpt(supported.map(String).join(', '), 120)})` : '';
+      return `error ${o.error.code} ${JSON.stringify(excerpt(o.error.message, 120))}${versions}`;
+    }
     case 'timeout':
       return `no response within ${o.timeoutMs} ms`;
     case 'closed':

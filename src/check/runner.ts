@@ -24,7 +24,7 @@ import { stdioRawChecks } from './stdio-raw.js';
 import { taskChecks } from './tasks.js';
 import { elicitationChecks } from './elicitation.js';
 import { expectationChecks } from './expectations.js';
-import { applies, chooseEra, HANDSHAKE_REVISIONS, handshakeAnswer, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
+import { applies, chooseEra, HANDSHAKE_REVISIONS, handshakeAnswer, NEWEST_HANDSHAKE, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
 import { modernAggregates, modernChecks } from './modern.js';
 import { modernMrtrChecks } from './modern-mrtr.js';
 import { modernHttpChecks } from './modern-http.js';
@@ -116,9 +116,10 @@ export async function runChecks(target: ServerConfig, options: RunOptions = {}):
     ctx.era = era.era;
     ctx.version = era.version;
     ctx.discover = era.discover;
-    if (era.refused === undefined && era.era === 'handshake' && options.protocolVersion !== undefined && !ctx.isHttp) {
+    if (era.refused === undefined && era.era === 'handshake' && !ctx.isHttp) {
+      // the session the lifecycle checks open first anyway: a -32022 to it is a refused version
       await ctx.session().catch(() => undefined);
-      const refused = initializeRefusal(ctx, options.protocolVersion);
+      const refused = initializeRefusal(ctx, options.protocolVersion ?? NEWEST_HANDSHAKE);
       if (refused !== undefined) era = { ...era, supported: refused.supported, refused };
     }
     if (era.refused === undefined) await runAll(ctx, options, results);
