@@ -1,20 +1,26 @@
 /**
- * `mcpwire demo` (what `npm start` runs): connects to the bundled mock server over stdio, lists
- * its tools, calls one with progress, and prints a short summary.
+ * `mcpwire demo` (what `npm start` runs): connects to the demo server that ships with mcpwire
+ * (src/cli/demo-server) over stdio, lists its tools, calls one with progress, and prints a short
+ * summary. `mcpwire demo --server` is that server itself, on stdin/stdout: a server to configure
+ * (`mcpwire mcp add demo --command mcpwire --arg demo --arg=--server`) or to connect a program to.
  */
 import { fileURLToPath } from 'node:url';
 import { connect } from '../../index.js';
 import { reportError, safeText } from '../output.js';
 import { progressPrinter } from '../progress.js';
 
-export default async function demo(): Promise<number> {
-  const server = fileURLToPath(new URL('../../../mock-servers/stdio-server.mjs', import.meta.url));
-  const scenario = fileURLToPath(new URL('../../../mock-servers/scenarios/demo.json', import.meta.url));
+export default async function demo(argv: string[] = []): Promise<number> {
+  if (argv.includes('--server')) {
+    const { serveDemo } = await import('../demo-server/server.js');
+    await serveDemo(process.stdin, process.stdout);
+    return 0;
+  }
+  const server = fileURLToPath(new URL('../demo-server/main.js', import.meta.url));
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const t0 = performance.now();
   try {
     const client = await connect(
-      { transport: 'stdio', id: 'demo', command: process.execPath, args: [server, scenario] },
+      { transport: 'stdio', id: 'demo', command: process.execPath, args: [server] },
       { clientInfo: { name: 'mcpwire-demo', version: '0.1.0' }, timeoutMs: 10_000, closeOnExit: true },
     );
     try {
