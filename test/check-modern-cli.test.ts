@@ -4,7 +4,7 @@
  * version reported with the versions the server supports (exit 1, JSON and JUnit saying so),
  * and one report per version of a dual server.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,6 +58,17 @@ describe('mcpwire check and protocol revisions (CLI)', () => {
     ]);
     expect(out.exitCode).toBe(0);
     expect(r.code).toBe(0);
+  });
+
+  it("a configured server's protocol_version is the version it is checked at (as the client speaks to it)", T, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-modern-config-'));
+    const config = join(dir, 'config.json');
+    const args = [join(ROOT, 'mock-servers/interop/sdk-v2-server.mjs'), 'stdio'];
+    writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { dual: { transport: 'stdio', command: process.execPath, args, protocol_version: '2025-11-25' } } } }));
+    const pinned = await run(['check', 'dual', '--config', config, '--only', 'modern.discover,lifecycle.initialize-result', '--json']);
+    expect(JSON.parse(pinned.stdout)).toMatchObject({ servers: [{ id: 'dual', report: { era: 'handshake', protocolVersion: '2025-11-25' } }] });
+    const asked = await run(['check', 'dual', '--config', config, '--only', 'modern.discover', '--protocol-version', '2026-07-28', '--json']);
+    expect(JSON.parse(asked.stdout)).toMatchObject({ servers: [{ id: 'dual', report: { era: 'modern', protocolVersion: '2026-07-28' } }] });
   });
 
   it('usage errors exit 2: both flags, a version mcpwire does not speak', async () => {

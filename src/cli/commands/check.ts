@@ -130,7 +130,8 @@ const OWN = {
 } as const;
 
 type Values = Parsed<typeof OWN>['values'];
-type Target = { name: string; config: ServerConfig; authProvider?: HttpAuthProvider };
+/** `pinned`: the configured server's `protocol_version` (checked at it, as the client speaks it). */
+type Target = { name: string; config: ServerConfig; authProvider?: HttpAuthProvider; pinned?: string };
 
 export default function check(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: OWN, onError: reportJudgeFailure }, async ({ values, positionals }, run) => {
@@ -169,6 +170,8 @@ export default function check(argv: string[]): Promise<number> {
       const o: RunChecksOptions = {
         ...options,
         ...(t.authProvider !== undefined ? { authProvider: t.authProvider } : {}),
+        // a configured protocol_version is the version the client speaks to it: checked at that one
+        ...(pinned === undefined && values['all-versions'] !== true && t.pinned !== undefined ? { protocolVersion: t.pinned } : {}),
         onResult: (r) => {
           if (!values.json && process.stderr.isTTY) process.stderr.write(`  ${r.status.padEnd(5)} ${r.id}\n`);
         },
@@ -205,7 +208,8 @@ async function checkTargets(values: Values, positionals: string[], run: CommandR
   for (const s of picked) {
     usableServer(s);
     // An HTTP server authorized with `mcpwire login`: its stored grant (refreshed as needed).
-    targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s) });
+    const pinned = s.config.protocolVersion;
+    targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s), ...(pinned !== undefined ? { pinned } : {}) });
   }
   return { targets };
 }
