@@ -1,7 +1,8 @@
 /**
  * One upstream client of the gateway: the server side of a `Connection` (basic/lifecycle,
  * server/*). Before `initialize` only `ping` is served (-32600 otherwise); `initialize` starts the
- * host on first use (the gateway's `ensureHost`) and answers with the gateway's capabilities.
+ * host on first use (the gateway's `ensureHost`) and answers with the gateway's capabilities. A
+ * request whose `_meta` names a version is a 2026-07-28 one, served without `initialize` (modern.ts).
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
 import { JsonRpcError } from '../errors.js';
@@ -19,7 +20,7 @@ import { correlation } from './trace.js';
 import { Subscriptions, type ListKind } from './subscriptions.js';
 import { discoverResult, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
 
-/** The one revision served for now (basic.lifecycle#10: the server answers a version it supports). */
+/** The handshake-era revision served to `initialize` (basic.lifecycle#10: the server answers a version it supports); 2026-07-28 is modern.ts's. */
 export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
 
 export const GATEWAY_CAPABILITIES = {
