@@ -46,6 +46,11 @@ describe('trace show and stats name the era', () => {
     const records = read(tapTrace);
     expect(renderShow(records)).toMatch(/• era\s+modern 2026-07-28/);
     expect(computeStats(records).eras).toEqual([expect.objectContaining({ server: 'stdio', era: 'modern', version: '2026-07-28' })]);
+    // Two relayed sessions of one server: one era line saying how many.
+    const again = records.map((r) => (r.session === undefined ? r : { ...r, session: 'sha256:00000002' }));
+    const stats = computeStats([...records, ...again]);
+    expect(stats.eras).toHaveLength(2);
+    expect(formatStats(stats)).toMatch(/^era: stdio modern 2026-07-28 \(2 sessions\)$/m);
   });
 
   it('a handshake-era trace written before eras were noted: era handshake 2025-11-25 from the initialize result', async () => {

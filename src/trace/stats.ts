@@ -109,6 +109,12 @@ export function formatStats(stats: TraceStats): string {
   const fmt = (cells: string[]) => cells.map((c, i) => (numeric.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   const lines = [fmt(headers), fmt(widths.map((w) => '-'.repeat(w))), ...rows.map(fmt)];
   lines.push('', `${stats.messages} messages, ${stats.events} events, ${stats.schemaViolations} schema violations`);
-  for (const e of stats.eras) lines.push(`era: ${safeText(e.server, 40)}${e.session !== undefined ? ` (${safeText(e.session, 20)})` : ''} ${safeText(eraText(e), 40)}`);
+  // One line per server and era; a tap relaying many sessions says how many.
+  const eras = new Map<string, number>();
+  for (const e of stats.eras) {
+    const line = `era: ${safeText(e.server, 40)} ${safeText(eraText(e), 40)}`;
+    eras.set(line, (eras.get(line) ?? 0) + 1);
+  }
+  for (const [line, n] of eras) lines.push(n > 1 ? `${line} (${n} sessions)` : line);
   return lines.join('\n');
 }
