@@ -86,6 +86,12 @@ describe('--all-versions and --protocol-version', () => {
     expect(reports[1]!.results.find((x) => x.id === 'lifecycle.initialize-result')?.status).toBe('pass');
     expect(reports[1]!.results.filter((x) => x.id.startsWith('modern.')).every((x) => x.status === 'skip' && /^not applicable: 2026-07-28 only/.test(x.detail ?? ''))).toBe(true);
     expect(reports.every((r) => r.refused === undefined)).toBe(true);
+    // over Streamable HTTP: the raw initialize of a dual endpoint answers the handshake version
+    const http = await runAllVersions({ transport: 'http', url: await sdkHttp() }, { ...OPTS, only: ['modern.discover', 'lifecycle.initialize-result'] });
+    expect(http.map((r) => [r.era, r.protocolVersion, r.summary.fail])).toEqual([
+      ['modern', '2026-07-28', 0],
+      ['handshake', '2025-11-25', 0],
+    ]);
   });
 
   it("--all-versions follows server/discover's list: the dual modern mock is checked at each version it claims", T, async () => {
