@@ -15,6 +15,14 @@ function inProcess() {
   return { sent, handle: (m: object) => server.handle({ jsonrpc: '2.0', ...m }) };
 }
 
+async function initialized() {
+  const s = inProcess();
+  await s.handle({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  await s.handle({ method: 'notifications/initialized' });
+  s.sent.length = 0;
+  return s;
+}
+
 describe('demo server', () => {
   it('negotiates the version asked for when it knows it, else offers 2025-11-25', async () => {
     const s = inProcess();
@@ -25,15 +33,21 @@ describe('demo server', () => {
     expect(s.sent[0].result.serverInfo.name).toBe('mcpwire-demo-server');
   });
 
-  it('answers an unknown method with -32601 and an unknown tool with -32602', async () => {
-    const s = inProcess();
-    await s.handle({ id: 1, method: 'server/discover' });
-    await s.handle({ id: 2, method: 'tools/call', params: { name: 'nope', arguments: {} } });
-    expect(s.sent.map((m) => m.error.code)).toEqual([-32601, -32602]);
+  it('answers an unknown method with -32601, a request before initialize with -32600, an unknown tool or a cursor with -32602', async () => {
+    const early = inProcess();
+    await early.handle({ id: 1, method: 'server/discover' });
+    await early.handle({ id: 2, method: 'tools/list' });
+    await early.handle({ id: 3, method: 'ping' });
+    expect(early.sent.map((m) => m.error?.code ?? 'ok')).toEqual([-32601, -32600, 'ok']);
+    const s = await initialized();
+    await s.handle({ id: 4, method: 'tools/call', params: { name: 'nope', arguments: {} } });
+    await s.handle({ id: 5, method: 'tools/list', params: { cursor: 'x' } });
+    await s.handle({ id: 6, method: 'resources/read', params: {} });
+    expect(s.sent.map((m) => m.error.code)).toEqual([-32602, -32602, -32602]);
   });
 
   it('sends progress with the request token, and a cancelled call gets no answer', async () => {
-    const s = inProcess();
+    const s = await initialized();
     await s.handle({ id: 1, method: 'tools/call', params: { name: 'progress', arguments: { steps: 2, intervalMs: 1 }, _meta: { progressToken: 'p1' } } });
     expect(s.sent.map((m) => m.method ?? m.result.content[0].text)).toEqual(['notifications/progress', 'notifications/progress', 'done 2 steps']);
     expect(s.sent[1].params).toEqual({ progressToken: 'p1', progress: 2, total: 2, message: 'step 2 of 2' });
@@ -68,6 +82,12 @@ describe('demo server', () => {
     expect(r.stdout.trim()).toBe('5');
     expect(r.code).toBe(0);
   }, 30_000);
+
+  it('`mcpwire check` finds no failure and no warning in it', async () => {
+    const r = await runCli(['check', '--stdio', `${node} ${cli} demo --server`], { timeoutMs: 90_000 });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^\d+ passed, 0 failed, 0 warnings/m);
+  }, 100_000);
 
   it('`mcpwire demo` runs against it: tools listed, a call with progress, exit 0', async () => {
     const r = await runCli(['demo']);

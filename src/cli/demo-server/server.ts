@@ -40,8 +40,10 @@ export interface DemoServer {
 
 export function createDemoServer(send: (msg: object) => void): DemoServer {
   const running = new Map<Id, AbortController>();
+  let initialized = false;
 
   function initialize(p: Record<string, unknown>) {
+    initialized = true;
     const asked = typeof p.protocolVersion === 'string' ? p.protocolVersion : '';
     return {
       protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0],
@@ -81,19 +83,27 @@ export function createDemoServer(send: (msg: object) => void): DemoServer {
   }
 
   function readResource(p: Record<string, unknown>) {
+    if (typeof p.uri !== 'string') throw new RpcError(-32602, 'resources/read needs a uri');
     const r = RESOURCES.find((x) => x.uri === p.uri);
     if (!r) throw new RpcError(-32002, `Resource not found: ${String(p.uri)}`);
     return { contents: [{ uri: r.uri, mimeType: r.mimeType, text: r.text }] };
   }
 
+  /** Every list fits one page: any cursor is one this server never gave (server.utilities.pagination#5). */
+  const onePage = <T>(p: Record<string, unknown>, list: () => T): T => {
+    if (p.cursor !== undefined) throw new RpcError(-32602, 'Invalid cursor');
+    return list();
+  };
+
   const methods: Record<string, (p: Record<string, unknown>, id: Id) => unknown> = {
     initialize,
     ping: () => ({}),
-    'tools/list': () => ({ tools: TOOLS.map(({ run: _run, ...def }) => def) }),
+    'tools/list': (p) => onePage(p, () => ({ tools: TOOLS.map(({ run: _run, ...def }) => def) })),
     'tools/call': (p, id) => callTool(id, p),
-    'resources/list': () => ({ resources: RESOURCES.map(({ text: _text, ...def }) => def) }),
+    'resources/list': (p) => onePage(p, () => ({ resources: RESOURCES.map(({ text: _text, ...def }) => def) })),
+    'resources/templates/list': (p) => onePage(p, () => ({ resourceTemplates: [] })),
     'resources/read': readResource,
-    'prompts/list': () => ({ prompts: PROMPTS.map(({ render: _render, ...def }) => def) }),
+    'prompts/list': (p) => onePage(p, () => ({ prompts: PROMPTS.map(({ render: _render, ...def }) => def) })),
     'prompts/get': getPrompt,
   };
 
@@ -112,6 +122,7 @@ export function createDemoServer(send: (msg: object) => void): DemoServer {
     const method = Object.hasOwn(methods, msg.method) ? methods[msg.method] : undefined;
     try {
       if (!method) throw new RpcError(-32601, `Method not found: ${msg.method}`);
+      if (!initialized && msg.method !== 'initialize' && msg.method !== 'ping') throw new RpcError(-32600, 'Server not initialized');
       const result = await method(params(msg.params), id);
       send({ jsonrpc: '2.0', id, result });
     } catch (err) {
