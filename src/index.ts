@@ -32,6 +32,8 @@ export type { TaskReceiverOptions, TaskReceiverMethod } from './mcp/task-receive
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/versions.js';
 export type * from './mcp/types.js';
 export { LOGGING_LEVELS } from './mcp/types.js';
+/** basic#28: whether an icon URI (or a redirect target while fetching one) is safe: https, or a data: image. */
+export { isSafeIconUri, safeIcons } from './mcp/icons.js';
 
 export type { ServerConfig, StdioServerConfig, HttpServerConfig, TransportFactoryOptions } from './transport/create.js';
 /** Builds a transport from a server config (HTTP transports are loaded lazily, with undici). */

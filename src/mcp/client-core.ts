@@ -19,6 +19,7 @@ import type { ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraFeature, EraIo } from './eras/codec.js';
 import { eraSelector, type EraSelector } from './eras/select.js';
+import { screenCodecIcons } from './icons.js';
 import { installModernHttp, reissueOnBrokenStream } from './eras/http-modern.js';
 import { DEFAULT_MAX_INPUT_ROUNDS, followInputRounds, type RoundTripDeps } from './mrtr.js';
 import { Keepalive } from './keepalive.js';
@@ -94,6 +95,7 @@ export abstract class ClientCore extends EventEmitter {
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
       urlElicitations: this.features.urlElicitations,
     });
+    screenCodecIcons(this.codec, (code, message) => this.diagnostic(code, message)); // basic#28: only safe icons reach the embedder (icons.ts)
     this.roundTrips = this.roundTripDeps();
     this.eraIo = this.eraIoDeps();
     this.tasks = this.taskRequester();
