@@ -125,6 +125,8 @@ export const serverEntrySchema = z.object({
   reset_timeout_on_progress: z.boolean().optional(),
   max_total_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
   validate_input: z.boolean().optional(),
+  /** server.tools#6: this server's tool annotations (`idempotentHint`, `readOnlyHint`…) are trusted for decisions (retry); default: claims only. */
+  trust_annotations: z.boolean().optional(),
   /** `mcpwire daemon start` holds only the servers marked so, when any is (docs/daemon.md). */
   keep_alive: z.boolean().optional(),
   /** Pins the protocol version and so the era (src/mcp/eras/select.ts): no probe. Default: found per server. */
@@ -241,6 +243,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.reset_timeout_on_progress !== undefined) config.resetTimeoutOnProgress = e.reset_timeout_on_progress;
   if (e.max_total_timeout_ms !== undefined) config.maxTotalTimeoutMs = e.max_total_timeout_ms;
   if (e.validate_input !== undefined) config.validateInput = e.validate_input;
+  if (e.trust_annotations === true) config.trustAnnotations = true;
   if (e.keep_alive !== undefined) config.keepAlive = e.keep_alive;
   if (e.protocol_version !== undefined) config.protocolVersion = e.protocol_version;
   return { transport: e.transport === 'sse' ? 'http' : e.transport, enabled: e.enabled !== false, config };

@@ -86,6 +86,8 @@ export interface NormalizedServerConfig {
   maxTotalTimeoutMs?: number;
   /** Check a call's arguments against the tool's inputSchema before sending (default true). */
   validateInput?: boolean;
+  /** `trust_annotations` (server.tools#6): the user trusts this server's tool annotations, so the host's retry may rely on its `idempotentHint`/`readOnlyHint` (default: untrusted claims). */
+  trustAnnotations?: boolean;
   /** `keep_alive`: `mcpwire daemon start` holds only the servers marked so, when any is. */
   keepAlive?: boolean;
   /** `protocol_version`: pins the version and its era (no probe); default: found per server. */
