@@ -9,7 +9,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { missingTaskCapability } from '../mcp/capabilities.js';
+import { missingTaskCapability, TASKS_EXTENSION } from '../mcp/capabilities.js';
 import type { ServerCapabilities, Tool } from '../mcp/types.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './config/schema.js';
 import type { TrustOption } from './config/trust.js';
@@ -146,21 +146,31 @@ export interface UnavailableTool {
 export interface NegotiatedClient {
   readonly serverCapabilities?: ServerCapabilities;
   readonly protocolVersion?: string;
-  has?(feature: 'tasks'): boolean;
+  has?(feature: 'tasks' | 'taskHandles'): boolean;
 }
 
 /**
  * Why the host cannot call `tool` at all, or undefined when it can: a tool whose
  * `execution.taskSupport` is `"required"` must run as a task (basic.utilities.tasks#7), so on a
- * server without `tasks.requests.tools.call` (or a revision without tasks) it is never offered
- * as a plain call.
+ * server without `tasks.requests.tools.call` (or a revision without tasks, or a 2026-07-28
+ * server without the tasks extension) it is never offered as a plain call.
  */
 export function unavailableReason(tool: Tool, client: NegotiatedClient | undefined): string | undefined {
   if (tool?.execution?.taskSupport !== 'required') return undefined;
   // the client's era codec says whether the negotiated revision has tasks (McpClient.has); nothing
   // negotiated, or a client that cannot say: only the capability counts
   const noTasks = client?.protocolVersion !== undefined && client.has?.('tasks') === false;
-  const problem = noTasks ? 'the negotiated protocol version has no tasks' : missingTaskCapability('tools/call', client?.serverCapabilities);
+  // 2026-07-28: tasks are the extension both sides declare (capabilities.extensions); a client
+  // following task handles runs any call as a task the server makes one, so the extension is
+  // all a task-required tool needs (no `tasks.requests`, a 2025-11-25 capability)
+  const handles = client?.has?.('taskHandles') === true;
+  const problem = noTasks
+    ? handles
+      ? `the server did not declare the tasks extension (${TASKS_EXTENSION})`
+      : 'the negotiated protocol version has no tasks'
+    : handles
+      ? undefined
+      : missingTaskCapability('tools/call', client?.serverCapabilities);
   return problem === undefined ? undefined : `requires task execution (execution.taskSupport "required"), but ${problem}; not offered`;
 }
 

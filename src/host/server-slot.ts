@@ -8,6 +8,7 @@
  * fails or drops affects only this server.
  */
 import { isAuthRequiredError, type McpWireError } from '../errors.js';
+import { TASKS_EXTENSION } from '../mcp/capabilities.js';
 import type { CallToolOptions, ClientOptions } from '../mcp/client.js';
 import type { RequestOptions } from '../protocol/connection.js';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../mcp/types.js';
@@ -42,6 +43,19 @@ export interface HostClient {
   close(): Promise<void>;
   on(event: string, listener: (...args: unknown[]) => void): unknown;
   off(event: string, listener: (...args: unknown[]) => void): unknown;
+}
+
+/**
+ * The host runs task-required tools as tasks in every era: 2025-11-25 tasks are core, 2026-07-28
+ * tasks are the extension `io.modelcontextprotocol/tasks`, which the client declares in its
+ * capabilities (basic/versioning "Extension Negotiation") and then follows the task handles a
+ * server returns. Declared unless the embedder's `capabilities.extensions` names it already.
+ */
+export function withTasksExtension(options: ClientOptions): ClientOptions {
+  const given = options.capabilities?.extensions;
+  const extensions = given !== null && typeof given === 'object' ? (given as Record<string, unknown>) : {};
+  if (TASKS_EXTENSION in extensions) return options;
+  return { ...options, capabilities: { ...options.capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } } };
 }
 
 /** Opens a client for a server config (default: `connect` of `src/mcp/client.ts`). */
@@ -161,7 +175,7 @@ export class ServerSlot {
     let client: HostClient | undefined;
     try {
       const pinned = this.server.config.protocolVersion;
-      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...this.deps.clientOptions, ...(pinned !== undefined ? { protocolVersion: pinned } : {}), signal: abort.signal });
+      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...(pinned !== undefined ? { protocolVersion: pinned } : {}), signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
       this.pending = client;
       this.attach(client, gen);
