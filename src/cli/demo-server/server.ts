@@ -2,12 +2,13 @@
  * The demo MCP server that ships with mcpwire (`mcpwire demo --server`, and what `mcpwire demo` /
  * `npm start` connect to): newline-delimited JSON-RPC over stdio, revision 2025-11-25 (and the
  * older ones it negotiates down to), tools / resources / prompts from catalog.ts, progress and
- * cancellation. No dependencies, so it runs from an installed package.
+ * cancellation. It runs from an installed package: no npm dependency; the versions it accepts
+ * are the client's own table (the public API's SUPPORTED_PROTOCOL_VERSIONS).
  */
 import type { Readable, Writable } from 'node:stream';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../../index.js';
 import { PROMPTS, RESOURCES, TOOLS, type CallResult } from './catalog.js';
 
-const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const SERVER_INFO = { name: 'mcpwire-demo-server', title: 'mcpwire demo server', version: '1.0.0' };
 const INSTRUCTIONS = 'Demo server bundled with mcpwire: try echo, add and progress.';
 
@@ -33,6 +34,28 @@ const CANCELLED = new Error('cancelled');
 
 const params = (p: unknown): Record<string, unknown> => (p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : {});
 
+function getPrompt(p: Record<string, unknown>) {
+  const prompt = PROMPTS.find((x) => x.name === p.name);
+  if (!prompt) throw new RpcError(-32602, `Unknown prompt: ${String(p.name)}`);
+  const args = params(p.arguments) as Record<string, string>;
+  const missing = prompt.arguments.filter((a) => a.required && typeof args[a.name] !== 'string');
+  if (missing.length) throw new RpcError(-32602, `Missing argument: ${missing.map((a) => a.name).join(', ')}`);
+  return { description: prompt.description, messages: prompt.render(args) };
+}
+
+function readResource(p: Record<string, unknown>) {
+  if (typeof p.uri !== 'string') throw new RpcError(-32602, 'resources/read needs a uri');
+  const r = RESOURCES.find((x) => x.uri === p.uri);
+  if (!r) throw new RpcError(-32002, `Resource not found: ${String(p.uri)}`);
+  return { contents: [{ uri: r.uri, mimeType: r.mimeType, text: r.text }] };
+}
+
+/** Every list fits one page: any cursor is one this server never gave (server.utilities.pagination#5). */
+const onePage = <T>(p: Record<string, unknown>, list: () => T): T => {
+  if (p.cursor !== undefined) throw new RpcError(-32602, 'Invalid cursor');
+  return list();
+};
+
 export interface DemoServer {
   /** Handles one decoded message; resolves when its answer (if any) is written. */
   handle(msg: unknown): Promise<void>;
@@ -46,7 +69,7 @@ export function createDemoServer(send: (msg: object) => void): DemoServer {
     initialized = true;
     const asked = typeof p.protocolVersion === 'string' ? p.protocolVersion : '';
     return {
-      protocolVersion: VERSIONS.includes(asked) ? asked : VERSIONS[0],
+      protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION,
       capabilities: { tools: {}, resources: {}, prompts: {} },
       serverInfo: SERVER_INFO,
       instructions: INSTRUCTIONS,
@@ -72,28 +95,6 @@ export function createDemoServer(send: (msg: object) => void): DemoServer {
       running.delete(id);
     }
   }
-
-  function getPrompt(p: Record<string, unknown>) {
-    const prompt = PROMPTS.find((x) => x.name === p.name);
-    if (!prompt) throw new RpcError(-32602, `Unknown prompt: ${String(p.name)}`);
-    const args = params(p.arguments) as Record<string, string>;
-    const missing = prompt.arguments.filter((a) => a.required && typeof args[a.name] !== 'string');
-    if (missing.length) throw new RpcError(-32602, `Missing argument: ${missing.map((a) => a.name).join(', ')}`);
-    return { description: prompt.description, messages: prompt.render(args) };
-  }
-
-  function readResource(p: Record<string, unknown>) {
-    if (typeof p.uri !== 'string') throw new RpcError(-32602, 'resources/read needs a uri');
-    const r = RESOURCES.find((x) => x.uri === p.uri);
-    if (!r) throw new RpcError(-32002, `Resource not found: ${String(p.uri)}`);
-    return { contents: [{ uri: r.uri, mimeType: r.mimeType, text: r.text }] };
-  }
-
-  /** Every list fits one page: any cursor is one this server never gave (server.utilities.pagination#5). */
-  const onePage = <T>(p: Record<string, unknown>, list: () => T): T => {
-    if (p.cursor !== undefined) throw new RpcError(-32602, 'Invalid cursor');
-    return list();
-  };
 
   const methods: Record<string, (p: Record<string, unknown>, id: Id) => unknown> = {
     initialize,
