@@ -10,10 +10,12 @@
  * - json/jsonc/untagged blocks are data or output shown to the reader: json must parse unless
  *   it elides with "…".
  * - ```sh no-run: <reason> marks a block that genuinely cannot run here; they stay few.
+ * - ```sh ran-by: test/<file>.test.ts (<why>) marks a block another test runs in the setting it
+ *   needs (README's global install runs in test/package.test.ts against the packed tarball).
  *
  * Needs dist/ (npm test builds it first).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_LANGS, projectBlocks, SCRIPT_LANGS, SHELL_LANGS, type DocBlock } from './support/docs-blocks.js';
@@ -24,7 +26,9 @@ const MAX_NO_RUN = 2;
 const BLOCK_TIMEOUT_MS = 90_000;
 
 const blocks = projectBlocks(ROOT);
-const runnable = blocks.filter((b) => b.noRun === undefined && (SCRIPT_LANGS.has(b.lang) || SHELL_LANGS.has(b.lang)));
+const RAN_BY = /(?:^|\s)ran-by:\s*(\S+)/;
+const ranElsewhere = blocks.filter((b) => RAN_BY.test(b.info));
+const runnable = blocks.filter((b) => b.noRun === undefined && !RAN_BY.test(b.info) && (SCRIPT_LANGS.has(b.lang) || SHELL_LANGS.has(b.lang)));
 
 function report(b: DocBlock, r: RunResult): string {
   const tail = (s: string) => s.split('\n').slice(-40).join('\n');
@@ -51,6 +55,15 @@ describe('documentation code blocks (README.md, docs/*.md)', () => {
     expect(noRun.filter((b) => b.noRun!.length < 15).map((b) => `${b.where}: no-run needs a reason ("no-run: why")`)).toEqual([]);
     expect(noRun.filter((b) => DATA_LANGS.has(b.lang)).map((b) => `${b.where}: no-run on a data block`)).toEqual([]);
     expect(noRun.length, noRun.map((b) => `${b.where}: ${b.noRun}`).join('\n')).toBeLessThanOrEqual(MAX_NO_RUN);
+  });
+
+  it('a block run by another test names a test file that exists and reads that block', () => {
+    const bad = ranElsewhere.filter((b) => {
+      const test = RAN_BY.exec(b.info)![1];
+      const file = join(ROOT, test);
+      return !/^test\/[\w.-]+\.test\.ts$/.test(test) || !existsSync(file) || !readFileSync(file, 'utf8').includes(`ran-by: ${test}`);
+    });
+    expect(bad.map((b) => `${b.where}: ${b.info}`)).toEqual([]);
   });
 
   it('json blocks parse (unless they elide with "…")', () => {
