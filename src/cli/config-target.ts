@@ -31,6 +31,7 @@ import {
 import { UsageError } from './args.js';
 import { safeText } from './output.js';
 import { loginHint } from './login-hint.js';
+import { serverOutputOf } from './target.js';
 
 /** A failure to report on stderr with exit code 1 (not a usage error). */
 export class CliFailure extends Error {}
@@ -170,7 +171,8 @@ export function scrubber(servers: readonly ResolvedServer[]): (s: string) => str
 export function reportFailure(err: unknown, scrub: (s: string) => string = (s) => s): number {
   const msg = err instanceof Error ? err.message : String(err);
   const code = isMcpWireError(err) ? ` (${err.code})` : '';
-  process.stderr.write(`mcpwire: ${scrub(msg)}${code}${loginHint(err)}\n`);
+  const printed = serverOutputOf(err);
+  process.stderr.write(`mcpwire: ${scrub(msg)}${code}${loginHint(err)}\n${printed === undefined ? '' : `${scrub(printed)}\n`}`);
   return err instanceof UsageError ? 2 : 1;
 }
 

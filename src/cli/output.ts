@@ -53,5 +53,7 @@ export function reportError(err: unknown): void {
   patterns ??= new Redactor();
   const message = err instanceof Error ? err.message : String(err);
   const code = isMcpWireError(err) ? ` (${err.code})` : '';
-  process.stderr.write(`mcpwire: ${patterns.redactString(message)}${code}\n`);
+  // What an ad-hoc server printed before it failed (target.ts `connectAdHoc`), under the error.
+  const printed = err instanceof Error ? (err as { serverOutput?: unknown }).serverOutput : undefined;
+  process.stderr.write(`mcpwire: ${patterns.redactString(message)}${code}\n${typeof printed === 'string' ? `${patterns.redactString(printed)}\n` : ''}`);
 }

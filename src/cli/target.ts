@@ -1,11 +1,13 @@
 /**
  * Which server a command talks to: `--stdio "<command line>"` (with `--env K=V` or `--env K`)
  * or `--url <url>` (with `--header k=v`), and the client options every command shares
- * (timeout, trace, strict).
+ * (timeout, trace, strict). An ad-hoc stdio server that fails to connect is reported with what
+ * it printed (`connectAdHoc`).
  */
 import { cliElicitation } from './elicit.js';
-import { connect, traceTarget, type ClientOptions, type McpClient, type ServerConfig } from '../index.js';
+import { configSecrets, connect, McpClient, Redactor, traceTarget, type ClientOptions, type ServerConfig } from '../index.js';
 import { keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
+import { safeText } from './output.js';
 
 export interface TargetFlags {
   stdio?: string;
@@ -91,10 +93,85 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
 export async function withClient<T>(flags: TargetFlags, fn: (client: McpClient) => Promise<T>): Promise<T> {
   const server = adHocServer(flags);
   if (server === undefined) throw new UsageError('no server: give --stdio "<command line>" or --url <url>');
-  const client = await connect(server, clientOptions(flags));
+  const client = await connectAdHoc(server, clientOptions(flags));
   try {
     return await fn(client);
   } finally {
     await client.close();
+  }
+}
+
+const SHOWN_LINES = 10;
+const LINE_CHARS = 200;
+
+/**
+ * Connects to an ad-hoc server. A stdio one that fails to connect — above all one that never
+ * answers `initialize` before the connect timeout — is reported with what it printed: the lines
+ * on stdout that were not JSON-RPC (a banner, a log line: what keeps a client waiting) and the
+ * tail of its stderr, after the error that names the server and the phase.
+ */
+export async function connectAdHoc(server: ServerConfig, options: ClientOptions): Promise<McpClient> {
+  if (server.transport !== 'stdio') return connect(server, options);
+  const stdout: string[] = [];
+  const stderr = new TailLines();
+  const client = new McpClient(server, {
+    ...options,
+    onStderr: (chunk) => {
+      stderr.push(chunk);
+      options.onStderr?.(chunk);
+    },
+  });
+  const onDiagnostic = (d: { excerpt?: string }) => {
+    if (d.excerpt !== undefined && stdout.length < SHOWN_LINES) stdout.push(d.excerpt);
+  };
+  client.on('diagnostic', onDiagnostic);
+  try {
+    await client.connect();
+    return client;
+  } catch (err) {
+    if (err instanceof Error && !(err instanceof UsageError)) {
+      // The values given with --env are secrets: a server echoing one never shows it here.
+      const redactor = new Redactor({ secrets: configSecrets({ env: server.env }) });
+      const printed = printedText([server.command, ...(server.args ?? [])].join(' '), stdout, err.message.includes('stderr tail') ? [] : stderr.lines());
+      (err as ServerOutput).serverOutput = redactor.redactString(printed);
+    }
+    throw err;
+  } finally {
+    client.off('diagnostic', onDiagnostic);
+  }
+}
+
+/** An error of `connectAdHoc`: what the server printed, lines shown under the error's own line. */
+interface ServerOutput {
+  serverOutput?: string;
+}
+
+/** The lines `connectAdHoc` attached to a failure (`reportFailure` prints them), or undefined. */
+export function serverOutputOf(err: unknown): string | undefined {
+  const v = err instanceof Error ? (err as ServerOutput).serverOutput : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** What the server printed, as lines (nothing printed at all is said too); control characters dropped. */
+function printedText(commandLine: string, stdout: readonly string[], stderr: readonly string[]): string {
+  const lines = (list: readonly string[]) => [...new Set(list)].map((l) => `\n    ${safeText(l, LINE_CHARS)}`);
+  const parts: string[] = [];
+  if (stdout.length > 0) parts.push(`\n  on stdout, not JSON-RPC${stdout.length === SHOWN_LINES ? ` (the first ${SHOWN_LINES} lines)` : ''}:`, ...lines(stdout));
+  if (stderr.length > 0) parts.push('\n  on stderr (the last lines):', ...lines(stderr));
+  const who = `the server (${safeText(commandLine, LINE_CHARS)})`;
+  return parts.length === 0 ? `${who} printed nothing on stdout or stderr` : `${who} printed:${parts.join('')}`;
+}
+
+/** The last lines of a stream, bounded (a server may print without end). */
+class TailLines {
+  private text = '';
+  push(chunk: Buffer): void {
+    this.text = (this.text + chunk.toString('utf8')).slice(-8 * 1024);
+  }
+  lines(): string[] {
+    return this.text
+      .split(/\r?\n/)
+      .filter((l) => l.trim() !== '')
+      .slice(-SHOWN_LINES);
   }
 }
