@@ -90,7 +90,7 @@ describe('max_parallel', () => {
 describe('retries', () => {
   it('a crashing server\'s in-flight idempotent calls are retried after the reconnect and succeed', async () => {
     const marker = path.join(dir, 'crash-once-1');
-    host = await startHost([mockServer('c', { tools: ['crashOnce', 'echo'] }, { retry: RETRY })], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
+    host = await startHost([mockServer('c', { tools: ['crashOnce', 'echo'] }, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
     const name = toolName('c', 'crashOnce');
     const results = await Promise.all([1, 2, 3].map((id) => host!.callTool(name, { marker, ms: 300, id })));
     const crashedPid = readFileSync(marker, 'utf8');
@@ -104,7 +104,7 @@ describe('retries', () => {
 
   it('a new idempotent call made while its server is reconnecting waits for it (within the deadline) and succeeds', async () => {
     const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
-    host = await startHost([mockServer('w', scenario, { retry: RETRY })], { backoff: { initialDelayMs: 300, maxRetries: 5 } });
+    host = await startHost([mockServer('w', scenario, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 300, maxRetries: 5 } });
     const look = toolName('w', 'look');
     expect((await host.callTool(look, { text: 'before' })).outcome).toBe('ok');
     expect((await host.callTool(toolName('w', 'crash'), {})).outcome).toBe('transport');
@@ -117,8 +117,8 @@ describe('retries', () => {
   it('waiting for the reconnect ends at the call deadline, at once when the server gave up, and when the signal aborts', async () => {
     const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
     host = await startHost([
-      mockServer('slow', scenario, { retry: { ...RETRY, maxRetries: 5 }, maxTotalTimeoutMs: 1200 }),
-      mockServer('stop', scenario, { retry: { ...RETRY, maxRetries: 5 } }),
+      mockServer('slow', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 }, maxTotalTimeoutMs: 1200 }),
+      mockServer('stop', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 } }),
     ], { backoff: { initialDelayMs: 20_000, maxRetries: 1 } });
     await Promise.all(['slow', 'stop'].map((id) => host!.callTool(toolName(id, 'crash'), {})));
     let t0 = Date.now();
@@ -130,7 +130,7 @@ describe('retries', () => {
     const stopped = await host.callTool(toolName('stop', 'look'), { text: 'x' }, { signal: ac.signal });
     expect(stopped).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', attempts: 0 });
     await host.close();
-    host = await startHost([mockServer('gave', scenario, { retry: { ...RETRY, maxRetries: 5 } })], { backoff: { maxRetries: 0 } });
+    host = await startHost([mockServer('gave', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 } })], { backoff: { maxRetries: 0 } });
     await host.callTool(toolName('gave', 'crash'), {});
     t0 = Date.now();
     const gone = await host.callTool(toolName('gave', 'look'), { text: 'x' }, { maxTotalTimeoutMs: 60_000 });
@@ -141,8 +141,8 @@ describe('retries', () => {
   it('a non-idempotent call is not retried (outcome transport, retryable false); with retry_non_idempotent it is', async () => {
     const scenario = { tools: [{ name: 'mutate', builtin: 'crashOnce', annotations: { destructiveHint: true } }] };
     host = await startHost([
-      mockServer('n', scenario, { retry: RETRY }),
-      mockServer('y', scenario, { retry: { ...RETRY, retryNonIdempotent: true } }),
+      mockServer('n', scenario, { trustAnnotations: true, retry: RETRY }),
+      mockServer('y', scenario, { trustAnnotations: true, retry: { ...RETRY, retryNonIdempotent: true } }),
     ], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
     const no = await host.callTool(toolName('n', 'mutate'), { marker: path.join(dir, 'crash-once-n'), ms: 50 });
     expect(no).toMatchObject({ outcome: 'transport', code: 'MCPWIRE_CONNECTION_CLOSED', retryable: false, attempts: 1, isError: true });
@@ -158,7 +158,7 @@ describe('retries', () => {
       ],
     };
     const record = path.join(dir, 'no-retry-record.jsonl');
-    host = await startHost([mockServer('t', scenario, { retry: { ...RETRY, retryNonIdempotent: true } }, { MOCK_RECORD: record })]);
+    host = await startHost([mockServer('t', scenario, { trustAnnotations: true, retry: { ...RETRY, retryNonIdempotent: true } }, { MOCK_RECORD: record })]);
     expect(await host.callTool(toolName('t', 'failing'), {})).toMatchObject({ outcome: 'tool_error', code: 'TOOL_ERROR', attempts: 1, retryable: false });
     expect(await host.callTool(toolName('t', 'broken'), {})).toMatchObject({ outcome: 'rpc_error', attempts: 1, retryable: false, rpcError: { code: -32603, message: 'boom' } });
     const sent = readFileSync(record, 'utf8').trim().split('\n').filter((l) => l.includes('"tools/call"'));
@@ -167,7 +167,7 @@ describe('retries', () => {
 
   it('a timeout of an idempotent call is retried (each attempt with its own timeout)', async () => {
     const scenario = { tools: [{ name: 'lookup', builtin: 'slow', annotations: { readOnlyHint: true } }] };
-    host = await startHost([mockServer('s', scenario, { retry: { ...RETRY, maxRetries: 1 } })]);
+    host = await startHost([mockServer('s', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 1 } })]);
     const r = await host.callTool(toolName('s', 'lookup'), { ms: 2000 }, { timeoutMs: 200 });
     expect(r).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT', attempts: 2, retryable: true });
   });
@@ -177,8 +177,8 @@ describe('retries', () => {
     expect([0, 1, 2, 3, 4, 5].map((n) => retryDelay(n, p, () => 0.5))).toEqual([100, 200, 400, 800, 1000, 1000]);
     expect(retryDelay(0, p, () => 0)).toBe(80);
     expect(retryDelay(0, p, () => 1)).toBe(120);
-    expect(mayRetry('transport', { idempotentHint: true }, { retryNonIdempotent: false })).toBe(true);
-    expect(mayRetry('timeout', { readOnlyHint: true }, { retryNonIdempotent: false })).toBe(true);
+    expect(mayRetry('transport', { idempotentHint: true }, { retryNonIdempotent: false }, {}, true)).toBe(true);
+    expect(mayRetry('timeout', { readOnlyHint: true }, { retryNonIdempotent: false }, {}, true)).toBe(true);
     expect(mayRetry('timeout', {}, { retryNonIdempotent: false })).toBe(false);
     expect(mayRetry('timeout', undefined, { retryNonIdempotent: true })).toBe(true);
     for (const o of ['tool_error', 'rpc_error', 'denied', 'cancelled', 'invalid_arguments'] as const) expect(mayRetry(o, { idempotentHint: true }, { retryNonIdempotent: true })).toBe(false);

@@ -51,7 +51,7 @@ describe('outcomes', () => {
   });
 
   it('a server that is not connected: outcome unavailable (not unknown_tool, though its tools left the catalog), retryable for an idempotent tool', async () => {
-    host = await startHost([mockServer('d', { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] })], { backoff: { maxRetries: 0 } });
+    host = await startHost([mockServer('d', { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] }, { trustAnnotations: true })], { backoff: { maxRetries: 0 } });
     const look = toolName('d', 'look');
     expect((await host.callTool(look, { text: 'x' })).outcome).toBe('ok');
     await host.callTool(toolName('d', 'crash'), {});

@@ -113,10 +113,10 @@ describe('retry policy knobs', { timeout: 30_000 }, () => {
 
   it('retry_on names what retries: a JSON-RPC error by outcome or by its code; the default leaves it alone', async () => {
     host = await startHost([
-      mockServer('byOutcome', SCENARIO, { retry: { ...BASE, retryOn: ['rpc_error'] } }),
-      mockServer('byCode', SCENARIO, { retry: { ...BASE, retryOn: [-32603] } }),
-      mockServer('other', SCENARIO, { retry: { ...BASE, retryOn: [-32000] } }),
-      mockServer('plain', SCENARIO, { retry: BASE }),
+      mockServer('byOutcome', SCENARIO, { trustAnnotations: true, retry: { ...BASE, retryOn: ['rpc_error'] } }),
+      mockServer('byCode', SCENARIO, { trustAnnotations: true, retry: { ...BASE, retryOn: [-32603] } }),
+      mockServer('other', SCENARIO, { trustAnnotations: true, retry: { ...BASE, retryOn: [-32000] } }),
+      mockServer('plain', SCENARIO, { trustAnnotations: true, retry: BASE }),
     ]);
     expect(await host.callTool(toolName('byOutcome', 'broken'), {})).toMatchObject({ outcome: 'rpc_error', attempts: 3, retryable: true });
     expect(await host.callTool(toolName('byCode', 'broken'), {})).toMatchObject({ outcome: 'rpc_error', attempts: 3, retryable: true });
@@ -125,13 +125,13 @@ describe('retry policy knobs', { timeout: 30_000 }, () => {
   });
 
   it('retry_on without timeout: a timeout of an idempotent call is not retried (by default it is)', async () => {
-    host = await startHost([mockServer('t', SCENARIO, { retry: { ...BASE, maxRetries: 1, retryOn: ['transport'] } }), mockServer('d', SCENARIO, { retry: { ...BASE, maxRetries: 1 } })]);
+    host = await startHost([mockServer('t', SCENARIO, { trustAnnotations: true, retry: { ...BASE, maxRetries: 1, retryOn: ['transport'] } }), mockServer('d', SCENARIO, { trustAnnotations: true, retry: { ...BASE, maxRetries: 1 } })]);
     expect(await host.callTool(toolName('t', 'lookup'), { ms: 2000 }, { timeoutMs: 200 })).toMatchObject({ outcome: 'timeout', attempts: 1, retryable: false });
     expect(await host.callTool(toolName('d', 'lookup'), { ms: 2000 }, { timeoutMs: 200 })).toMatchObject({ outcome: 'timeout', attempts: 2, retryable: true });
   });
 
   it("the host's retry option is the policy of servers whose config has none", async () => {
-    host = await startHost([mockServer('h', SCENARIO), mockServer('own', SCENARIO, { retry: BASE })], { retry: { maxRetries: 1, baseDelayMs: 10, retryOn: ['rpc_error'] } });
+    host = await startHost([mockServer('h', SCENARIO, { trustAnnotations: true }), mockServer('own', SCENARIO, { trustAnnotations: true, retry: BASE })], { retry: { maxRetries: 1, baseDelayMs: 10, retryOn: ['rpc_error'] } });
     expect(await host.callTool(toolName('h', 'broken'), {})).toMatchObject({ attempts: 2 });
     expect(await host.callTool(toolName('own', 'broken'), {})).toMatchObject({ attempts: 1 });
   });
@@ -145,7 +145,7 @@ describe('retry policy knobs', { timeout: 30_000 }, () => {
       client.callTool = (...args: Parameters<typeof call>) => call(...args).finally(() => setTimeout(() => ac?.abort(new Error('user pressed stop')), 50));
       return client;
     };
-    host = await startHost([mockServer('w', SCENARIO, { retry: { ...BASE, maxRetries: 1, baseDelayMs: 60_000, maxDelayMs: 60_000 } })], { connect });
+    host = await startHost([mockServer('w', SCENARIO, { trustAnnotations: true, retry: { ...BASE, maxRetries: 1, baseDelayMs: 60_000, maxDelayMs: 60_000 } })], { connect });
     ac = new AbortController();
     const r = await host.callTool(toolName('w', 'lookup'), { ms: 5000 }, { timeoutMs: 200, maxTotalTimeoutMs: 300_000, signal: ac.signal });
     expect(r).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', attempts: 1 });
@@ -160,8 +160,8 @@ describe('retry policy knobs', { timeout: 30_000 }, () => {
     for (const o of ['ok', 'cancelled', 'denied', 'invalid_arguments', 'unknown_tool'] as const) {
       expect(mayRetry(o, { readOnlyHint: true }, { retryNonIdempotent: true, retryOn: [o] })).toBe(false);
     }
-    expect(mayRetry('transport', { readOnlyHint: true }, { retryNonIdempotent: false, retryOn: ['MCPWIRE_CONNECTION_CLOSED'] }, { code: 'MCPWIRE_CONNECTION_CLOSED' })).toBe(true);
-    expect(mayRetry('transport', { readOnlyHint: true }, { retryNonIdempotent: false, retryOn: ['MCPWIRE_CONNECTION_CLOSED'] }, { code: 'MCPWIRE_TRANSPORT' })).toBe(false);
+    expect(mayRetry('transport', { readOnlyHint: true }, { retryNonIdempotent: false, retryOn: ['MCPWIRE_CONNECTION_CLOSED'] }, { code: 'MCPWIRE_CONNECTION_CLOSED' }, true)).toBe(true);
+    expect(mayRetry('transport', { readOnlyHint: true }, { retryNonIdempotent: false, retryOn: ['MCPWIRE_CONNECTION_CLOSED'] }, { code: 'MCPWIRE_TRANSPORT' }, true)).toBe(false);
   });
 
   it('config: multiplier and retry_on are read with today\'s defaults; a retry_on item that is no outcome or code names the field', () => {

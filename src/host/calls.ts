@@ -114,7 +114,7 @@ async function prepare(ctx: CallContext, publicName: string, args: unknown, opti
     if (problem !== undefined) return typed(hostToolError(`invalid arguments for MCP tool ${origin} (not sent): ${problem}`), 'invalid_arguments', OUTCOME_CODES.invalidArguments, where);
   }
   const decision = await decidePermission(
-    { server: entry.server, tool: entry.tool.name, publicName, arguments: argObject, annotations: entry.tool.annotations, signal: options.signal },
+    { server: entry.server, tool: entry.tool.name, publicName, arguments: argObject, annotations: entry.tool.annotations, annotationsTrusted: cfg.trustAnnotations === true, signal: options.signal },
     cfg.permissions,
     ctx.permission,
   );
@@ -146,7 +146,8 @@ async function withRetries(run: Run): Promise<HostCallResult> {
       failedClient = failure.outcome === 'transport' ? client : undefined;
     }
     failure.attempts = attempts;
-    failure.retryable = mayRetry(failure.outcome, run.tool.annotations, policy, { code: failure.code, rpcCode: failure.rpcError?.code });
+    // server.tools#6: the tool's hints count only for a server the user marked trust_annotations
+    failure.retryable = mayRetry(failure.outcome, run.tool.annotations, policy, { code: failure.code, rpcCode: failure.rpcError?.code }, slot?.server.config.trustAnnotations === true);
     if (!failure.retryable || retry >= policy.maxRetries || options.signal?.aborted) return failure;
     const delay = retryDelay(retry, policy, ctx.random);
     if (Date.now() + delay >= run.deadline) return failure;

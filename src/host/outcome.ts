@@ -17,8 +17,9 @@
  * | `protocol_error` | the server's answer broke the protocol or the tool's outputSchema | the error's code |
  *
  * `retryable` says whether trying the same call again later could help: transport failures,
- * timeouts and an unavailable server, for idempotent tools (`idempotentHint`/`readOnlyHint`) or
- * when the server's retry config allows non-idempotent ones; never a tool error or a denial.
+ * timeouts and an unavailable server, for a tool whose `idempotentHint`/`readOnlyHint` comes from
+ * a server the user marked `trust_annotations` (server.tools#6: otherwise a hint is an untrusted
+ * claim) or when the server's retry config allows non-idempotent ones; never a tool error or a denial.
  * Everything a server sent (rpc error message/data, `_meta`) is redacted and bounded.
  */
 import { AuthRequiredError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError, ValidationError, AbortError, McpWireError } from '../errors.js';
@@ -123,7 +124,7 @@ export function classifyError(err: unknown, redact: { text(s: string): string; d
   return { outcome: 'transport', code: 'MCPWIRE_UNKNOWN' };
 }
 
-/** Outcomes a retry may fix (for idempotent calls, or when the config allows others). */
+/** Outcomes a retry may fix (for calls trusted to be idempotent, or when the config allows others). */
 export function isTransient(outcome: CallOutcome): boolean {
   return outcome === 'transport' || outcome === 'timeout' || outcome === 'unavailable';
 }

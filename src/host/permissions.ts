@@ -11,7 +11,10 @@
 import type { ToolAnnotations } from '../mcp/types.js';
 import type { PermissionSettings } from './config/types.js';
 
-/** What the hook is asked about. Annotations are the server's claims: untrusted hints. */
+/**
+ * What the hook is asked about. Annotations are the server's claims: untrusted hints
+ * (server.tools#6) unless `annotationsTrusted` says the user marked the server `trust_annotations`.
+ */
 export interface PermissionRequest {
   server: string;
   /** The tool's original name. */
@@ -20,6 +23,8 @@ export interface PermissionRequest {
   publicName: string;
   arguments: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /** True when the user trusts this server's annotations (`trust_annotations`); absent or false: they are claims only. */
+  annotationsTrusted?: boolean;
   signal?: AbortSignal;
 }
 

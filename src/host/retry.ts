@@ -2,9 +2,10 @@
  * The retry policy of host tool calls: how many times, after how long,
  * and which failures. A failure is retried only when the policy's `retryOn` names its outcome,
  * its code or its JSON-RPC error code (default: the transient outcomes — transport, timeout,
- * server unavailable) AND the call is safe to repeat: the tool says `idempotentHint` or
- * `readOnlyHint` (untrusted hints, but the server's own claim about repeating), or the server's
- * config sets `retry_non_idempotent`. What no retry can change — a success, a cancellation, a
+ * server unavailable) AND the call is safe to repeat: the server's config sets
+ * `retry_non_idempotent`, or the tool says `idempotentHint` or `readOnlyHint` AND the user marked
+ * the server `trust_annotations` — server.tools#6: tool annotations are untrusted unless they
+ * come from trusted servers, so a hint of any other server decides nothing. What no retry can change — a success, a cancellation, a
  * denial, a local argument refusal, an unknown tool — is never retried, whatever `retryOn` says.
  * Delays grow from `baseDelayMs` by `multiplier` (default 2) up to `maxDelayMs`, with ±20 %
  * jitter (`backoff.ts`).
@@ -27,7 +28,7 @@ export const NO_RETRY: RetrySettings = Object.freeze({
 /** Outcomes no retry can change: never retried, whatever `retryOn` names. */
 const NEVER_RETRIED: ReadonlySet<CallOutcome> = new Set(['ok', 'cancelled', 'denied', 'invalid_arguments', 'unknown_tool']);
 
-/** True when the tool declares that repeating a call is harmless. */
+/** True when the tool claims that repeating a call is harmless (a claim: see `mayRetry` for when it counts). */
 export function isIdempotentTool(annotations: ToolAnnotations | undefined): boolean {
   return annotations?.idempotentHint === true || annotations?.readOnlyHint === true;
 }
@@ -41,17 +42,20 @@ export interface FailureCodes {
 /**
  * Whether a failure with `outcome` (and `codes`) of a call to a tool with `annotations` may be
  * retried under `policy` (count aside). `policy.retryOn` defaults to the transient outcomes.
+ * `annotationsTrusted`: the server is one whose annotations the user trusts (`trust_annotations`);
+ * otherwise (the default) its hints are ignored and only `retryNonIdempotent` allows a retry.
  */
 export function mayRetry(
   outcome: CallOutcome,
   annotations: ToolAnnotations | undefined,
   policy: Pick<RetrySettings, 'retryNonIdempotent' | 'retryOn'>,
   codes: FailureCodes = {},
+  annotationsTrusted = false,
 ): boolean {
   if (NEVER_RETRIED.has(outcome)) return false;
   const on = policy.retryOn ?? DEFAULT_RETRY_ON;
   const named = on.includes(outcome) || (codes.code !== undefined && on.includes(codes.code)) || (codes.rpcCode !== undefined && on.includes(codes.rpcCode));
-  return named && (isIdempotentTool(annotations) || policy.retryNonIdempotent);
+  return named && ((annotationsTrusted && isIdempotentTool(annotations)) || policy.retryNonIdempotent);
 }
 
 /** The delay before retry number `retry` (0-based), jittered by `random`. */
