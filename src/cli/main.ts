@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   auth: { file: './commands/auth.js', summary: 'show the stored OAuth state of each server: auth status [<id>] [--json]' },
   trust: { file: './commands/trust.js', summary: "allow a project's servers to start: trust [<dir>] | --list | --revoke [<dir>]" },
   untrust: { file: './commands/untrust.js', summary: 'forget a trusted project: untrust [<dir>]' },
-  demo: { file: './commands/demo.js', summary: 'run the demo against the bundled mock server' },
+  demo: { file: './commands/demo.js', summary: 'run the demo against the demo server that ships with mcpwire (demo --server: that server on stdio)' },
   check: { file: './commands/check.js', summary: "check a server's conformance to the spec" },
   snapshot: { file: './commands/snapshot.js', summary: "save a server's surface (snapshot <id> -o f.json) or diff two (snapshot diff old new)" },
   trace: { file: './commands/trace.js', summary: 'read traces: trace show [--follow]|stats|html <file>, trace diff <a> <b>' },
