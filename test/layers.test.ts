@@ -156,7 +156,8 @@ describe('the seams of the layers', () => {
     'check/stdio-raw.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18)",
     'serve/session.ts 2025-11-25': 'the gateway serves one revision of its own, as a server; not the client choosing an era',
     'serve/modern.ts 2026-07-28': 'the gateway serves the stateless revision as a server (server/discover, the _meta envelope); not the client choosing an era',
-    'trace/strict.ts 2025-11-25': 'strict mode validates against one schema file, schema/2025-11-25.schema.json',
+    'trace/strict.ts 2025-11-25': 'strict mode names the schema files it ships (schema/<version>.schema.json): this one checks handshake-era sessions',
+    'trace/strict.ts 2026-07-28': 'strict mode names the schema files it ships (schema/<version>.schema.json): this one checks stateless-era sessions',
   };
   /** Importers of the version table outside src/mcp/eras/, with why. */
   const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {

@@ -1,6 +1,10 @@
 /**
- * Strict mode: every message, both directions, checked against the spec's normative schema
- * (`schema/2025-11-25.schema.json`, JSON Schema 2020-12). Violations are data, never thrown.
+ * Strict mode: every message, both directions, checked against the spec's normative schema of
+ * its session's revision (`schema/2025-11-25.schema.json` for the handshake era,
+ * `schema/2026-07-28.schema.json` for the stateless one; JSON Schema 2020-12). Violations are
+ * data, never thrown. `StrictChecker` finds the revision in the messages themselves: an
+ * `initialize` (its `protocolVersion`) or a request carrying `_meta`
+ * `io.modelcontextprotocol/protocolVersion`; an answer is checked with its request's schema.
  *
  * - requests/notifications: the spec `$def` for that method within the sender's union
  *   (`ClientRequest`/`ClientNotification` going out, `ServerRequest`/`ServerNotification`
@@ -9,18 +13,37 @@
  * - results: the `JSONRPCResultResponse` envelope, then `result` against the result type of
  *   the request it answers (`tools/list` → `ListToolsResult`, built from the schema: the
  *   request `$def` `FooRequest` answers with `FooResult`, else `EmptyResult`; a task-augmented
- *   request may answer with `CreateTaskResult`); unknown method → `ClientResult`/`ServerResult`;
+ *   request may answer with `CreateTaskResult`; in 2026-07-28 `resultType` `input_required` is an
+ *   `InputRequiredResult`, and a `resultType` the core schema does not define, an extension's
+ *   (basic#9), only the common `Result`); unknown method → `ClientResult`/`ServerResult`;
  * - errors: `JSONRPCErrorResponse`; anything else: `JSONRPCMessage`.
  *
- * The schema is read and compiled once, lazily, on first use, through the one JSON Schema
+ * Each schema is read and compiled once, lazily, on first use, through the one JSON Schema
  * module (src/schema/: its own ajv instance, `format` asserted: strict means strict); this
  * module is only imported when strict mode is on.
  */
 import { readFileSync } from 'node:fs';
 import { openSchemaDocument, type ErrorObject, type SchemaDocument, type ValidateFunction } from '../schema/index.js';
+import { META_PROTOCOL_VERSION } from './read.js';
 
-export const SCHEMA_VERSION = '2025-11-25';
-const SCHEMA_URL = new URL(`../../schema/${SCHEMA_VERSION}.schema.json`, import.meta.url);
+/** The revisions whose schema ships in schema/ (`<version>.schema.json`). */
+export const SCHEMA_VERSIONS = ['2025-11-25', '2026-07-28'] as const;
+export type SchemaVersion = (typeof SCHEMA_VERSIONS)[number];
+/** The handshake era's schema: the default until a message names a revision. */
+export const SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[0];
+/** The stateless era's schema (`server/discover`, per-request `_meta`). */
+export const MODERN_SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[1];
+const schemaUrl = (version: SchemaVersion) => new URL(`../../schema/${version}.schema.json`, import.meta.url);
+
+/**
+ * The schema for a session of `era` at `version`: that revision's own when shipped, else the
+ * era's (a handshake revision before 2025-11-25 is checked against 2025-11-25, as before).
+ */
+export function schemaVersionFor(era: 'modern' | 'handshake', version?: string): SchemaVersion {
+  const known = SCHEMA_VERSIONS.find((v) => v === version);
+  if (known !== undefined) return known;
+  return era === 'modern' ? MODERN_SCHEMA_VERSION : SCHEMA_VERSION;
+}
 const MAX_VIOLATIONS_PER_MESSAGE = 20;
 
 export type Direction = 'in' | 'out';
@@ -31,6 +54,8 @@ export interface ValidateInfo {
   id?: string | number | null;
   /** For results/errors: the method of the request they answer. */
   requestMethod?: string;
+  /** The revision whose schema applies (default SCHEMA_VERSION). */
+  schema?: SchemaVersion;
 }
 
 /** One schema violation in one message. */
@@ -43,6 +68,8 @@ export interface Violation {
   id?: string | number | null;
   /** The `$def` the message was checked against, e.g. `ListToolsResult`. */
   schemaType: string;
+  /** The revision of the schema that `schemaType` and `schemaPath` are in. */
+  schema?: SchemaVersion;
   /** JSON Pointer into the message, e.g. `/result/tools/0`. */
   instancePath: string;
   /** The failing schema rule, e.g. `#/$defs/Tool/required`. */
@@ -71,7 +98,7 @@ interface SchemaDef {
   const?: unknown;
 }
 
-let tables: Tables | undefined;
+const tables = new Map<SchemaVersion, Tables>();
 
 function defName(ref: string | undefined): string | undefined {
   return ref?.startsWith('#/$defs/') ? ref.slice(8) : undefined;
@@ -79,7 +106,9 @@ function defName(ref: string | undefined): string | undefined {
 
 function methodsOf(defs: Record<string, SchemaDef>, union: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const member of defs[union]?.anyOf ?? []) {
+  // a "union" of one (2026-07-28's ClientNotification) is the message `$def` itself
+  const members = defs[union]?.anyOf ?? (defs[union]?.properties?.method !== undefined ? [{ $ref: `#/$defs/${union}` }] : []);
+  for (const member of members) {
     const name = defName(member.$ref);
     const method = name ? defs[name]?.properties?.method?.const : undefined;
     if (name && typeof method === 'string') out.set(method, name);
@@ -96,9 +125,10 @@ function acceptsTask(defs: Record<string, SchemaDef>, def: SchemaDef | undefined
   return (def.anyOf ?? []).some((d) => acceptsTask(defs, d, depth + 1));
 }
 
-function load(): Tables {
-  if (tables) return tables;
-  const schema = JSON.parse(readFileSync(SCHEMA_URL, 'utf8')) as { $defs: Record<string, SchemaDef> };
+function load(version: SchemaVersion = SCHEMA_VERSION): Tables {
+  const loaded = tables.get(version);
+  if (loaded) return loaded;
+  const schema = JSON.parse(readFileSync(schemaUrl(version), 'utf8')) as { $defs: Record<string, SchemaDef> };
   const doc = openSchemaDocument(schema, { assertFormats: true, verbose: true });
   const defs = schema.$defs;
   const resultType = new Map<string, string>();
@@ -110,7 +140,7 @@ function load(): Tables {
     resultType.set(method, defs[result] ? result : 'EmptyResult');
     if (acceptsTask(defs, def.properties.params)) taskAugmented.add(method);
   }
-  tables = {
+  const t: Tables = {
     doc,
     defs,
     requests: { out: methodsOf(defs, 'ClientRequest'), in: methodsOf(defs, 'ServerRequest') },
@@ -120,7 +150,8 @@ function load(): Tables {
     compiled: new Map(),
     pointers: pointerMap(schema),
   };
-  return tables;
+  tables.set(version, t);
+  return t;
 }
 
 function pointerMap(root: object): WeakMap<object, string> {
@@ -144,14 +175,14 @@ function validator(t: Tables, def: string): ValidateFunction {
   return v;
 }
 
-/** Reads and prepares the schema now (compiling each `$def` stays lazy). */
+/** Reads and prepares the schemas now (compiling each `$def` stays lazy). */
 export function warmUp(): void {
-  load();
+  for (const v of SCHEMA_VERSIONS) load(v);
 }
 
 /** The result `$def` for the answer to `method` (`tools/list` → `ListToolsResult`), if the schema knows it. */
-export function resultTypeFor(method: string): string | undefined {
-  return load().resultType.get(method);
+export function resultTypeFor(method: string, schema: SchemaVersion = SCHEMA_VERSION): string | undefined {
+  return load(schema).resultType.get(method);
 }
 
 function shapeOf(m: unknown): string {
@@ -168,12 +199,12 @@ function shapeOf(m: unknown): string {
  * the client, `in` = sent by the server. Never throws for bad input.
  */
 export function validateMessage(direction: Direction, message: unknown, info: ValidateInfo = {}): Violation[] {
-  const t = load();
+  const t = load(info.schema);
   const kind = shapeOf(message);
   const m = message as Record<string, unknown>;
   const method = kind === 'request' || kind === 'notification' ? (typeof m.method === 'string' ? m.method : info.method) : info.requestMethod ?? info.method;
   const id = kind === 'invalid' || kind === 'notification' ? info.id : (m.id as string | number | null | undefined);
-  const base = { dir: direction, kind, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}) };
+  const base = { dir: direction, kind, ...(method !== undefined ? { method } : {}), ...(id !== undefined ? { id } : {}), schema: info.schema ?? SCHEMA_VERSION };
   const out: Violation[] = [];
   const check = (def: string, value: unknown, prefix = ''): boolean => {
     const v = validator(t, def);
@@ -218,6 +249,10 @@ function resultDef(t: Tables, direction: Direction, method: string | undefined, 
   const specific = method !== undefined ? t.resultType.get(method) : undefined;
   if (specific === undefined) return direction === 'out' ? 'ClientResult' : 'ServerResult';
   if (t.taskAugmented.has(method!) && result.task !== null && typeof result.task === 'object') return 'CreateTaskResult';
+  // 2026-07-28: the result says its type; one the core schema does not define is an extension's
+  // (basic#9: a tasks handle), checked for the common fields only
+  const type = result.resultType;
+  if (t.defs.InputRequiredResult !== undefined && typeof type === 'string' && type !== 'complete') return type === 'input_required' ? 'InputRequiredResult' : 'Result';
   return specific;
 }
 
@@ -266,29 +301,51 @@ function boundedParams(p: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * Per-connection checker used by the tracer: remembers which method each in-flight request
- * had, so answers can be checked against their specific result type in both directions.
+ * had, and under which revision's schema, so answers are checked against their specific result
+ * type of the same revision in both directions. The revision comes from the messages: an
+ * `initialize` request or result (the handshake era at its `protocolVersion`) or a request
+ * carrying `_meta` protocolVersion (the stateless era); until then, SCHEMA_VERSION.
  */
 export class StrictChecker {
-  private readonly pending = { in: new Map<string | number, string>(), out: new Map<string | number, string>() };
+  private readonly pending = { in: new Map<string | number, Pending>(), out: new Map<string | number, Pending>() };
   private static readonly MAX_PENDING = 10_000;
+  private current: SchemaVersion = SCHEMA_VERSION;
+
+  /** The revision whose schema checks messages that name none (the tap's `era` event may set it). */
+  get schema(): SchemaVersion {
+    return this.current;
+  }
+
+  /** Sets the session's era and version (as the tap's `era` event says them). */
+  setEra(era: 'modern' | 'handshake', version?: string): void {
+    this.current = schemaVersionFor(era, version);
+  }
 
   check(direction: Direction, message: unknown, info: ValidateInfo): Violation[] {
     const m = message as Record<string, unknown> | null;
     let requestMethod = info.requestMethod;
-    if (m !== null && typeof m === 'object' && (typeof m.id === 'string' || typeof m.id === 'number')) {
-      if (typeof m.method === 'string') {
-        const map = this.pending[direction];
-        if (map.size >= StrictChecker.MAX_PENDING) map.delete(map.keys().next().value as string | number);
-        map.set(m.id, m.method);
-      } else {
-        // An answer travels opposite to its request.
-        const map = this.pending[direction === 'in' ? 'out' : 'in'];
-        requestMethod ??= map.get(m.id);
-        map.delete(m.id);
+    let schema = info.schema;
+    if (m !== null && typeof m === 'object') {
+      if (typeof m.method === 'string') this.noteRequest(m);
+      schema ??= this.current;
+      if (typeof m.id === 'string' || typeof m.id === 'number') {
+        if (typeof m.method === 'string') {
+          const map = this.pending[direction];
+          if (map.size >= StrictChecker.MAX_PENDING) map.delete(map.keys().next().value as string | number);
+          map.set(m.id, { method: m.method, schema });
+        } else {
+          // An answer travels opposite to its request, and is in its request's revision.
+          const map = this.pending[direction === 'in' ? 'out' : 'in'];
+          const asked = map.get(m.id);
+          map.delete(m.id);
+          requestMethod ??= asked?.method;
+          if (info.schema === undefined && asked !== undefined) schema = asked.schema;
+          if (requestMethod === 'initialize') this.noteInitializeResult(m);
+        }
       }
     }
     try {
-      return validateMessage(direction, message, requestMethod !== undefined ? { ...info, requestMethod } : info);
+      return validateMessage(direction, message, { ...info, ...(requestMethod !== undefined ? { requestMethod } : {}), ...(schema !== undefined ? { schema } : {}) });
     } catch (err) {
       return [
         {
@@ -303,4 +360,30 @@ export class StrictChecker {
       ];
     }
   }
+
+  /** A request naming its revision: `initialize` (handshake) or `_meta` protocolVersion (modern). */
+  private noteRequest(m: Record<string, unknown>): void {
+    const params = objectOf(m.params);
+    if (m.method === 'initialize') {
+      this.setEra('handshake', typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined);
+      return;
+    }
+    const version = objectOf(params?._meta)?.[META_PROTOCOL_VERSION];
+    if (typeof version === 'string') this.setEra('modern', version);
+  }
+
+  /** The version an `initialize` result chose. */
+  private noteInitializeResult(m: Record<string, unknown>): void {
+    const version = objectOf(m.result)?.protocolVersion;
+    if (typeof version === 'string') this.setEra('handshake', version);
+  }
+}
+
+interface Pending {
+  method: string;
+  schema: SchemaVersion;
+}
+
+function objectOf(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
