@@ -4,22 +4,29 @@
  * handshake session against schema/2025-11-25.schema.json, each message under the revision its
  * session speaks (StrictChecker reads it from the messages, as `mcpwire trace show` does).
  */
-import { readFileSync } from 'node:fs';
+import fs, { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/index.js';
 import { MODERN_SCHEMA_VERSION, resultTypeFor, SCHEMA_VERSION, schemaVersionFor, StrictChecker, validateMessage, type Direction } from '../src/trace/strict.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const MODERN = '2026-07-28';
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-strict-modern-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const cli = path.join(root, 'dist', 'cli', 'main.js');
+const MODERN_STDIO = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
+const schemaEvents = (file: string) => recorded(file, true).filter((r) => r.event === 'schema');
 
 /** The message lines of a recorded trace, in order. */
-function recorded(file: string): { dir: Direction; msg: Record<string, unknown> }[] {
-  return readFileSync(path.join(root, file), 'utf8')
+function recorded(file: string, all = false): { dir: Direction; msg: Record<string, unknown>; event?: string }[] {
+  return readFileSync(path.resolve(root, file), 'utf8')
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l))
-    .filter((r) => (r.dir === 'in' || r.dir === 'out') && r.msg !== undefined);
+    .filter((r) => all || ((r.dir === 'in' || r.dir === 'out') && r.msg !== undefined));
 }
 
 describe('strict mode in the 2026-07-28 era', () => {
@@ -81,4 +88,43 @@ describe('strict mode in the 2026-07-28 era', () => {
     s.setEra('modern');
     expect(s.schema).toBe(MODERN);
   });
+});
+
+describe('strict traces of a live 2026-07-28 session', () => {
+  const accept = { onElicitation: async () => ({ action: 'accept' as const, content: { ok: true } }) };
+
+  it('the client tracer with strict on: a modern stdio session (server/discover, a call, an input_required round) records no schema event', async () => {
+    const file = path.join(dir, 'client.jsonl');
+    const c = await connect({ transport: 'stdio', id: 'modern', command: process.execPath, args: [MODERN_STDIO] }, { timeoutMs: 15_000, trace: { file, strict: true }, ...accept });
+    try {
+      expect(c.era).toBe('modern');
+      await c.listTools();
+      const r = await c.callTool('confirm', { message: 'Deploy?' });
+      expect(r.content).toEqual([{ type: 'text', text: 'accept: {"ok":true} after 1 round(s)' }]);
+    } finally {
+      await c.close();
+    }
+    expect(recorded(file).some((r) => r.msg.method === 'server/discover')).toBe(true);
+    expect(schemaEvents(file)).toEqual([]);
+  }, 30_000);
+
+  it.skipIf(!fs.existsSync(cli))('mcpwire tap --strict (the built CLI) between the client and a modern stdio server records no schema event', async () => {
+    const file = path.join(dir, 'tap.jsonl');
+    const c = await connect(
+      { transport: 'stdio', id: 'modern', command: process.execPath, args: [cli, 'tap', '--trace', file, '--strict', '--name', 'modern', '--', process.execPath, MODERN_STDIO] },
+      { timeoutMs: 15_000, ...accept },
+    );
+    try {
+      expect(c.era).toBe('modern');
+      await c.listTools();
+      expect((await c.callTool('confirm', { message: 'Deploy?' })).content).toEqual([{ type: 'text', text: 'accept: {"ok":true} after 1 round(s)' }]);
+    } finally {
+      await c.close();
+    }
+    const end = Date.now() + 10_000;
+    while (!(fs.existsSync(file) && fs.readFileSync(file, 'utf8').includes('"trace-end"')) && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    expect(recorded(file, true).some((r) => r.event === 'trace-start' && (r as { strict?: boolean }).strict === true)).toBe(true);
+    expect(recorded(file).some((r) => r.msg.method === 'tools/call')).toBe(true);
+    expect(schemaEvents(file)).toEqual([]);
+  }, 30_000);
 });
