@@ -6,6 +6,7 @@
 
 export type Meta = Record<string, unknown>;
 
+/** An icon as the client hands it on: its `src` is https or a data: image (basic#28, icons.ts). */
 export interface Icon {
   src: string;
   mimeType?: string;
