@@ -83,6 +83,9 @@ export function clientOptions(flags: TargetFlags): ClientOptions {
     // --strict: formats in output schemas are asserted too (an annotation by default, basic#16).
     ...(flags.strict === true ? { assertFormats: true } : {}),
     trace: file === undefined ? false : { file, strict: flags.strict === true },
+    // 2026-07-28 tasks are the extension io.modelcontextprotocol/tasks: declared as the host
+    // declares it (src/host/server-slot.ts), so a tool the server runs as a task works.
+    capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
     // client/elicitation: asked on a terminal, declined otherwise (elicit.ts).
     onElicitation: cliElicitation(),
     elicitationModes: ['form', 'url'],
