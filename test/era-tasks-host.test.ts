@@ -66,6 +66,7 @@ afterAll(async () => {
 describe('the host and the 2026-07-28 tasks extension', () => {
   it('the tasks extension: the host declares it on every request with no capabilities from the embedder; a task-handle tool gives its result', async () => {
     expect(host.status().map((s) => [s.id, s.state, s.era])).toEqual([['modern', 'ready', 'modern']]);
+    expect(host.status()[0]!.capabilities).toContain(`extensions(${EXT})`);
     const statuses: string[] = [];
     const r = await host.callTool(publicToolName('modern', 'research'), { ms: 100 }, { onTaskStatus: (t: Task) => statuses.push(t.status) });
     expect(r).toMatchObject({ isError: false, content: [{ type: 'text', text: 'slept 100 ms' }] });

@@ -96,7 +96,8 @@ function stableJson(v: unknown): string {
 
 /**
  * The negotiated server capabilities in one short line for a status table:
- * `logging tools resources(subscribe) prompts completions tasks(list,cancel,tools.call)` —
+ * `logging tools resources(subscribe) prompts completions tasks(list,cancel,tools.call)`, in
+ * 2026-07-28 `extensions(io.modelcontextprotocol/tasks)` —
  * the capability names in the server's order with their notable flags (`listChanged` left out:
  * the host follows list changes either way). Server-sent names: sanitized and capped.
  */
@@ -105,12 +106,17 @@ export function capabilitySummary(caps: ServerCapabilities | undefined): string 
   const parts: string[] = [];
   for (const [name, value] of Object.entries(caps)) {
     if (value === undefined || value === null) continue;
-    const flags = name === 'tasks' ? taskFlags(value) : isPlainObject(value) ? Object.keys(value).filter((k) => value[k] === true && k !== 'listChanged') : [];
+    const flags = name === 'tasks' ? taskFlags(value) : name === 'extensions' ? extensionIds(value) : isPlainObject(value) ? Object.keys(value).filter((k) => value[k] === true && k !== 'listChanged') : [];
     const label = sanitizeText(name, 40, true);
     if (label) parts.push(flags.length > 0 ? `${label}(${flags.map((f) => sanitizeText(f, 40, true)).join(',')})` : label);
     if (parts.length >= 16) break;
   }
   return parts.join(' ');
+}
+
+/** 2026-07-28 `extensions`: the identifiers declared (an object each, basic/versioning). */
+function extensionIds(v: unknown): string[] {
+  return isPlainObject(v) ? Object.keys(v).filter((k) => isPlainObject(v[k])).slice(0, 8) : [];
 }
 
 function taskFlags(v: unknown): string[] {
