@@ -122,7 +122,7 @@ export abstract class ClientCore extends EventEmitter {
       features: this.features,
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       defaultTimeoutMs: options.timeoutMs,
-      send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params), o).catch(this.eraError),
+      send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params), o, this.eraError),
       interim: (method, raw) => this.codec.interim(method, raw),
     };
   }
@@ -410,10 +410,11 @@ export abstract class ClientCore extends EventEmitter {
   request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
     const span = this.telemetry?.start(method, params);
     const sent = span === undefined ? params : span.params;
-    let p = this.session.send<T>(method, this.codec.requestParams(method, sent), options).catch(this.eraError);
+    // the era's reading of errors is applied where the request settles (no promise chained)
+    let p = this.session.send<T>(method, this.codec.requestParams(method, sent), options, this.eraError);
     // 2026-07-28 on HTTP: a response stream that broke lost the request; it MUST be re-issued
     // with a new id (changelog: SSE resumability removed) — once, then the error stands
-    if (this.transport?.cancelsByClosing === true) p = p.catch((err: unknown) => reissueOnBrokenStream<T>(err, () => this.session.send<T>(method, this.codec.requestParams(method, sent), options).catch(this.eraError)));
+    if (this.transport?.cancelsByClosing === true) p = p.catch((err: unknown) => reissueOnBrokenStream<T>(err, () => this.session.send<T>(method, this.codec.requestParams(method, sent), options, this.eraError)));
     // basic/patterns/mrtr: an interim result is fulfilled and the request sent again (mrtr.ts)
     if (this.codec.roundTrips(method)) {
       const startedAt = Date.now();
@@ -423,9 +424,7 @@ export abstract class ClientCore extends EventEmitter {
   }
 
   /** The era's meaning of a request's error (-32042: a UrlElicitationRequiredError, client/elicitation). */
-  private readonly eraError = (err: unknown): never => {
-    throw this.codec.error(err);
-  };
+  private readonly eraError = (err: unknown): unknown => this.codec.error(err);
 
   /** `send` in an OpenTelemetry span when telemetry is on (its trace context in `params._meta`). */
   private traced<T>(method: string, params: Record<string, unknown> | undefined, send: (params: Record<string, unknown> | undefined) => Promise<T>): Promise<T> {

@@ -11,7 +11,7 @@
  * the connection with the reason (state `failed`, `close` event).
  */
 import { ConnectionClosedError, SessionExpiredError, StateError, type McpWireError, type Phase } from '../errors.js';
-import type { Connection, RequestOptions } from '../protocol/connection.js';
+import type { Connection, ErrorMap, RequestOptions } from '../protocol/connection.js';
 import { bareMessage } from '../protocol/error-text.js';
 import type { Transport } from '../transport/types.js';
 import type { LifecycleState } from './lifecycle.js';
@@ -66,17 +66,24 @@ export class SessionKeeper {
     this.connection = connection;
   }
 
-  /** Sends on the current session, renewing it (and replaying once) when it turns out expired. */
-  send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined): Promise<T> {
-    if (this.renewing !== undefined) return this.afterRenewal<T>(this.renewing, method, params, options);
+  /**
+   * Sends on the current session, renewing it (and replaying once) when it turns out expired.
+   * `mapError`: what the caller makes of any error (the era's typed errors); without sessions
+   * to renew it is applied where the request settles (connection.ts), with no promise chained.
+   */
+  send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined, mapError?: ErrorMap): Promise<T> {
+    if (this.renewing !== undefined) return mapped(this.afterRenewal<T>(this.renewing, method, params, options), mapError);
     const refused = this.host.refusal(method);
-    if (refused !== undefined) return Promise.reject(refused);
+    if (refused !== undefined) return Promise.reject(mapError === undefined ? refused : mapError(refused));
     const transport = this.transport!;
-    const p = this.connection!.request<T>(method, params, options);
     // Only session-based transports can expire; stdio pays nothing here.
-    if (transport.resetSession === undefined || this.recovery === 'off') return p;
+    if (transport.resetSession === undefined || this.recovery === 'off') return this.connection!.request<T>(method, params, options, mapError);
     const session = transport.sessionId;
-    return p.catch((err: unknown) => this.recover<T>(err, session, method, params, options));
+    const p = this.connection!.request<T>(method, params, options);
+    return mapped(
+      p.catch((err: unknown) => this.recover<T>(err, session, method, params, options)),
+      mapError,
+    );
   }
 
   /**
@@ -231,4 +238,13 @@ export class SessionKeeper {
     await connection.fail(reason);
     throw reason;
   }
+}
+
+/** `p` with its error read by `mapError`. */
+function mapped<T>(p: Promise<T>, mapError: ErrorMap | undefined): Promise<T> {
+  return mapError === undefined
+    ? p
+    : p.catch((err: unknown) => {
+        throw mapError(err);
+      });
 }

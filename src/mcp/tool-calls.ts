@@ -26,6 +26,8 @@ export interface ToolCallDeps {
   validateStructuredContent: 'error' | 'warn' | 'off';
   assertFormats: boolean;
   diagnostic(code: string, message: string): void;
+  /** `plainAtOnce`'s memo of the server's task problem, by the inputs it was computed from. */
+  problemMemo?: { caps: object | undefined; tasks: boolean; problem: string | undefined };
 }
 
 /**
@@ -37,7 +39,7 @@ export async function callTool(d: ToolCallDeps, name: string, args: Record<strin
   // 2026-07-28 with the tasks extension: the server decides; a task handle is followed (tasks.ts)
   if (d.codec.has('taskHandles')) {
     raw = await d.tasks.callDirected(name, args, options);
-  } else if ((await modeOf(d, name, options)) === 'task') {
+  } else if (!plainAtOnce(d, name, options) && (await modeOf(d, name, options)) === 'task') {
     raw = await d.tasks.callTool(name, args, options);
   } else {
     const params: Record<string, unknown> = { name, arguments: args };
@@ -51,6 +53,32 @@ export async function callTool(d: ToolCallDeps, name: string, args: Record<strin
     await checkStructuredContent(name, schema, result, { serverId: d.serverId, mode, assertFormats: d.assertFormats, diagnostic: d.diagnostic });
   }
   return result;
+}
+
+/**
+ * Whether the call is plain, decided without waiting (the usual case, and the hot path): what
+ * `modeOf` would answer with no listing to wait for, no refusal to make and no message to build.
+ * A known tool that does not require tasks, called without `task: true`, is plain whatever the
+ * server can do; an unknown one called with `task` unset (or 'auto') is plain when the server cannot take
+ * task-augmented calls (`toolsCallProblem`, memoised: it depends only on the capabilities and the
+ * negotiated revision, and building its message on every call is what is saved).
+ */
+function plainAtOnce(d: ToolCallDeps, name: string, options: CallToolOptions): boolean {
+  const wanted = options.task;
+  if (wanted === true) return false;
+  if (d.catalog.knows(name)) return d.catalog.taskSupportOf(name) !== 'required';
+  return (wanted === undefined || wanted === 'auto') && taskProblem(d) !== undefined;
+}
+
+/** `d.tasks.toolsCallProblem()`, computed again only when what it depends on changes. */
+function taskProblem(d: ToolCallDeps): string | undefined {
+  const caps = d.codec.negotiated?.capabilities;
+  const tasks = d.codec.has('tasks');
+  const memo = d.problemMemo;
+  if (memo !== undefined && memo.caps === caps && memo.tasks === tasks) return memo.problem;
+  const problem = d.tasks.toolsCallProblem();
+  d.problemMemo = { caps, tasks, problem };
+  return problem;
 }
 
 /**

@@ -47,6 +47,30 @@ export {
   type RequestOptions,
 } from './options.js';
 
+/** What a caller makes of a request's error (e.g. an era's typed errors); applied once, where the request settles. */
+export type ErrorMap = (err: unknown) => unknown;
+
+/** The settle functions of the promise `captureSettlers` was last given (read at once). */
+let capturedResolve: (value: unknown) => void = () => {};
+let capturedReject: (reason: unknown) => void = () => {};
+
+/** The executor of every request's promise: one function for all, no closure per request. */
+function captureSettlers(resolve: (value: never) => void, reject: (reason: unknown) => void): void {
+  capturedResolve = resolve as (value: unknown) => void;
+  capturedReject = reject;
+}
+
+/** Settles a request with `err`, as its caller reads errors (`mapError`). */
+function rejectEntry(entry: PendingRequest, err: Error): void {
+  const mapError = entry.mapError;
+  entry.reject(mapError === undefined ? err : mapError(err));
+}
+
+/** A request refused before it was registered: its error, as the caller reads it. */
+function refused<T>(err: Error, mapError: ErrorMap | undefined): Promise<T> {
+  return Promise.reject(mapError === undefined ? err : mapError(err));
+}
+
 export class Connection {
   private readonly transport: Transport;
   private readonly registry = new RequestRegistry((e) => this.onTimeout(e));
@@ -105,30 +129,35 @@ export class Connection {
     this.incoming.setNotificationHandler(method, handler);
   }
 
-  /** Sends a request and resolves with its `result`; rejects with a typed McpWireError. */
+  /**
+   * Sends a request and resolves with its `result`; rejects with a typed McpWireError, or with
+   * what `mapError` makes of it (the caller's reading of errors, applied where the request
+   * settles: no promise chained after this one).
+   */
   request<T = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
     options: RequestOptions = {},
+    mapError?: ErrorMap,
   ): Promise<T> {
-    if (this.closed) return Promise.reject(this.closedFor(method));
+    if (this.closed) return refused(this.closedFor(method), mapError);
     const signal = options.signal;
-    if (signal?.aborted) return Promise.reject(this.abortError(method, signal.reason));
+    if (signal?.aborted) return refused(this.abortError(method, signal.reason), mapError);
     // basic.utilities.progress#1/#2: a caller's token is sent as it is, but only if no active
     // request carries it; otherwise, when progress is wanted, a token of ours.
     const meta = params?._meta as Record<string, unknown> | undefined;
     const callerToken = meta?.progressToken;
     let token: ProgressToken | undefined;
     if (callerToken !== undefined && (typeof callerToken === 'string' || typeof callerToken === 'number')) {
-      if (this.registry.byToken(callerToken) !== undefined) return Promise.reject(tokenInUse(method, callerToken, this.where()));
+      if (this.registry.byToken(callerToken) !== undefined) return refused(tokenInUse(method, callerToken, this.where()), mapError);
       token = callerToken;
     }
     const id = ++this.nextId;
     if (options.onRequestId !== undefined) {
       // The caller's code runs before anything is registered: a throw or an abort from it
       // settles the request here, with nothing to clean up and nothing sent.
-      const refused = this.requestIdRefusal(method, id, options.onRequestId, signal);
-      if (refused !== undefined) return Promise.reject(refused);
+      const refusal = this.requestIdRefusal(method, id, options.onRequestId, signal);
+      if (refusal !== undefined) return refused(refusal, mapError);
     }
     let sendParams = params;
     if (options.onProgress !== undefined && callerToken === undefined) {
@@ -138,13 +167,19 @@ export class Connection {
     }
     const message: JSONRPCMessage =
       sendParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: sendParams };
-    return new Promise<T>((resolve, reject) => {
-      const entry = this.newEntry(id, method, options, token, resolve as (v: unknown) => void, reject);
+    const promise = new Promise<T>(captureSettlers);
+    const reject = capturedReject;
+    try {
+      const entry = this.newEntry(id, method, options, token, capturedResolve, reject, mapError);
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
       this.registry.add(entry, entry.timeoutMs);
       this.dispatch(entry, message, options.isInitialize === true, options.longLived === true);
-    });
+    } catch (err) {
+      // (as a throw in a promise executor would: the request's promise rejects with it)
+      reject(err);
+    }
+    return promise;
   }
 
   /** The registry entry of a request about to be sent. */
@@ -154,7 +189,8 @@ export class Connection {
     options: RequestOptions,
     token: ProgressToken | undefined,
     resolve: (v: unknown) => void,
-    reject: (e: Error) => void,
+    reject: (reason: unknown) => void,
+    mapError: ErrorMap | undefined,
   ): PendingRequest {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const onProgress = options.onProgress;
@@ -164,6 +200,7 @@ export class Connection {
       sentAt: performance.now(),
       resolve,
       reject,
+      mapError,
       deadline: Infinity,
       dueMs: 0,
       deadlineIsTotal: false,
@@ -219,7 +256,7 @@ export class Connection {
     } catch (err) {
       // e.g. params JSON cannot serialise: the request never left, nothing to cancel.
       this.registry.take(id, 'send-failed');
-      entry.reject(this.wrapSendError(err, method));
+      rejectEntry(entry, this.wrapSendError(err, method));
       return;
     }
     // A fulfilled promise never rejects: when the transport hands back the very promise it
@@ -235,7 +272,7 @@ export class Connection {
           const e = this.registry.take(id, 'send-failed');
           if (e === undefined) return;
           if (e.progress !== undefined) this.progressGate.flush(e);
-          e.reject(this.wrapSendError(err, method));
+          rejectEntry(e, this.wrapSendError(err, method));
         },
       );
     }
@@ -319,7 +356,7 @@ export class Connection {
     if (entry !== undefined) {
       if (entry.progress !== undefined) this.progressGate.flush(entry);
       const message = `the response to "${entry.method}" (request ${JSON.stringify(responseTo)}) is invalid: ${reason}`;
-      entry.reject(new ProtocolError(message, { ...this.where(), code: 'MCPWIRE_INVALID_RESPONSE' }));
+      rejectEntry(entry, new ProtocolError(message, { ...this.where(), code: 'MCPWIRE_INVALID_RESPONSE' }));
       return;
     }
     // A malformed request still expects an answer (incoming.ts); notifications and responses are
@@ -351,7 +388,7 @@ export class Connection {
       entry.resolve(msg.result);
     } else {
       const e = msg.error as JSONRPCErrorObject;
-      entry.reject(new JsonRpcError(e.code, String(e.message), e.data, this.where()));
+      rejectEntry(entry, new JsonRpcError(e.code, String(e.message), e.data, this.where()));
     }
   }
 
@@ -414,7 +451,7 @@ export class Connection {
     // basic.lifecycle#17: on timeout, issue a cancellation notification and stop waiting —
     // except for initialize (basic.utilities.cancellation#2, the total ceiling included) and a
     // request that never reached the wire (basic.utilities.cancellation#1).
-    entry.reject(err);
+    rejectEntry(entry, err);
     if (entry.cancellable && entry.dispatched) this.sendCancelled(id, err.message);
   }
 
@@ -424,7 +461,7 @@ export class Connection {
     if (entry.progress !== undefined) this.progressGate.flush(entry);
     const err = this.abortError(entry.method, reason);
     this.observer?.event({ type: 'cancel', id, method: entry.method, reason: err.message });
-    entry.reject(err);
+    rejectEntry(entry, err);
     if (entry.cancellable && entry.dispatched) this.sendCancelled(id, reasonText(reason));
   }
 
@@ -442,7 +479,8 @@ export class Connection {
     if (entry.progress !== undefined) this.progressGate.flush(entry);
     this.observer?.event({ type: 'response-unreadable', id, method: entry.method });
     const hint = d.code === 'MCPWIRE_FRAME_OVERSIZED' ? ' (raise maxMessageBytes to accept it)' : '';
-    entry.reject(
+    rejectEntry(
+      entry,
       new ProtocolError(`the response to "${entry.method}" (request ${JSON.stringify(id)}) could not be read: ${d.message}${hint}`, {
         ...this.where(),
         code: 'MCPWIRE_RESPONSE_UNREADABLE',
@@ -469,7 +507,7 @@ export class Connection {
     const pending = this.registry.drain();
     for (const entry of pending) {
       if (entry.progress !== undefined) this.progressGate.flush(entry);
-      entry.reject(this.closedFor(entry.method));
+      rejectEntry(entry, this.closedFor(entry.method));
     }
     this.opts.onClose?.(error);
   }

@@ -63,7 +63,10 @@ export interface PendingRequest {
   /** performance.now() when it was sent. */
   readonly sentAt: number;
   resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
+  /** Settles the caller's promise as rejected; errors reach it through `mapError` (connection.ts `rejectEntry`). */
+  reject: (reason: unknown) => void;
+  /** What the caller makes of the request's error (undefined: the error as it is). */
+  mapError: ((err: unknown) => unknown) | undefined;
   /** performance.now() at which the request times out; Infinity = no timeout. */
   deadline: number;
   /** The duration `deadline` was set with (the list it is in); set by `schedule`. */
