@@ -73,6 +73,15 @@ export class Gateway implements SessionGateway {
     this.down = new Downstream(this.servers());
   }
 
+  /**
+   * Whether a downstream server's tool annotations are passed on as hints: only for a server the
+   * user marked `trust_annotations` (server.tools#6). The gateway's client cannot tell whose
+   * claims they are, so an untrusted server's hints would read as the gateway's own.
+   */
+  annotationsTrusted(id: string): boolean {
+    return this.servers().some((s) => s.id === id && s.config.trustAnnotations === true);
+  }
+
   private servers(): readonly ResolvedServer[] {
     return Array.isArray(this.config) ? (this.config as readonly ResolvedServer[]) : (this.config as ConfigLoadResult).servers;
   }

@@ -164,7 +164,7 @@ export class GatewaySession {
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
     this.on('tools/list', async (params) => {
       const host = await this.ready();
-      const tools = host.tools().map((t) => gatewayTool(host, t));
+      const tools = host.tools().map((t) => gatewayTool(host, t, this.gateway.annotationsTrusted(t.server)));
       return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...tools], params?.cursor, this.gateway.pageSize);
     });
     this.on('tools/call', async (params, ctx, served) => {
@@ -239,16 +239,18 @@ export class GatewaySession {
 
 /**
  * A host tool as the gateway lists it: the adapter's name, description, argument schema and
- * `outputSchema`, the server's `title` (sanitized: untrusted text) and annotations. A result the
+ * `outputSchema`, the server's `title` (sanitized: untrusted text) and, for a server whose hints
+ * the user trusts, its annotations (server.tools#6: untrusted hints are dropped, never relabelled
+ * as the gateway's). A result the
  * host cut for size has no `structuredContent`; the gateway answers it as an error result
  * (tool-call.ts), which a client does not validate against the schema.
  */
-function gatewayTool(host: McpHost, t: AdaptedTool): Record<string, unknown> {
+function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.parameters };
   const title = sanitizeText(host.catalog.byName.get(t.name)?.tool.title, 200, true);
   if (title) out.title = title;
   if (t.outputSchema) out.outputSchema = t.outputSchema;
-  if (t.annotations) out.annotations = t.annotations;
+  if (t.annotations && annotationsTrusted) out.annotations = t.annotations;
   return out;
 }
 
