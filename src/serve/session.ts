@@ -45,6 +45,8 @@ export interface SessionGateway {
   log(line: string): void;
   /** Runs a tool call of `session` on `server`, marking it as the one a server's request goes to. */
   whileCalling<T>(server: string | undefined, session: GatewaySession, run: () => Promise<T>): Promise<T>;
+  /** Whether the user trusts this server's tool annotations (`trust_annotations`). */
+  annotationsTrusted(server: string): boolean;
 }
 
 const NOT_INITIALIZED = () => new JsonRpcError(-32600, 'Server not initialized: send initialize first');
