@@ -80,51 +80,63 @@ function isSafeIcon(icon: unknown): boolean {
   return icon !== null && typeof icon === 'object' && !Array.isArray(icon) && isSafeIconUri((icon as { src?: unknown }).src);
 }
 
-/** Screens the `icons` of one object (a Tool, a Resource, serverInfo…) in place; pushes the dropped schemes. */
-function screenOwner(owner: unknown, dropped: string[]): void {
-  if (owner === null || typeof owner !== 'object' || !('icons' in owner)) return;
+/**
+ * Screens the `icons` of one object (a Tool, a Resource, serverInfo…) in place. Returns `dropped`
+ * with the dropped schemes pushed, allocated only on the first drop (the hot path of a result
+ * without unsafe icons allocates nothing).
+ */
+function screenOwner(owner: unknown, dropped: string[] | undefined): string[] | undefined {
+  if (owner === null || typeof owner !== 'object') return dropped;
+  const icons = (owner as { icons?: unknown }).icons;
+  if (icons === undefined) return dropped;
+  const r = safeIcons(icons);
+  if (r.dropped.length === 0) return dropped;
+  const out = dropped ?? [];
+  out.push(...r.dropped);
   const o = owner as { icons?: unknown };
-  const r = safeIcons(o.icons);
-  if (r.dropped.length === 0) return;
-  dropped.push(...r.dropped);
   if (r.kept.length > 0) o.icons = r.kept;
   else delete o.icons;
+  return out;
 }
 
 /** `resource_link` blocks of a content list: they are Resources, with icons. */
-function screenContent(content: unknown, dropped: string[]): void {
-  if (!Array.isArray(content)) return;
-  for (const block of content) if (block !== null && typeof block === 'object' && (block as { type?: unknown }).type === 'resource_link') screenOwner(block, dropped);
+function screenContent(content: unknown, dropped: string[] | undefined): string[] | undefined {
+  if (!Array.isArray(content)) return dropped;
+  for (let i = 0; i < content.length; i++) {
+    const block: unknown = content[i];
+    if (block !== null && typeof block === 'object' && (block as { type?: unknown }).type === 'resource_link') dropped = screenOwner(block, dropped);
+  }
+  return dropped;
 }
+
+const NONE: readonly string[] = Object.freeze([]);
 
 /**
  * Drops the unsafe icons of a result of `method`, in place (listings, `tools/call` content,
  * `prompts/get` messages, a serverInfo in `_meta`). Returns the schemes dropped (empty: nothing was).
  */
-export function screenResultIcons(method: string, result: unknown): string[] {
-  const dropped: string[] = [];
-  if (result === null || typeof result !== 'object') return dropped;
+export function screenResultIcons(method: string, result: unknown): readonly string[] {
+  if (result === null || typeof result !== 'object') return NONE;
   const r = result as Record<string, unknown>;
+  let dropped: string[] | undefined;
   const key = LISTED[method];
   if (key !== undefined) {
     const items = r[key];
-    if (Array.isArray(items)) for (const item of items) screenOwner(item, dropped);
+    if (Array.isArray(items)) for (const item of items) dropped = screenOwner(item, dropped);
   } else if (method === 'tools/call') {
-    screenContent(r.content, dropped);
+    dropped = screenContent(r.content, dropped);
   } else if (method === 'prompts/get' && Array.isArray(r.messages)) {
-    for (const m of r.messages) if (m !== null && typeof m === 'object') screenContent([(m as { content?: unknown }).content], dropped);
+    for (const m of r.messages) if (m !== null && typeof m === 'object') dropped = screenContent([(m as { content?: unknown }).content], dropped);
   }
   // 2026-07-28: a result's `_meta` may name the server (its serverInfo, with icons)
   const meta = r._meta;
-  if (meta !== null && typeof meta === 'object') screenOwner((meta as Record<string, unknown>)[META_SERVER_INFO], dropped);
-  return dropped;
+  if (meta !== null && typeof meta === 'object') dropped = screenOwner((meta as Record<string, unknown>)[META_SERVER_INFO], dropped);
+  return dropped ?? NONE;
 }
 
 /** Drops the unsafe icons of a server's `serverInfo` (Implementation), in place. */
-export function screenServerInfoIcons(info: unknown): string[] {
-  const dropped: string[] = [];
-  screenOwner(info, dropped);
-  return dropped;
+export function screenServerInfoIcons(info: unknown): readonly string[] {
+  return screenOwner(info, undefined) ?? NONE;
 }
 
 /**
@@ -134,7 +146,7 @@ export function screenServerInfoIcons(info: unknown): string[] {
  */
 export function screenCodecIcons(codec: EraCodec, report: (code: string, message: string) => void): void {
   let reported = false;
-  const tell = (where: string, dropped: string[]): void => {
+  const tell = (where: string, dropped: readonly string[]): void => {
     if (dropped.length === 0 || reported) return;
     reported = true;
     const schemes = [...new Set(dropped)].slice(0, 8).join(', ');
