@@ -7,7 +7,9 @@
 //   time it is called, taking every call in flight down with it. Its entry sets
 //   `max_parallel: 2` (a queue in front of the server; the wait counts against each call's
 //   timeout) and `retry` (transport failures and timeouts of idempotent calls are retried after
-//   the host reconnected the server — never a tool's own `isError`).
+//   the host reconnected the server — never a tool's own `isError`). A tool's `idempotentHint` is
+//   the server's claim, believed only for a server marked `trust_annotations` (this one: we
+//   wrote it).
 // - The calls are fired at once with Promise.all; `host.callTool` never throws: each result says
 //   how it ended (`isError`, and `outcome` / `attempts` for the typed view).
 //
@@ -37,6 +39,7 @@ await Promise.all([
     env: { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['crashOnce', 'concurrent', 'inflight'] }) },
     max_parallel: 2,
     retry: { max_retries: 3, base_delay_ms: 100 },
+    trust_annotations: true,
   }),
 ]);
 for (const s of host.status()) console.log(`${s.id}: ${s.state}, ${s.tools} tools, pid ${s.pid === undefined ? '-' : 'set'}`);
