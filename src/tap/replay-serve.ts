@@ -11,6 +11,9 @@ import { listenOn } from './http.js';
 import { LineSplitter } from './recorder.js';
 import { ReplaySession, type MatchMode, type ReplayScript, type ReplaySummary } from './replay.js';
 
+/** The largest POST body `replay --listen` reads (as `mcpwire serve`): a client's requests are small. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 export interface ServeOptions {
   mode: MatchMode;
 }
@@ -63,8 +66,8 @@ export interface ReplayServer {
 }
 
 /** Serves the script over Streamable HTTP at `listen` (path: any; the printed URL uses `/mcp`). */
-export async function serveReplayHttp(script: ReplayScript, options: ServeOptions & { listen: string }): Promise<ReplayServer> {
-  const replay = new HttpReplay(script, options.mode);
+export async function serveReplayHttp(script: ReplayScript, options: ServeOptions & { listen: string; maxBodyBytes?: number }): Promise<ReplayServer> {
+  const replay = new HttpReplay(script, options.mode, options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
   const server = http.createServer((req, res) => replay.handle(req, res));
   const bound = await listenOn(server, options.listen);
   replay.hosts = bound.hosts;
@@ -98,6 +101,7 @@ class HttpReplay {
   constructor(
     private readonly script: ReplayScript,
     private readonly mode: MatchMode,
+    private readonly maxBodyBytes: number,
   ) {}
 
   handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -114,9 +118,19 @@ class HttpReplay {
       res.writeHead(405, { allow: 'POST, DELETE' }).end();
       return;
     }
+    // A body past the bound is read to its end and dropped (never held), then refused with 413.
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= this.maxBodyBytes) chunks.push(c);
+      else chunks.length = 0;
+    });
     req.on('end', () => {
+      if (size > this.maxBodyBytes) {
+        res.writeHead(413, { 'content-type': 'application/json' }).end(jsonError(-32600, `request body too large (over ${this.maxBodyBytes} bytes)`));
+        return;
+      }
       let body: unknown;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
