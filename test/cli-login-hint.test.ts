@@ -45,6 +45,8 @@ describe('login hints', { timeout: 60_000 }, () => {
     const auth = await run(sb, ['auth', 'status']);
     expect(auth.stdout).toMatch(/^prot .*mcpwire login prot/m);
     expect(auth.stdout).not.toMatch(/mcpwire login keyed/);
+    // its own header is its credential: OAuth does not apply, rather than "none" logged in
+    expect(auth.stdout).toMatch(/^keyed +not_applicable /m);
     const status = await run(sb, ['status', '--json']);
     const rows = JSON.parse(status.stdout) as { id: string; state: string; next: string | null }[];
     expect(rows.find((r) => r.id === 'prot')?.next).toBe('mcpwire login prot');

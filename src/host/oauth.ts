@@ -355,7 +355,7 @@ export async function logoutServer(server: ResolvedServer, auth: HostAuthOptions
 /** One server in `auth status` (no secret in it). */
 export interface AuthStatusRow {
   id: string;
-  /** `not_applicable` (stdio), `none` (nothing stored), `valid`, `expired` (refreshable or not). */
+  /** `not_applicable` (stdio, or its own Authorization header), `none` (nothing stored), `valid`, `expired` (refreshable or not). */
   state: 'not_applicable' | 'none' | 'valid' | 'expired';
   scopes: string[];
   /** ISO time, or null. */
@@ -385,16 +385,24 @@ function configuredGrant(server: ResolvedServer): GrantKindName {
   return w.assertion?.grantKind ?? w.grantType ?? 'authorization_code';
 }
 
-/** The auth state of each server from the store (nothing is sent anywhere). */
+/** Whether the config gives `server` its own Authorization header (a static credential, not OAuth). */
+export function hasStaticAuthorization(server: ResolvedServer): boolean {
+  return Object.keys(server.config.headers ?? {}).some((h) => h.toLowerCase() === 'authorization');
+}
+
+/**
+ * The auth state of each server from the store (nothing is sent anywhere). A server with its own
+ * Authorization header and no stored grant is `not_applicable`: it does not log in with OAuth.
+ */
 export async function authStatusRows(servers: readonly ResolvedServer[], store: TokenStore, now = Date.now()): Promise<AuthStatusRow[]> {
   const rows: AuthStatusRow[] = [];
   for (const s of servers) {
     const preRegistered = s.config.oauth?.clientId !== undefined;
-    if (!usesOAuth(s)) {
+    const g = usesOAuth(s) ? await store.get(s.id) : undefined;
+    if (!usesOAuth(s) || (g === undefined && hasStaticAuthorization(s))) {
       rows.push({ id: s.id, state: 'not_applicable', scopes: [], expires_at: null, refreshable: false, client: null, issuer: null, grant: null, sender_constrained: null });
       continue;
     }
-    const g = await store.get(s.id);
     rows.push({
       id: s.id,
       state: g === undefined ? 'none' : g.expires_at !== undefined && g.expires_at <= now ? 'expired' : 'valid',

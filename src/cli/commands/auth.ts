@@ -1,6 +1,7 @@
 /**
  * `mcpwire auth status [<id>] [--json]`: what the token store holds for each configured server,
- * read locally (nothing is sent): state (`none`, `valid`, `expired`, `not_applicable` for stdio),
+ * read locally (nothing is sent): state (`none`, `valid`, `expired`, `not_applicable` for stdio or a server with its own
+ * Authorization header),
  * granted scopes, expiry, whether a refresh token is held, and the client kind
  * (`pre-registered` from the config, `registered` by DCR/CIMD), how the grant was obtained
  * (`authorization_code`, `client_credentials`, `jwt-bearer` = workload identity, `id-jag` =
