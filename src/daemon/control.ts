@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedServer } from '../host/index.js';
 import { wait } from '../util/sleep.js';
+import { rotateIfOver } from './bounded-files.js';
 import { connectDaemon, type DaemonConnection } from './client.js';
 import { daemonPaths, secureDir, type DaemonPaths } from './paths.js';
 
@@ -25,6 +26,7 @@ function alive(pid: number): boolean {
 
 /** Spawns the daemon and resolves with a connection once it answers (the spawn's exit: an error naming the log). */
 async function spawnDaemon(paths: DaemonPaths, idleMs: number): Promise<DaemonConnection> {
+  rotateIfOver(paths.log);
   const fd = fs.openSync(paths.log, 'a', 0o600);
   const main = fileURLToPath(new URL('./main.js', import.meta.url));
   const child = spawn(process.execPath, [main, '--idle-ms', String(idleMs)], { detached: true, stdio: ['ignore', fd, fd], cwd: process.cwd(), env: process.env });

@@ -4,7 +4,6 @@
  * the very client — the same process and session — every earlier command used. Per server: the
  * fingerprint of the entry it was started from, and the requests served.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createHost, type ConnectFn, type HostClient, type McpHost, type ResolvedServer, type ServerStatus } from '../host/index.js';
 import { connect as connectClient, type McpClient } from '../mcp/client.js';
@@ -12,6 +11,7 @@ import type { ClientOptions } from '../mcp/client-options.js';
 import type { ElicitRequestParams, ElicitResult } from '../mcp/types.js';
 import type { HandlerContext } from '../mcp/client-features.js';
 import type { ServerConfig } from '../transport/create.js';
+import { BoundedLog, rotateIfOver } from './bounded-files.js';
 import { fingerprint } from './wire.js';
 
 /** Asks the terminal of the command whose call is running on `serverId` (elicitation/create). */
@@ -43,10 +43,12 @@ export class HeldServers {
   private readonly clients = new Map<string, McpClient>();
   private readonly prints = new Map<string, string>();
   private readonly calls = new Map<string, number>();
-  private readonly stderr = new Map<string, fs.WriteStream>();
+  private readonly stderr = new Map<string, BoundedLog>();
 
   constructor(private readonly options: HeldOptions) {
     const connect: ConnectFn = async (config: ServerConfig, co: ClientOptions): Promise<HostClient> => {
+      // each connection opens the trace anew: the moment to move an oversized one aside
+      if (typeof co.trace === 'object') rotateIfOver(co.trace.file);
       const client = await connectClient(config, co);
       const id = config.id;
       if (id !== undefined) {
@@ -73,12 +75,11 @@ export class HeldServers {
     this.host.on('stateChange', (c: { server: string; from?: string; to: string }) => options.log(`server "${c.server}": ${c.from ?? 'new'} → ${c.to}`));
   }
 
-  /** The server's stderr log, appended to across restarts. */
-  private stderrOf(id: string): fs.WriteStream {
+  /** The server's stderr log, appended to across restarts, bounded (bounded-files.ts). */
+  private stderrOf(id: string): BoundedLog {
     let out = this.stderr.get(id);
     if (out === undefined) {
-      out = fs.createWriteStream(path.join(this.options.logsDir, `${fileName(id)}.log`), { flags: 'a', mode: 0o600 });
-      out.on('error', (err) => this.options.log(`server "${id}": stderr log: ${err.message}`));
+      out = new BoundedLog(path.join(this.options.logsDir, `${fileName(id)}.log`), (err) => this.options.log(`server "${id}": stderr log: ${err.message}`));
       this.stderr.set(id, out);
     }
     return out;
