@@ -13,6 +13,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS } from '../protocol/connection.js';
 import { timerMs } from '../util/sleep.js';
 import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
 import type { InputRequired } from './eras/codec.js';
+import { raceAbort } from '../util/abort.js';
 
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
@@ -94,25 +95,3 @@ async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired,
   }
 }
 
-/** `p`, or the signal's reason once it aborts (a handler that ignores its signal does not hold the request). */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    // the handler itself may have aborted it, synchronously, before this listens
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const aborted = (): void => reject(signal.reason);
-    signal.addEventListener('abort', aborted, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', aborted);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', aborted);
-        reject(err);
-      },
-    );
-  });
-}

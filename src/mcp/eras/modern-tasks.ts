@@ -17,6 +17,8 @@ import type { RequestOptions } from '../../protocol/connection.js';
 import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from '../client-features.js';
 import { Deadline } from '../task-deadline.js';
 import type { Task, TaskStatus } from '../types.js';
+import { raceAbort } from '../../util/abort.js';
+import { sleep } from '../../util/sleep.js';
 
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 const TERMINAL: ReadonlySet<string> = new Set<TaskStatus>(['completed', 'failed', 'cancelled']);
@@ -162,7 +164,7 @@ class Follower {
     for (const [k, r] of fresh) {
       this.deadline.signal.throwIfAborted();
       // a handler that ignores its signal does not hold the call past its abort or deadline
-      inputResponses[k] = await untilAborted(answerInputRequest(inputs.options, inputs.features, r.method as string, r.params, this.deadline.signal), this.deadline.signal);
+      inputResponses[k] = await raceAbort(answerInputRequest(inputs.options, inputs.features, r.method as string, r.params, this.deadline.signal), this.deadline.signal);
     }
     await this.d.request('tasks/update', { taskId: this.last.taskId, inputResponses }, { signal: this.deadline.signal, timeoutMs: this.timeoutMs }).then((r) => this.d.check('tasks/update', r));
     for (const [k] of fresh) this.answered.add(k);
@@ -216,43 +218,3 @@ function protocolError(d: HandleDeps, message: string): ProtocolError {
   return new ProtocolError(message, { serverId: d.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
 }
 
-/** Waits `ms`; rejects with the signal's reason when it aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** `p`, or the signal's reason once it aborts. */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const aborted = (): void => reject(signal.reason);
-    signal.addEventListener('abort', aborted, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', aborted);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', aborted);
-        reject(err);
-      },
-    );
-  });
-}
