@@ -11,14 +11,13 @@
  * rejects is refreshed and the new token is bound to the same key. Nothing secret (tokens,
  * proofs, the private key, the server's nonce) is in the trace or the CLI's output.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DpopSigner, newDpopJwk } from '../src/auth/dpop.js';
 import type { StoredGrant } from '../src/auth/types.js';
-import { cli } from './support/cli-process.js';
+import { runCliAnswering } from './support/cli-process.js';
 import { startTestAs, type TestAs } from './support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from './support/oidc-mcp-server.js';
 
@@ -57,25 +56,10 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], extraEnv: Record<string, string> = {}, onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      onStderr?.(stderr, child.stdin);
-    });
-    if (!onStderr) child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      outputs.push(stdout + stderr);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
+async function run(args: string[], extraEnv: Record<string, string> = {}, onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
+  const r = await runCliAnswering(args, { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
+  outputs.push(r.stdout + r.stderr);
+  return r;
 }
 
 function readGrant(): StoredGrant {

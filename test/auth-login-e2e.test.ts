@@ -14,21 +14,18 @@
  * Host (in process): a server in auth_required becomes ready after `host.login(id)` without a
  * restart of the host, and a rejected token is refreshed under a running call.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../src/auth/file-store.js';
 import type { StoredGrant } from '../src/auth/types.js';
 import { createHost } from '../src/host/host.js';
 import type { ResolvedServer } from '../src/host/config/types.js';
+import { runCliAnswering } from './support/cli-process.js';
 import { startTestAs, type TestAs } from './support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from './support/oidc-mcp-server.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
 const SCOPE = 'mcp:tools';
 
 let as: TestAs;
@@ -79,25 +76,10 @@ interface Run {
 }
 
 /** Runs the CLI; `onStderr` may answer on stdin (the login paste). */
-function run(sb: Sandbox, args: string[], onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      onStderr?.(stderr, child.stdin);
-    });
-    if (!onStderr) child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      outputs.push(stdout + stderr);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
+async function run(sb: Sandbox, args: string[], onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
+  const r = await runCliAnswering(args, { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
+  outputs.push(r.stdout + r.stderr);
+  return r;
 }
 
 function readGrant(sb: Sandbox): StoredGrant {

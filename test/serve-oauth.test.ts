@@ -15,6 +15,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliAnswering } from './support/cli-process.js';
 import { startTestAs, type TestAs } from './support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from './support/oidc-mcp-server.js';
 import { cli, root } from './support/tap-helpers.js';
@@ -58,23 +59,7 @@ afterAll(async () => {
 
 /** Runs the built CLI in the sandbox; `onStderr` may answer on stdin (the login paste). */
 function run(args: string[], onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-      onStderr?.(stderr, child.stdin);
-    });
-    if (!onStderr) child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
-    });
-  });
+  return runCliAnswering(args, { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
 }
 
 describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire login stored', { timeout: 180_000 }, () => {

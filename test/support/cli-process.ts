@@ -3,7 +3,7 @@
  * the CLI tests do on processes it leaves or must not leave behind. Used by the cli-* and
  * check-* tests; test/support/cli-user.ts adds a user's sandbox (HOME, config, trust) on top.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -43,6 +43,34 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
       },
     );
     child.stdin?.end(options.input);
+  });
+}
+
+/**
+ * Runs `mcpwire <args>` with stdin open while `onStderr` is given: it sees all of stderr so far
+ * at each chunk and may answer on stdin (a login's pasted redirect); without it stdin is closed
+ * at once. Killed after `timeoutMs` (default 60 s); rejects only when the process cannot start.
+ */
+export function runCliAnswering(
+  args: string[],
+  options: Omit<CliOptions, 'input' | 'maxBuffer'> & { onStderr?: (stderr: string, stdin: NodeJS.WritableStream) => void } = {},
+): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [cli, ...args], { cwd: options.cwd ?? root, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      options.onStderr?.(stderr, child.stdin);
+    });
+    if (!options.onStderr) child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout, stderr });
+    });
   });
 }
 
