@@ -65,6 +65,12 @@ export interface Tracer extends ProtocolObserver {
   setSessionId(id: string | undefined): void;
   /** Redacts more values from now on (e.g. an access token obtained at run time). */
   addSecrets(values: string[]): void;
+  /**
+   * Adds `exchange` to every later line (`undefined`: none): the tap's number for the HTTP
+   * exchange (one request and its answer or stream) the lines belong to, which tells apart two
+   * clients of the sessionless 2026-07-28 era using the same request id at once.
+   */
+  setExchange?(id: number | undefined): void;
 }
 
 export { traceTarget } from './target.js';
@@ -213,6 +219,9 @@ class TraceWriter implements Tracer {
   /** The session id being redacted (replaced, not accumulated, on renewal). */
   private sessionSecret: string | undefined;
   private readonly baseBindings: string;
+  /** `,"session":…` and `,"exchange":…` of `bindings` ('' when unset). */
+  private sessionField = '';
+  private exchangeField = '';
 
   constructor(
     private readonly redactor: Redactor,
@@ -324,7 +333,19 @@ class TraceWriter implements Tracer {
     if (this.sessionSecret !== undefined && this.sessionSecret !== id) this.redactor.removeSecrets([this.sessionSecret]);
     this.sessionSecret = id !== undefined && id !== '' ? id : undefined;
     if (id !== undefined && id !== '') this.redactor.addSecrets([id]);
-    this.bindings = id === undefined ? this.baseBindings : `${this.baseBindings},"session":${stringify(sessionTag(id))}`;
+    this.sessionField = id === undefined ? '' : `,"session":${stringify(sessionTag(id))}`;
+    this.rebind();
+  }
+
+  setExchange(id: number | undefined): void {
+    const field = id === undefined || !Number.isSafeInteger(id) ? '' : `,"exchange":${id}`;
+    if (field === this.exchangeField) return;
+    this.exchangeField = field;
+    this.rebind();
+  }
+
+  private rebind(): void {
+    this.bindings = this.baseBindings + this.sessionField + this.exchangeField;
     this.segments = [];
     this.segmentCount = 0;
   }
