@@ -109,6 +109,16 @@ export class Downstream {
     }
   }
 
+  /** The server a `resources/read` of `uri` goes to, when the listing named it (else undefined: each is asked in turn). */
+  serverOfUri(uri: string): string | undefined {
+    return this.uriOwner.get(uri);
+  }
+
+  /** The server of a prompt by its gateway name, when it is ready (else undefined). */
+  serverOfPrompt(name: string): string | undefined {
+    return this.ready('prompts').find(([server]) => name.startsWith(promptName(server, '')))?.[0];
+  }
+
   /** `completion/complete`: a prompt reference by its gateway name, a resource template by its owner. */
   async complete(params: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;

@@ -10,7 +10,10 @@
  * sampling, elicitation and roots requests of a downstream server are forwarded to a client
  * that declared the capability — the one whose tool call on that server is running (no other
  * client stands in for it), else the newest — and only declared downstream when the first client declared it (client.sampling#5,
- * client.elicitation#4, client.roots#1: never promise what nobody can answer).
+ * client.elicitation#4, client.roots#1: never promise what nobody can answer; a 2026-07-28 client
+ * that starts the gateway declares them in its first request's `_meta`). A 2026-07-28 client
+ * gets such a request during its call as an `input_required` result (held-call.ts), if its
+ * request declared the feature; else the server's request is refused.
  */
 import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer } from '../host/index.js';
 import type { ClientOptions } from '../mcp/client-options.js';
@@ -22,6 +25,8 @@ import { DEFAULT_PAGE_SIZE } from './pages.js';
 import { GatewaySession, type SessionGateway } from './session.js';
 import { sessionTag } from '../trace/session-tag.js';
 import { traceFile, upstreamTracer } from './trace.js';
+import { HeldCall } from './held-call.js';
+import { InputRounds, type InputRoundsOptions } from './input-rounds.js';
 
 /** The session id of a stateless (2026-07-28) HTTP request's session: no session to tag. */
 export const STATELESS = 'stateless';
@@ -44,7 +49,12 @@ export interface GatewayOptions {
   trace?: string;
   /** More values never to write to the trace (the HTTP bearer token). */
   secrets?: string[];
+  /** Bounds of the calls held for a 2026-07-28 client's input (input-rounds.ts): how many, how long. */
+  inputRounds?: InputRoundsOptions;
 }
+
+/** Who a downstream server's request during a call goes to: a handshake-era session, or a modern client's held call. */
+type Caller = GatewaySession | HeldCall;
 
 type ListKind = 'tools' | 'resources' | 'prompts';
 
@@ -60,7 +70,8 @@ export class Gateway implements SessionGateway {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   /** Sessions with a tool call running, per server: who a server's request during that call goes to. */
-  private readonly calling = new Map<string, GatewaySession[]>();
+  private readonly calling = new Map<string, Caller[]>();
+  readonly inputRounds: InputRounds;
   /** Servers offered our client's roots (not their config's). */
   private readonly forwardedRoots = new Set<string>();
 
@@ -71,6 +82,7 @@ export class Gateway implements SessionGateway {
     this.version = options.version ?? '0.0.0';
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.down = new Downstream(this.servers());
+    this.inputRounds = new InputRounds(options.inputRounds);
   }
 
   /**
@@ -113,8 +125,8 @@ export class Gateway implements SessionGateway {
     return this.sessions.size;
   }
 
-  ensureHost(session: GatewaySession): Promise<McpHost> {
-    this.hostPromise ??= this.startHost(session.clientCapabilities ?? {});
+  ensureHost(session: GatewaySession, caps?: ClientCapabilities): Promise<McpHost> {
+    this.hostPromise ??= this.startHost(caps ?? session.clientCapabilities ?? {});
     return this.hostPromise;
   }
 
@@ -129,16 +141,16 @@ export class Gateway implements SessionGateway {
     for (const [id, client] of this.down.ready()) if (this.forwardedRoots.has(id)) client.notify('notifications/roots/list_changed').catch(() => {});
   }
 
-  /** Marks `session` as calling a tool of `server` while `run` runs (for routing server requests). */
-  async whileCalling<T>(server: string | undefined, session: GatewaySession, run: () => Promise<T>): Promise<T> {
+  /** Marks `caller` as calling `server` while `run` runs (for routing server requests). */
+  async whileCalling<T>(server: string | undefined, caller: Caller, run: () => Promise<T>): Promise<T> {
     if (server === undefined) return run();
     const list = this.calling.get(server) ?? [];
-    list.push(session);
+    list.push(caller);
     this.calling.set(server, list);
     try {
       return await run();
     } finally {
-      const i = list.indexOf(session);
+      const i = list.indexOf(caller);
       if (i >= 0) list.splice(i, 1);
       if (list.length === 0) this.calling.delete(server);
     }
@@ -147,6 +159,7 @@ export class Gateway implements SessionGateway {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    this.inputRounds.close();
     // Subscriptions end gracefully: their complete answers go out before the connections close.
     for (const s of this.sessions) s.subscriptions.endAll();
     await new Promise((resolve) => setImmediate(resolve));
@@ -218,12 +231,14 @@ export class Gateway implements SessionGateway {
   }
 
   private ask<T>(server: string, feature: 'sampling' | 'elicitation' | 'roots', method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<T> {
-    const declared = (s: GatewaySession) => s.clientCapabilities?.[feature] !== undefined && !s.conn.isClosed;
+    const declared = (c: Caller) => (c instanceof HeldCall ? c.declares(feature) : c.clientCapabilities?.[feature] !== undefined && !c.conn.isClosed);
     // During a call the request is that call's client's: one that cannot answer it (it did not
-    // declare the feature, or is a 2026-07-28 client) is not stood in for by another client.
+    // declare the feature) is not stood in for by another client. A modern client's call holds it
+    // for an input round (held-call.ts); outside a call only a handshake-era client is asked.
     const running = this.calling.get(server) ?? [];
     const target = running.length > 0 ? running.filter(declared).at(-1) : [...this.sessions].filter(declared).at(-1);
     if (target === undefined) return Promise.reject(new JsonRpcError(-32601, `no client of the gateway handles ${method} now`));
+    if (target instanceof HeldCall) return target.ask(method, params, signal) as Promise<T>;
     return target.conn.request<T>(method, params, { ...(signal ? { signal } : {}), timeoutMs: 10 * 60_000 });
   }
 }

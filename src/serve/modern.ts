@@ -14,13 +14,14 @@
  *   client's credentials is not for a shared cache).
  * - A log message goes up only for a request that set `io.modelcontextprotocol/logLevel`, at or
  *   above it; list changes go only to a `subscriptions/listen` that asked for them
- *   (subscriptions.ts), and no server-to-client request reaches a modern client (the gateway does
- *   not relay multi round-trip requests yet).
+ *   (subscriptions.ts); no server-to-client request reaches a modern client: a downstream
+ *   server's elicitation, sampling or roots request during its call comes to it as an
+ *   `input_required` result (multi round-trip requests, input-call.ts).
  */
 import { JsonRpcError } from '../errors.js';
 import { META_CLIENT_CAPABILITIES, META_LOG_LEVEL, META_PROTOCOL_VERSION, META_SERVER_INFO } from '../mcp/eras/modern.js';
 import { LEGACY_RESOURCE_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/eras/modern-errors.js';
-import { LOGGING_LEVELS, type LoggingLevel } from '../mcp/types.js';
+import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 
 /** The stateless revision the gateway serves. */
 export const MODERN_VERSION = '2026-07-28';
@@ -43,6 +44,12 @@ export function modernLogLevel(params: Record<string, unknown> | undefined): Log
   return typeof v === 'string' && LOGGING_LEVELS.includes(v as LoggingLevel) ? (v as LoggingLevel) : undefined;
 }
 
+/** The client capabilities a modern request's `_meta` declares (checked by `modernRefusal`). */
+export function modernCapabilities(params: Record<string, unknown> | undefined): ClientCapabilities | undefined {
+  const caps = (params?._meta as Record<string, unknown> | undefined)?.[META_CLIENT_CAPABILITIES];
+  return caps !== null && typeof caps === 'object' && !Array.isArray(caps) ? (caps as ClientCapabilities) : undefined;
+}
+
 /** Why a modern request is refused before it runs, or undefined. */
 export function modernRefusal(method: string, version: string, params: Record<string, unknown> | undefined): JsonRpcError | undefined {
   if (version !== MODERN_VERSION) {
@@ -63,9 +70,13 @@ export function modernError(err: unknown): unknown {
   return err;
 }
 
-/** A handler's result as a 2026-07-28 result. */
+/**
+ * A handler's result as a 2026-07-28 result: `complete`, or the `input_required` of a multi
+ * round-trip request (input-call.ts), which carries no cache hints (it is no answer to keep).
+ */
 export function modernResult(method: string, result: Record<string, unknown>, serverInfo: Record<string, unknown>): Record<string, unknown> {
   const meta = { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: serverInfo };
+  if (result.resultType === 'input_required') return { ...result, _meta: meta };
   const out: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta };
   if (CACHEABLE.has(method)) {
     out.ttlMs = 0;

@@ -18,7 +18,10 @@ import { gatewayToolCall } from './tool-call.js';
 import type { Tracer } from '../trace/tracer.js';
 import { correlation } from './trace.js';
 import { Subscriptions, type ListKind } from './subscriptions.js';
-import { discoverResult, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
+import { discoverResult, modernCapabilities, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
+import type { HeldCall } from './held-call.js';
+import type { InputRounds } from './input-rounds.js';
+import { asksForInput, withInputRounds } from './input-call.js';
 
 /** The handshake-era revision served to `initialize` (basic.lifecycle#10: the server answers a version it supports); 2026-07-28 is modern.ts's. */
 export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
@@ -37,14 +40,17 @@ export interface SessionGateway {
   readonly version: string;
   readonly pageSize: number;
   readonly instructions?: string;
-  ensureHost(session: GatewaySession): Promise<McpHost>;
+  /** The host, started on first use with `caps` (else the session's `initialize` capabilities) offered downstream. */
+  ensureHost(session: GatewaySession, caps?: ClientCapabilities): Promise<McpHost>;
   /** The session's connection closed. */
   ended(session: GatewaySession): void;
   /** The client said its roots changed. */
   rootsChanged(session: GatewaySession): void;
   log(line: string): void;
   /** Runs a tool call of `session` on `server`, marking it as the one a server's request goes to. */
-  whileCalling<T>(server: string | undefined, session: GatewaySession, run: () => Promise<T>): Promise<T>;
+  whileCalling<T>(server: string | undefined, caller: GatewaySession | HeldCall, run: () => Promise<T>): Promise<T>;
+  /** The held calls of modern clients waiting for their input (input-rounds.ts). */
+  readonly inputRounds: InputRounds;
   /** Whether the user trusts this server's tool annotations (`trust_annotations`). */
   annotationsTrusted(server: string): boolean;
 }
@@ -57,6 +63,8 @@ interface Served {
   modern: boolean;
   /** The threshold for log messages of this request (a modern one without a level: none). */
   level: LoggingLevel | null | undefined;
+  /** A modern request's `_meta` client capabilities. */
+  caps?: ClientCapabilities;
 }
 type Handler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext, served: Served) => Promise<Record<string, unknown>> | Record<string, unknown>;
 
@@ -125,14 +133,31 @@ export class GatewaySession {
       if (version === undefined) return handler(params, ctx, { modern: false, level: undefined });
       const refused = modernRefusal(method, version, params);
       if (refused !== undefined) throw refused;
-      this.host ??= await (this.starting ??= this.gateway.ensureHost(this));
+      const caps = modernCapabilities(params);
+      this.host ??= await (this.starting ??= this.gateway.ensureHost(this, caps));
       try {
-        const result = await handler(params, ctx, { modern: true, level: modernLogLevel(params) ?? null });
+        const result = await handler(params, ctx, { modern: true, level: modernLogLevel(params) ?? null, caps });
         return modernResult(method, result, this.serverInfo());
       } catch (err) {
         throw modernError(err);
       }
     });
+  }
+
+  /**
+   * A modern request whose downstream server may ask for input: served in rounds (input-call.ts);
+   * while it is served, the call's progress goes out with this request's token and its log
+   * messages at this request's level.
+   */
+  private held(method: string, params: Record<string, unknown> | undefined, ctx: IncomingRequestContext, served: Served, start: (call: HeldCall) => Promise<Record<string, unknown>>): Promise<Record<string, unknown>> {
+    const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
+    const sink = {
+      progress: (p: Record<string, unknown>) => {
+        if (typeof token === 'string' || typeof token === 'number') this.conn.notify('notifications/progress', { ...p, progressToken: token }).catch(() => {});
+      },
+      log: (server: string | undefined, p: Record<string, unknown>) => this.forwardLog(server, p, served),
+    };
+    return withInputRounds(this.gateway.inputRounds, { method, params, caps: served.caps ?? {}, signal: ctx.signal, sink }, start);
   }
 
   private serverInfo(): Record<string, unknown> {
@@ -173,7 +198,13 @@ export class GatewaySession {
       const host = await this.ready();
       if (params?.name === STATUS_TOOL) return this.statusResult();
       const server = typeof params?.name === 'string' ? host.catalog.byName.get(params.name)?.server : undefined;
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, conn: c, signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), ...(this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {}) }, params));
+      const traced = this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {};
+      if (served.modern && asksForInput(served.caps)) {
+        return this.held('tools/call', params, ctx, served, (call) =>
+          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), ...traced }, params)),
+        );
+      }
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), ...traced }, params));
     });
     this.on('resources/list', async (params, ctx) => {
       await this.ready();
@@ -183,21 +214,29 @@ export class GatewaySession {
       await this.ready();
       return page('resourceTemplates', await down.templates(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    this.on('resources/read', async (params, ctx) => {
+    this.on('resources/read', async (params, ctx, served) => {
       await this.ready();
       const uri = params?.uri;
       if (typeof uri !== 'string') throw invalidParams('resources/read: "uri" must be a string');
       if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: statusRows(this.host, down) }) }] };
-      return down.readResource(uri, ctx.signal);
+      if (served.modern && asksForInput(served.caps)) {
+        return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal)));
+      }
+      return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal));
     });
     this.on('prompts/list', async (params, ctx) => {
       await this.ready();
       return page('prompts', await down.prompts(ctx.signal), params?.cursor, this.gateway.pageSize);
     });
-    this.on('prompts/get', async (params, ctx) => {
+    this.on('prompts/get', async (params, ctx, served) => {
       await this.ready();
-      if (typeof params?.name !== 'string') throw invalidParams('prompts/get: "name" must be a string');
-      return down.getPrompt(params.name, params.arguments as Record<string, string> | undefined, ctx.signal);
+      const name = params?.name;
+      if (typeof name !== 'string') throw invalidParams('prompts/get: "name" must be a string');
+      const args = params?.arguments as Record<string, string> | undefined;
+      if (served.modern && asksForInput(served.caps)) {
+        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfPrompt(name), call, () => down.getPrompt(name, args, call.controller.signal)));
+      }
+      return this.gateway.whileCalling(down.serverOfPrompt(name), this, () => down.getPrompt(name, args, ctx.signal));
     });
     this.on('completion/complete', async (params, ctx) => {
       await this.ready();

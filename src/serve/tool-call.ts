@@ -20,12 +20,12 @@
  * failure is a tool error result whose text says what happened.
  */
 import type { HostCallResult, McpHost } from '../host/index.js';
-import type { Connection } from '../protocol/connection.js';
 import { invalidParams } from './downstream.js';
 
 export interface CallDeps {
   host: McpHost;
-  conn: Connection;
+  /** Sends a notification to the caller (progress); a held call's goes to the request being served (held-call.ts). */
+  notify(method: string, params: Record<string, unknown>): void;
   signal: AbortSignal;
   /** Sends a downstream log message up if the caller's level lets it through. */
   log(server: string | undefined, params: Record<string, unknown>): void;
@@ -64,7 +64,7 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
             const out: Record<string, unknown> = { progressToken: token, progress: p.progress };
             if (p.total !== undefined) out.total = p.total;
             if (p.message !== undefined) out.message = p.message;
-            deps.conn.notify('notifications/progress', out).catch(() => {});
+            deps.notify('notifications/progress', out);
           },
           progressIntervalMs: 0,
         }
