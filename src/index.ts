@@ -50,23 +50,16 @@ export type { ProgressParams, ProgressCallback } from './protocol/registry.js';
 export type { ProtocolObserver, MessageInfo, ObservedEvent, Direction } from './protocol/observer.js';
 export type { JSONRPCMessage, JSONRPCRequest, JSONRPCNotification, JSONRPCResponse, RequestId } from './jsonrpc/types.js';
 export { ErrorCode } from './jsonrpc/types.js';
+import type { Tracer, TracerOptions } from './trace/tracer.js';
 
-export {
-  createTracer,
-  traceTarget,
-  parseTrace,
-  readTrace,
-  pairExchanges,
-  renderShow,
-  computeStats,
-  formatStats,
-  renderHtml,
-  loadStrict,
-  Redactor,
-  redact,
-  REDACTED,
-  TRACE_FORMAT_VERSION,
-} from './trace/index.js';
+/**
+ * Tracing from the root: the tracer (loaded on the first `createTracer`), where a trace goes, and
+ * the strict checker on demand. Reading, rendering and redacting traces (`parseTrace`,
+ * `readTrace`, `renderShow`, `renderHtml`, `Redactor`…) are `mcpwire/trace` (src/trace-api.ts):
+ * `import('mcpwire')` does not load them.
+ */
+export { traceTarget } from './trace/target.js';
+export { TRACE_FORMAT_VERSION } from './trace/record.js';
 export type {
   Tracer,
   TracerOptions,
@@ -78,6 +71,17 @@ export type {
   TraceStats,
   ParsedTrace,
 } from './trace/index.js';
+
+/** Creates a tracer for one server connection (the writer is loaded on the first call); pass it as the client's `observer`. */
+export async function createTracer(options: TracerOptions): Promise<Tracer> {
+  const { createTracer: create } = await import('./trace/tracer.js');
+  return create(options);
+}
+
+/** Loads the strict checker (and ajv) on demand: `(await loadStrict()).validateMessage(…)`. */
+export function loadStrict(): Promise<typeof import('./trace/strict.js')> {
+  return import('./trace/strict.js');
+}
 
 /** `mcpwire tap`/`replay`/`trace diff` (relay, trace-as-server, session diff), loaded on first use. */
 export function loadTap(): Promise<typeof import('./tap/index.js')> {

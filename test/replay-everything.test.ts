@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScript, ReplaySession } from '../src/tap/index.js';
-import { parseTrace, type TraceRecord } from '../src/index.js';
+import type { TraceRecord } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { cli, everything, root, startUntil, stop } from './support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-replay-'));

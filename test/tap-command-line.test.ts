@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { parseTrace } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { runStdioTap } from '../src/tap/index.js';
 import { redactArgs, redactCommandLine } from '../src/trace/command-line.js';
 

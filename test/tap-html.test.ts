@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderHtml, type TraceRecord } from '../src/index.js';
+import type { TraceRecord } from '../src/index.js';
+import { renderHtml } from '../src/trace-api.js';
 import { resolveChromium } from './support/chromium.js';
 
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTrace } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { startHttpTap } from '../src/tap/index.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-http-'));

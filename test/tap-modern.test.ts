@@ -11,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
-import { connect, parseTrace, type McpClient } from '../src/index.js';
+import { connect, type McpClient } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { waitFor } from './support/raw-http.js';
 import { cli, root, startUntil, stop } from './support/tap-helpers.js';
 

@@ -12,7 +12,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseTrace } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { canon, capture, cli, everything, freePort, startUntil, stop } from './support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-sdk-'));

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTrace } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { defaultServerName } from '../src/tap/index.js';
 
 const root = path.resolve(import.meta.dirname, '..');

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { mock } from '../spec-conformance/support/mock.js';
-import { connect, parseTrace } from '../src/index.js';
+import { connect } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-e2e-'));
 const SECRETS = {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { peerLanes } from '../src/trace/html.js';
 import { orderByTime, renderShow } from '../src/trace/show.js';
-import { parseTrace, type TraceRecord } from '../src/index.js';
+import type { TraceRecord } from '../src/index.js';
+import { parseTrace } from '../src/trace-api.js';
 import { cli, everything, root } from './support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-follow-'));

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeStats, formatStats, parseTrace, renderShow, type TraceRecord } from '../src/index.js';
+import type { TraceRecord } from '../src/index.js';
+import { computeStats, formatStats, parseTrace, renderShow } from '../src/trace-api.js';
 import { waitFor } from './support/raw-http.js';
 import { cli, root } from './support/tap-helpers.js';
 

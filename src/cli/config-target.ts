@@ -10,7 +10,8 @@
  * (the library's `trust: 'ask'`). A `--config <file>` named on the command line is trusted.
  */
 import { readFile } from 'node:fs/promises';
-import { configSecrets, isMcpWireError, Redactor, REDACTED } from '../index.js';
+import { configSecrets, isMcpWireError } from '../index.js';
+import { Redactor, REDACTED } from '../trace-api.js';
 import {
   configPathForScope,
   defaultImportFiles,

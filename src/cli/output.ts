@@ -1,5 +1,6 @@
 /** Output helpers: plain tables for people, stable JSON for machines, errors on stderr. */
-import { isMcpWireError, Redactor } from '../index.js';
+import { isMcpWireError } from '../index.js';
+import { Redactor } from '../trace-api.js';
 
 export function printJson(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);

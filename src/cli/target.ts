@@ -5,7 +5,8 @@
  * it printed (`connectAdHoc`).
  */
 import { cliElicitation } from './elicit.js';
-import { configSecrets, connect, McpClient, Redactor, traceTarget, type ClientOptions, type ServerConfig } from '../index.js';
+import { configSecrets, connect, McpClient, traceTarget, type ClientOptions, type ServerConfig } from '../index.js';
+import { Redactor } from '../trace-api.js';
 import { keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
 import { safeText } from './output.js';
 

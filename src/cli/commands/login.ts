@@ -10,7 +10,7 @@
  * too. Tokens, codes and client secrets are never printed.
  */
 import { createInterface } from 'node:readline';
-import { Redactor } from '../../index.js';
+import { Redactor } from '../../trace-api.js';
 import { authStorePath, FileTokenStore, grantFacts, loginServer, openBrowser, parsePastedRedirect, usesOAuth } from '../../host-api.js';
 import { parse, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, secretsOf, usableServer } from '../config-target.js';

@@ -5,7 +5,7 @@
  * client secrets are never shown: only their names, with `[redacted]` for the value. A project
  * server the user has not trusted (`mcpwire trust`) is listed with state `untrusted`.
  */
-import { REDACTED } from '../../index.js';
+import { REDACTED } from '../../trace-api.js';
 import type { ResolvedServer } from '../../host-api.js';
 import { parse } from '../args.js';
 import { CONFIG_OPTIONS, displayUrl, loadView, parseScope, redactedValues, reportFailure, scrubber, skippedImports, type ConfigView } from '../config-target.js';

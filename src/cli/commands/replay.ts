@@ -4,7 +4,8 @@
  * (stdin closed, or SIGINT/SIGTERM with --listen) a summary goes to stderr; in strict mode any
  * request that was not recorded makes the exit code 1.
  */
-import { loadTap, readTrace } from '../../index.js';
+import { loadTap } from '../../index.js';
+import { readTrace } from '../../trace-api.js';
 import { parseCommand } from '../command-args.js';
 
 const USAGE = `usage:

@@ -11,7 +11,8 @@
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { computeStats, formatStats, loadTap, readTrace, renderHtml, renderShow, type ParsedTrace } from '../../index.js';
+import { loadTap, type ParsedTrace } from '../../index.js';
+import { computeStats, formatStats, readTrace, renderHtml, renderShow } from '../../trace-api.js';
 
 const USAGE = `usage:
   mcpwire trace show <file> [--follow] [--color|--no-color]
