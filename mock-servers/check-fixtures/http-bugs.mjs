@@ -9,6 +9,7 @@ export const HTTP_BUGS = {
   'http-accept-bad-version': 'http.protocol-version-bad',
   'http-reject-missing-version': 'http.protocol-version-missing',
   'http-no-origin-check': 'http.origin-forbidden',
+  'http-origin-same-as-host': 'http.origin-forbidden',
   'http-bad-content-type': 'http.content-type',
   'http-notification-200': 'http.notification-202',
   'http-batch-accepted': 'http.batch-refused',

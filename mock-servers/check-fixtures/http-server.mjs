@@ -132,7 +132,10 @@ function sessionOf(req, res) {
 
 async function onPost(req, res) {
   const origin = req.headers.origin;
-  if (origin !== undefined && !ORIGIN_OK.test(origin) && !bugs.has('http-no-origin-check')) return res.writeHead(403).end('Forbidden origin');
+  // http-origin-same-as-host: an Origin is valid when it names the request's own Host (a
+  // same-origin test, which a DNS-rebinding browser passes: its Host and Origin are both foreign).
+  const originOk = bugs.has('http-origin-same-as-host') ? (o) => o === `http://${req.headers.host}` : (o) => ORIGIN_OK.test(o);
+  if (origin !== undefined && !originOk(origin) && !bugs.has('http-no-origin-check')) return res.writeHead(403).end('Forbidden origin');
   const text = await readBody(req);
   let msg;
   try {
@@ -203,7 +206,7 @@ function onGet(req, res) {
 }
 
 const server = createServer((req, res) => {
-  if (!HOST_OK.test(req.headers.host ?? '') && !bugs.has('http-no-host-check')) return void res.writeHead(403).end('Forbidden host');
+  if (!HOST_OK.test(req.headers.host ?? '') && !bugs.has('http-no-host-check') && !bugs.has('http-origin-same-as-host')) return void res.writeHead(403).end('Forbidden host');
   if (req.method === 'POST') return void onPost(req, res).catch(() => res.writableEnded || res.writeHead(500).end());
   if (req.method === 'GET') return onGet(req, res);
   if (req.method === 'DELETE' && bugs.has('http-session-id-constant')) return res.writeHead(405).end();

@@ -207,17 +207,28 @@ const versionMissing = httpCheck(
   },
 );
 
+/**
+ * Two requests with an invalid Origin, each MUST get 403: a foreign Origin with the server's own
+ * Host, and the request a browser sends after DNS rebinding — a foreign Host with its own
+ * matching Origin (`Host: mcpwire-check.invalid:<port>`, `Origin: http://mcpwire-check.invalid:<port>`),
+ * which a server comparing Origin with Host (same-origin) serves.
+ */
 const origin = httpCheck(
-  { id: 'http.origin-forbidden', title: 'an invalid Origin header gets 403', clause: 'basic.transports#9', level: 'MUST' },
+  { id: 'http.origin-forbidden', title: 'an invalid Origin header gets 403 (also with a foreign Host it matches, as after DNS rebinding)', clause: 'basic.transports#9', level: 'MUST' },
   async (ctx) => {
-    const r = await raw(ctx, 'POST', { origin: 'http://mcpwire-check.invalid' }, initBody(5));
-    const sid = r.headers['mcp-session-id'];
-    if (typeof sid === 'string') await raw(ctx, 'DELETE', { 'mcp-session-id': sid }).catch(() => undefined);
-    if (r.status === 403) return pass();
-    return violated(
-      `servers MUST validate Origin; an initialize with Origin "http://mcpwire-check.invalid" MUST get 403 Forbidden, it got HTTP ${r.status}`,
-      r.text,
-    );
+    const url = new URL((ctx.target as HttpServerConfig).url);
+    const foreignHost = `mcpwire-check.invalid${url.port ? `:${url.port}` : ''}`;
+    const probes: Array<[string, Record<string, string>]> = [
+      ['an initialize with Origin "http://mcpwire-check.invalid"', { origin: 'http://mcpwire-check.invalid' }],
+      [`an initialize as after DNS rebinding (Host "${foreignHost}", Origin "http://${foreignHost}")`, { host: foreignHost, origin: `http://${foreignHost}` }],
+    ];
+    for (const [what, headers] of probes) {
+      const r = await raw(ctx, 'POST', headers, initBody(5));
+      const sid = r.headers['mcp-session-id'];
+      if (typeof sid === 'string') await raw(ctx, 'DELETE', { 'mcp-session-id': sid }).catch(() => undefined);
+      if (r.status !== 403) return violated(`servers MUST validate Origin; ${what} MUST get 403 Forbidden, it got HTTP ${r.status}`, r.text);
+    }
+    return pass('a foreign Origin: 403; a foreign Host with its matching Origin: 403');
   },
 );
 
