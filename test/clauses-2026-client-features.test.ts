@@ -7,45 +7,22 @@
  * the client held to one round, so a request it answers is retried once and one it refuses is
  * not retried at all.
  */
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { connect, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { ClientOptions, McpClient } from '../src/index.js';
+import { CAPS, recordedMocks, type Msg } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
-const CAPS = 'io.modelcontextprotocol/clientCapabilities';
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clauses-2026-features-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-type Msg = Record<string, any>;
+const { mock, open } = recordedMocks('clauses-2026-features-', { protocolVersion: '2026-07-28', maxInputRounds: 1 });
 
 /** The mock with tool `ask` answering input_required with `inputRequests`; `calls()` its tools/call requests. */
-function asking(inputRequests: Record<string, { method: string; params: unknown }>): { config: StdioServerConfig; received(): Msg[]; calls(): Msg[] } {
-  const record = path.join(dir, `in-${++n}.jsonl`);
-  const scenario = { extends: 'default', tools: ['echo', { name: 'ask', behavior: { result: { resultType: 'input_required', inputRequests, requestState: 's' } } }] };
-  const received = (): Msg[] => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
+function asking(inputRequests: Record<string, { method: string; params: unknown }>) {
+  const m = mock({ scenario: { extends: 'default', tools: ['echo', { name: 'ask', behavior: { result: { resultType: 'input_required', inputRequests, requestState: 's' } } }] } });
   return {
-    config: { transport: 'stdio', id: 'modern', command: process.execPath, args: [MODERN_SERVER], env: { MOCK_RECORD: record, MOCK_SCENARIO_JSON: JSON.stringify(scenario) } },
-    received,
-    calls: () => received().filter((r) => r.method === 'tools/call' && r.params.name === 'ask'),
+    config: m.config,
+    received: m.received,
+    calls: () => m.received().filter((r) => r.method === 'tools/call' && r.params.name === 'ask'),
   };
-}
-
-async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
-  const c = await connect(config, { timeoutMs: 15_000, protocolVersion: '2026-07-28', maxInputRounds: 1, ...options });
-  clients.push(c);
-  return c;
 }
 
 /** Calls `ask`; how many times it was sent, and the error the call ended with. */

@@ -7,56 +7,16 @@
  * round-trip retry, the legacy error codes and the client capabilities declared.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { connect, JsonRpcError, ProtocolError, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { JsonRpcError, ProtocolError } from '../src/index.js';
+import { CAPS, INFO, jsonLines, recordedMocks, V, type Msg } from './support/recorded-mock.js';
+import { until } from './support/until.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
-const V = 'io.modelcontextprotocol/protocolVersion';
-const CAPS = 'io.modelcontextprotocol/clientCapabilities';
-const INFO = 'io.modelcontextprotocol/clientInfo';
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'clauses-2026-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-type Msg = Record<string, any>;
-
-const jsonLines = (file: string): Msg[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
+const { dir, file, mock: recorded, open } = recordedMocks('clauses-2026-', { protocolVersion: '2026-07-28' });
 
 /** The modern mock: its config, every message it received, every message it sent. */
-function mock(scenario?: object): { config: StdioServerConfig; received(): Msg[]; sent(): Msg[] } {
-  const record = path.join(dir, `in-${++n}.jsonl`);
-  const recordSent = path.join(dir, `out-${n}.jsonl`);
-  const env: Record<string, string> = { MOCK_RECORD: record, MOCK_RECORD_SENT: recordSent };
-  if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
-  return {
-    config: { transport: 'stdio', id: 'modern', command: process.execPath, args: [MODERN_SERVER], env },
-    received: () => jsonLines(record),
-    sent: () => jsonLines(recordSent),
-  };
-}
-
-async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
-  const c = await connect(config, { timeoutMs: 15_000, protocolVersion: '2026-07-28', ...options });
-  clients.push(c);
-  return c;
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  const end = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const mock = (scenario?: object) => recorded({ scenario, recordSent: true });
 
 const isId = (id: unknown) => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 const calls = (m: { received(): Msg[] }, name: string) => m.received().filter((r) => r.method === 'tools/call' && r.params.name === name);
@@ -74,10 +34,10 @@ describe('what the client writes to the server (2026-07-28, stdio)', () => {
     expect(seen.length).toBeGreaterThanOrEqual(1);
     const ac = new AbortController();
     const slow = c.callTool('slow', { ms: 60_000 }, { signal: ac.signal });
-    await until(() => calls(m, 'slow').length === 1, 'the slow call');
+    await until('the slow call', () => calls(m, 'slow').length === 1);
     ac.abort();
     await expect(slow).rejects.toThrow();
-    await until(() => m.received().some((r) => r.method === 'notifications/cancelled'), 'the cancellation');
+    await until('the cancellation', () => m.received().some((r) => r.method === 'notifications/cancelled'));
 
     const got = m.received();
     expect(got.filter((r) => '__malformed' in r)).toEqual([]);
@@ -176,7 +136,7 @@ rl.on('line', (line) => {
 describe('progress and cancellation (2026-07-28, stdio)', () => {
   it('basic.patterns.cancellation#14: a server that answers a cancelled request anyway: the late answer is dropped, the aborted call stays aborted, a request sent meanwhile gets its own answer', async () => {
     const script = path.join(dir, 'ignores-cancel.cjs');
-    const record = path.join(dir, `late-${++n}.jsonl`);
+    const record = file('late');
     fs.writeFileSync(script, IGNORES_CANCEL);
     const c = await open({ transport: 'stdio', id: 'late', command: process.execPath, args: [script], env: { RECORD: record } });
     const ac = new AbortController();
@@ -185,7 +145,7 @@ describe('progress and cancellation (2026-07-28, stdio)', () => {
       () => 'answered',
       (e: unknown) => (e as Error).name,
     );
-    await until(() => fs.existsSync(record) && fs.readFileSync(record, 'utf8').includes('"late"'), 'the late call');
+    await until('the late call', () => fs.existsSync(record) && fs.readFileSync(record, 'utf8').includes('"late"'));
     ac.abort();
     const meanwhile = c.callTool('echo', { text: 'mine' });
     expect(await lateOutcome).not.toBe('answered');
@@ -193,7 +153,7 @@ describe('progress and cancellation (2026-07-28, stdio)', () => {
     await new Promise((resolve) => setTimeout(resolve, 700)); // the late answer has come and gone
     expect((await c.callTool('echo', { text: 'after' })).content).toEqual([{ type: 'text', text: 'after' }]);
     expect(c.state).toBe('ready');
-    const sent = fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg);
+    const sent = jsonLines(record);
     const lateId = sent.find((r) => r.params?.name === 'late')!.id;
     expect(sent.filter((r) => r.method === 'notifications/cancelled').map((r) => r.params.requestId)).toEqual([lateId]);
     expect(sent.filter((r) => r.id === lateId)).toHaveLength(1);
@@ -222,10 +182,10 @@ describe('progress and cancellation (2026-07-28, stdio)', () => {
     await expect(c.callTool('echo', { text: 'never sent' }, { signal: early.signal })).rejects.toThrow();
     const live = new AbortController();
     const slow = c.callTool('slow', { ms: 60_000 }, { signal: live.signal });
-    await until(() => calls(m, 'slow').length === 1, 'the slow call');
+    await until('the slow call', () => calls(m, 'slow').length === 1);
     live.abort();
     await expect(slow).rejects.toThrow();
-    await until(() => m.received().some((r) => r.method === 'notifications/cancelled'), 'the cancellation');
+    await until('the cancellation', () => m.received().some((r) => r.method === 'notifications/cancelled'));
     await c.callTool('echo', { text: 'last' });
     const cancelled = m.received().filter((r) => r.method === 'notifications/cancelled');
     expect(cancelled.map((r) => r.params.requestId)).toEqual([calls(m, 'slow')[0]!.id]);

@@ -5,49 +5,15 @@
  * (mock-servers/modern/stdio-server.mjs) in real child processes, whose recording of what it
  * received is the proof.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { connect, JsonRpcError, ProtocolError, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { JsonRpcError, ProtocolError } from '../src/index.js';
 import { ResourceNotFoundError, UnsupportedProtocolVersionError, MissingRequiredClientCapabilityError } from '../src/mcp/eras/modern-errors.js';
+import { CAPS, INFO, LEVEL, recordedMocks, V } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
-const V = 'io.modelcontextprotocol/protocolVersion';
-const CAPS = 'io.modelcontextprotocol/clientCapabilities';
-const INFO = 'io.modelcontextprotocol/clientInfo';
-const LEVEL = 'io.modelcontextprotocol/logLevel';
+const { mock, open } = recordedMocks('era-modern-');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-modern-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-type Msg = Record<string, any>;
-
-/** A modern mock: its config, and every message it received so far. */
-export function modernMock(scenario?: object | string): { config: StdioServerConfig; received(): Msg[] } {
-  const record = path.join(dir, `in-${++n}.jsonl`);
-  const env: Record<string, string> = { MOCK_RECORD: record };
-  const args = [MODERN_SERVER];
-  if (typeof scenario === 'string') args.push(scenario);
-  else if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
-  return {
-    config: { transport: 'stdio', id: 'modern', command: process.execPath, args, env },
-    received: () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []),
-  };
-}
-
-async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
-  const c = await connect(config, { timeoutMs: 15_000, ...options });
-  clients.push(c);
-  return c;
-}
+/** A modern mock (a scenario object, or a named scenario): its config, and every message it received so far. */
+const modernMock = (scenario?: object | string) => mock({ scenario });
 
 describe('the modern era over stdio', () => {
   it('basic#44/basic#47: every request carries protocolVersion, clientCapabilities and clientInfo in _meta; discovery picks 2026-07-28', async () => {

@@ -5,43 +5,20 @@
  * the server's `requestState` unchanged. Against the modern stdio mock in a child process, whose
  * recordings (received and sent) are the proof.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CapabilityError, connect, ProtocolError, TimeoutError, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { CapabilityError, ProtocolError, TimeoutError } from '../src/index.js';
+import { recordedMocks } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
+const { mock, open } = recordedMocks('era-mrtr-', { protocolVersion: '2026-07-28' });
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-mrtr-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-let n = 0;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-type Msg = Record<string, any>;
-const lines = (file: string): Msg[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
-
-function modern(scenario?: object): { config: StdioServerConfig; calls(): Msg[]; answers(): Msg[] } {
-  const inFile = path.join(dir, `in-${++n}.jsonl`);
-  const outFile = path.join(dir, `out-${n}.jsonl`);
-  const env: Record<string, string> = { MOCK_RECORD: inFile, MOCK_RECORD_SENT: outFile };
-  if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
+/** The modern mock: its config, the tools/call requests it received, the answers it sent. */
+function modern(scenario?: object) {
+  const m = mock({ scenario, id: 'mrtr', recordSent: true });
   return {
-    config: { transport: 'stdio', id: 'mrtr', command: process.execPath, args: [MODERN_SERVER], env },
-    calls: () => lines(inFile).filter((m) => m.method === 'tools/call'),
-    answers: () => lines(outFile).filter((m) => m.id !== undefined && m.method === undefined),
+    config: m.config,
+    calls: () => m.received().filter((r) => r.method === 'tools/call'),
+    answers: () => m.sent().filter((a) => a.id !== undefined && a.method === undefined),
   };
-}
-
-async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
-  const c = await connect(config, { timeoutMs: 15_000, protocolVersion: '2026-07-28', ...options });
-  clients.push(c);
-  return c;
 }
 
 const text = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;

@@ -5,41 +5,16 @@
  * else (an error of any code, garbage, silence, a process that exits) means `initialize`. A pin
  * skips the probe. Real child processes: the handshake-era mock, the modern mock in its modes.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { connect, type ClientOptions, type McpClient, type StdioServerConfig } from '../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { LEGACY_SERVER, MODERN_SERVER, recordedMocks } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
-const LEGACY_SERVER = path.join(root, 'mock-servers', 'stdio-server.mjs');
+const { mock, open } = recordedMocks('era-select-');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-select-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+/** A mock running `script` (with a scenario object or mode); the methods it received, in order. */
 let n = 0;
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-type Msg = Record<string, any>;
-
-function server(script: string, scenario?: object | string): { config: StdioServerConfig; methods(): string[] } {
-  const record = path.join(dir, `in-${++n}.jsonl`);
-  const env: Record<string, string> = { MOCK_RECORD: record };
-  const args = [script];
-  if (typeof scenario === 'string') args.push(scenario);
-  else if (scenario !== undefined) env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
-  const received = (): Msg[] => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Msg) : []);
-  return { config: { transport: 'stdio', id: `s${n}`, command: process.execPath, args, env }, methods: () => received().map((m) => m.method as string) };
-}
-
-async function open(config: StdioServerConfig, options: ClientOptions = {}): Promise<McpClient> {
-  const c = await connect(config, { timeoutMs: 15_000, ...options });
-  clients.push(c);
-  return c;
+function server(script: string, scenario?: object | string) {
+  const m = mock({ script, scenario, id: `s${++n}` });
+  return { config: m.config, methods: () => m.received().map((r) => r.method as string) };
 }
 
 const dualWith = (discover: object) => ({ extends: 'default', mode: 'dual', behavior: { methods: { 'server/discover': discover } } });
@@ -68,8 +43,7 @@ describe('era per stdio server', () => {
   it('a legacy server that exits on any request before initialize is started again and initialized', async () => {
     const s = server(MODERN_SERVER, 'legacy-strict');
     const closes: unknown[] = [];
-    const c = await connect(s.config, { timeoutMs: 15_000 });
-    clients.push(c);
+    const c = await open(s.config);
     c.on('close', (e) => closes.push(e));
     expect(c.state).toBe('ready');
     expect(c.era).toBe('handshake');
