@@ -3,12 +3,14 @@
  * clean server draws no finding, and each robustness knob (robust.mjs) plants one defect that
  * exactly its check reports, with the input that caused it. Only the robustness checks run.
  */
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ALL_CHECKS, runChecks, selectChecks } from '../src/check/runner.js';
 import { ROBUST_BUGS } from '../mock-servers/check-fixtures/robust.mjs';
 
 const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/server.mjs', import.meta.url));
+const httpFixture = fileURLToPath(new URL('../mock-servers/check-fixtures/http-server.mjs', import.meta.url));
 
 const run = (bug?: string) =>
   runChecks(
@@ -38,6 +40,29 @@ describe('check --robustness', () => {
     const bad = r.results.filter((x) => x.status !== 'pass');
     expect(bad, JSON.stringify(bad, null, 1)).toEqual([]);
     expect(r.results.find((x) => x.id === 'robustness.wrong-types')?.detail).toBe('2 inputs, each answered, the server alive after each');
+  });
+});
+
+describe('check --robustness over Streamable HTTP', () => {
+  it('a body past the server\'s limit refused with HTTP 413 is an answer, not a crash (the server answers a ping after it)', { timeout: 120_000 }, async () => {
+    const child = spawn(process.execPath, [httpFixture, '--max-body=102400'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let buf = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          buf += d.toString();
+          const nl = buf.indexOf('\n');
+          if (nl >= 0) resolve((JSON.parse(buf.slice(0, nl)) as { url: string }).url);
+        });
+        child.once('exit', (code) => reject(new Error(`http fixture exited (${code})`)));
+      });
+      const r = await runChecks({ transport: 'http', id: 'http-413', url }, { timeoutMs: 8_000, only: ['robustness.huge-inputs'], robustness: true });
+      const huge = r.results.find((x) => x.id === 'robustness.huge-inputs')!;
+      expect(huge.status, JSON.stringify(huge)).toBe('pass');
+      expect(huge.detail).toBe('3 inputs, each answered, the server alive after each');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
 

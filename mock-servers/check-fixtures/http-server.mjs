@@ -6,7 +6,7 @@
 // notifications) and resumes a POST stream from `Last-Event-ID`. The checker's raw request
 // "mcpwire-check-50" is answered the polling way: priming event, connection closed, the response
 // kept for the resuming GET. Only loopback Host and Origin values are served (DNS rebinding).
-// Knobs: core.mjs's and http-bugs.mjs's (one per HTTP check).
+// Knobs: core.mjs's and http-bugs.mjs's (one per HTTP check); --max-body=<bytes> (413 past it).
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { bugsFrom, createSession, SUPPORTED } from './core.mjs';
@@ -16,6 +16,10 @@ const sessions = new Map();
 const ORIGIN_OK = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 const HOST_OK = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
 const open = new Set();
+// --max-body=<bytes>: a larger POST body gets HTTP 413 (as express.json() answers past its limit):
+// a refusal, not a crash, for the robustness checks.
+const maxBodyArg = process.argv.find((a) => a.startsWith('--max-body='));
+const maxBody = maxBodyArg === undefined ? Infinity : Number(maxBodyArg.slice('--max-body='.length));
 
 function readBody(req) {
   return new Promise((resolve, reject) => {
@@ -137,6 +141,7 @@ async function onPost(req, res) {
   const originOk = bugs.has('http-origin-same-as-host') ? (o) => o === `http://${req.headers.host}` : (o) => ORIGIN_OK.test(o);
   if (origin !== undefined && !originOk(origin) && !bugs.has('http-no-origin-check')) return res.writeHead(403).end('Forbidden origin');
   const text = await readBody(req);
+  if (Buffer.byteLength(text) > maxBody) return res.writeHead(413, { 'content-type': 'text/plain' }).end('request entity too large');
   let msg;
   try {
     msg = JSON.parse(text);

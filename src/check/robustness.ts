@@ -61,7 +61,8 @@ async function battery(ctx: CheckContext, attempts: Attempt[], boundMs = Math.mi
   for (const a of attempts) {
     const o = await p.request(a.method, a.params, { timeoutMs: boundMs });
     record(ctx, a.input, o);
-    const alive = o.kind === 'timeout' || o.kind === 'closed' ? o : await p.request('ping', undefined, { timeoutMs: boundMs });
+    // An HTTP error status (413 for a body past the server's limit) fails the request, not the connection: ask a ping.
+    const alive = o.kind === 'timeout' || (o.kind === 'closed' && p.closed) ? o : await p.request('ping', undefined, { timeoutMs: boundMs });
     if (alive.kind === 'closed') return violated(`the server crashed (connection closed: ${alive.reason}) after ${a.input}`, a.input, { level: 'MUST', clause: 'jsonrpc-2.0 §5' });
     if (alive.kind === 'timeout') return violated(`the server stopped answering (no response within ${boundMs} ms) after ${a.input}`, a.input, { level: 'MUST', clause: 'jsonrpc-2.0 §5' });
     if (wrong === undefined && a.codes !== undefined && !(o.kind === 'error' && a.codes.includes(o.error.code))) wrong = { a, o };
