@@ -66,6 +66,8 @@ export class HeldCall {
   private seq = 0;
   private settled: { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown } | undefined;
   private wake: (() => void) | undefined;
+  /** Ends the coalescing window early: the call ended or was cancelled. */
+  private interrupt: (() => void) | undefined;
 
   constructor(
     readonly id: string,
@@ -153,7 +155,7 @@ export class HeldCall {
         if (this.settled !== undefined) return this.end();
         if (this.pending.size > 0) {
           // Requests sent together by the server are answered together: a short window first.
-          await new Promise((r) => setTimeout(r, this.table.coalesceMs));
+          await this.window();
           if (signal.aborted) throw signal.reason;
           if (this.settled !== undefined) return this.end();
           if (this.pending.size > 0) return { kind: 'input', inputRequests: this.requests() };
@@ -174,6 +176,7 @@ export class HeldCall {
     const failure = reason instanceof Error ? reason : new JsonRpcError(-32603, String(reason));
     for (const p of this.pending.values()) p.reject(failure);
     this.pending.clear();
+    this.interrupt?.();
     this.poke();
   }
 
@@ -195,7 +198,20 @@ export class HeldCall {
 
   private settle(s: NonNullable<HeldCall['settled']>): void {
     this.settled ??= s;
+    this.interrupt?.();
     this.poke();
+  }
+
+  /** The coalescing window: new input requests do not end it; the call's end or cancellation does. */
+  private window(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.interrupt?.(), this.table.coalesceMs);
+      this.interrupt = () => {
+        clearTimeout(timer);
+        this.interrupt = undefined;
+        resolve();
+      };
+    });
   }
 
   private poke(): void {
