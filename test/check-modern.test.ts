@@ -9,8 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_CHECKS, runChecks, type CheckReport, type CheckResult } from '../src/check-api.js';
-import { BUGS } from '../mock-servers/check-modern/bugs.mjs';
+import { BUGS, SCENARIO } from '../mock-servers/check-modern/bugs.mjs';
 import { startCheckModernHttp, type CheckModernHttp } from '../mock-servers/check-modern/http-server.mjs';
+import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const STDIO = path.join(root, 'mock-servers', 'check-modern', 'stdio-server.mjs');
@@ -99,4 +100,39 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   it('modern.http-method-not-found: an unknown method answered 200 (basic.transports.streamable_http#26)', T, () => catches('unknown-method-200'));
   // cites basic.transports.streamable_http#69: check reports a server that breaks it
   it('modern.http-stateless: a session id minted on a stateless server (basic.transports.streamable_http#69)', T, () => catches('mints-session'));
+  // cites basic.transports.streamable_http#3: check reports a server that breaks it
+  it('modern.http-origin: a foreign Origin served instead of 403 (basic.transports.streamable_http#3)', T, () => catches('origin-ignored'));
+  // cites server.utilities.caching#1: check reports a server that breaks it
+  it('modern.cache-hints: tools/list with neither resultType nor cache hints is still judged (server.utilities.caching#1)', T, () => catches('no-hints-no-result-type'));
+  // cites basic.patterns.mrtr#9: check reports a server that breaks it
+  it('modern.request-state-integrity: a tampered requestState honoured with an answer that has no resultType (basic.patterns.mrtr#9)', T, () => catches('state-unverified-bare'));
+  // cites basic#8: check reports a server that breaks it
+  it('modern.result-type: every method without resultType is named, an InputRequiredResult without it apart (basic#8)', T, async () => {
+    const r = of(await planted('state-unverified-bare', 'stdio', ['modern.request-state-integrity', 'modern.result-type']), 'modern.result-type');
+    expect(r.status).toBe('fail');
+    expect(r.detail).toMatch(/results have no "resultType" \(tools\/call\)/);
+    const s = of(await planted('no-hints-no-result-type', 'http', ['modern.cache-hints', 'modern.result-type']), 'modern.result-type');
+    expect(s.detail).toMatch(/have no "resultType" \(tools\/list\)/);
+  });
+  // cites basic.transports.streamable_http#69: the statelessness duty binds only a server that supports nothing older
+  it('modern.http-stateless is not applicable to a server that answers initialize though server/discover lists only 2026-07-28 (basic.transports.streamable_http#69)', T, async () => {
+    const mock = await startModernHttpMock({ scenario: { ...SCENARIO, mode: 'dual', legacyVersions: [] }, stderr: () => {} });
+    servers.push({ url: mock.url, close: () => mock.close() });
+    const r = await runChecks({ transport: 'http', url: mock.url }, { ...OPTS, only: ['modern.discover', 'modern.http-stateless'] });
+    expect(r.supportedVersions).toEqual(['2026-07-28']);
+    const x = of(r, 'modern.http-stateless');
+    expect(x.status, x.detail).toBe('skip');
+    expect(x.detail).toMatch(/^not applicable: the server answers initialize \("2025-11-25"\): it speaks the handshake era too/);
+  });
+  it('modern.schema: a listed tool without inputSchema fails the 2026-07-28 schema', T, () => catches('tool-no-input-schema', ['modern.cache-hints']));
+  it('modern.schema: every server message validates against the 2026-07-28 schema; a tools/list result without resultType does not', T, async () => {
+    for (const transport of ['stdio', 'http'] as const) {
+      const bad = of(await planted('no-result-type', transport, ['modern.cache-hints', 'modern.schema']), 'modern.schema');
+      expect(bad.status, `${transport}: ${bad.detail}`).toBe('fail');
+      expect(bad.clause).toBe('schema.json 2026-07-28');
+      expect(bad.detail).toContain("the response to tools/list does not validate against the 2026-07-28 schema: /result: must have required property 'resultType'");
+      const good = of(await planted(undefined, transport, ['modern.cache-hints', 'modern.schema']), 'modern.schema');
+      expect(good.status, `${transport}: ${good.detail}`).toBe('pass');
+    }
+  });
 });

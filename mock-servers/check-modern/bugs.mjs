@@ -5,7 +5,8 @@
 //   request(msg, st)       → msg (changed in place or replaced), or { respond: <response> }
 //   response(msg, req, st) → the response the client gets
 //   notification(msg, st)  → the notification the client gets
-//   http: { request?(headers, msg), response?(status, headers, msg) → { status, headers } }
+//   http: { request?(headers, msg), response?(status, headers, msg) → { status, headers }, anyOrigin? }
+//   (anyOrigin: the proxy serves a foreign Origin instead of refusing it with 403)
 // `st` is per-server state (the bug that remembers something).
 
 import { DEFAULT_MODERN_SCENARIO } from '../modern/lib/engine.mjs';
@@ -17,6 +18,18 @@ const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const nameOf = (msg) => (msg.method === 'resources/read' ? msg.params?.uri : msg.params?.name);
 const meta = (msg) => msg.params?._meta ?? {};
+
+/** Any requestState accepted: the last one issued replaces whatever the client sent. */
+const BUGS_STATE = {
+  request(m, st) {
+    if (typeof m.params?.requestState === 'string' && st.lastState !== undefined) m.params.requestState = st.lastState;
+    return m;
+  },
+  response(m, _req, st) {
+    if (typeof m.result?.requestState === 'string') st.lastState = m.result.requestState;
+    return m;
+  },
+};
 
 export const BUGS = {
   // server/discover without its supportedVersions list
@@ -85,17 +98,7 @@ export const BUGS = {
     },
   },
   // any requestState accepted: the last one issued is used whatever the client sent
-  'state-unverified': {
-    check: 'modern.request-state-integrity',
-    request(m, st) {
-      if (typeof m.params?.requestState === 'string' && st.lastState !== undefined) m.params.requestState = st.lastState;
-      return m;
-    },
-    response(m, _req, st) {
-      if (typeof m.result?.requestState === 'string') st.lastState = m.result.requestState;
-      return m;
-    },
-  },
+  'state-unverified': { check: 'modern.request-state-integrity', ...BUGS_STATE },
   // a retry without its input responses is an error instead of a new input_required
   'input-missing-error': {
     check: 'modern.input-missing',
@@ -105,6 +108,25 @@ export const BUGS = {
   'input-extra-error': {
     check: 'modern.input-extra-ignored',
     request: (m) => (m.params?.inputResponses?.['mcpwire-check-unexpected'] !== undefined ? { respond: { jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'unexpected input response' } } } : m),
+  },
+  // tools/list results with neither resultType nor cache hints (the sep-2549 suite server's bug)
+  'no-hints-no-result-type': {
+    check: 'modern.cache-hints',
+    response: (m, req) => (req.method === 'tools/list' && m.result ? { ...m, result: { ...m.result, resultType: undefined, ttlMs: undefined, cacheScope: undefined } } : m),
+  },
+  // any requestState accepted, and the tool's answer then carries no resultType (the sep-2322 suite server's bug)
+  'state-unverified-bare': {
+    check: 'modern.request-state-integrity',
+    request: BUGS_STATE.request,
+    response(m, req, st) {
+      const r = BUGS_STATE.response(m, req, st);
+      return req.method === 'tools/call' && r.result?.resultType === 'complete' ? { ...r, result: { ...r.result, resultType: undefined } } : r;
+    },
+  },
+  // a listed tool without its inputSchema (schema.json Tool: required)
+  'tool-no-input-schema': {
+    check: 'modern.schema',
+    response: (m, req) => (req.method === 'tools/list' && Array.isArray(m.result?.tools) ? { ...m, result: { ...m.result, tools: m.result.tools.map((t, i) => (i === 0 ? { ...t, inputSchema: undefined } : t)) } } : m),
   },
   // tools/list results without resultType
   'no-result-type': {
@@ -139,6 +161,12 @@ export const BUGS = {
     check: 'modern.http-method-not-found',
     transports: ['http'],
     http: { response: (status, h) => ({ status: status === 404 ? 200 : status, headers: h }) },
+  },
+  // HTTP: a foreign Origin served (no DNS-rebinding defence), as the SDK v2 server run without allowed origins
+  'origin-ignored': {
+    check: 'modern.http-origin',
+    transports: ['http'],
+    http: { anyOrigin: true },
   },
   // HTTP: a session id minted on every response
   'mints-session': {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The correct 2026-07-28 Streamable HTTP mock (../modern/http-server.mjs, default scenario + tasks extension)
-// behind a loopback proxy that plants one bug of bugs.mjs: it rewrites the request (headers,
+// behind a loopback proxy (which refuses a foreign Origin with 403) that plants one bug of bugs.mjs: it rewrites the request (headers,
 // body) on the way in and the answer (status, headers, JSON body or each SSE event) on the way
 // out. SSE streams are passed through event by event (a subscriptions/listen stays open).
 //
@@ -27,6 +27,15 @@ const parse = (text) => {
   }
 };
 
+/** An Origin a browser on this machine sends (the DNS-rebinding defence refuses any other, basic.transports.streamable_http#3). */
+function loopbackOrigin(origin) {
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(origin).hostname);
+  } catch {
+    return false;
+  }
+}
+
 export async function startCheckModernHttp({ bug: name } = {}) {
   const bug = name === undefined ? {} : BUGS[name];
   if (!bug) throw new Error(`unknown bug "${name}"`);
@@ -41,6 +50,10 @@ export async function startCheckModernHttp({ bug: name } = {}) {
 
   const server = http.createServer(async (req, res) => {
     try {
+      if (req.headers.origin !== undefined && !loopbackOrigin(req.headers.origin) && bug.http?.anyOrigin !== true) {
+        res.writeHead(403, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Forbidden origin' } }));
+      }
       const text = req.method === 'POST' ? await readBody(req) : '';
       let msg = parse(text);
       const original = msg === undefined ? undefined : structuredClone(msg);

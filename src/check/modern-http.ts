@@ -2,15 +2,15 @@
  * Streamable HTTP as 2026-07-28 defines it (basic/transports/streamable-http), probed over raw
  * undici requests on loopback: the `Mcp-Method` / `Mcp-Name` / `MCP-Protocol-Version` headers
  * validated against the body (-32020 HeaderMismatch, 400), an unknown method as 404 + -32601,
- * and a modern-only server stateless (GET and DELETE → 405; no session id minted, echoed or
- * required).
+ * a modern-only server stateless (GET and DELETE → 405; no session id minted, echoed or
+ * required), and a foreign `Origin` refused with 403 (the DNS-rebinding defence).
  */
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
 import { isLoopback, raw } from './http.js';
 import { messageOf } from './probe.js';
 import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
-import { cheapRequest, modernCheck, outcomeText } from './modern.js';
+import { cheapRequest, handshakeInitialize, modernCheck, outcomeText } from './modern.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 import { MODERN_REVISIONS } from './era.js';
 
@@ -84,6 +84,8 @@ const stateless = httpModern(
   async (ctx) => {
     const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions : [];
     if (supported.some((v) => !MODERN_REVISIONS.includes(String(v)))) return notApplicable(`the server also speaks ${supported.filter((v) => !MODERN_REVISIONS.includes(String(v))).join(', ')}: #69 binds a server that supports only this revision`);
+    const init = await handshakeInitialize(ctx);
+    if (init.outcome.kind === 'result') return notApplicable(`the server answers initialize (${JSON.stringify(init.outcome.result.protocolVersion)}): it speaks the handshake era too, and #69 binds a server that supports only this revision`);
     const base = { 'mcp-protocol-version': ctx.version ?? '' };
     for (const method of ['GET', 'DELETE'] as const) {
       const r = await raw(ctx, method, method === 'GET' ? { ...base, accept: 'text/event-stream' } : base, undefined, { readMs: 500 });
@@ -97,4 +99,21 @@ const stateless = httpModern(
   },
 );
 
-export const modernHttpChecks: CheckDef[] = [methodHeader, nameHeader, versionHeader, methodNotFound, stateless];
+const FOREIGN_ORIGIN = 'http://mcpwire-check.invalid';
+
+const origin = httpModern(
+  { id: 'modern.http-origin', title: 'a request with a foreign Origin header is refused with 403 Forbidden', clause: 'basic.transports.streamable_http#3', level: 'MUST' },
+  async (ctx) => {
+    const wire = ctx.wire();
+    const own = await wire.send('server/discover', {}, { headers: { origin: new URL((ctx.target as { url: string }).url).origin } });
+    if (own.outcome.kind !== 'result') return notApplicable(`server/discover with the server's own Origin got ${outcomeText(own)}`);
+    const a = await wire.send('server/discover', {}, { headers: { origin: FOREIGN_ORIGIN } });
+    if (a.status === 403) return pass(`Origin ${FOREIGN_ORIGIN}: HTTP 403`);
+    return violated(
+      `servers MUST validate Origin (basic.transports.streamable_http#2); a server/discover with "Origin: ${FOREIGN_ORIGIN}" MUST get 403 Forbidden, it got ${outcomeText(a)}`,
+      messageOf(a.outcome) ?? a.text,
+    );
+  },
+);
+
+export const modernHttpChecks: CheckDef[] = [methodHeader, nameHeader, versionHeader, methodNotFound, stateless, origin];

@@ -119,7 +119,8 @@ const stateIntegrity = modernCheck({
       if (typeof state !== 'string' || state.length === 0) return notApplicable(`${t.name}'s input_required carries no requestState`);
       const a = await retry(wire, t, { inputResponses: inputResponses(t.result), requestState: tamper(state) });
       const o = a.outcome;
-      if (o.kind === 'result' && o.result.resultType === 'complete') {
+      // anything but a new input_required is the tool's answer (a missing resultType reads as complete)
+      if (o.kind === 'result' && o.result.resultType !== 'input_required') {
         return violated(`${t.name} retried with a tampered requestState (one character changed) completed: requestState is attacker-controlled input and MUST be verified`, messageOf(o));
       }
       return pass(`the tampered state got ${outcomeText(a)}`);

@@ -1,15 +1,17 @@
 /**
  * The server duties of protocol revision 2026-07-28 (the stateless era), each cited by its id
  * in ../shared/spec/clauses-2026-07-28.md: `server/discover`, the per-request `_meta` envelope,
- * `resultType` on every result, caching hints, resource not found, subscriptions/listen and
- * declared extensions. Run only when the run checks a modern version (era.ts); every probe
- * goes through the stateless wire (modern-wire.ts) and never touches an undeclared capability.
+ * `resultType` on every result, caching hints, resource not found, subscriptions/listen,
+ * declared extensions, and every server message against schema/2026-07-28.schema.json. Run only
+ * when the run checks a modern version (era.ts); every probe goes through the stateless wire
+ * (modern-wire.ts) and never touches an undeclared capability.
  */
 import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from './era.js';
 import { metaKeyProblem } from './aggregates.js';
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';
 import { describeOutcome, messageOf, type Recorded } from './probe.js';
+import { describeViolation, MODERN_SCHEMA, serverMessageViolations, unclaimed } from './schema.js';
 import { META_SERVER_INFO, META_SUBSCRIPTION, MISSING_CAPABILITY, supportedOf, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
@@ -95,13 +97,13 @@ const metaRequired = modernCheck({
 });
 
 /** The request a recorded response answers (same probe, same id). */
-function requestOf(ctx: CheckContext, rec: Recorded): Record<string, unknown> | undefined {
+export function requestOf(ctx: CheckContext, rec: Recorded): Record<string, unknown> | undefined {
   const id = (rec.message as { id?: unknown }).id;
   const out = ctx.traffic.records.findLast((r) => r.probe === rec.probe && r.dir === 'out' && r.kind === 'request' && (r.message as { id?: unknown }).id === id && r.seq < rec.seq);
   return out?.message as Record<string, unknown> | undefined;
 }
 
-function results(ctx: CheckContext): Array<{ rec: Recorded; result: Record<string, unknown>; method: string }> {
+export function results(ctx: CheckContext): Array<{ rec: Recorded; result: Record<string, unknown>; method: string }> {
   const out = [];
   for (const rec of ctx.traffic.fromServer()) {
     const result = (rec.message as { result?: unknown }).result;
@@ -122,8 +124,14 @@ const resultType = modernCheck({
   async run(ctx) {
     const all = results(ctx);
     const extensions = isObject(ctx.modernCapabilities.extensions) && Object.keys(ctx.modernCapabilities.extensions).length > 0;
-    const missing = all.find((x) => typeof x.result.resultType !== 'string');
-    if (missing) return violated(`a ${missing.method || 'result'} result has no "resultType"`, missing.rec.message);
+    const missing = all.filter((x) => typeof x.result.resultType !== 'string');
+    if (missing.length > 0) {
+      // an interim answer without resultType is read by a client as complete: name it apart
+      const interim = missing.find((x) => x.result.inputRequests !== undefined || x.result.requestState !== undefined);
+      const methods = [...new Set(missing.map((x) => x.method || 'result'))].join(', ');
+      const note = interim ? `; a ${interim.method} result with ${interim.result.inputRequests !== undefined ? 'inputRequests' : 'requestState'} (an InputRequiredResult) has none, so a client reads it as complete` : '';
+      return violated(`${missing.length} of ${all.length} results have no "resultType" (${methods})${note}`, (interim ?? missing[0]).rec.message);
+    }
     const odd = all.find((x) => !CORE_RESULT_TYPES.has(x.result.resultType as string));
     if (odd && !extensions) {
       return violated(`a ${odd.method} result has resultType ${JSON.stringify(odd.result.resultType)}, outside the core set, with no extension declared`, odd.rec.message, { clause: 'basic#9' });
@@ -205,7 +213,8 @@ const cacheHints = modernCheck({
     for (const { method, pages } of await fetchCacheable(ctx)) {
       const scopes = new Set<unknown>();
       for (const a of pages) {
-        if (a.outcome.kind !== 'result' || a.outcome.result.resultType !== 'complete') continue;
+        // a result without resultType is read as complete (its missing resultType is modern.result-type's)
+        if (a.outcome.kind !== 'result' || a.outcome.result.resultType === 'input_required') continue;
         n++;
         const p = hintProblem(a.outcome.result);
         if (p) return violated(`a ${method} result: ${p}`, messageOf(a.outcome), p.startsWith('ttlMs') && typeof a.outcome.result.ttlMs === 'number' ? { clause: 'server.utilities.caching#8' } : {});
@@ -305,6 +314,14 @@ const extensions = modernCheck({
   },
 });
 
+/** A handshake-era `initialize`, as such a client sends it: no _meta, no 2026-07-28 headers (once per run). */
+export function handshakeInitialize(ctx: CheckContext): Promise<Answer> {
+  return ctx.memo('modern.handshake-initialize', () => {
+    const params = { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
+    return ctx.wire().send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
+  });
+}
+
 const initializeRefused = modernCheck({
   id: 'modern.initialize-refused',
   title: 'a modern-only server names its versions in its error to initialize',
@@ -313,9 +330,7 @@ const initializeRefused = modernCheck({
   async run(ctx) {
     const supported = Array.isArray(ctx.discover?.supportedVersions) ? ctx.discover.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     if (supported.length === 0 || supported.some((v) => !MODERN_REVISIONS.includes(v))) return notApplicable('the server does not list only 2026-07-28 versions');
-    const params = { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
-    // as a handshake-era client sends it: no _meta, no 2026-07-28 headers
-    const a = await ctx.wire().send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
+    const a = await handshakeInitialize(ctx);
     const o = a.outcome;
     // a server that lists only modern versions yet serves initialize speaks both eras (#8 binds modern-only ones)
     if (o.kind === 'result') return notApplicable(`the server answers initialize (${JSON.stringify(o.result.protocolVersion)}): it speaks the handshake era too`);
@@ -325,8 +340,42 @@ const initializeRefused = modernCheck({
   },
 });
 
+/** The method a recorded server message answers, if it is an answer. */
+function answered(ctx: CheckContext, rec: Recorded): string | undefined {
+  if (rec.kind !== 'result' && rec.kind !== 'error') return undefined;
+  if (rec.requestMethod !== undefined) return rec.requestMethod;
+  const m = requestOf(ctx, rec)?.method;
+  return typeof m === 'string' ? m : undefined;
+}
+
+const modernSchema = modernCheck({
+  id: 'modern.schema',
+  title: 'every server message validates against schema.json (2026-07-28)',
+  clause: `schema.json ${MODERN_SCHEMA}`,
+  level: 'MUST',
+  aggregate: true,
+  async run(ctx) {
+    const all = ctx.traffic.fromServer();
+    let first: { rec: Recorded; method: string | undefined; lines: string[] } | undefined;
+    let count = 0;
+    for (const rec of all) {
+      const method = answered(ctx, rec);
+      // the answer to a handshake-era initialize (modern.initialize-refused) is not a 2026-07-28 message
+      if (rec.kind === 'invalid' || rec.claims.includes('') || method === 'initialize') continue;
+      const vs = unclaimed(serverMessageViolations(rec.message, method, MODERN_SCHEMA), rec.claims);
+      if (vs.length === 0) continue;
+      count++;
+      first ??= { rec, method, lines: vs.slice(0, 3).map(describeViolation) };
+    }
+    if (first === undefined) return pass(`${all.length} messages`);
+    const what = first.method !== undefined ? `the ${first.rec.kind === 'error' ? 'error' : 'response'} to ${first.method}` : `a ${first.rec.kind}`;
+    const more = count > 1 ? ` (${count} of ${all.length} messages do not validate)` : '';
+    return violated(`${what} does not validate against the ${MODERN_SCHEMA} schema: ${first.lines.join('; ')}${more}`, first.rec.message);
+  },
+});
+
 export { MISSING_CAPABILITY, outcomeText };
 
 export const modernChecks: CheckDef[] = [discover, unsupportedVersion, initializeRefused, metaRequired, cacheHints, resourceNotFound, subscriptionsListen, extensions];
-export const modernAggregates: CheckDef[] = [resultType, inputRequired];
+export const modernAggregates: CheckDef[] = [resultType, inputRequired, modernSchema];
 export type { Verdict };

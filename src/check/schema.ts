@@ -1,16 +1,23 @@
 /**
  * Schema checks for `mcpwire check`: a thin adapter over the strict-mode validator
- * (src/trace/strict.ts, schema/2025-11-25.schema.json, JSON Schema 2020-12). Kept in one place so
+ * (src/trace/strict.ts, JSON Schema 2020-12): schema/2025-11-25.schema.json for the handshake
+ * era, schema/2026-07-28.schema.json for the modern one (`MODERN_SCHEMA`). Kept in one place so
  * the checker and the tracer never disagree about what "schema-valid" means.
  */
-import { validateMessage, type Violation } from '../trace/strict.js';
+import { MODERN_SCHEMA_VERSION, validateMessage, type SchemaVersion, type Violation } from '../trace/strict.js';
 
-export type { Violation };
+export type { SchemaVersion, Violation };
 
-/** Violations of a message the server sent (`requestMethod`: the method its response answers). */
-export function serverMessageViolations(message: unknown, requestMethod?: string): Violation[] {
+/** The schema a 2026-07-28 run validates against. */
+export const MODERN_SCHEMA: SchemaVersion = MODERN_SCHEMA_VERSION;
+
+/**
+ * Violations of a message the server sent (`requestMethod`: the method its response answers;
+ * `schema`: the revision whose schema applies, by default the handshake era's 2025-11-25).
+ */
+export function serverMessageViolations(message: unknown, requestMethod?: string, schema?: SchemaVersion): Violation[] {
   try {
-    return validateMessage('in', message, requestMethod !== undefined ? { requestMethod } : {});
+    return validateMessage('in', message, { ...(requestMethod !== undefined ? { requestMethod } : {}), ...(schema !== undefined ? { schema } : {}) });
   } catch (err) {
     return [
       {
