@@ -102,6 +102,7 @@ describe('held calls of 2026-07-28 clients', () => {
     expect(rounds.size).toBe(0);
   });
 
+  // cites basic.patterns.mrtr#10: mcpwire serve is the server here: its requestState is bound to the originating request
   it("basic.patterns.mrtr#10: a request's identity is its method and salient params, whatever the key order, _meta or the retry's fields", () => {
     const a = requestIdentity('tools/call', { name: 't', arguments: { x: 1, y: [1, { b: 2, a: 1 }] } });
     const b = requestIdentity('tools/call', { arguments: { y: [1, { a: 1, b: 2 }], x: 1 }, name: 't', _meta: { other: true }, requestState: 's', inputResponses: {} });

@@ -111,6 +111,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(asked?.result).toEqual(elicit('teal'));
   });
 
+  // cites basic.patterns.mrtr#7: mcpwire serve is the server here: it treats the requestState it gets back as attacker-controlled
   // cites basic.patterns.mrtr#9: mcpwire serve is the server here: it rejects state that fails verification
   it('basic.patterns.mrtr#7 / #9: a tampered requestState, and one presented on another request, are refused with -32602; the real one still completes the call', async () => {
     const { config } = setup();
@@ -154,6 +155,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(late.error?.code).toBe(-32602);
   });
 
+  // cites basic.patterns.mrtr#6: mcpwire serve is the server here: its inputRequests values are the downstream server's elicitation, roots and sampling requests
   // cites basic.patterns.mrtr#24: mcpwire serve is the server here: it ignores answers it did not ask for
   it('basic.patterns.mrtr#6 / #25 / #24: requests sent at once share one inputRequests map; a retry missing an answer is asked again (extra keys ignored); then the next request is another round', async () => {
     const { config, record } = setup();
@@ -193,6 +195,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   });
 
   // cites basic.patterns.mrtr#13: mcpwire serve is the server here: it never puts a request to a client that did not declare it
+  // cites basic.patterns.mrtr#14: mcpwire serve is the server here: no elicitation/create for a client without elicitation
   it('basic.patterns.mrtr#13 / #14: a modern client that did not declare elicitation gets no elicitation input request: the downstream request is refused', async () => {
     const { config } = setup();
     const gw = await gatewayOverStdio(config);
