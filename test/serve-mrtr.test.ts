@@ -297,4 +297,31 @@ describe("mcpwire's own client through the gateway, 2026-07-28 on both legs of t
     expect(asked.sort()).toEqual(['elicit:Your colour?', 'roots', 'sample']);
     expect(received(record).filter((m) => m.result?.action === 'accept')).toHaveLength(1);
   });
+
+  it('basic.patterns.mrtr#16: behind the gateway a 2026-07-28 server asks through its own input_required; the gateway relays it as its own round and McpClient answers it', async () => {
+    const config = path.join(dir, 'config-modern.json');
+    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] } } } }));
+    const messages: string[] = [];
+    const c = await connect(
+      { id: 'gateway', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', config], env: { MCPWIRE_TRACE: '' } },
+      {
+        protocolVersion: '2026-07-28',
+        timeoutMs: 30_000,
+        onElicitation: async (p) => {
+          messages.push(p.message);
+          return { action: 'accept', content: { ok: true } };
+        },
+      },
+    );
+    clients.push(c);
+    const confirm = (await c.listTools()).find((t) => /^mcp_modern_confirm_/.test(t.name))!.name;
+    const r = await c.callTool(confirm, { message: 'Ship it?' });
+    expect(r.isError).not.toBe(true);
+    expect((r.content[0] as { text: string }).text).toMatch(/^accept: \{"ok":true\} after \d+ round/);
+    expect(messages).toEqual(['Ship it?']);
+    // prompts/get and resources/read of a client that could be asked are served in rounds too; these need none.
+    const prompt = (await c.listPrompts()).find((p) => /^mcp_modern_greet/.test(p.name))!.name;
+    expect(JSON.stringify(await c.getPrompt(prompt, { name: 'Ada' }))).toContain('Ada');
+    expect(JSON.stringify(await c.readResource('mem://readme'))).toContain('Hello from the modern mock.');
+  });
 });
