@@ -24,6 +24,10 @@
 //   replayDuplicates: false    on resume, replay from the stream's start (a redelivery test)
 //   legacy: false              be a 2024-11-05 HTTP+SSE server only (POST to the path → 405)
 //   legacyPostStatus: 405      what a legacy server answers to POST on the SSE path
+//   legacyEndpointOrigin: undefined
+//                              the legacy `endpoint` event is relative (/messages?sessionId=…);
+//                              'self' → absolute on the origin the request's Host names, any
+//                              other string → absolute on that origin (e.g. 'http://127.0.0.2:9')
 //   failures: [{ httpMethod?, rpcMethod?, status, body?, headers?, times? }]
 //                              answer matching requests with this status (times: how often)
 //   bearer: undefined          when set, every request without `Authorization: Bearer <bearer>`
@@ -411,7 +415,8 @@ export async function startHttpMock(options = {}) {
     const id = randomUUID();
     legacySessions.set(id, res);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    sse(res, { event: 'endpoint', data: `/messages?sessionId=${id}` });
+    const origin = o.legacyEndpointOrigin === 'self' ? `http://${req.headers.host}` : (o.legacyEndpointOrigin ?? '');
+    sse(res, { event: 'endpoint', data: `${origin}/messages?sessionId=${id}` });
     res.on('close', () => legacySessions.delete(id));
   }
 
