@@ -15,6 +15,7 @@ import type { Tracer } from '../trace/tracer.js';
 import { refusal } from './http-guard.js';
 import { endToEnd, type UpstreamCredentials } from './http-headers.js';
 import type { Recorder } from './recorder.js';
+import { EndpointRewriter, endpointVerdict } from './sse-endpoint.js';
 
 /** A JSON body bigger than this is relayed but not traced. */
 const MAX_TRACED_BODY = 64 * 1024 * 1024;
@@ -29,9 +30,13 @@ function single(v: string | string[] | undefined): string | undefined {
 
 /** What one exchange knows as it goes. */
 interface Exchange {
+  /** The tap's number for it, on every line it writes (`exchange`). */
+  id: number;
   method: string;
   path: string;
   pathname: string;
+  /** The tap's origin as the client named it (its `Host`, checked by http-guard.ts). */
+  tapOrigin: string;
   session: string | undefined;
   /** The request's MCP headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as they passed. */
   mcp: Record<string, string> | undefined;
@@ -58,6 +63,8 @@ export class TapRelay {
   /** Credential header values already registered with the redactor. */
   private readonly knownSecrets = new Set<string>();
   private closing = false;
+  /** The last exchange number given. */
+  private exchanges = 0;
 
   constructor(private readonly options: RelayOptions) {
     this.lib = options.upstream.protocol === 'https:' ? https : http;
@@ -69,9 +76,11 @@ export class TapRelay {
     if (refused) return this.refuse(req, res, refused.status, refused.reason);
     const path = req.url!;
     const ex: Exchange = {
+      id: ++this.exchanges,
       method: req.method ?? 'GET',
       path,
       pathname: path.split('?')[0],
+      tapOrigin: `http://${req.headers.host}`,
       session: single(req.headers['mcp-session-id']) ?? new URLSearchParams(path.split('?')[1] ?? '').get('sessionId') ?? undefined,
       mcp: mcpHeaders(req.headers),
       started: performance.now(),
@@ -102,13 +111,17 @@ export class TapRelay {
     this.agent.destroy();
   }
 
-  private record(session: string | undefined, fn: () => void): void {
-    this.options.recorder.setSession(session);
+  /** Lines written by `fn` belong to this exchange (and its session). */
+  private record(ex: { id: number; session: string | undefined }, fn: () => void): void {
+    this.options.recorder.setSession(ex.session);
+    this.options.recorder.setExchange(ex.id);
     fn();
   }
 
   private refuse(req: http.IncomingMessage, res: http.ServerResponse, status: number, reason: string): void {
-    this.record(undefined, () => this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_TAP_REFUSED', message: `${req.method} refused (${status}): ${reason}` }));
+    this.record({ id: ++this.exchanges, session: undefined }, () =>
+      this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_TAP_REFUSED', message: `${req.method} refused (${status}): ${reason}` }),
+    );
     req.resume();
     res.writeHead(status, { 'content-type': 'text/plain', connection: 'close' }).end(`mcpwire tap: ${reason}\n`);
   }
@@ -151,7 +164,7 @@ export class TapRelay {
     req.on('data', (c: Buffer) => body.push(c));
     req.on('end', () => {
       const text = body.text();
-      if (text !== undefined) this.record(ex.session, () => this.options.recorder.text('out', text));
+      if (text !== undefined) this.record(ex, () => this.options.recorder.text('out', text));
     });
     req.pipe(upReq);
   }
@@ -163,7 +176,7 @@ export class TapRelay {
     res.flushHeaders();
     const contentType = String(upRes.headers['content-type'] ?? '').toLowerCase();
     const ms = Math.round((performance.now() - ex.started) * 1000) / 1000;
-    this.record(ex.session, () =>
+    this.record(ex, () =>
       this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp } }),
     );
     const observe = contentType.includes('text/event-stream') ? this.sseReader(ex) : contentType.includes('json') ? this.jsonReader(ex) : undefined;
@@ -172,7 +185,42 @@ export class TapRelay {
       upRes.on('end', observe.end);
     }
     upRes.on('error', () => res.destroy());
-    upRes.pipe(res);
+    // A GET event stream may be a legacy HTTP+SSE one, whose endpoint event must lead back here.
+    if (ex.method === 'GET' && contentType.includes('text/event-stream')) this.relayEventStream(ex, upRes, res);
+    else upRes.pipe(res);
+  }
+
+  /**
+   * server → host, a GET event stream: as `pipe` (paused while the client is slow), but through
+   * `EndpointRewriter`: an absolute `endpoint` on the upstream's origin is rewritten to the tap's,
+   * one on another origin withheld (the stream then ends, flagged in the trace).
+   */
+  private relayEventStream(ex: Exchange, upRes: http.IncomingMessage, res: http.ServerResponse): void {
+    const upstream = new URL(ex.path, this.options.upstream.origin);
+    const tap = new URL(ex.path, ex.tapOrigin);
+    const rewriter = new EndpointRewriter(
+      (data) => endpointVerdict(data, upstream, tap),
+      (origin) => {
+        this.record(ex, () =>
+          this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_TAP_ENDPOINT', message: `the upstream's endpoint event points at another origin (${origin}): withheld, stream closed` }),
+        );
+        ex.gone = true;
+        upRes.destroy();
+        res.end();
+      },
+      () => this.record(ex, () => this.options.tracer.event({ type: 'transport', event: { type: 'sse-endpoint-rewritten', from: upstream.origin, to: tap.origin } })),
+    );
+    const write = (parts: Buffer[]) => {
+      let ok = true;
+      for (const p of parts) ok = res.write(p) && ok;
+      if (!ok) upRes.pause();
+    };
+    res.on('drain', () => upRes.resume());
+    upRes.on('data', (c: Buffer) => write(rewriter.push(c)));
+    upRes.on('end', () => {
+      write(rewriter.end());
+      res.end();
+    });
   }
 
   /** server → host, JSON: one message (or batch) traced once the body is complete. */
@@ -182,7 +230,7 @@ export class TapRelay {
       data: (c) => body.push(c),
       end: () => {
         const text = body.text();
-        if (text !== undefined) this.record(ex.session, () => this.options.recorder.text('in', text));
+        if (text !== undefined) this.record(ex, () => this.options.recorder.text('in', text));
       },
     };
   }
@@ -198,10 +246,10 @@ export class TapRelay {
           } catch {
             // not a URL: nothing to learn
           }
-          this.record(ex.session, () => this.options.tracer.event({ type: 'transport', event: { type: 'sse-endpoint' } }));
+          this.record(ex, () => this.options.tracer.event({ type: 'transport', event: { type: 'sse-endpoint' } }));
           return;
         }
-        if (ev.data.trim() !== '') this.record(ex.session, () => this.options.recorder.text('in', ev.data));
+        if (ev.data.trim() !== '') this.record(ex, () => this.options.recorder.text('in', ev.data));
       },
     });
     // A character split across chunks is decoded whole.
@@ -213,7 +261,7 @@ export class TapRelay {
     // The tap aborted it (the client left, or the tap is closing): nothing failed upstream.
     if (ex.gone || this.closing) return;
     const origin = this.options.upstream.origin;
-    this.record(ex.session, () => this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_UPSTREAM', message: `${ex.method} ${ex.pathname}: ${err.message}` }));
+    this.record(ex, () => this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_UPSTREAM', message: `${ex.method} ${ex.pathname}: ${err.message}` }));
     if (!res.headersSent) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`mcpwire tap: upstream ${origin} unreachable: ${err.message}\n`);

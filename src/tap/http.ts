@@ -11,6 +11,10 @@
  *
  * Sessions: the `MCP-Session-Id` header (Streamable HTTP) or the `sessionId` query parameter
  * (legacy SSE endpoints) names a session; its lines carry the session's hash, never the id.
+ * Exchanges: each HTTP request and its answer (or stream) is numbered, and every line it writes
+ * carries the number (`exchange`), which is what tells sessionless 2026-07-28 clients apart.
+ * A legacy `endpoint` event naming the upstream's origin is rewritten to the tap's, one naming
+ * another origin withheld (sse-endpoint.ts): the client's POSTs come through the tap.
  * User info in `--upstream` becomes Basic credentials sent upstream, never shown or traced.
  */
 import http from 'node:http';
@@ -88,7 +92,8 @@ export async function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     strict: options.strict,
     onWarning: options.onWarning,
   });
-  const relay = new TapRelay({ upstream, credentials, tracer, recorder: new Recorder(tracer) });
+  const recorder = new Recorder(tracer);
+  const relay = new TapRelay({ upstream, credentials, tracer, recorder });
   const server = http.createServer((req, res) => relay.handle(req, res));
   let bound;
   try {
@@ -113,6 +118,8 @@ export async function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
       relay.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // The closing line belongs to no exchange.
+      recorder.setExchange(undefined);
       await tracer.close();
     },
   };

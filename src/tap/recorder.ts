@@ -9,9 +9,13 @@
  * The protocol era of each session is noted once it shows (`eraEvidence`: an `initialize` or
  * `server/discover` result, a request carrying the 2026-07-28 `_meta` protocolVersion) as an
  * `era` event line (`era`: `modern` | `handshake`, `version`), again only when it changes.
+ *
+ * The HTTP tap numbers its exchanges (`setExchange`): every line carries the number, and an answer
+ * pairs with the request of its own exchange first (`Waiting`), so two sessionless 2026-07-28
+ * clients using the same id at once keep their own answers.
  */
 import { classify } from '../jsonrpc/types.js';
-import { eraEvidence, type EraName } from '../trace/read.js';
+import { eraEvidence, Waiting, type EraName } from '../trace/read.js';
 import type { Tracer } from '../trace/tracer.js';
 
 type Dir = 'in' | 'out';
@@ -27,9 +31,10 @@ const MAX_PENDING = 10_000;
 const MAX_SESSIONS = 1000;
 
 export class Recorder {
-  /** Requests each side sent that are not answered yet, by session and id. */
-  private readonly pending: Record<Dir, Map<string, Pending>> = { in: new Map(), out: new Map() };
+  /** Requests each side sent that are not answered yet, by session and id (and exchange). */
+  private readonly pending: Record<Dir, Waiting<Pending>> = { in: new Waiting(), out: new Waiting() };
   private session: string | undefined;
+  private exchange: number | undefined;
   /** The era (and version) last noted, by session. */
   private readonly eras = new Map<string, string>();
 
@@ -43,6 +48,13 @@ export class Recorder {
     if (id === this.session) return;
     this.session = id;
     this.tracer.setSessionId(id);
+  }
+
+  /** Lines that follow belong to this HTTP exchange (`undefined`: none); written as `exchange`. */
+  setExchange(id: number | undefined): void {
+    if (id === this.exchange) return;
+    this.exchange = id;
+    this.tracer.setExchange?.(id);
   }
 
   /** One JSON-RPC message as text, e.g. one stdio line or one SSE `data`. */
@@ -77,21 +89,19 @@ export class Recorder {
     const m = msg as { id?: string | number | null; method?: string };
     const id = m.id;
     if (kind === 'request') {
-      const map = this.pending[dir];
-      if (map.size >= MAX_PENDING) map.delete(map.keys().next().value as string);
-      map.set(this.key(id), { t: performance.now(), method: String(m.method), ...(m.method === 'server/discover' ? { request: msg } : {}) });
+      const waiting = this.pending[dir];
+      if (waiting.size >= MAX_PENDING) waiting.dropOldest();
+      waiting.add(this.key(id, this.session), this.exchange, { t: performance.now(), method: String(m.method), ...(m.method === 'server/discover' ? { request: msg } : {}) });
       this.tracer.message(dir, msg, { kind, method: m.method, id, text });
       this.noteEra(eraEvidence(dir, kind, m.method, msg));
     } else if (kind === 'notification') {
       this.tracer.message(dir, msg, { kind, method: m.method, text });
     } else {
       // An answer travels opposite to its request.
-      const map = this.pending[dir === 'in' ? 'out' : 'in'];
-      let key = this.key(id);
+      const keys = [this.key(id, this.session)];
       // initialize was sent before the session existed
-      if (!map.has(key) && this.session !== undefined) key = `\u0000${typeof id}:${String(id)}`;
-      const p = map.get(key);
-      if (p) map.delete(key);
+      if (this.session !== undefined) keys.push(this.key(id, undefined));
+      const p = this.pending[dir === 'in' ? 'out' : 'in'].take(keys, this.exchange);
       this.tracer.message(dir, msg, {
         kind,
         id,
@@ -115,8 +125,8 @@ export class Recorder {
     this.tracer.event({ type: 'era', era: ev.era, ...(ev.version !== undefined ? { version: ev.version } : {}) });
   }
 
-  private key(id: unknown): string {
-    return `${this.session ?? ''}\u0000${typeof id}:${String(id)}`;
+  private key(id: unknown, session: string | undefined): string {
+    return `${session ?? ''}\u0000${typeof id}:${String(id)}`;
   }
 }
 

@@ -10,7 +10,7 @@
  * DiscoverResult built from what was recorded (`discoverOf`); a handshake-era one gets "method
  * not found", as a handshake-era server answers it.
  */
-import { metaVersion, sessionEras, type EraName } from '../trace/read.js';
+import { exchangeOf, metaVersion, sessionEras, Waiting, type EraName } from '../trace/read.js';
 import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
 
 export interface ServerAction {
@@ -131,12 +131,17 @@ function pickServer(messages: TraceMessageRecord[], wanted: string | undefined):
 
 const idKey = (session: string, id: unknown) => `${session}\u0000${typeof id}:${String(id)}`;
 
+/**
+ * Pairs the recording's requests with their answers by session and id, and within those by the
+ * HTTP exchange the tap numbered (`Waiting`): two sessionless 2026-07-28 clients that used the
+ * same id at once each keep their own answer and the notifications of their own stream.
+ */
 class ScriptBuilder {
   readonly exchanges: RecordedExchange[] = [];
   readonly invalid: InvalidExchange[] = [];
   readonly preamble: ServerAction[] = [];
-  /** Requests not answered yet, by session and id. */
-  private readonly open = new Map<string, RecordedExchange>();
+  /** Requests not answered yet, by session and id (and exchange). */
+  private readonly open = new Waiting<RecordedExchange>();
   /** The newest request of each session. */
   private readonly last = new Map<string, RecordedExchange>();
   /** The client's latest non-JSON-RPC input, until its next message: errors answering no request go with it. */
@@ -152,43 +157,44 @@ class ScriptBuilder {
     if (r.dir === 'out') this.lastInvalid = undefined;
     const msg = obj(r.msg);
     if (!msg) return;
-    if (r.dir === 'out' && r.kind === 'request') this.request(s, msg);
-    else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) this.answer(s, msg);
-    else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) this.serverMessage(s, { kind: r.kind, msg });
+    const exchange = exchangeOf(r);
+    if (r.dir === 'out' && r.kind === 'request') this.request(s, exchange, msg);
+    else if (r.dir === 'in' && (r.kind === 'result' || r.kind === 'error')) this.answer(s, exchange, msg);
+    else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) this.serverMessage(s, exchange, { kind: r.kind, msg });
   }
 
-  private request(s: string, msg: Record<string, unknown>): void {
+  private request(s: string, exchange: number | undefined, msg: Record<string, unknown>): void {
     const params = msg.params;
     const ex: RecordedExchange = { index: this.exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
     this.exchanges.push(ex);
-    this.open.set(idKey(s, msg.id), ex);
+    this.open.add(idKey(s, msg.id), exchange, ex);
     this.last.set(s, ex);
   }
 
-  private answer(s: string, msg: Record<string, unknown>): void {
-    let key = idKey(s, msg.id);
+  private answer(s: string, exchange: number | undefined, msg: Record<string, unknown>): void {
     // initialize was sent before the session existed
-    if (!this.open.has(key)) key = idKey('', msg.id);
-    const ex = this.open.get(key);
-    if (ex && !ex.response) {
-      ex.response = msg;
-      this.open.delete(key);
-    } else if (this.lastInvalid) {
-      this.lastInvalid.replies.push(msg);
-    }
+    const ex = this.open.take([idKey(s, msg.id), idKey('', msg.id)], exchange);
+    if (ex && !ex.response) ex.response = msg;
+    else if (this.lastInvalid) this.lastInvalid.replies.push(msg);
   }
 
-  /** Progress goes with the request that asked for it; anything else with the newest open request of the session. */
-  private serverMessage(s: string, action: ServerAction): void {
+  /**
+   * Progress goes with the request that asked for it; anything else with the newest open request
+   * of the session; a request of the message's own HTTP exchange first.
+   */
+  private serverMessage(s: string, exchange: number | undefined, action: ServerAction): void {
     const token = action.msg.method === 'notifications/progress' ? obj(action.msg.params)?.progressToken : undefined;
     let target: RecordedExchange | undefined;
-    for (const [key, ex] of this.open) {
-      if (!key.startsWith(`${s}\u0000`)) continue;
-      if (token !== undefined && ex.progressToken === token) {
-        target = ex;
-        break;
+    let best = 0;
+    for (const w of this.open.entries()) {
+      if (!w.key.startsWith(`${s}\u0000`)) continue;
+      if (token !== undefined && w.value.progressToken !== token) continue;
+      const score = exchange !== undefined && w.exchange === exchange ? 2 : 1;
+      // Ties: the first with the token, the newest without.
+      if (score > best || (score === best && token === undefined)) {
+        target = w.value;
+        best = score;
       }
-      if (token === undefined) target = ex;
     }
     if (target) target.before.push(action);
     else if (this.last.get(s)) this.last.get(s)!.after.push(action);

@@ -131,6 +131,17 @@ export function roundMarks(records: TraceRecord[]): Record<number, RoundMark> {
   return marks;
 }
 
+/** What answers each request (by the answer's record index): its latency and the request's method. */
+export function answerMarks(records: TraceRecord[]): Record<number, { latency?: number; method?: string }> {
+  const index = new Map<TraceRecord, number>();
+  records.forEach((r, i) => index.set(r, i));
+  const marks: Record<number, { latency?: number; method?: string }> = {};
+  for (const [response, ex] of pairExchanges(records).byResponse) {
+    marks[index.get(response)!] = { ...(ex.latencyMs !== undefined ? { latency: ex.latencyMs } : {}), ...(ex.request.method !== undefined ? { method: ex.request.method } : {}) };
+  }
+  return marks;
+}
+
 /* The page script: plain ES2020, builds everything with textContent. */
 const JS = String.raw`
 (function () {
@@ -158,16 +169,13 @@ const JS = String.raw`
     servers.forEach(function (s) { var l = el('div', 'life'); l.style.left = laneX(s) + '%'; track.appendChild(l); });
   }
 
-  // pair requests with answers for latency labels
-  var open = {}; var latency = new Map(); var methodOf = new Map();
-  records.forEach(function (r) {
-    if (r.event !== undefined) return;
-    if (r.kind === 'request') open[r.server + '\u0000' + r.dir + '\u0000' + typeof r.id + ':' + r.id] = r;
-    else if (r.kind === 'result' || r.kind === 'error') {
-      var key = r.server + '\u0000' + (r.dir === 'in' ? 'out' : 'in') + '\u0000' + typeof r.id + ':' + r.id;
-      var q = open[key];
-      if (q) { delete open[key]; latency.set(r, typeof r.latency_ms === 'number' ? r.latency_ms : r.t - q.t); if (!r.method) methodOf.set(r, q.method); }
-    }
+  // answers paired with their requests (pairExchanges: by session, id and HTTP exchange), for latency labels
+  var latency = new Map(); var methodOf = new Map(); var answers = data.answers || {};
+  Object.keys(answers).forEach(function (k) {
+    var r = records[Number(k)]; var a = answers[k];
+    if (!r || !a) return;
+    if (typeof a.latency === 'number') latency.set(r, a.latency);
+    if (!r.method && typeof a.method === 'string') methodOf.set(r, a.method);
   });
 
   var rounds = data.rounds || {};
@@ -238,6 +246,7 @@ const JS = String.raw`
       : (r.dir === 'out' ? 'client → ' : str(r.server) + ' → client: ') + (r.dir === 'out' ? str(r.server) + ': ' : '') + str(r.kind) + ' ' + str(r.method || methodOf.get(r) || '') + idText(r.id);
     var meta = ['server ' + str(r.server), 'transport ' + str(r.transport), 't ' + str(r.t) + ' ms', str(r.ts)];
     if (r.session) meta.push('session ' + str(r.session));
+    if (typeof r.exchange === 'number') meta.push('exchange ' + r.exchange);
     if (typeof r.bytes === 'number') meta.push(r.bytes + ' bytes');
     if (latency.has(r)) meta.push('latency ' + latency.get(r).toFixed(3) + ' ms');
     document.getElementById('detail-meta').textContent = meta.join(' · ');
@@ -287,7 +296,7 @@ const JS = String.raw`
 export function renderHtml(records: TraceRecord[], options: HtmlOptions & { truncated?: boolean } = {}): string {
   const ordered = peerLanes(orderByTime(records));
   const eras = sessionEras(ordered).map((e) => ({ server: e.server, text: eraText(e) }));
-  const payload = { title: options.title ?? '', truncated: options.truncated === true, records: ordered, eras, rounds: roundMarks(ordered) };
+  const payload = { title: options.title ?? '', truncated: options.truncated === true, records: ordered, eras, rounds: roundMarks(ordered), answers: answerMarks(ordered) };
   return `<!doctype html>
 <html lang="en">
 <head>

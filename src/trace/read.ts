@@ -58,16 +58,93 @@ export interface Exchange {
 }
 
 /** Ids are unique per connection: per server and session (a tap gives each relayed connection its own). */
-function pairKey(server: string, session: string | undefined, requestDir: string, id: unknown): string {
+export function pairKey(server: string, session: string | undefined, requestDir: string, id: unknown): string {
   return `${server}\u0000${session ?? ''}\u0000${requestDir}\u0000${typeof id}:${String(id)}`;
 }
 
 /**
- * Pairs requests with their responses. Returns the exchanges in request order and, for each
- * response record, the exchange it closes.
+ * The HTTP exchange a line belongs to (`exchange`: the HTTP tap numbers each request it relays
+ * and the answer or stream that comes back), when the line has one.
+ */
+export function exchangeOf(r: object): number | undefined {
+  const e = (r as { exchange?: unknown }).exchange;
+  return typeof e === 'number' ? e : undefined;
+}
+
+/** Requests of one key waiting at once: more would be a client reusing ids without end. */
+const MAX_WAITING_PER_KEY = 64;
+
+/**
+ * Requests waiting for their answers, by key (server, session, direction, id: ids are unique per
+ * connection). Several may wait under one key when their HTTP exchanges differ: two clients of
+ * the sessionless 2026-07-28 era through one tap, or two handshake-era clients both sending
+ * `initialize` #0 before either has a session. An answer takes the request of its own exchange,
+ * else the newest waiting (an answer that came another way: a legacy SSE stream, a client's POST
+ * answering a server's request; a line without exchange, e.g. of stdio, where a reused id names
+ * the request sent last).
+ */
+export class Waiting<T> {
+  private readonly byKey = new Map<string, Array<{ exchange: number | undefined; value: T }>>();
+
+  /** Keys with something waiting. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  add(key: string, exchange: number | undefined, value: T): void {
+    const list = this.byKey.get(key);
+    if (!list) this.byKey.set(key, [{ exchange, value }]);
+    else {
+      if (list.length >= MAX_WAITING_PER_KEY) list.shift();
+      list.push({ exchange, value });
+    }
+  }
+
+  /**
+   * What an answer of `exchange` answers, looked for under each of `keys` in turn: first a
+   * request of the same exchange under any of them, then the newest under the first key that
+   * has one. Taken out.
+   */
+  take(keys: string[], exchange: number | undefined): T | undefined {
+    if (exchange !== undefined) {
+      for (const key of keys) {
+        const list = this.byKey.get(key);
+        const i = list ? list.findIndex((w) => w.exchange === exchange) : -1;
+        if (i >= 0) return this.remove(key, list!, i);
+      }
+    }
+    for (const key of keys) {
+      const list = this.byKey.get(key);
+      if (list) return this.remove(key, list, list.length - 1);
+    }
+    return undefined;
+  }
+
+  /** Everything waiting, oldest key first. */
+  *entries(): IterableIterator<{ key: string; exchange: number | undefined; value: T }> {
+    for (const [key, list] of this.byKey) for (const w of list) yield { key, ...w };
+  }
+
+  /** Forgets the requests of the oldest key (a bound on what a reader keeps). */
+  dropOldest(): void {
+    const first = this.byKey.keys().next();
+    if (!first.done) this.byKey.delete(first.value);
+  }
+
+  private remove(key: string, list: Array<{ exchange: number | undefined; value: T }>, i: number): T {
+    const [w] = list.splice(i, 1);
+    if (list.length === 0) this.byKey.delete(key);
+    return w.value;
+  }
+}
+
+/**
+ * Pairs requests with their responses: by server, session, direction and id, and within those by
+ * HTTP exchange when the lines carry one (`Waiting`). Returns the exchanges in request order and,
+ * for each response record, the exchange it closes.
  */
 export function pairExchanges(records: TraceRecord[]): { exchanges: Exchange[]; byResponse: Map<TraceRecord, Exchange> } {
-  const open = new Map<string, Exchange>();
+  const open = new Waiting<Exchange>();
   const exchanges: Exchange[] = [];
   const byResponse = new Map<TraceRecord, Exchange>();
   for (const r of records) {
@@ -75,14 +152,14 @@ export function pairExchanges(records: TraceRecord[]): { exchanges: Exchange[]; 
     if (r.kind === 'request') {
       const ex: Exchange = { request: r };
       exchanges.push(ex);
-      open.set(pairKey(r.server, r.session, r.dir, r.id), ex);
+      open.add(pairKey(r.server, r.session, r.dir, r.id), exchangeOf(r), ex);
     } else if (r.kind === 'result' || r.kind === 'error') {
-      let key = pairKey(r.server, r.session, r.dir === 'in' ? 'out' : 'in', r.id);
+      const requestDir = r.dir === 'in' ? 'out' : 'in';
+      const keys = [pairKey(r.server, r.session, requestDir, r.id)];
       // The request that opened a session (initialize) was sent before the session was known.
-      if (!open.has(key) && r.session !== undefined) key = pairKey(r.server, undefined, r.dir === 'in' ? 'out' : 'in', r.id);
-      const ex = open.get(key);
+      if (r.session !== undefined) keys.push(pairKey(r.server, undefined, requestDir, r.id));
+      const ex = open.take(keys, exchangeOf(r));
       if (!ex) continue;
-      open.delete(key);
       ex.response = r;
       ex.latencyMs = typeof r.latency_ms === 'number' ? r.latency_ms : round3(r.t - ex.request.t);
       byResponse.set(r, ex);

@@ -4,7 +4,7 @@
  * All trace text is untrusted: control characters are stripped before it reaches a terminal.
  */
 import { isMessageRecord, type TraceEventRecord, type TraceMessageRecord, type TraceRecord } from './record.js';
-import { eraEvidence, eraText, pairExchanges, wallTime, type Exchange } from './read.js';
+import { eraEvidence, eraText, exchangeOf, pairExchanges, pairKey, wallTime, Waiting, type Exchange } from './read.js';
 import { preview, safeText } from './text.js';
 
 export interface ShowOptions {
@@ -136,27 +136,31 @@ export function isMultiProcess(records: TraceRecord[]): boolean {
   return pids.size > 1;
 }
 
+/** Requests a live timeline keeps waiting for their answers (a long `--follow` stays bounded). */
+const MAX_OPEN = 10_000;
+
 /**
  * A timeline renderer that takes records as they come (`trace show --follow`): a request line
  * cannot know its answer yet, so answers carry the latency instead.
  */
 export function createShowRenderer(options: ShowOptions & { serverWidth?: number; wallClock?: boolean } = {}): (r: TraceRecord) => string {
   const paint: Paint = options.color ? (style, s) => `${ANSI[style]}${s}${ANSI.reset}` : (_style, s) => s;
-  const open = new Map<string, TraceMessageRecord>();
+  const open = new Waiting<TraceMessageRecord>();
   const answered = new Map<TraceRecord, Exchange>();
   const width = options.serverWidth ?? 16;
   return (r) => {
     const t = paint('dim', options.wallClock ? safeText(wallTime(r), 30).slice(11, 23).padStart(12) : r.t.toFixed(3).padStart(11));
     const server = safeText(r.server, 24).padEnd(width);
     if (isMessageRecord(r)) {
-      const key = (dir: string) => `${r.server}\u0000${r.session ?? ''}\u0000${dir}\u0000${typeof r.id}:${String(r.id)}`;
-      if (r.kind === 'request') open.set(key(r.dir), r);
-      else if (r.kind === 'result' || r.kind === 'error') {
-        let k = key(r.dir === 'in' ? 'out' : 'in');
-        if (!open.has(k)) k = k.replace(`\u0000${r.session ?? ''}\u0000`, '\u0000\u0000');
-        const q = open.get(k);
+      if (r.kind === 'request') {
+        if (open.size >= MAX_OPEN) open.dropOldest();
+        open.add(pairKey(r.server, r.session, r.dir, r.id), exchangeOf(r), r);
+      } else if (r.kind === 'result' || r.kind === 'error') {
+        const dir = r.dir === 'in' ? 'out' : 'in';
+        const keys = [pairKey(r.server, r.session, dir, r.id)];
+        if (r.session !== undefined) keys.push(pairKey(r.server, undefined, dir, r.id));
+        const q = open.take(keys, exchangeOf(r));
         if (q) {
-          open.delete(k);
           answered.set(r, { request: q, response: r, latencyMs: typeof r.latency_ms === 'number' ? r.latency_ms : Math.round((r.t - q.t) * 1000) / 1000 });
         }
       }
