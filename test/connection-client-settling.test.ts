@@ -12,6 +12,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AbortError, ConnectionClosedError, McpWireError, SessionExpiredError, TimeoutError } from '../src/errors.js';
 import type { JSONRPCMessage, RequestId } from '../src/jsonrpc/types.js';
 import { McpClient } from '../src/mcp/client.js';
+// connect() loads the client's connection on first use: loaded here, so that the fake clock's first advance finds initialize under way
+import '../src/mcp/client-connection.js';
 import { Connection } from '../src/protocol/connection.js';
 import { createMemoryPair } from '../src/transport/memory.js';
 import type { MessageExtra, Transport, TransportDiagnostic, TransportEvent } from '../src/transport/types.js';

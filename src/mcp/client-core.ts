@@ -13,7 +13,6 @@ import type { Connection, RequestOptions } from '../protocol/connection.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { MessageExtra, Transport } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
-import { openClientConnection } from './client-connection.js';
 import { clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
 import type { ClientOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
@@ -275,7 +274,7 @@ export abstract class ClientCore extends EventEmitter {
       this.trace = trace;
       this.observer = observer;
       this.telemetry = await Telemetry.create(this.options.telemetry, this.telemetryTarget(), (this.options.clientInfo ?? DEFAULT_CLIENT_INFO).version);
-      this.attach(transport);
+      await this.attach(transport);
       await transport.start();
       await this.initialize(this.options.signal);
       this.keepalive.start();
@@ -288,10 +287,11 @@ export abstract class ClientCore extends EventEmitter {
   }
 
   /** The client's connection on `transport`: its handlers installed, sessions kept on it. */
-  private attach(transport: Transport): void {
+  private async attach(transport: Transport): Promise<void> {
     this.transport = transport;
+    const { openClientConnection } = await import('./client-connection.js');
     // 2026-07-28 on Streamable HTTP: each request's metadata headers (eras/http-modern.ts)
-    installModernHttp(transport, { modern: () => this.codec.era === 'modern', inputSchemaOf: (tool) => this.tools.inputSchemaOf(tool) });
+    await installModernHttp(transport, { modern: () => this.codec.era === 'modern', inputSchemaOf: (tool) => this.tools.inputSchemaOf(tool) });
     // basic.transports#45: a 404 outside a request (GET stream, notification, reply).
     transport.onsessionexpired = (err) => this.session.onTransportSessionExpired(err);
     const opened = openClientConnection(transport, this.observer, {
@@ -318,7 +318,7 @@ export abstract class ClientCore extends EventEmitter {
   private async restartTransport(): Promise<boolean> {
     if (this.options.transport !== undefined) return false;
     await this.connection?.close();
-    this.attach(await createTransport(this.config, this.options));
+    await this.attach(await createTransport(this.config, this.options));
     this.closeReason = undefined;
     await this.transport!.start();
     return true;

@@ -48,11 +48,12 @@ export class McpClient extends ClientCore {
 
   /** One page of tools/list. */
   listToolsPage(cursor?: string, options?: ReadOptions): Promise<ListToolsResult> {
-    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options).then((listed) => {
-      const r = screenListedTools(listed, this.codec.era === 'modern' && this.transport?.setSessions !== undefined, (code, message) => this.diagnostic(code, message));
-      this.tools.page(r.tools, r.nextCursor === undefined);
-      return r;
-    });
+    return this.checked<ListToolsResult>('tools/list', cursor === undefined ? undefined : { cursor }, options)
+      .then((listed) => screenListedTools(listed, this.codec.era === 'modern' && this.transport?.setSessions !== undefined, (code, message) => this.diagnostic(code, message)))
+      .then((r) => {
+        this.tools.page(r.tools, r.nextCursor === undefined);
+        return r;
+      });
   }
 
   /** Every tool, following `nextCursor` to the end (stops on a cursor loop). */

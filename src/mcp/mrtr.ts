@@ -9,7 +9,7 @@
  */
 import { AbortError, CapabilityError, ProtocolError, TimeoutError } from '../errors.js';
 import type { RequestOptions } from '../protocol/connection.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../protocol/connection.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../protocol/options.js';
 import { timerMs } from '../util/sleep.js';
 import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
 import type { InputRequired } from './eras/codec.js';

@@ -16,7 +16,8 @@
  */
 import { AbortError, JsonRpcError } from '../errors.js';
 import { ErrorCode, type JSONRPCErrorObject } from '../jsonrpc/types.js';
-import { toErrorObject, type Connection, type IncomingRequestContext, type RequestHandler } from '../protocol/connection.js';
+import type { Connection, IncomingRequestContext, RequestHandler } from '../protocol/connection.js';
+import { toErrorObject } from '../protocol/incoming.js';
 import { isTerminalStatus, RELATED_TASK_META_KEY } from './tasks.js';
 import type { ClientCapabilities, CreateTaskResult, ListTasksResult, Task, TaskStatus } from './types.js';
 

@@ -13,7 +13,8 @@
  * task-receiver.ts.
  */
 import { CapabilityError, JsonRpcError, ProtocolError } from '../errors.js';
-import { UNKNOWN_PROGRESS, type Connection, type ConnectionDiagnostic, type RequestHandler, type RequestOptions } from '../protocol/connection.js';
+import type { Connection, ConnectionDiagnostic, RequestHandler, RequestOptions } from '../protocol/connection.js';
+import { UNKNOWN_PROGRESS } from '../protocol/options.js';
 import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
 import type { ClientFeatureOptions, ClientFeatureState } from './client-features.js';

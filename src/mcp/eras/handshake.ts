@@ -5,7 +5,7 @@
  * elicitation the client must offer (client/elicitation).
  */
 import { AbortError, ProtocolError, TimeoutError } from '../../errors.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/connection.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/options.js';
 import { timerMs } from '../../util/sleep.js';
 import { checkResult, type ShapeTable } from '../result-shapes.js';
 import type { ClientCapabilities, Implementation, InitializeResult } from '../types.js';

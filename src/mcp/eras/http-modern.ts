@@ -8,7 +8,11 @@
  */
 import type { JSONRPCMessage } from '../../jsonrpc/types.js';
 import type { SendOptions, Transport } from '../../transport/types.js';
-import { requestHeaders, screenTools } from './http-headers.js';
+import type { RejectedTool } from './http-headers.js';
+
+/** http-headers.ts, loaded when the first transport that can go stateless (HTTP) is installed: stdio never loads it. */
+let headersModule: typeof import('./http-headers.js') | undefined;
+const loadHeaders = async (): Promise<typeof import('./http-headers.js')> => (headersModule ??= await import('./http-headers.js'));
 
 export interface ModernHttpHooks {
   /** Whether the conversation is in the modern era now. */
@@ -18,8 +22,9 @@ export interface ModernHttpHooks {
 }
 
 /** Wraps `transport.send` (an HTTP transport that can go stateless); other transports are left alone. */
-export function installModernHttp(transport: Transport, hooks: ModernHttpHooks): void {
+export async function installModernHttp(transport: Transport, hooks: ModernHttpHooks): Promise<void> {
   if (transport.setSessions === undefined) return;
+  const { requestHeaders } = await loadHeaders();
   const send = transport.send.bind(transport);
   transport.send = (message: JSONRPCMessage, options?: SendOptions): Promise<void> => {
     if (!hooks.modern()) return send(message, options);
@@ -37,15 +42,23 @@ export function installModernHttp(transport: Transport, hooks: ModernHttpHooks):
 /**
  * basic.transports.streamable_http#40–#42: on Streamable HTTP in the modern era a tool whose
  * `x-mcp-header` annotations are invalid is left out of the listing, with a warning naming it
- * and why; one malformed tool does not cost the others. Elsewhere the page is returned as is.
+ * and why; one malformed tool does not cost the others. Elsewhere the page is returned as is, at
+ * once (a promise only where the headers module may still have to load).
  */
 export function screenListedTools<P extends { tools: Array<{ name: string; inputSchema?: unknown }> }>(
   page: P,
   applies: boolean,
   warn: (code: string, message: string) => void,
-): P {
+): P | Promise<P> {
   if (!applies || !Array.isArray(page.tools)) return page;
-  const { kept, rejected } = screenTools(page.tools);
+  return loadHeaders().then(({ screenTools }) => screened(page, screenTools(page.tools), warn));
+}
+
+function screened<P extends { tools: Array<{ name: string; inputSchema?: unknown }> }>(
+  page: P,
+  { kept, rejected }: { kept: P['tools']; rejected: readonly RejectedTool[] },
+  warn: (code: string, message: string) => void,
+): P {
   if (rejected.length === 0) return page;
   for (const r of rejected) {
     warn('MCPWIRE_TOOL_REJECTED', `tool ${JSON.stringify(r.name)} left out: invalid x-mcp-header annotation(s): ${r.problems.map((p) => p.message).join('; ')}`);

@@ -7,7 +7,7 @@
  * client fulfils and retries (mrtr.ts); the era's error codes become typed errors.
  */
 import { ProtocolError } from '../../errors.js';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/connection.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../protocol/options.js';
 import { excerpt } from '../../jsonrpc/types.js';
 import { hasExtension, TASKS_EXTENSION } from '../capabilities.js';
 import { checkResult, type ShapeTable } from '../result-shapes.js';
