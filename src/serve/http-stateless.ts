@@ -5,8 +5,11 @@
  * - Before the body runs, the headers that mirror it are checked: `MCP-Protocol-Version` must
  *   equal `_meta["io.modelcontextprotocol/protocolVersion"]` (a version the gateway does not
  *   serve is -32022, a disagreement -32020), `Mcp-Method` the body's method, `Mcp-Name` its
- *   `name` (tools/call, prompts/get) or `uri` (resources/read): otherwise 400 with a JSON-RPC
- *   `HeaderMismatch` (-32020) error.
+ *   `name` (tools/call, prompts/get) or `uri` (resources/read), its Base64 sentinel form decoded
+ *   first (basic.transports.streamable_http#48, #64): otherwise 400 with a JSON-RPC
+ *   `HeaderMismatch` (-32020) error. The `Mcp-Param-*` headers of a `tools/call` are checked
+ *   against the tool's schema when the call is served (param-headers.ts; the transport keeps the
+ *   request's headers for that).
  * - An answer with nothing before it is one JSON body; its HTTP status follows the error:
  *   -32601 is 404, the request's own faults (-32600, -32602, -32020, -32021, -32022) are 400.
  * - Anything the server sends first (progress, a log message the request asked for, a
@@ -18,6 +21,7 @@ import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/eras/modern-errors.js';
 import type { MessageExtra, SendOptions, Transport } from '../transport/types.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
+import { decodeHeaderValue } from './param-headers.js';
 
 const BAD_REQUEST: ReadonlySet<number> = new Set([-32600, -32602, HEADER_MISMATCH, -32021, UNSUPPORTED_PROTOCOL_VERSION]);
 
@@ -44,9 +48,12 @@ export function headerProblem(headers: http.IncomingHttpHeaders, message: Record
   if (given !== undefined && given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${given} but _meta names ${String(version)}` };
   const method = header(headers, 'mcp-method');
   if (method !== undefined && method !== message.method) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Method ${method} but the body's method is ${String(message.method)}` };
-  const name = header(headers, 'mcp-name');
+  const raw = header(headers, 'mcp-name');
   const target = message.method === 'resources/read' ? params?.uri : message.method === 'tools/call' || message.method === 'prompts/get' ? params?.name : undefined;
-  if (name !== undefined && target !== undefined && name !== target) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name ${name} but the body names ${String(target)}` };
+  if (raw === undefined || target === undefined) return undefined;
+  const name = decodeHeaderValue('Mcp-Name', raw);
+  if (typeof name === 'object') return name;
+  if (name !== target) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name ${name} but the body names ${String(target)}` };
   return undefined;
 }
 
@@ -63,7 +70,11 @@ export class StatelessPostTransport implements Transport {
   private streaming = false;
   private closed = false;
 
-  constructor(private readonly res: http.ServerResponse) {
+  constructor(
+    private readonly res: http.ServerResponse,
+    /** The POST's headers, for the checks that need the request's tool (param-headers.ts). */
+    readonly requestHeaders?: http.IncomingHttpHeaders,
+  ) {
     res.on('close', () => void this.close());
   }
 

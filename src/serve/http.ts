@@ -196,7 +196,7 @@ class Router {
       if (problem !== undefined) return refuseModern(res, message.id, problem);
       // Stateless: a session of its own for this one POST, ended with its stream (the request's
       // ids are the client's alone; a lost stream loses the request, 2026-07-28).
-      const t = new StatelessPostTransport(res);
+      const t = new StatelessPostTransport(res, reqHeaders);
       await this.gateway.attach(t);
       return t.accept(message);
     }

@@ -5,6 +5,7 @@
  * request whose `_meta` names a version is a 2026-07-28 one, served without `initialize` (modern.ts).
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
 import { sanitizeText, type AdaptedTool, type McpHost } from '../host/index.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
@@ -22,6 +23,8 @@ import { discoverResult, modernCapabilities, modernError, modernLogLevel, modern
 import type { HeldCall } from './held-call.js';
 import type { InputRounds } from './input-rounds.js';
 import { asksForInput, withInputRounds } from './input-call.js';
+import { StatelessPostTransport } from './http-stateless.js';
+import { paramHeaderProblem } from './param-headers.js';
 
 /** The handshake-era revision served to `initialize` (basic.lifecycle#10: the server answers a version it supports); 2026-07-28 is modern.ts's. */
 export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
@@ -85,6 +88,8 @@ export class GatewaySession {
   /** The host while `initialize` waits for it: requests sent right behind initialize wait too. */
   private starting: Promise<McpHost> | undefined;
   private level: LoggingLevel | undefined;
+  /** The HTTP headers of a stateless 2026-07-28 POST (its one request's). */
+  private readonly requestHeaders: IncomingHttpHeaders | undefined;
 
   constructor(
     private readonly gateway: SessionGateway,
@@ -95,6 +100,7 @@ export class GatewaySession {
       onDiagnostic: (d) => gateway.log(`upstream: ${d.message}`),
     });
     this.subscriptions = new Subscriptions((method, params) => this.conn.notify(method, params));
+    this.requestHeaders = transport instanceof StatelessPostTransport ? transport.requestHeaders : undefined;
     this.install();
   }
 
@@ -160,6 +166,14 @@ export class GatewaySession {
     return withInputRounds(this.gateway.inputRounds, { method, params, caps: served.caps ?? {}, signal: ctx.signal, sink }, start);
   }
 
+  /** A stateless POST's `Mcp-Param-*` headers against the arguments, by the tool's schema as listed (param-headers.ts). */
+  private checkParamHeaders(host: McpHost, params: Record<string, unknown> | undefined): void {
+    if (this.requestHeaders === undefined || typeof params?.name !== 'string') return;
+    const schema = host.tools().find((t) => t.name === params.name)?.parameters;
+    const bad = schema === undefined ? undefined : paramHeaderProblem(this.requestHeaders, schema, params.arguments);
+    if (bad !== undefined) throw new JsonRpcError(bad.code, bad.message);
+  }
+
   private serverInfo(): Record<string, unknown> {
     return { name: 'mcpwire-gateway', title: 'mcpwire gateway', version: this.gateway.version };
   }
@@ -197,6 +211,7 @@ export class GatewaySession {
     this.on('tools/call', async (params, ctx, served) => {
       const host = await this.ready();
       if (params?.name === STATUS_TOOL) return this.statusResult();
+      if (served.modern) this.checkParamHeaders(host, params);
       const server = typeof params?.name === 'string' ? host.catalog.byName.get(params.name)?.server : undefined;
       const traced = this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {};
       if (served.modern && asksForInput(served.caps)) {
