@@ -86,6 +86,8 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   it('modern.input-missing: a retry without input responses is an error (basic.patterns.mrtr#25)', T, () => catches('input-missing-error'));
   // cites basic.patterns.mrtr#24: check reports a server that breaks it
   it('modern.input-extra-ignored: an unexpected input response is an error (basic.patterns.mrtr#24)', T, () => catches('input-extra-error'));
+  // cites basic.patterns.mrtr#22: check reports a server that breaks it
+  it('modern.input-responses-validated: a number or null for the input responses completes the request (basic.patterns.mrtr#22)', T, () => catches('input-responses-unvalidated'));
   // cites basic#8: check reports a server that breaks it
   it('modern.result-type: tools/list results without resultType (basic#8)', T, () => catches('no-result-type', ['modern.cache-hints']));
   // cites basic.patterns.mrtr#4: check reports a server that breaks it

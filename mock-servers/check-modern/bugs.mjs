@@ -128,6 +128,20 @@ export const BUGS = {
     check: 'modern.schema',
     response: (m, req) => (req.method === 'tools/list' && Array.isArray(m.result?.tools) ? { ...m, result: { ...m.result, tools: m.result.tools.map((t, i) => (i === 0 ? { ...t, inputSchema: undefined } : t)) } } : m),
   },
+  // malformed input responses (null, or a number for an answer) read as declined ones (the suite reference server's leniency)
+  'input-responses-unvalidated': {
+    check: 'modern.input-responses-validated',
+    request(m, st) {
+      const r = m.params?.inputResponses;
+      const malformed = r === null || (r !== undefined && (typeof r !== 'object' || Object.values(r).some((v) => typeof v !== 'object' || v === null)));
+      if (m.method === 'tools/call' && malformed) m.params.inputResponses = Object.fromEntries((st.inputKeys ?? []).map((k) => [k, { action: 'decline' }]));
+      return m;
+    },
+    response(m, _req, st) {
+      if (m.result?.resultType === 'input_required' && m.result.inputRequests) st.inputKeys = Object.keys(m.result.inputRequests);
+      return m;
+    },
+  },
   // tools/list results without resultType
   'no-result-type': {
     check: 'modern.result-type',

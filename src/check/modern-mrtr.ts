@@ -157,4 +157,28 @@ const inputExtra = modernCheck({
     }),
 });
 
-export const modernMrtrChecks: CheckDef[] = [capabilitiesPerRequest, stateIntegrity, inputMissing, inputExtra];
+/** A retry's answer that completed the request (anything but a new input_required or an error). */
+const completed = (a: Answer): boolean => a.outcome.kind === 'result' && a.outcome.result.resultType !== 'input_required';
+
+const inputValidated = modernCheck({
+  id: 'modern.input-responses-validated',
+  title: 'malformed input responses (a number for an answer, null for the object) never complete the request',
+  clause: 'basic.patterns.mrtr#22',
+  level: 'SHOULD',
+  run: (ctx) =>
+    withInputTool(ctx, async (t, wire) => {
+      const state = t.result.requestState;
+      const keys = Object.keys(inputResponses(t.result));
+      if (keys.length === 0) return notApplicable(`${t.name}'s input_required carries no inputRequests`);
+      const withState = typeof state === 'string' ? { requestState: state } : {};
+      const bad = await retry(wire, t, { inputResponses: Object.fromEntries(keys.map((k) => [k, 12345])), ...withState });
+      if (completed(bad)) return violated(`${t.name} retried with 12345 as the response to ${JSON.stringify(keys[0])} completed (${outcomeText(bad)}): servers SHOULD validate that the data is a valid InputResponses object`, messageOf(bad.outcome));
+      const fresh = await wire.send('tools/call', { name: t.name, arguments: t.args }, { caps: ALL_INPUT_CAPS });
+      const freshState = fresh.outcome.kind === 'result' ? fresh.outcome.result.requestState : undefined;
+      const nul = await retry(wire, t, { inputResponses: null, ...(typeof freshState === 'string' ? { requestState: freshState } : {}) });
+      if (completed(nul)) return violated(`${t.name} retried with "inputResponses": null completed (${outcomeText(nul)}): a protocol error SHOULD be a JSON-RPC error`, messageOf(nul.outcome), { clause: 'basic.patterns.mrtr#23' });
+      return pass(`a number: ${outcomeText(bad)}; null: ${outcomeText(nul)}`);
+    }),
+});
+
+export const modernMrtrChecks: CheckDef[] = [capabilitiesPerRequest, stateIntegrity, inputMissing, inputExtra, inputValidated];

@@ -227,6 +227,8 @@ export function createModernEngine(scenario = DEFAULT_MODERN_SCENARIO, io = {}) 
       violation(`${msg.method} retried with inputResponses but without the requestState`);
     }
     if (p.inputResponses !== undefined && !isObject(p.inputResponses)) throw new RpcError(INVALID_PARAMS, 'inputResponses must be an object');
+    // each response is a result object (basic.patterns.mrtr#22: a valid InputResponses object)
+    if (p.inputResponses !== undefined && !Object.values(p.inputResponses).every(isObject)) throw new RpcError(INVALID_PARAMS, 'each input response must be an object');
     return {
       state,
       responses: p.inputResponses,
