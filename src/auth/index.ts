@@ -13,7 +13,8 @@ export type {
   TokenStore,
   UnauthorizedInfo,
 } from './types.js';
-export { createOAuthProvider } from './provider.js';
+/** The provider, its module loaded on first use (deferred.ts); src/host uses provider.ts directly. */
+export { createOAuthProvider } from './deferred.js';
 export { MemoryTokenStore } from './memory-store.js';
 export { AuthError, isAuthError } from './errors.js';
 export { parseBearerChallenge } from './challenge.js';
