@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type McpClient, type StdioServerConfig } from '../src/index.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
-import { createHost, type McpHost, type ResolvedServer } from '../src/host/index.js';
+import { createHost, type McpHost } from '../src/host/index.js';
+import { startAndSettle, stdioServer } from './support/host-servers.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const script = (p: string) => path.join(root, 'mock-servers', p);
@@ -25,20 +25,14 @@ const SERVERS: Record<string, [string[], string, string]> = {
   tmcp: [[script('interop/tmcp-server.mjs'), 'stdio'], 'modern', '2026-07-28'],
 };
 
-function resolved(id: string, args: string[]): ResolvedServer {
-  return { id, source: 'global', file: '/u/config.json', enabled: true, transport: 'stdio', config: { ...emptyNormalizedConfig(), command: process.execPath, args, requestTimeoutMs: 20_000 } };
-}
-
 describe('one host, every era', () => {
   let host: McpHost;
   beforeAll(async () => {
     host = createHost(
-      Object.entries(SERVERS).map(([id, [args]]) => resolved(id, args)),
+      Object.entries(SERVERS).map(([id, [args]]) => stdioServer(id, args, { requestTimeoutMs: 20_000 })),
       { permission: 'allow' },
     );
-    await host.start();
-    const end = Date.now() + 30_000;
-    while (host.status().some((s) => s.state !== 'ready') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await startAndSettle(host);
   }, 40_000);
   afterAll(async () => {
     await host?.close();

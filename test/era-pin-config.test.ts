@@ -2,14 +2,13 @@
  * The era pin from a server's configuration (`protocol_version`): validated against the versions
  * mcpwire speaks, and honoured by the host (no probe; the pinned era in its status).
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateServerEntry } from '../src/host/config/schema.js';
 import { createHost, type McpHost } from '../src/host/index.js';
+import { startAndSettle } from './support/host-servers.js';
+import { MODERN_SERVER } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const DUAL = [path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs'), 'dual'];
+const DUAL = [MODERN_SERVER, 'dual'];
 
 let host: McpHost | undefined;
 afterEach(async () => {
@@ -33,9 +32,7 @@ describe('protocol_version in a server entry', () => {
       return { id: `v${v.replace(/-/g, '')}`, source: 'global' as const, file: '/u/c.json', enabled: true, transport: 'stdio' as const, config: r.entry.config };
     };
     host = createHost([entry('2025-06-18'), entry('2026-07-28')], { permission: 'allow' });
-    await host.start();
-    const end = Date.now() + 20_000;
-    while (host.status().some((s) => s.state !== 'ready') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    await startAndSettle(host, 20_000);
     expect(host.status().map((s) => [s.id, s.era, s.protocolVersion])).toEqual([
       ['v20250618', 'handshake', '2025-06-18'],
       ['v20260728', 'modern', '2026-07-28'],

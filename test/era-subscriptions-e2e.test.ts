@@ -11,13 +11,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../src/mcp/client.js';
+import { fire } from './support/modern-notify.js';
+import { jsonLines, LEGACY_SERVER, MODERN_SERVER } from './support/recorded-mock.js';
+import { until as poll } from './support/until.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 /** The same engine with a hook that ends every subscription gracefully (a complete result). */
 const ENDING = path.join(root, 'test', 'fixtures', 'modern-stdio-ending.mjs');
-/** The handshake-era stdio mock. */
-const LEGACY = path.join(root, 'mock-servers', 'stdio-server.mjs');
 const WAIT = 20_000;
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 
@@ -32,7 +32,7 @@ interface Stdio {
   received(): Record<string, any>[];
 }
 
-async function stdioClient(server = SERVER, pinned: string | undefined = '2026-07-28'): Promise<Stdio> {
+async function stdioClient(server = MODERN_SERVER, pinned: string | undefined = '2026-07-28'): Promise<Stdio> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-subs-'));
   const record = path.join(dir, 'in.jsonl');
   const client = await connect(
@@ -43,29 +43,11 @@ async function stdioClient(server = SERVER, pinned: string | undefined = '2026-0
     await client.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const received = (): Record<string, any>[] =>
-    fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
-  return { client, received };
+  return { client, received: () => jsonLines(record) };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = WAIT): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Fires a change through the mock's `notify` tool until a subscription of ours got it. */
-async function fire(client: McpClient, kind: string, uri?: string): Promise<void> {
-  await until(`a subscription to deliver ${kind} to`, async () => {
-    const r = await client.callTool('notify', uri === undefined ? { kind } : { kind, uri });
-    const text = (r.content[0] as { text?: string } | undefined)?.text ?? '';
-    return /delivered to [1-9]/.test(text) ? true : undefined;
-  });
-}
+/** Polls `probe` until it gives a value, within WAIT. */
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => poll(what, probe, WAIT, 25);
 
 const count = (msgs: Record<string, any>[], method: string): number => msgs.filter((m) => m.method === method && m.id !== undefined).length;
 
@@ -81,7 +63,7 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
   });
 
   it('the era found by the stdio probe (no pin) listens the same way', async () => {
-    const { client, received } = await stdioClient(SERVER, undefined);
+    const { client, received } = await stdioClient(MODERN_SERVER, undefined);
     expect(client.era).toBe('modern');
     const got = new Promise((resolve) => client.on('resourcesListChanged', resolve));
     await fire(client, 'resources');
@@ -181,7 +163,7 @@ describe('subscriptions/listen end to end (stdio mock)', () => {
 
 describe('the handshake era is unchanged', () => {
   it('no subscriptions/listen for listeners; subscribeResource is resources/subscribe', async () => {
-    const { client, received } = await stdioClient(LEGACY, '2025-11-25');
+    const { client, received } = await stdioClient(LEGACY_SERVER, '2025-11-25');
     expect(client.era).toBe('handshake');
     client.on('toolsListChanged', () => {});
     await client.subscribeResource('mem://readme');

@@ -7,6 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../src/mcp/client.js';
+import { fire } from './support/modern-notify.js';
+import { until as poll } from './support/until.js';
 import { startModernHttpMock, type ModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 
 const WAIT = 20_000;
@@ -16,24 +18,8 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, ms = WAIT): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Fires a change through the mock's `notify` tool until a subscription of ours got it. */
-async function fire(client: McpClient, kind: string, uri?: string): Promise<void> {
-  await until(`a subscription to deliver ${kind} to`, async () => {
-    const r = await client.callTool('notify', uri === undefined ? { kind } : { kind, uri });
-    const text = (r.content[0] as { text?: string } | undefined)?.text ?? '';
-    return /delivered to [1-9]/.test(text) ? true : undefined;
-  });
-}
+/** Polls `probe` until it gives a value, within WAIT. */
+const until = <T>(what: string, probe: () => Promise<T | undefined> | T | undefined) => poll(what, probe, WAIT, 25);
 
 describe('subscriptions/listen end to end (Streamable HTTP mock)', () => {
   async function httpClient(idleStreamTimeoutMs?: number): Promise<{ client: McpClient; mock: ModernHttpMock }> {

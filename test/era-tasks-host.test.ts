@@ -9,36 +9,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task, Tool } from '../src/index.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { unavailableReason } from '../src/host/runtime.js';
 import { withTasksExtension } from '../src/host/server-slot.js';
+import { startAndSettle, stdioServer } from './support/host-servers.js';
+import { CAPS, jsonLines, MODERN_SERVER } from './support/recorded-mock.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXT = 'io.modelcontextprotocol/tasks';
-const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-era-tasks-host-'));
 const record = path.join(dir, 'modern.jsonl');
-const received = (): { method?: string; params?: any }[] =>
-  fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const received = () => jsonLines(record);
 
-const modern: ResolvedServer = {
-  id: 'modern',
-  source: 'global',
-  file: '/u/config.json',
-  enabled: true,
-  transport: 'stdio',
-  config: {
-    ...emptyNormalizedConfig(),
-    command: process.execPath,
-    args: [path.join(root, 'mock-servers/modern/stdio-server.mjs'), 'tasks'],
-    env: { MOCK_RECORD: record },
-    requestTimeoutMs: 20_000,
-  },
-};
+const modern: ResolvedServer = stdioServer('modern', [MODERN_SERVER, 'tasks'], { env: { MOCK_RECORD: record }, requestTimeoutMs: 20_000 });
 
 const asked: unknown[] = [];
 let host: McpHost;
@@ -54,9 +38,7 @@ beforeAll(async () => {
       },
     },
   });
-  await host.start();
-  const end = Date.now() + 30_000;
-  while (host.status().some((s) => s.state !== 'ready') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  await startAndSettle(host);
 }, 40_000);
 afterAll(async () => {
   await host?.close();

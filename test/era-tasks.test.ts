@@ -10,20 +10,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type McpClient, type Task } from '../src/index.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 import { readModernScenarioFile, resolveModernScenario } from '../mock-servers/modern/lib/scenario.mjs';
+import { startAndSettle, stdioServer } from './support/host-servers.js';
+import { jsonLines, LEGACY_SERVER, MODERN_SERVER } from './support/recorded-mock.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXT = 'io.modelcontextprotocol/tasks';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-era-tasks-'));
 const record = (id: string) => path.join(dir, `${id}.jsonl`);
-const received = (id: string): { method?: string; params?: any }[] =>
-  fs.existsSync(record(id)) ? fs.readFileSync(record(id), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const received = (id: string) => jsonLines(record(id));
 
 /** The 2025-11-25 mock: the same tools, task-required (core tasks). */
 const LEGACY_SCENARIO = {
@@ -37,29 +35,20 @@ const LEGACY_SCENARIO = {
 };
 
 function server(id: string, args: string[], env: Record<string, string> = {}): ResolvedServer {
-  return {
-    id,
-    source: 'global',
-    file: '/u/config.json',
-    enabled: true,
-    transport: 'stdio',
-    config: { ...emptyNormalizedConfig(), command: process.execPath, args, env: { ...env, MOCK_RECORD: record(id) }, requestTimeoutMs: 20_000 },
-  };
+  return stdioServer(id, args, { env: { ...env, MOCK_RECORD: record(id) }, requestTimeoutMs: 20_000 });
 }
 
 let host: McpHost;
 beforeAll(async () => {
   host = createHost(
     [
-      server('legacy', [path.join(root, 'mock-servers/stdio-server.mjs')], { MOCK_SCENARIO_JSON: JSON.stringify(LEGACY_SCENARIO) }),
-      server('modern', [path.join(root, 'mock-servers/modern/stdio-server.mjs'), 'tasks']),
+      server('legacy', [LEGACY_SERVER], { MOCK_SCENARIO_JSON: JSON.stringify(LEGACY_SCENARIO) }),
+      server('modern', [MODERN_SERVER, 'tasks']),
     ],
     // the host enables the 2026-07-28 tasks extension (declared in every request's capabilities)
     { permission: 'allow', clientOptions: { capabilities: { extensions: { [EXT]: {} } }, taskPolling: { minPollIntervalMs: 20 } } },
   );
-  await host.start();
-  const end = Date.now() + 30_000;
-  while (host.status().some((s) => s.state !== 'ready') && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  await startAndSettle(host);
 }, 40_000);
 afterAll(async () => {
   await host?.close();
@@ -116,15 +105,15 @@ describe('McpClient.has("tasks") per era', () => {
     const clients: McpClient[] = [];
     try {
       const legacy = await connect(
-        { transport: 'stdio', id: 'l', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_SCENARIO_JSON: JSON.stringify(LEGACY_SCENARIO) } },
+        { transport: 'stdio', id: 'l', command: process.execPath, args: [LEGACY_SERVER], env: { MOCK_SCENARIO_JSON: JSON.stringify(LEGACY_SCENARIO) } },
         { capabilities: { extensions: { [EXT]: {} } } },
       );
       clients.push(legacy);
       expect([legacy.era, legacy.has('tasks'), legacy.has('taskHandles')]).toEqual(['handshake', true, false]);
-      const modern = await connect({ transport: 'stdio', id: 'm', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs'), 'tasks'] }, { capabilities: { extensions: { [EXT]: {} } } });
+      const modern = await connect({ transport: 'stdio', id: 'm', command: process.execPath, args: [MODERN_SERVER, 'tasks'] }, { capabilities: { extensions: { [EXT]: {} } } });
       clients.push(modern);
       expect([modern.era, modern.has('tasks'), modern.has('taskHandles')]).toEqual(['modern', true, true]);
-      const undeclared = await connect({ transport: 'stdio', id: 'u', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs'), 'tasks'] }, {});
+      const undeclared = await connect({ transport: 'stdio', id: 'u', command: process.execPath, args: [MODERN_SERVER, 'tasks'] }, {});
       clients.push(undeclared);
       expect([undeclared.era, undeclared.has('tasks'), undeclared.has('taskHandles')]).toEqual(['modern', false, false]);
     } finally {

@@ -4,45 +4,21 @@
  * the slot's client, and a `reload()` under way when the host closes must not start anything
  * afterwards. In every case the server processes are gone once the close resolved.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect as connectClient } from '../src/mcp/client.js';
 import { createHost, type ConnectFn, type HostStateChange, type McpHost, type ResolvedServer } from '../src/host/index.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const mockServer = path.join(root, 'mock-servers/stdio-server.mjs');
+import { alive } from './support/cli-process.js';
+import { stdioServer } from './support/host-servers.js';
+import { LEGACY_SERVER } from './support/recorded-mock.js';
+import { until } from './support/until.js';
 
 /** A scenario whose tools/list is never answered (until cancelled). */
 const HANGING_LIST = { tools: ['echo'], behavior: { methods: { 'tools/list': { never: true } } } };
 
 function stdio(id: string, scenario: object = { tools: ['echo'] }, tag = ''): ResolvedServer {
-  return {
-    id,
-    source: 'global',
-    file: '/u/config.json',
-    enabled: true,
-    transport: 'stdio',
-    config: { ...emptyNormalizedConfig(), command: process.execPath, args: [mockServer], env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario), TAG: tag }, requestTimeoutMs: 20_000 },
-  };
+  return stdioServer(id, [LEGACY_SERVER], { env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario), TAG: tag }, requestTimeoutMs: 20_000 });
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (what: string, cond: () => boolean, ms = 10_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** The engine's connect, remembering each server process's pid. */
 function recording(): { connect: ConnectFn; pids: Map<string, number[]> } {

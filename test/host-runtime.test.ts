@@ -9,16 +9,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { ConfigError } from '../src/errors.js';
 import { capabilitySummary, createHost, diffServers, instructionsSummary, sameServer, type HostDiagnostic, type HostStateChange, type McpHost, type ResolvedServer } from '../src/host/index.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const mockServer = path.join(root, 'mock-servers/stdio-server.mjs');
+import { alive } from './support/cli-process.js';
+import { stdioServer } from './support/host-servers.js';
+import { jsonLines, LEGACY_SERVER } from './support/recorded-mock.js';
+import { until } from './support/until.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -29,35 +29,12 @@ function tmpFile(name: string): string {
   dirs.push(d);
   return path.join(d, name);
 }
-const received = (file: string): { method?: string; params?: any }[] =>
-  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const received = jsonLines;
 
 function stdio(id: string, scenario: object = { tools: ['echo'] }, env: Record<string, string> = {}): ResolvedServer {
-  return {
-    id,
-    source: 'global',
-    file: '/u/config.json',
-    enabled: true,
-    transport: 'stdio',
-    config: { ...emptyNormalizedConfig(), command: process.execPath, args: [mockServer], env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario), ...env }, requestTimeoutMs: 15_000 },
-  };
+  return stdioServer(id, [LEGACY_SERVER], { env: { MOCK_SCENARIO_JSON: JSON.stringify(scenario), ...env }, requestTimeoutMs: 15_000 });
 }
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-const until = async (what: string, cond: () => boolean, ms = 15_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 let host: McpHost | undefined;
 afterEach(async () => {
@@ -81,7 +58,7 @@ describe('servers managed at run time', { timeout: 60_000 }, () => {
     host = createHost([], { permission: 'allow' });
     await host.start();
     const w = watch(host);
-    const st = await host.addServer('late', { command: process.execPath, args: [mockServer], env: { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['echo'], instructions: 'Late server.' }) } });
+    const st = await host.addServer('late', { command: process.execPath, args: [LEGACY_SERVER], env: { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['echo'], instructions: 'Late server.' }) } });
     expect(st).toMatchObject({ id: 'late', state: 'ready', transport: 'stdio', transportKind: 'stdio', protocolVersion: '2025-11-25', tools: 1, instructions: 'Late server.', file: '<addServer>' });
     expect(st.pid).toEqual(expect.any(Number));
     expect(alive(st.pid!)).toBe(true);
@@ -115,7 +92,7 @@ describe('servers managed at run time', { timeout: 60_000 }, () => {
     const stopped = await host.stopServer('a');
     expect(stopped).toMatchObject({ state: 'stopped', tools: 0 });
     expect(stopped.pid).toBeUndefined();
-    await until('the stopped server process to exit', () => !alive(pid));
+    await until('the stopped server process to exit', () => !alive(pid), 15_000);
     expect(host.tools().map((t) => t.server)).toEqual(['b']);
     await new Promise((r) => setTimeout(r, 100)); // a reconnect would have been scheduled after 10 ms
     expect(host.serverStatus('a')!.state).toBe('stopped');
@@ -150,7 +127,7 @@ describe('servers managed at run time', { timeout: 60_000 }, () => {
     const echo = host.tools().find((t) => t.server === 'a')!;
     expect(await host.removeServer('a')).toBe(true);
     expect(await host.removeServer('a')).toBe(false);
-    await until('the removed server process to exit', () => !alive(pid));
+    await until('the removed server process to exit', () => !alive(pid), 15_000);
     expect(host.status().map((s) => s.id)).toEqual(['b']);
     expect(w.changes).toEqual(['a:ready>closed']);
     expect(w.events).toEqual(['removed:a']);
@@ -186,9 +163,9 @@ describe('servers managed at run time', { timeout: 60_000 }, () => {
     expect(after.change.state).toBe('ready');
     expect(after.change.pid).not.toBe(before.change.pid);
     expect(after.change.tools).toBe(2);
-    await until('the old process of the changed server to exit', () => !alive(before.change.pid!));
+    await until('the old process of the changed server to exit', () => !alive(before.change.pid!), 15_000);
     // removed
-    await until('the removed server process to exit', () => !alive(before.gone.pid!));
+    await until('the removed server process to exit', () => !alive(before.gone.pid!), 15_000);
     expect(after.fresh.state).toBe('ready');
     expect(w.changes).toEqual(expect.arrayContaining(['gone:ready>closed', 'change:ready>closed', 'change:closed>connecting', 'change:connecting>ready', 'fresh:->connecting', 'fresh:connecting>ready']));
     expect(w.events).toEqual(['removed:gone', 'added:fresh']);
@@ -248,7 +225,7 @@ describe('run-time changes one at a time', { timeout: 60_000 }, () => {
     expect(r1).toEqual({ added: ['b'], removed: [], restarted: [], unchanged: ['a'] });
     expect(r2).toEqual({ added: [], removed: ['b'], restarted: [], unchanged: ['a'] });
     expect(host.status().map((s) => s.id)).toEqual(['a']);
-    const added = await Promise.allSettled([host.addServer('c', { command: process.execPath, args: [mockServer] }), host.addServer('c', { command: process.execPath, args: [mockServer] })]);
+    const added = await Promise.allSettled([host.addServer('c', { command: process.execPath, args: [LEGACY_SERVER] }), host.addServer('c', { command: process.execPath, args: [LEGACY_SERVER] })]);
     expect(added.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
     expect(host.status().map((s) => [s.id, s.state])).toEqual([['a', 'ready'], ['c', 'ready']]);
   });
@@ -289,7 +266,7 @@ describe('status view', { timeout: 60_000 }, () => {
     host.on('stateChange', (c: HostStateChange) => c.to === 'error' && errors.push(c.status.lastError ?? ''));
     const crash = host.tools().find((t) => t.tool === 'crash')!;
     await host.callTool(crash.name, { code: 5 });
-    await until('the server to be ready again', () => w.changes.includes('a:connecting>ready'));
+    await until('the server to be ready again', () => w.changes.includes('a:connecting>ready'), 15_000);
     expect(w.changes).toEqual(['a:ready>error', 'a:error>connecting', 'a:connecting>ready']);
     expect(errors).toHaveLength(1);
     expect(errors[0]).not.toBe('');

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { createHost, type McpHost, type ResolvedServer } from '../src/host/index.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
+import { until } from './support/until.js';
 
 type Mock = {
   url: string;
@@ -26,14 +27,6 @@ afterEach(async () => {
   host = undefined;
   mock = undefined;
 });
-
-const until = async (what: string, cond: () => boolean, ms = 10_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
 
 describe('host supervisor after a failed session renewal', () => {
   it('renewal refused with HTTP 500 → the server shows error with the cause, then reconnects with backoff (basic.transports#45)', async () => {
@@ -64,7 +57,7 @@ describe('host supervisor after a failed session renewal', () => {
     expect(failed.isError).toBe(true);
 
     // The supervisor saw the client close: error with the reason, then a reconnect.
-    await until('the server to be ready again', () => host!.serverStatus('web')!.state === 'ready' && states.includes('error'));
+    await until('the server to be ready again', () => host!.serverStatus('web')!.state === 'ready' && states.includes('error'), 10_000, 10);
     expect(states.indexOf('error')).toBeLessThan(states.lastIndexOf('ready'));
     expect(errors[0]).toMatch(/session expired and a new one could not be started/);
     expect(errors[0]).toMatch(/500/);

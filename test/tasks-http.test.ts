@@ -14,6 +14,7 @@ import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { publicToolName, type McpHost } from '../src/host/index.js';
 import { connect, type McpClient } from '../src/index.js';
 import { httpServer, startHost } from './support/host-calls.js';
+import { until } from './support/until.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -38,10 +39,8 @@ async function mockWith(mode: 'sse' | 'json', scenario: Record<string, unknown>)
   return m;
 }
 
-/** Resolves once `check` holds (polled; the test's own timeout bounds it). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, 10));
-}
+/** Resolves once the client opened its standalone GET stream (bounded like the test). */
+const getStream = (m: HttpMock) => until('the standalone GET stream', () => m.record.requests.some((q) => q.method === 'GET'), 30_000, 10);
 
 const ASK = { tasks: { pollInterval: 50 }, tools: [{ name: 'clarify', builtin: 'ask', execution: { taskSupport: 'required' } }] };
 const ELICIT = { method: 'elicitation/create', params: { message: 'Which one?', requestedSchema: { type: 'object', properties: { pick: { type: 'string' } } } } };
@@ -99,7 +98,7 @@ describe('task-augmented tools/call over Streamable HTTP', () => {
     cleanups.push(() => c.close());
     await c.listTools();
     // the task's own messages need the standalone GET stream (the client opens it after initialize)
-    await until(() => m.record.requests.some((q) => q.method === 'GET'));
+    await getStream(m);
     const seen: number[] = [];
     const done = await c.callTool('steps', { steps: 3, intervalMs: 30 }, { onProgress: (p) => seen.push(p.progress) });
     expect(done.content[0]).toEqual({ type: 'text', text: 'done 3 steps' });
@@ -123,7 +122,7 @@ describe('host.callTool to task tools over Streamable HTTP', () => {
     const m = await mockWith('sse', { tasks: { pollInterval: 50 }, tools: [{ name: 'tevents', builtin: 'events', execution: { taskSupport: 'required' } }] });
     const host: McpHost = await startHost([httpServer('h', m.url)], { auth: false });
     cleanups.push(() => host.close());
-    await until(() => m.record.requests.some((q) => q.method === 'GET'));
+    await getStream(m);
     type Got = { logs: unknown[]; events: unknown[] };
     const a: Got = { logs: [], events: [] };
     const b: Got = { logs: [], events: [] };
