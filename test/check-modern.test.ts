@@ -64,6 +64,8 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   it('modern.discover: a DiscoverResult without supportedVersions (server.discover#1)', T, () => catches('discover-malformed'));
   // cites basic.versioning#1: check reports a server that breaks it
   it('modern.unsupported-version: a server that serves any version instead of -32022 (basic.versioning#1)', T, () => catches('any-version'));
+  // cites basic.versioning#1: check reports a server that breaks it
+  it('modern.unsupported-version: -32022 without data.requested, the version asked for (basic.versioning#1)', T, () => catches('unsupported-no-requested'));
   // cites basic.versioning#8: check reports a server that breaks it
   it('modern.initialize-refused: initialize refused without naming the supported versions (basic.versioning#8)', T, () => catches('initialize-unnamed'));
   // cites basic#45: check reports a server that breaks it

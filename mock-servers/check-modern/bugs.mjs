@@ -46,6 +46,11 @@ export const BUGS = {
     },
     http: { request: (h) => ({ ...h, 'mcp-protocol-version': '2026-07-28' }) },
   },
+  // -32022 without data.requested (the version the request named)
+  'unsupported-no-requested': {
+    check: 'modern.unsupported-version',
+    response: (m) => (m.error?.code === -32022 && m.error.data ? { ...m, error: { ...m.error, data: { supported: m.error.data.supported } } } : m),
+  },
   // initialize refused without naming the versions the server supports
   'initialize-unnamed': {
     check: 'modern.initialize-refused',

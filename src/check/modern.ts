@@ -70,6 +70,8 @@ const unsupportedVersion = modernCheck({
     }
     const supported = supportedOf(o.error);
     if (supported === undefined || supported.length === 0) return violated('the -32022 error has no data.supported list of versions', messageOf(o));
+    const requested = isObject(o.error.data) ? o.error.data.requested : undefined;
+    if (requested !== '1999-01-01') return violated(`the -32022 error's data.requested is ${JSON.stringify(requested)}, not the version the request named ("1999-01-01"; UnsupportedProtocolVersionError requires it)`, messageOf(o));
     if (a.status !== undefined && a.status !== 400) {
       return violated(`the -32022 error came with HTTP ${a.status}, not 400 Bad Request`, messageOf(o), { clause: 'basic.transports.streamable_http#25' });
     }
