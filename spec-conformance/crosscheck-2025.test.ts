@@ -1,8 +1,8 @@
 /**
  * The official conformance suite (conformance-next, @modelcontextprotocol/conformance
  * 0.2.0-alpha.12, `server --requirements 2025-11-25`) and `mcpwire check` against the same
- * server, `@modelcontextprotocol/server-everything` over Streamable HTTP: every check the suite
- * fails or warns is in the table of src/check/crosscheck-2025-11-25.md (a missing fixture name,
+ * server — `@modelcontextprotocol/server-everything` and tmcp, over Streamable HTTP: every check
+ * the suite fails or warns is in the table of src/check/crosscheck-2025-11-25.md (a missing fixture name,
  * a real defect, or a suite defect), and every real defect is a failing or warning `check`
  * citing its clause. A new suite failure, or a defect `check` no longer reports, fails here.
  * The suite needs Node >= 22: it runs on spec-conformance/runner's own `node` package (installed
@@ -26,53 +26,65 @@ const suite = path.join(runner, 'node_modules', 'conformance-next', 'dist', 'ind
 const installed = fs.existsSync(runnerNode) && fs.existsSync(suite);
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
+const tmcp = path.join(here, '..', 'mock-servers', 'interop', 'tmcp-server.mjs');
 const fixtures = (JSON.parse(fs.readFileSync(path.join(here, '..', 'mock-servers', 'check-fixtures', 'everything.fixtures.json'), 'utf8')) as { tools: ToolFixtures }).tools;
 
-type Row =
-  | { category: 'fixture' | 'suite'; why: string }
-  | { category: 'defect'; checks: Array<{ id: string; clause: string }>; why: string };
+/** (a): the suite's reference names (or features) a server does not serve, by `<scenario>/<suite check id>`. */
+const FIXTURE: Record<string, string> = {
+  'completion-complete/completion-complete': 'prompt test_prompt_with_arguments',
+  'elicitation-sep1034-defaults/elicitation-sep1034-general': 'tool test_elicitation_sep1034_defaults',
+  'elicitation-sep1330-enums/elicitation-sep1330-general': 'tool test_elicitation_sep1330_enums',
+  'json-schema-2020-12/json-schema-2020-12-tool-found': 'tool json_schema_2020_12_tool',
+  'logging-set-level/logging-set-level': 'logging not declared: -32601 is right',
+  'prompts-get-embedded-resource/prompts-get-embedded-resource': 'prompt test_prompt_with_embedded_resource',
+  'prompts-get-simple/prompts-get-simple': 'prompt test_simple_prompt',
+  'prompts-get-with-args/prompts-get-with-args': 'prompt test_prompt_with_arguments',
+  'prompts-get-with-image/prompts-get-with-image': 'prompt test_prompt_with_image',
+  'resources-read-binary/resources-read-binary': 'resource test://static-binary',
+  'resources-read-text/resources-read-text': 'resource test://static-text',
+  'resources-subscribe/resources-subscribe': 'resources.subscribe not declared: -32601 is right',
+  'resources-templates-read/resources-templates-read': 'template test://template/{id}/data',
+  'resources-unsubscribe/resources-unsubscribe': 'resources.subscribe not declared: -32601 is right',
+  'server-sse-polling/incoming-sse-event': 'tool test_reconnection (its "not found" isError result)',
+  'tools-call-audio/tools-call-audio': 'tool test_audio_content',
+  'tools-call-elicitation/tools-call-elicitation': 'tool test_elicitation',
+  'tools-call-embedded-resource/tools-call-embedded-resource': 'tool test_embedded_resource',
+  'tools-call-image/tools-call-image': 'tool test_image_content',
+  'tools-call-mixed-content/tools-call-mixed-content': 'tool test_multiple_content_types',
+  'tools-call-sampling/tools-call-sampling': 'tool test_sampling',
+  'tools-call-with-logging/tools-call-with-logging': 'tool test_tool_with_logging',
+  'tools-call-with-progress/tools-call-with-progress': 'tool test_tool_with_progress',
+};
 
-const FIXTURE = (why: string): Row => ({ category: 'fixture', why });
+/** (c): the suite asks for more than the spec. */
+const SUITE_DEFECT: Record<string, string> = {
+  'server-sse-polling/server-sse-retry-field':
+    'retry is asked for only when the server closes a stream before its response (basic.transports#22); with no test_reconnection tool nothing closes early',
+};
 
-/** `<scenario>/<suite check id>` → its category, and for a defect the `check` verdicts that report it. */
-const TABLE: Record<string, Row> = {
-  'completion-complete/completion-complete': FIXTURE('prompt test_prompt_with_arguments'),
-  'elicitation-sep1034-defaults/elicitation-sep1034-general': FIXTURE('tool test_elicitation_sep1034_defaults'),
-  'elicitation-sep1330-enums/elicitation-sep1330-general': FIXTURE('tool test_elicitation_sep1330_enums'),
-  'json-schema-2020-12/json-schema-2020-12-tool-found': FIXTURE('tool json_schema_2020_12_tool'),
-  'prompts-get-embedded-resource/prompts-get-embedded-resource': FIXTURE('prompt test_prompt_with_embedded_resource'),
-  'prompts-get-simple/prompts-get-simple': FIXTURE('prompt test_simple_prompt'),
-  'prompts-get-with-args/prompts-get-with-args': FIXTURE('prompt test_prompt_with_arguments'),
-  'prompts-get-with-image/prompts-get-with-image': FIXTURE('prompt test_prompt_with_image'),
-  'resources-read-binary/resources-read-binary': FIXTURE('resource test://static-binary'),
-  'resources-read-text/resources-read-text': FIXTURE('resource test://static-text'),
-  'resources-templates-read/resources-templates-read': FIXTURE('template test://template/{id}/data'),
-  'server-sse-polling/incoming-sse-event': FIXTURE('tool test_reconnection (its "not found" isError result)'),
-  'tools-call-audio/tools-call-audio': FIXTURE('tool test_audio_content'),
-  'tools-call-elicitation/tools-call-elicitation': FIXTURE('tool test_elicitation'),
-  'tools-call-embedded-resource/tools-call-embedded-resource': FIXTURE('tool test_embedded_resource'),
-  'tools-call-image/tools-call-image': FIXTURE('tool test_image_content'),
-  'tools-call-mixed-content/tools-call-mixed-content': FIXTURE('tool test_multiple_content_types'),
-  'tools-call-sampling/tools-call-sampling': FIXTURE('tool test_sampling'),
-  'tools-call-with-logging/tools-call-with-logging': FIXTURE('tool test_tool_with_logging'),
-  'tools-call-with-progress/tools-call-with-progress': FIXTURE('tool test_tool_with_progress'),
-  'server-sse-polling/server-sse-retry-field': {
-    category: 'suite',
-    why: 'retry is asked for only when the server closes a stream before its response (basic.transports#22); with no test_reconnection tool nothing closes early',
-  },
-  'dns-rebinding-protection/localhost-host-rebinding-rejected': {
-    category: 'defect',
-    checks: [
-      { id: 'http.origin-forbidden', clause: 'basic.transports#9' },
-      { id: 'http.host-validated', clause: 'basic.transports#8' },
-    ],
-    why: 'a foreign Host and Origin are served (HTTP 200)',
-  },
-  'server-session-lifecycle/server-session-terminated-returns-404': {
-    category: 'defect',
-    checks: [{ id: 'http.delete-then-404', clause: 'basic.transports#44' }],
-    why: 'a request with a terminated session id gets 400, not 404',
-  },
+type Defects = Record<string, Array<{ id: string; clause: string }>>;
+
+/** (b): per server, each real defect the suite reports → the `check` verdicts (fail or warn) that report it. */
+const EVERYTHING_DEFECTS: Defects = {
+  // a foreign Host and Origin are served (HTTP 200)
+  'dns-rebinding-protection/localhost-host-rebinding-rejected': [
+    { id: 'http.origin-forbidden', clause: 'basic.transports#9' },
+    { id: 'http.host-validated', clause: 'basic.transports#8' },
+  ],
+  // a request with a terminated session id gets 400, not 404
+  'server-session-lifecycle/server-session-terminated-returns-404': [{ id: 'http.delete-then-404', clause: 'basic.transports#44' }],
+};
+const TMCP_DEFECTS: Defects = {
+  // tmcp refuses a foreign Origin alone but serves the DNS-rebinding request (foreign Host, matching Origin)
+  'dns-rebinding-protection/localhost-host-rebinding-rejected': [{ id: 'http.origin-forbidden', clause: 'basic.transports#9' }],
+  // a request with a terminated session id gets 200
+  'server-session-lifecycle/server-session-terminated-returns-404': [{ id: 'http.delete-then-404', clause: 'basic.transports#44' }],
+  // completion/complete (undeclared) answered with "result": null, which the suite's client drops
+  'completion-complete/scenario-timeout': [
+    { id: 'schema.strict', clause: 'schema.json 2025-11-25' },
+    { id: 'capabilities.undeclared-refused', clause: 'server.utilities.completion#1' },
+  ],
+  'server-sse-polling/server-sse-priming-event': [{ id: 'http.sse-priming', clause: 'basic.transports#20' }],
 };
 
 async function freePort(): Promise<number> {
@@ -86,7 +98,7 @@ async function freePort(): Promise<number> {
 
 /** Runs the suite's 2025-11-25 requirements against `url`; its FAILURE/WARNING checks as `<scenario>/<id>`. */
 function runSuite(url: string, cwd: string): Promise<string[]> {
-  const out = path.join(cwd, 'results');
+  const out = fs.mkdtempSync(path.join(cwd, 'results-'));
   return new Promise((resolve, reject) => {
     const child = spawn(runnerNode, [suite, 'server', '--url', url, '--requirements', '2025-11-25', '-o', out], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
@@ -107,40 +119,59 @@ function runSuite(url: string, cwd: string): Promise<string[]> {
   });
 }
 
-describe.skipIf(!installed)('the official suite (2025-11-25) and mcpwire check on server-everything over Streamable HTTP', () => {
-  let child: ChildProcess | undefined;
-  let url = '';
+/** Starts `args` (a server printing its URL or "listening"); resolves with the child and its URL. */
+async function start(args: string[], env: NodeJS.ProcessEnv, urlOf: (out: string) => string | undefined): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const u = urlOf(out);
+      if (u !== undefined) resolve(u);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code})`)));
+  });
+  return { child, url };
+}
+
+/** The suite's failures are all triaged; each real defect it reports is a fail/warn `check` with its clause. */
+async function crossCheck(url: string, cwd: string, defects: Defects, options: { fixtures?: ToolFixtures } = {}): Promise<void> {
+  const found = await runSuite(url, cwd);
+  expect(found.length, 'the suite ran and reported its failures').toBeGreaterThan(0);
+  expect(found.filter((k) => FIXTURE[k] === undefined && SUITE_DEFECT[k] === undefined && defects[k] === undefined), 'suite failures not triaged').toEqual([]);
+  expect(Object.keys(defects).filter((k) => !found.includes(k)), 'known defects the suite no longer reports').toEqual([]);
+  const report = await runChecks({ transport: 'http', id: 'crosscheck', url }, { timeoutMs: 20_000, protocolVersion: '2025-11-25', ...options });
+  for (const [key, checks] of Object.entries(defects)) {
+    for (const want of checks) {
+      const got = report.results.find((r) => r.id === want.id);
+      expect({ key, id: want.id, status: got?.status, clause: got?.clause }).toEqual({ key, id: want.id, status: expect.stringMatching(/^(fail|warn)$/), clause: want.clause });
+    }
+  }
+}
+
+describe.skipIf(!installed)('the official suite (2025-11-25) and mcpwire check on the same server, over Streamable HTTP', () => {
+  const children: ChildProcess[] = [];
   let cwd = '';
-  beforeAll(async () => {
-    const port = await freePort();
-    child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-    await new Promise<void>((resolve, reject) => {
-      const onData = (d: Buffer) => d.toString().includes('listening') && resolve();
-      child!.stdout!.on('data', onData);
-      child!.stderr!.on('data', onData);
-      child!.once('exit', (code) => reject(new Error(`server-everything exited (${code})`)));
-    });
-    url = `http://127.0.0.1:${port}/mcp`;
+  beforeAll(() => {
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-crosscheck-'));
-  }, 60_000);
+  });
   afterAll(() => {
-    if (child?.exitCode === null) child.kill('SIGKILL');
+    for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     if (cwd) fs.rmSync(cwd, { recursive: true, force: true });
   });
 
-  it('every suite failure is triaged, and each real defect is a failing or warning check with its clause', { timeout: 240_000 }, async () => {
-    const found = await runSuite(url, cwd);
-    expect(found.length, 'the suite ran and reported its failures').toBeGreaterThan(0);
-    expect(found.filter((k) => TABLE[k] === undefined), 'suite failures not in the table').toEqual([]);
-    const defects = found.map((k) => TABLE[k]).filter((r): r is Extract<Row, { category: 'defect' }> => r.category === 'defect');
-    expect(defects.length, 'the suite reports the two known defects').toBe(2);
+  it('server-everything: every suite failure is triaged, and each real defect is a failing or warning check with its clause', { timeout: 240_000 }, async () => {
+    const port = await freePort();
+    const s = await start([everything, 'streamableHttp'], { PORT: String(port) }, (out) => (out.includes('listening') ? `http://127.0.0.1:${port}/mcp` : undefined));
+    children.push(s.child);
+    await crossCheck(s.url, cwd, EVERYTHING_DEFECTS, { fixtures });
+  });
 
-    const report = await runChecks({ transport: 'http', id: 'everything-http', url }, { timeoutMs: 20_000, fixtures, protocolVersion: '2025-11-25' });
-    for (const row of defects) {
-      for (const want of row.checks) {
-        const got = report.results.find((r) => r.id === want.id);
-        expect({ id: want.id, status: got?.status, clause: got?.clause }, row.why).toEqual({ id: want.id, status: expect.stringMatching(/^(fail|warn)$/), clause: want.clause });
-      }
-    }
+  it('tmcp: every suite failure is triaged, and each real defect is a failing or warning check with its clause (the DNS-rebinding request)', { timeout: 240_000 }, async () => {
+    const s = await start([tmcp, 'http', '--port', '0'], {}, (out) => /LISTEN (http:\/\/\S+)/.exec(out)?.[1]);
+    children.push(s.child);
+    await crossCheck(s.url, cwd, TMCP_DEFECTS);
   });
 });
