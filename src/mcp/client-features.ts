@@ -12,7 +12,7 @@ import type { MessageExtra } from '../transport/types.js';
 import { checkElicitRequest, finishElicitResult, UrlElicitationTracker } from './elicitation.js';
 import { RootsState } from './roots.js';
 import { checkCreateMessageRequest, checkCreateMessageResult, type SamplingSupport } from './sampling.js';
-import { taskReceiverCapability, type TaskReceiverOptions } from './task-receiver.js';
+import { taskReceiverCapability, type TaskReceiverOptions } from './task-receiver-options.js';
 import type {
   ClientCapabilities,
   CreateMessageRequestParams,
