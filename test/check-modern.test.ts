@@ -102,6 +102,8 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   it('modern.http-version-header: MCP-Protocol-Version not compared with _meta (basic.transports.streamable_http#24)', T, () => catches('version-header-ignored'));
   // cites basic.transports.streamable_http#26: check reports a server that breaks it
   it('modern.http-method-not-found: an unknown method answered 200 (basic.transports.streamable_http#26)', T, () => catches('unknown-method-200'));
+  // cites basic.transports.streamable_http#26: check reports a server that breaks it
+  it('modern.http-method-not-found: ping, removed in 2026-07-28, served with 200 (basic.transports.streamable_http#26)', T, () => catches('removed-ping-served'));
   // cites basic.transports.streamable_http#69: check reports a server that breaks it
   it('modern.http-stateless: a session id minted on a stateless server (basic.transports.streamable_http#69)', T, () => catches('mints-session'));
   // cites basic.transports.streamable_http#3: check reports a server that breaks it

@@ -187,6 +187,13 @@ export const BUGS = {
     transports: ['http'],
     http: { anyOrigin: true },
   },
+  // HTTP: ping, removed in 2026-07-28, still served (200 and an empty result)
+  'removed-ping-served': {
+    check: 'modern.http-method-not-found',
+    transports: ['http'],
+    response: (m, req) => (req.method === 'ping' && m.error ? { jsonrpc: '2.0', id: m.id, result: { resultType: 'complete' } } : m),
+    http: { response: (status, h, m) => ({ status: m?.result ? 200 : status, headers: h }) },
+  },
   // HTTP: a session id minted on every response
   'mints-session': {
     check: 'modern.http-stateless',

@@ -67,13 +67,20 @@ const versionHeader = httpModern(
   },
 );
 
+/** Methods of the handshake era that 2026-07-28 removed (an unknown method at this revision). */
+const REMOVED_METHODS = ['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'];
+
 const methodNotFound = httpModern(
-  { id: 'modern.http-method-not-found', title: 'an unknown method is 404 Not Found with -32601', clause: 'basic.transports.streamable_http#26', level: 'MUST' },
+  { id: 'modern.http-method-not-found', title: 'an unknown method (and one 2026-07-28 removed) is 404 Not Found with -32601', clause: 'basic.transports.streamable_http#26', level: 'MUST' },
   async (ctx) => {
-    const a = await ctx.wire().send('mcpwire-check/no-such-method');
-    const o = a.outcome;
-    if (a.status === 404 && o.kind === 'error' && o.error.code === -32601) return pass();
-    return violated(`an unknown method MUST get 404 Not Found and -32601; it got ${outcomeText(a)}`, messageOf(o) ?? a.text);
+    for (const method of ['mcpwire-check/no-such-method', ...REMOVED_METHODS]) {
+      const a = await ctx.wire().send(method, method.startsWith('resources/') ? { uri: 'mcpwire-check://no-such-resource/404' } : {});
+      const o = a.outcome;
+      if (a.status === 404 && o.kind === 'error' && o.error.code === -32601) continue;
+      const what = method === 'mcpwire-check/no-such-method' ? 'an unknown method' : `${method} (removed in 2026-07-28)`;
+      return violated(`${what} MUST get 404 Not Found and -32601; it got ${outcomeText(a)}`, messageOf(o) ?? a.text);
+    }
+    return pass(`an unknown method and ${REMOVED_METHODS.join(', ')}: 404, -32601`);
   },
 );
 
