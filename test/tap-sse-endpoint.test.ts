@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { connect } from '../src/index.js';
 import { startHttpTap, type HttpTap } from '../src/tap/index.js';
@@ -105,7 +106,7 @@ describe('mcpwire tap with a legacy HTTP+SSE upstream', () => {
       expect((await endpointOf(mock.url)).data).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${mock.port}/messages\\?sessionId=`));
       expect((await endpointOf(tap.url)).data).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${tap.port}/messages\\?sessionId=`));
       // mcpwire's legacy client refuses an endpoint on another origin than the URL it opened: it connects only through the rewrite.
-      const c = await connect({ transport: 'sse', id: 'legacy', url: tap.url }, { timeoutMs: 15_000 });
+      const c = await connect({ transport: 'http', legacySse: true, id: 'legacy', url: tap.url }, { timeoutMs: 15_000 });
       try {
         expect((await c.callTool('echo', { text: 'through the tap' })).content).toEqual([{ type: 'text', text: 'through the tap' }]);
       } finally {
@@ -128,7 +129,7 @@ describe('mcpwire tap with a legacy HTTP+SSE upstream', () => {
     const { tap, file } = await tapTo(mock.url, 'relative');
     try {
       expect((await endpointOf(tap.url)).data).toMatch(/^\/messages\?sessionId=[0-9a-f-]+$/);
-      const c = await connect({ transport: 'sse', id: 'legacy', url: tap.url }, { timeoutMs: 15_000 });
+      const c = await connect({ transport: 'http', legacySse: true, id: 'legacy', url: tap.url }, { timeoutMs: 15_000 });
       try {
         expect((await c.callTool('echo', { text: 'relative' })).content).toEqual([{ type: 'text', text: 'relative' }]);
       } finally {
@@ -151,7 +152,7 @@ describe('mcpwire tap with a legacy HTTP+SSE upstream', () => {
       const got = await endpointOf(tap.url);
       expect(got.data).toBeUndefined();
       expect(got.rest).not.toContain('127.0.0.2');
-      await expect(connect({ transport: 'sse', id: 'legacy', url: tap.url }, { timeoutMs: 5_000 })).rejects.toThrow();
+      await expect(connect({ transport: 'http', legacySse: true, id: 'legacy', url: tap.url }, { timeoutMs: 5_000 })).rejects.toThrow();
     } finally {
       await tap.close();
       await mock.close();

@@ -45,6 +45,11 @@ const LF = 0x0a;
 const CR = 0x0d;
 const EMPTY = Buffer.alloc(0);
 
+/** What is held past this chunk, copied (the stream may reuse its chunk). */
+function copy(bytes: Buffer): Buffer {
+  return bytes.length === 0 ? EMPTY : Buffer.from(bytes);
+}
+
 /** The field name and value of one SSE line (`field: value`, one leading space dropped); undefined for a comment. */
 function field(line: Buffer): { name: string; value: string } | undefined {
   if (line.length === 0 || line[0] === 0x3a) return undefined;
@@ -107,11 +112,14 @@ export class EndpointRewriter {
     }
     if (!this.flowing && buf.length - blockStart > MAX_HELD_BYTES) {
       // Too long to hold back; an endpoint event is never this long.
-      if (this.isEndpoint) return this.refuse('(an endpoint event too long to check)'), out;
+      if (this.isEndpoint) {
+        this.refuse('(an endpoint event too long to check)');
+        return out;
+      }
       this.flowing = true;
     }
     if (!this.flowing) {
-      this.held = buf.subarray(blockStart);
+      this.held = copy(buf.subarray(blockStart));
       this.lineStart = pos - blockStart;
       return out;
     }
@@ -119,7 +127,7 @@ export class EndpointRewriter {
     const tail = pos < buf.length && buf.length - pos > MAX_EVENT_LINE ? buf.length : pos;
     if (tail > blockStart) out.push(buf.subarray(blockStart, tail));
     if (tail > pos) this.midLine = true;
-    this.held = buf.subarray(tail);
+    this.held = copy(buf.subarray(tail));
     this.lineStart = 0;
     return out;
   }
