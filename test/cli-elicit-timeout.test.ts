@@ -5,23 +5,15 @@
  * The built CLI (dist/) runs on a pseudo-terminal (util-linux `script`); the answers are typed
  * well after the timeout would have passed.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, node, root } from './support/cli-process.js';
-
-let hasScript = true;
-try {
-  execFileSync('script', ['--version'], { stdio: 'ignore' });
-} catch {
-  hasScript = false;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+import { node, root } from './support/cli-process.js';
+import { hasScript, onPty } from './support/pty.js';
 
 /** Runs `mcpwire <args>` on a pty; `answer(seen)` is called as output arrives and may type lines. */
 function onTerminal(args: string[], answer: (seen: string, type: (line: string) => void) => void): Promise<{ code: number | null; out: string }> {
-  const line = `stty cols 200 rows 40; ${quote(node)} ${quote(cli)} ${args.map(quote).join(' ')}`;
+  const line = onPty(args, 200);
   const child = spawn('script', ['-qec', line, '/dev/null'], { cwd: root, env: { ...process.env, MCPWIRE_NO_DAEMON: '1' } });
   let out = '';
   const type = (l: string) => child.stdin.write(`${l}\r`);

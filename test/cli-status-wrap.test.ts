@@ -4,22 +4,11 @@
  * pseudo-terminal of 80 columns (util-linux `script`, `stty cols`); into a pipe the row stays one
  * line.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, node, run, sandbox, sh } from './support/cli-user.js';
+import { cleanup, run, sandbox, sh } from './support/cli-user.js';
+import { hasScript, onPty, quote, visible } from './support/pty.js';
 
 afterAll(cleanup);
-
-let hasScript = true;
-try {
-  execFileSync('script', ['--version'], { stdio: 'ignore' });
-} catch {
-  hasScript = false;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-// eslint-disable-next-line no-control-regex
-const visible = (line: string) => line.replace(/\r/g, '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
 describe.skipIf(!hasScript)('status error column on a narrow terminal', { timeout: 120_000 }, () => {
   const sb = sandbox({ broken: { transport: 'stdio', command: 'no-such-command-for-wrap' } });
@@ -30,7 +19,7 @@ describe.skipIf(!hasScript)('status error column on a narrow terminal', { timeou
     const row = pipedLines.find((l) => l.startsWith('broken'))!;
     const error = row.slice(pipedLines[0].lastIndexOf('error')).trim();
     expect(error.length).toBeGreaterThan(40);
-    const line = `stty cols 80 rows 40; ${quote(node)} ${quote(cli)} status 2>/dev/null`;
+    const line = `${onPty(['status'], 80)} 2>/dev/null`;
     const r = await sh(sb, `script -qec ${quote(line)} /dev/null`, { MCPWIRE_COLUMNS: '' });
     const lines = r.stdout.split('\n').map(visible).filter((l) => l !== '');
     expect(lines.filter((l) => l.length > 80), lines.join('\n')).toEqual([]);

@@ -4,22 +4,11 @@
  * characters, while the same command into a pipe keeps whole lines (so the fitting is what the
  * terminal asked for, not a fixed cut). Needs `dist/` and util-linux `script`.
  */
-import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, everythingEntry, node, run, sandbox, sh } from './support/cli-user.js';
+import { cleanup, everythingEntry, run, sandbox, sh } from './support/cli-user.js';
+import { hasScript, onPty, quote, visible } from './support/pty.js';
 
 afterAll(cleanup);
-
-let hasScript = true;
-try {
-  execFileSync('script', ['--version'], { stdio: 'ignore' });
-} catch {
-  hasScript = false;
-}
-
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-// eslint-disable-next-line no-control-regex
-const visible = (line: string) => line.replace(/\r/g, '').replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 
 describe.skipIf(!hasScript)('tables fit an 80-column terminal', { timeout: 180_000 }, () => {
   const sb = sandbox({ everything: everythingEntry(), broken: { transport: 'stdio', command: 'no-such-command-mcpwire-tty-test-with-a-long-name' } });
@@ -27,7 +16,7 @@ describe.skipIf(!hasScript)('tables fit an 80-column terminal', { timeout: 180_0
   /** Runs `mcpwire <args>` on a pty of `cols` columns; returns the lines it printed. */
   async function onTerminal(args: string[], cols = 80): Promise<string[]> {
     await run(sb, ['status', '--json']); // trusts the project (run() does) before script runs the CLI
-    const line = `stty cols ${cols} rows 40; ${quote(node)} ${quote(cli)} ${args.map(quote).join(' ')} 2>/dev/null`; // stdout only: warnings are not tables
+    const line = `${onPty(args, cols)} 2>/dev/null`; // stdout only: warnings are not tables
     const r = await sh(sb, `script -qec ${quote(line)} /dev/null`, { MCPWIRE_COLUMNS: '' });
     return r.stdout.split('\n').map(visible).filter((l) => l !== '');
   }
