@@ -135,14 +135,15 @@ describe('the packed package, installed outside the clone', () => {
     const script = `
       const { connect } = await import('mcpwire');
       const { createHost } = await import('mcpwire/host');
+      const { parseTrace } = await import('mcpwire/trace');
       const client = await connect({ transport: 'stdio', id: 'demo', command: ${JSON.stringify(bin)}, args: ['demo', '--server'] });
       const r = await client.callTool('echo', { text: 'from the installed package' });
       await client.close();
-      console.log(JSON.stringify({ text: r.content[0].text, host: typeof createHost, from: import.meta.resolve('mcpwire') }));`;
+      console.log(JSON.stringify({ text: r.content[0].text, host: typeof createHost, trace: typeof parseTrace, from: import.meta.resolve('mcpwire') }));`;
     const lib = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project, env });
     expect(lib.code, show(lib)).toBe(0);
-    const out = JSON.parse(lib.stdout.trim().split('\n').at(-1)!) as { text: string; host: string; from: string };
-    expect(out).toMatchObject({ text: 'from the installed package', host: 'function' });
+    const out = JSON.parse(lib.stdout.trim().split('\n').at(-1)!) as { text: string; host: string; trace: string; from: string };
+    expect(out).toMatchObject({ text: 'from the installed package', host: 'function', trace: 'function' });
     expect(out.from.startsWith(`file://${join(project, 'node_modules', 'mcpwire')}/`)).toBe(true);
   }, 3 * STEP_MS);
 
