@@ -27,6 +27,7 @@ import { sessionTag } from '../trace/session-tag.js';
 import { traceFile, upstreamTracer } from './trace.js';
 import { HeldCall } from './held-call.js';
 import { InputRounds, type InputRoundsOptions } from './input-rounds.js';
+import { ResourceWatch } from './resource-watch.js';
 
 /** The session id of a stateless (2026-07-28) HTTP request's session: no session to tag. */
 export const STATELESS = 'stateless';
@@ -72,6 +73,8 @@ export class Gateway implements SessionGateway {
   /** Sessions with a tool call running, per server: who a server's request during that call goes to. */
   private readonly calling = new Map<string, Caller[]>();
   readonly inputRounds: InputRounds;
+  /** Downstream subscriptions for modern clients' `resourceSubscriptions`. */
+  readonly resourceWatch: ResourceWatch;
   /** Servers offered our client's roots (not their config's). */
   private readonly forwardedRoots = new Set<string>();
 
@@ -83,6 +86,9 @@ export class Gateway implements SessionGateway {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.down = new Downstream(this.servers());
     this.inputRounds = new InputRounds(options.inputRounds);
+    this.resourceWatch = new ResourceWatch(this.down, (uri) => {
+      for (const s of this.sessions) s.subscriptions.updated(uri);
+    });
   }
 
   /**
@@ -180,7 +186,10 @@ export class Gateway implements SessionGateway {
     host.on('toolsChanged', () => this.changed('tools'));
     host.on('listChanged', (e: { kind: 'resources' | 'prompts' }) => this.changed(e.kind));
     host.on('stateChange', (e: { server: string; from?: string; to: string }) => {
-      if (e.to === 'ready') this.down.connected(e.server);
+      if (e.to === 'ready') {
+        this.down.connected(e.server);
+        this.resourceWatch.connected(e.server);
+      }
       if (e.from === 'ready' || e.to === 'ready') this.changed('resources', 'prompts');
     });
     host.on('serverRemoved', () => this.changed('tools', 'resources', 'prompts'));

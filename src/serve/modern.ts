@@ -87,10 +87,11 @@ export function modernResult(method: string, result: Record<string, unknown>, se
 
 /**
  * What a modern client may use: tools, resources, prompts (each `listChanged`, through
- * `subscriptions/listen`: subscriptions.ts), completions; no `logging` (the level travels on
- * each request).
+ * `subscriptions/listen`: subscriptions.ts; resources also `subscribe`, its
+ * `resourceSubscriptions` served by the servers behind: resource-watch.ts), completions; no
+ * `logging` (the level travels on each request).
  */
-export const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {} };
+export const MODERN_CAPABILITIES = { tools: { listChanged: true }, resources: { listChanged: true, subscribe: true }, prompts: { listChanged: true }, completions: {} };
 
 /** `server/discover`: both revisions, newest first. */
 export function discoverResult(handshakeVersion: string, instructions: string | undefined): Record<string, unknown> {

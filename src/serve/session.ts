@@ -18,7 +18,7 @@ import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, statu
 import { gatewayToolCall } from './tool-call.js';
 import type { Tracer } from '../trace/tracer.js';
 import { correlation } from './trace.js';
-import { Subscriptions, type ListKind } from './subscriptions.js';
+import { Subscriptions, type ListKind, type ResourceWatcher } from './subscriptions.js';
 import { discoverResult, modernCapabilities, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
 import type { HeldCall } from './held-call.js';
 import type { InputRounds } from './input-rounds.js';
@@ -52,6 +52,8 @@ export interface SessionGateway {
   log(line: string): void;
   /** Runs a tool call of `session` on `server`, marking it as the one a server's request goes to. */
   whileCalling<T>(server: string | undefined, caller: GatewaySession | HeldCall, run: () => Promise<T>): Promise<T>;
+  /** Serves a modern client's `resourceSubscriptions` downstream (resource-watch.ts). */
+  readonly resourceWatch?: ResourceWatcher;
   /** The held calls of modern clients waiting for their input (input-rounds.ts). */
   readonly inputRounds: InputRounds;
   /** Whether the user trusts this server's tool annotations (`trust_annotations`). */
@@ -99,7 +101,7 @@ export class GatewaySession {
       onClose: () => gateway.ended(this),
       onDiagnostic: (d) => gateway.log(`upstream: ${d.message}`),
     });
-    this.subscriptions = new Subscriptions((method, params) => this.conn.notify(method, params));
+    this.subscriptions = new Subscriptions((method, params) => this.conn.notify(method, params), gateway.resourceWatch);
     this.requestHeaders = transport instanceof StatelessPostTransport ? transport.requestHeaders : undefined;
     this.install();
   }
