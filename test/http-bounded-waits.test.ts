@@ -5,19 +5,17 @@
  * 127.0.0.1; the bounds asserted are generous (a loaded CI machine), the waits they replace were
  * unbounded.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { AbortError, ConnectionClosedError, TransportError } from '../src/errors.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import type { HttpAuthProvider, HttpTransportOptions } from '../src/transport/http-common.js';
 import { LegacySseTransport } from '../src/transport/legacy-sse.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
 import type { TransportEvent } from '../src/transport/types.js';
-import { answerInitialize, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler, type RawRequest } from './support/raw-http.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler, type RawRequest } from './support/raw-http.js';
+import { afterEachCleanups } from './support/cleanups.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 async function server(handler: RawHandler) {
   const s = await rawServer(handler);
@@ -35,13 +33,6 @@ function transport(url: string, extra: Partial<HttpTransportOptions> = {}) {
   return { t, messages, events };
 }
 
-const INIT: JSONRPCMessage = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
-};
-const INITIALIZED: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const isNotificationPost = (r: RawRequest) => r.method === 'POST' && r.msg !== undefined && r.msg.id === undefined;
 
 /** Initialize is answered; every other POST (notifications, responses) is never answered; no GET stream. */

@@ -4,14 +4,12 @@
  * the client's wait ends too, and failing the connect releases the stuck socket. Real sockets on
  * 127.0.0.1; the bound asserted is generous.
  */
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { connect, type McpClient } from '../src/index.js';
 import { answerInitialize, rawServer, settledWithin, waitFor } from './support/raw-http.js';
+import { afterEachCleanups } from './support/cleanups.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 test('connect() rejects when the notifications/initialized POST is never answered, and the POST socket is released', async () => {
   const s = await rawServer((r, res) => {

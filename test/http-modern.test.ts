@@ -5,17 +5,15 @@
  * request with MCPWIRE_STREAM_BROKEN, long-lived listen streams, and JSON-RPC error answers that
  * come with a 4xx. Real node:http servers on 127.0.0.1; no tight wall-clock bounds.
  */
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { AbortError, TransportError } from '../src/errors.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import type { HttpTransportOptions } from '../src/transport/http-common.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
-import { answerInitialize, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler } from './support/raw-http.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler } from './support/raw-http.js';
+import { afterEachCleanups } from './support/cleanups.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 async function server(handler: RawHandler) {
   const s = await rawServer(handler);
@@ -31,13 +29,6 @@ function transport(url: string, extra: Partial<HttpTransportOptions> = {}) {
   return { t, messages };
 }
 
-const INIT: JSONRPCMessage = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
-};
-const INITIALIZED: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const request = (id: number, method = 'tools/call'): JSONRPCMessage => ({ jsonrpc: '2.0', id, method, params: { name: 'slow' } });
 const resultFor = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } });
 const sseEvent = (data: unknown, id?: string) => `${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`;

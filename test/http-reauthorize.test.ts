@@ -5,18 +5,16 @@
  * 127.0.0.1, a raw node:http server per test.
  */
 import type http from 'node:http';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import { MAX_AUTH_REPLAYS, type HttpAuthProvider } from '../src/transport/http-common.js';
 import { LegacySseTransport } from '../src/transport/legacy-sse.js';
 import { StreamableHttpTransport } from '../src/transport/streamable-http.js';
 import type { Transport, TransportDiagnostic } from '../src/transport/types.js';
-import { answerInitialize, pause, rawServer, sseHead, waitFor, type RawHandler } from './support/raw-http.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawServer, sseHead, waitFor, type RawHandler } from './support/raw-http.js';
+import { afterEachCleanups } from './support/cleanups.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 async function server(handler: RawHandler, path?: string) {
   const s = await rawServer(handler, path);
@@ -49,13 +47,6 @@ function provider(initial: string, next: string) {
   return { p, state };
 }
 
-const INIT: JSONRPCMessage = {
-  jsonrpc: '2.0',
-  id: 0,
-  method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
-};
-const INITIALIZED: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const LOG = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'pushed' } });
 const CHALLENGE = 'Bearer error="invalid_token"';
 

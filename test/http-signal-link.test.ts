@@ -6,16 +6,14 @@
  * when the exchange ends.
  */
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../src/index.js';
 import { linkSignals } from '../src/transport/http-common.js';
 // @ts-expect-error a plain .mjs mock without types
 import { startHttpMock } from '../mock-servers/http-server.mjs';
+import { afterEachCleanups } from './support/cleanups.js';
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 /** What a signal holds on to: its listeners and (Node's AbortSignal.any) its dependent signals. */
 function retained(signal: AbortSignal): number {

@@ -8,13 +8,14 @@
  * the session's GET stream, and a request it holds (input_required) goes out while the client's
  * tasks/result POST is open — on that POST's SSE stream, or (JSON responses) on the GET stream.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { publicToolName, type McpHost } from '../src/host/index.js';
 import { connect, type McpClient } from '../src/index.js';
 import { httpServer, startHost } from './support/host-calls.js';
 import { until } from './support/until.js';
+import { afterEachCleanups } from './support/cleanups.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 
@@ -28,10 +29,7 @@ interface HttpMock {
   };
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
-});
+const cleanups = afterEachCleanups();
 
 async function mockWith(mode: 'sse' | 'json', scenario: Record<string, unknown>): Promise<HttpMock> {
   const m = (await startHttpMock({ mode, mcpScenario: scenario })) as HttpMock;

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { JSONRPCMessage } from '../../src/jsonrpc/types.js';
 
 export interface RawRequest {
   method: string;
@@ -58,6 +59,15 @@ export async function rawServer(handler: RawHandler, path = '/mcp'): Promise<Raw
 }
 
 export const SESSION_ID = 'raw-session-1';
+
+/** The client's 2025-11-25 initialize request and initialized notification, as a test sends them itself. */
+export const INIT: JSONRPCMessage = {
+  jsonrpc: '2.0',
+  id: 0,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1.0.0' } },
+};
+export const INITIALIZED: JSONRPCMessage = { jsonrpc: '2.0', method: 'notifications/initialized' };
 
 /** Answers an initialize POST with JSON and a session id; true when it did. */
 export function answerInitialize(r: RawRequest, res: http.ServerResponse): boolean {

@@ -1,0 +1,16 @@
+/**
+ * The clean-ups of a test file that opens servers, transports and clients as it goes: each is
+ * pushed when opened, and after each test they run last first.
+ */
+import { afterEach } from 'vitest';
+
+export type Cleanup = () => Promise<unknown>;
+
+/** Registers the afterEach that runs every pushed clean-up, last first (one that fails does not stop the rest). */
+export function afterEachCleanups(): Cleanup[] {
+  const cleanups: Cleanup[] = [];
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
+  });
+  return cleanups;
+}
