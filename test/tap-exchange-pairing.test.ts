@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Recorder } from '../src/tap/recorder.js';
-import { createShowRenderer } from '../src/tap/index.js';
+import { buildScript, createShowRenderer } from '../src/tap/index.js';
 import { pairExchanges, type TraceRecord } from '../src/trace-api.js';
 import type { Tracer } from '../src/trace/tracer.js';
 
@@ -61,6 +61,23 @@ describe('pairing by HTTP exchange', () => {
     ].map(render);
     expect(lines[2]).toContain('4.000 ms');
     expect(lines[3]).toContain('9.000 ms');
+  });
+
+  it('a replay script gives each request the notifications of its own stream, though both used progress token 1', () => {
+    const call = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'progress', arguments: { text }, _meta: { progressToken: 1 } } });
+    const progress = (message: string) => ({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, message } });
+    const script = buildScript([
+      msg('out', 'request', 1, { method: 'tools/call', exchange: 1, msg: call(1, 'a') }),
+      msg('out', 'request', 1, { method: 'tools/call', exchange: 2, msg: call(1, 'b') }),
+      msg('in', 'notification', undefined, { method: 'notifications/progress', exchange: 2, msg: progress('b') }),
+      msg('in', 'notification', undefined, { method: 'notifications/progress', exchange: 1, msg: progress('a') }),
+      msg('in', 'result', 1, { exchange: 2, msg: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'b' }] } } }),
+      msg('in', 'result', 1, { exchange: 1, msg: { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'a' }] } } }),
+    ]);
+    expect(script.exchanges.map((e) => [(e.params as Rec).arguments.text, e.before.map((b) => b.msg.params).map((p) => (p as Rec).message), (e.response as Rec).result.content[0].text])).toEqual([
+      ['a', ['a'], 'a'],
+      ['b', ['b'], 'b'],
+    ]);
   });
 
   it("the tap's recorder: an answer names the method of its own exchange's request, and every line carries the exchange", () => {
