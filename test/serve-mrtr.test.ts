@@ -25,7 +25,7 @@ function setup(): { config: string; record: string } {
   n++;
   const record = path.join(dir, `received-${n}.jsonl`);
   const config = path.join(dir, `config-${n}.json`);
-  const env = { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['ask', 'askMany', 'echo'] }), MOCK_RECORD: record };
+  const env = { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['ask', 'askMany', 'echo'] }), MOCK_RECORD: record, API_TOKEN: SECRET };
   fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { asker: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/serve/ask-many.mjs')], env } } } }));
   return { config, record };
 }
@@ -41,6 +41,8 @@ const received = (record: string): Msg[] =>
     : [];
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
+/** A value of the server's configured env: a secret the gateway never passes on. */
+const SECRET = 'sk-mrtr-0123456789abcdef';
 const COLOUR = { message: 'Your colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } };
 const SAMPLE = { messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }], maxTokens: 20 };
 const elicit = (colour: string) => ({ action: 'accept', content: { colour } });
@@ -178,6 +180,16 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(done.resultType).toBe('complete');
     expect(JSON.parse(done.content[0].text)).toEqual([{ result: { roots: [{ uri: 'file:///work', name: 'work' }] } }, { result: elicit('blue') }, { result: sampled }]);
     expect(received(record).some((m) => JSON.stringify(m).includes('bogus'))).toBe(false);
+  });
+
+  it("a server's input request goes up through its redaction: a configured secret in it does not reach the client", async () => {
+    const { config } = setup();
+    const gw = await gatewayOverStdio(config);
+    const r = (await gw.request('tools/call', call('ask', { method: 'elicitation/create', params: { ...COLOUR, message: `Token ${SECRET}?` } }))).result;
+    expect(r.resultType).toBe('input_required');
+    const asked = Object.values(r.inputRequests as Record<string, Msg>)[0]!;
+    expect(asked.params.message).toMatch(/^Token /);
+    expect(JSON.stringify(gw.messages)).not.toContain(SECRET);
   });
 
   it('basic.patterns.mrtr#22: an answer that is not the result of its request is -32602 and does not use up the state', async () => {

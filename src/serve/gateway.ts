@@ -239,7 +239,9 @@ export class Gateway implements SessionGateway {
     return o;
   }
 
-  private ask<T>(server: string, feature: 'sampling' | 'elicitation' | 'roots', method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<T> {
+  private ask<T>(server: string, feature: 'sampling' | 'elicitation' | 'roots', method: string, given: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<T> {
+    // What goes up went through the server's redaction, as its results do.
+    const params = given === undefined ? undefined : this.down.redact(server, given);
     const declared = (c: Caller) => (c instanceof HeldCall ? c.declares(feature) : c.clientCapabilities?.[feature] !== undefined && !c.conn.isClosed);
     // During a call the request is that call's client's: one that cannot answer it (it did not
     // declare the feature) is not stood in for by another client. A modern client's call holds it
