@@ -5,10 +5,10 @@
  * variable (never a value), and files never rewritten with expanded values.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addServer, expandString, loadConfig, setServerEnabled, toConnectConfig, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
+import { configDirs, native, writeConfig as write } from './support/config-dirs.js';
 
 let dir: string;
 let home: string;
@@ -16,21 +16,11 @@ let cwd: string;
 let opts: LoadConfigOptions;
 
 beforeEach(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-expand-')));
-  home = path.join(dir, 'home');
-  cwd = path.join(dir, 'project');
-  fs.mkdirSync(home);
-  fs.mkdirSync(cwd);
+  ({ dir, home, cwd } = configDirs('mcpwire-expand-', { realpath: true }));
   opts = { cwd, homedir: home, env: {}, platform: 'linux', trust: 'all' };
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const write = (file: string, content: unknown): string => {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-  return file;
-};
-const native = (servers: Record<string, unknown>) => ({ version: 1, mcp: { servers } });
 const projectFile = () => path.join(cwd, '.mcpwire', 'config.json');
 const globalFile = () => path.join(home, '.config', 'mcpwire', 'config.json');
 const byId = (servers: ResolvedServer[], id: string) => servers.find((s) => s.id === id)!;

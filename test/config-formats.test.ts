@@ -7,11 +7,11 @@
  * stay opt-in and project-level ones trust-gated.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { addServer, defaultImportFiles, loadConfig, removeServer, setServerEnabled, stripJsonc, trustProject, type LoadConfigOptions, type ResolvedServer } from '../src/host/config/index.js';
+import { configDirs } from './support/config-dirs.js';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'config');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
@@ -22,11 +22,7 @@ let cwd: string;
 let opts: LoadConfigOptions;
 
 beforeEach(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-formats-')));
-  home = path.join(dir, 'home');
-  cwd = path.join(dir, 'project');
-  fs.mkdirSync(home);
-  fs.mkdirSync(cwd);
+  ({ dir, home, cwd } = configDirs('mcpwire-formats-', { realpath: true }));
   opts = { cwd, homedir: home, env: { HOME: home }, platform: 'linux', imports: true, trust: 'all' };
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

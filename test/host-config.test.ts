@@ -5,7 +5,6 @@
  * mapping to connect() configs. Every test works in a fresh temp dir, never the real home.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isConfigError } from '../src/errors.js';
@@ -24,6 +23,7 @@ import {
   type LoadConfigOptions,
   type ResolvedServer,
 } from '../src/host/config/index.js';
+import { configDirs, native, writeConfig as write } from './support/config-dirs.js';
 
 let dir: string;
 let home: string;
@@ -31,23 +31,13 @@ let cwd: string;
 let opts: LoadConfigOptions;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-config-'));
-  home = path.join(dir, 'home');
-  cwd = path.join(dir, 'project');
-  fs.mkdirSync(home);
-  fs.mkdirSync(cwd);
+  ({ dir, home, cwd } = configDirs('mcpwire-config-'));
   // Import files are opt-in and project servers need trust (test/trust.test.ts); these
   // tests are about parsing and merging, so they read the imports and trust every project.
   opts = { cwd, homedir: home, env: {}, platform: 'linux', imports: true, trust: 'all' };
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const write = (file: string, content: unknown): string => {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-  return file;
-};
-const native = (servers: Record<string, unknown>) => ({ version: 1, mcp: { servers } });
 const globalFile = () => path.join(home, '.config', 'mcpwire', 'config.json');
 const projectFile = () => path.join(cwd, '.mcpwire', 'config.json');
 const byId = (servers: ResolvedServer[], id: string) => servers.find((s) => s.id === id);

@@ -6,7 +6,6 @@
  * start an untrusted server. Every test works in a fresh temp dir, never the real home.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -22,6 +21,7 @@ import {
   type LoadConfigOptions,
   type ResolvedServer,
 } from '../src/host/index.js';
+import { configDirs, native, writeConfig as write } from './support/config-dirs.js';
 
 let dir: string;
 let home: string;
@@ -29,21 +29,11 @@ let cwd: string;
 let opts: LoadConfigOptions;
 
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trust-'));
-  home = path.join(dir, 'home');
-  cwd = path.join(dir, 'project');
-  fs.mkdirSync(home);
-  fs.mkdirSync(cwd);
+  ({ dir, home, cwd } = configDirs('mcpwire-trust-'));
   opts = { cwd, homedir: home, env: { XDG_CONFIG_HOME: path.join(dir, 'xdg') }, platform: 'linux' };
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const write = (file: string, content: unknown): string => {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(content, null, 2));
-  return file;
-};
-const native = (servers: Record<string, unknown>) => ({ version: 1, mcp: { servers } });
 const projectFile = () => path.join(cwd, '.mcpwire', 'config.json');
 const globalFile = () => path.join(dir, 'xdg', 'mcpwire', 'config.json');
 const byId = (servers: ResolvedServer[], id: string) => servers.find((s) => s.id === id)!;
