@@ -48,6 +48,14 @@ afterAll(async () => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
+/** The protected MCP server as a resolved HTTP server with `oauth` config, and a token store of its own folder. */
+function securedServer(id: string, prefix: string, oauth: ResolvedServer['config']['oauth']): { store: FileTokenStore; server: ResolvedServer } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  dirs.push(dir);
+  const config = { args: [], env: {}, headers: {}, url: mcp.url, requestTimeoutMs: 30_000, legacySse: false, permissions: { allow: [], deny: [] }, oauth };
+  return { store: new FileTokenStore(path.join(dir, 'mcp-auth.json')), server: { id, source: 'global', file: path.join(dir, 'config.json'), enabled: true, transport: 'http', config } };
+}
+
 interface Sandbox {
   dir: string;
   env: Record<string, string>;
@@ -309,17 +317,7 @@ describe('mcpwire login / call / refresh / auth status / logout against oidc-pro
 
 describe('host.login: auth_required → ready without restarting the host; refresh under running calls', { timeout: 120_000 }, () => {
   it('logs in through the loopback receiver, calls, survives a rejected token, logs out', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-oauth-host-'));
-    dirs.push(dir);
-    const store = new FileTokenStore(path.join(dir, 'mcp-auth.json'));
-    const server: ResolvedServer = {
-      id: 'secure',
-      source: 'global',
-      file: path.join(dir, 'config.json'),
-      enabled: true,
-      transport: 'http',
-      config: { args: [], env: {}, headers: {}, url: mcp.url, requestTimeoutMs: 30_000, legacySse: false, permissions: { allow: [], deny: [] }, oauth: { scope: SCOPE } },
-    };
+    const { store, server } = securedServer('secure', 'mcpwire-oauth-host-', { scope: SCOPE });
     const opened: string[] = [];
     const host = createHost([server], {
       backoff: { maxRetries: 0 },
@@ -367,27 +365,9 @@ describe('host.login: auth_required → ready without restarting the host; refre
 
 describe('config oauth fields: pre-registered client and explicit endpoints (basic.authorization#37)', { timeout: 120_000 }, () => {
   it('client_id/client_secret/scope and token_url from the config are what the flow uses; no registration', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-oauth-prereg-'));
-    dirs.push(dir);
-    const store = new FileTokenStore(path.join(dir, 'mcp-auth.json'));
-    const server: ResolvedServer = {
-      id: 'prereg',
-      source: 'global',
-      file: path.join(dir, 'config.json'),
-      enabled: true,
-      transport: 'http',
-      config: {
-        args: [],
-        env: {},
-        headers: {},
-        url: mcp.url,
-        requestTimeoutMs: 30_000,
-        legacySse: false,
-        permissions: { allow: [], deny: [] },
-        // The query marks requests that went to the configured URL instead of the discovered one.
-        oauth: { clientId: as.preRegistered.id, clientSecret: as.preRegistered.secret, scope: SCOPE, tokenUrl: `${as.issuer}/token?via=config` },
-      },
-    };
+    // The query marks requests that went to the configured URL instead of the discovered one.
+    const oauth = { clientId: as.preRegistered.id, clientSecret: as.preRegistered.secret, scope: SCOPE, tokenUrl: `${as.issuer}/token?via=config` };
+    const { store, server } = securedServer('prereg', 'mcpwire-oauth-prereg-', oauth);
     const registrations = as.counts.registrations;
     const host = createHost([server], {
       backoff: { maxRetries: 0 },
