@@ -6,19 +6,14 @@
  * file as the handshake-era test (mock-servers/scenarios/icons.json), in a real child process.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { McpClient, type McpClientDiagnostic, type StdioServerConfig } from '../src/index.js';
+import { closedAfterEach, LEGACY_SERVER, MODERN_SERVER } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const MODERN_SERVER = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
-const SCENARIO = path.join(root, 'mock-servers', 'scenarios', 'icons.json');
+const SCENARIO = path.join(path.dirname(LEGACY_SERVER), 'scenarios', 'icons.json');
 const config: StdioServerConfig = { transport: 'stdio', id: 'icons-modern', command: process.execPath, args: [MODERN_SERVER, SCENARIO] };
 
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const clients = closedAfterEach();
 
 describe('icons from a real 2026-07-28 server', () => {
   it('basic#58: icon URIs with unsafe schemes are rejected in serverInfo, listings and tool results; one diagnostic names the schemes only', async () => {

@@ -5,19 +5,14 @@
  * on the handshake era (2025-11-25).
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isSafeIconUri, McpClient, safeIcons, type McpClientDiagnostic, type StdioServerConfig } from '../src/index.js';
+import { closedAfterEach, LEGACY_SERVER } from './support/recorded-mock.js';
 
-const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const SERVER = path.join(root, 'mock-servers', 'stdio-server.mjs');
-const SCENARIO = path.join(root, 'mock-servers', 'scenarios', 'icons.json');
-const config: StdioServerConfig = { transport: 'stdio', id: 'icons', command: process.execPath, args: [SERVER, SCENARIO] };
+const SCENARIO = path.join(path.dirname(LEGACY_SERVER), 'scenarios', 'icons.json');
+const config: StdioServerConfig = { transport: 'stdio', id: 'icons', command: process.execPath, args: [LEGACY_SERVER, SCENARIO] };
 
-const clients: McpClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const clients = closedAfterEach();
 
 async function open(): Promise<{ client: McpClient; diagnostics: McpClientDiagnostic[] }> {
   const diagnostics: McpClientDiagnostic[] = [];

@@ -63,6 +63,15 @@ export interface RecordedMocks {
   clients: McpClient[];
 }
 
+/** The clients a test opened (push each): closed after each test. */
+export function closedAfterEach(): McpClient[] {
+  const clients: McpClient[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.close()));
+  });
+  return clients;
+}
+
 /**
  * Registers the hooks of a test file (its temporary folder removed after all, its clients closed
  * after each test) and returns the mock and connect helpers. `defaults` go to every `open`.
@@ -70,10 +79,7 @@ export interface RecordedMocks {
 export function recordedMocks(prefix: string, defaults: ClientOptions = {}): RecordedMocks {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const clients: McpClient[] = [];
-  afterEach(async () => {
-    await Promise.all(clients.splice(0).map((c) => c.close()));
-  });
+  const clients = closedAfterEach();
   let n = 0;
   const file = (stem: string) => path.join(dir, `${stem}-${++n}.jsonl`);
   const mock = (options: MockOptions = {}): RecordedMock => {
