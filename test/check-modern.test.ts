@@ -70,6 +70,13 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   it('modern.initialize-refused: initialize refused without naming the supported versions (basic.versioning#8)', T, () => catches('initialize-unnamed'));
   // cites basic#45: check reports a server that breaks it
   it('modern.meta-required: a _meta without clientCapabilities served (basic#45)', T, () => catches('meta-lenient'));
+  // cites server.prompts#2: check reports a server that breaks it
+  it('modern.capabilities-declared: prompts served but not declared in server/discover (server.prompts#2)', T, async () => {
+    await catches('prompts-undeclared');
+    const r = of(await planted('prompts-undeclared', 'stdio', ['modern.capabilities-declared']), 'modern.capabilities-declared');
+    expect(r.clause).toBe('server.prompts#2');
+    expect(r.detail).toContain('"prompts" is not declared in server/discover but prompts/list was served');
+  });
   // cites server.utilities.caching#1: check reports a server that breaks it
   it('modern.cache-hints: tools/list without ttlMs (server.utilities.caching#1)', T, () => catches('no-ttl'));
   // cites server.resources#12: check reports a server that breaks it

@@ -56,6 +56,11 @@ export const BUGS = {
     check: 'modern.initialize-refused',
     response: (m, req) => (req.method === 'initialize' && m.error ? { ...m, error: { code: -32600, message: 'Bad request' } } : m),
   },
+  // prompts served but not declared in server/discover
+  'prompts-undeclared': {
+    check: 'modern.capabilities-declared',
+    response: (m, req) => (req.method === 'server/discover' && m.result ? { ...m, result: { ...m.result, capabilities: { ...m.result.capabilities, prompts: undefined } } } : m),
+  },
   // a _meta without clientCapabilities is served as if it had declared none
   'meta-lenient': {
     check: 'modern.meta-required',

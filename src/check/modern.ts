@@ -316,6 +316,41 @@ const extensions = modernCheck({
   },
 });
 
+/** Each server capability with the request that needs it, and the clauses of declaring it (#2/#4) and answering it (#3/#5). */
+const CAPABILITY_PROBES = [
+  { capability: 'tools', method: 'tools/list', params: {}, declare: 'server.tools#4', serve: 'server.tools#5' },
+  { capability: 'prompts', method: 'prompts/list', params: {}, declare: 'server.prompts#2', serve: 'server.prompts#3' },
+  { capability: 'resources', method: 'resources/list', params: {}, declare: 'server.resources#2', serve: 'server.resources#3' },
+  { capability: 'completions', method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: 'mcpwire-check-no-such-prompt' }, argument: { name: 'a', value: '' } }, declare: 'server.utilities.completion#2' },
+];
+
+const capabilitiesDeclared = modernCheck({
+  id: 'modern.capabilities-declared',
+  title: 'a capability the server serves is declared in server/discover, and a declared list is served',
+  clause: 'server.tools#4',
+  level: 'MUST',
+  async run(ctx) {
+    const caps = ctx.modernCapabilities;
+    const wire = ctx.wire();
+    const seen: string[] = [];
+    for (const p of CAPABILITY_PROBES) {
+      const a = await wire.send(p.method, p.params);
+      const o = a.outcome;
+      if (isObject(caps[p.capability])) {
+        if (p.serve !== undefined && o.kind !== 'result') return violated(`the server declares "${p.capability}" but ${p.method} got ${outcomeText(a)}`, messageOf(o), { clause: p.serve });
+        seen.push(`${p.capability} declared and served`);
+        continue;
+      }
+      if (o.kind === 'result') return violated(`"${p.capability}" is not declared in server/discover but ${p.method} was served: a server that supports it MUST declare it`, messageOf(o), { clause: p.declare });
+      if (o.kind === 'error' && o.error.code !== -32601) {
+        return violated(`${p.method} ("${p.capability}" not declared) got ${outcomeText(a)}; a method the server does not implement is -32601 (Method not found)`, messageOf(o), { level: 'SHOULD', clause: 'jsonrpc-2.0 §5.1' });
+      }
+      seen.push(`${p.method}: -32601`);
+    }
+    return pass(seen.join('; '));
+  },
+});
+
 /** A handshake-era `initialize`, as such a client sends it: no _meta, no 2026-07-28 headers (once per run). */
 export function handshakeInitialize(ctx: CheckContext): Promise<Answer> {
   return ctx.memo('modern.handshake-initialize', () => {
@@ -378,6 +413,6 @@ const modernSchema = modernCheck({
 
 export { MISSING_CAPABILITY, outcomeText };
 
-export const modernChecks: CheckDef[] = [discover, unsupportedVersion, initializeRefused, metaRequired, cacheHints, resourceNotFound, subscriptionsListen, extensions];
+export const modernChecks: CheckDef[] = [discover, unsupportedVersion, initializeRefused, metaRequired, capabilitiesDeclared, cacheHints, resourceNotFound, subscriptionsListen, extensions];
 export const modernAggregates: CheckDef[] = [resultType, inputRequired, modernSchema];
 export type { Verdict };
