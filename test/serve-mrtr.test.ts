@@ -182,6 +182,23 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(received(record).some((m) => JSON.stringify(m).includes('bogus'))).toBe(false);
   });
 
+  it("progress of a held call goes to the request being served, with that request's token", async () => {
+    const { config } = setup();
+    const gw = await gatewayOverStdio(config);
+    const args = { parallel: [{ method: 'elicitation/create', params: COLOUR }], progress: true };
+    const params = (token: string, more: Record<string, unknown> = {}) => ({ ...call('askMany', args, ALL, more), _meta: meta({ progressToken: token }, ALL) });
+    const r = (await gw.request('tools/call', params('first'))).result;
+    expect(r.resultType).toBe('input_required');
+    const key = Object.keys(r.inputRequests)[0]!;
+    const done = (await gw.request('tools/call', params('retry', { inputResponses: { [key]: elicit('pink') }, requestState: r.requestState }))).result;
+    expect(done.resultType).toBe('complete');
+    const progress = gw.messages.filter((m) => m.method === 'notifications/progress').map((m) => [m.params.progressToken, m.params.progress]);
+    expect(progress).toEqual([
+      ['first', 1],
+      ['retry', 2],
+    ]);
+  });
+
   it("a server's input request goes up through its redaction: a configured secret in it does not reach the client", async () => {
     const { config } = setup();
     const gw = await gatewayOverStdio(config);
