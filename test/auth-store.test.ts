@@ -6,27 +6,19 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAbortError, isTimeoutError } from '../src/errors.js';
 import { FileTokenStore, isTokenStoreCorruptError, TokenStoreCorruptError } from '../src/auth/file-store.js';
 import { lockPathFor, TokenStoreLockError, withFileLock } from '../src/auth/lock.js';
 import { parsePastedRedirect, startLoopbackReceiver } from '../src/auth/loopback.js';
 import { openBrowser } from '../src/auth/opener.js';
 import type { StoredGrant } from '../src/auth/types.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-auth-store-'));
-  dirs.push(d);
-  return d;
-}
+const tmp = tempDirs('mcpwire-auth-store-');
 
 const ACCESS = 'at-secret-5b1e0c7d';
 const REFRESH = 'rt-secret-9a8e31f4';

@@ -10,12 +10,13 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { liveExitClosers } from '../src/transport/exit-hooks.js';
 import { StdioTransport } from '../src/transport/stdio.js';
+import { alive, killAll } from './support/cli-process.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = pathToFileURL(path.join(root, 'dist/index.js')).href;
@@ -23,29 +24,10 @@ const hostApi = pathToFileURL(path.join(root, 'dist/host-api.js')).href;
 const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
 const node = process.execPath;
 
-const dirs: string[] = [];
+const tmp = tempDirs('mcpwire-close-on-exit-');
 const serverPids: number[] = [];
-afterEach(() => {
-  for (const pid of serverPids.splice(0)) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      /* gone */
-    }
-  }
-});
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
+afterEach(() => killAll(serverPids));
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (cond()) return true;
@@ -66,8 +48,7 @@ interface Program {
  * "ready", then sends `sig` (if any) and waits for the program to exit.
  */
 async function program(body: string, sig?: NodeJS.Signals): Promise<Program> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-close-on-exit-'));
-  dirs.push(dir);
+  const dir = tmp();
   const pidFile = path.join(dir, 'server.pid');
   const file = path.join(dir, 'program.mjs');
   const server = { transport: 'stdio', id: 'stubborn', command: node, args: [stubborn, pidFile] };

@@ -6,10 +6,8 @@
  * version, capabilities, short instructions, redacted last error), and fail-closed client
  * features (an unhandled sampling/elicitation/roots request is refused and raises a diagnostic).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { ConfigError } from '../src/errors.js';
@@ -18,17 +16,11 @@ import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { alive } from './support/cli-process.js';
 import { stdioServer } from './support/host-servers.js';
 import { jsonLines, LEGACY_SERVER } from './support/recorded-mock.js';
+import { tempDirs } from './support/temp-dirs.js';
 import { until } from './support/until.js';
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function tmpFile(name: string): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-runtime-'));
-  dirs.push(d);
-  return path.join(d, name);
-}
+const tmp = tempDirs('mcpwire-runtime-');
+const tmpFile = (name: string): string => path.join(tmp(), name);
 const received = jsonLines;
 
 function stdio(id: string, scenario: object = { tools: ['echo'] }, env: Record<string, string> = {}): ResolvedServer {

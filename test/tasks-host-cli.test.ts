@@ -5,39 +5,26 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { taskStatusPrinter } from '../src/cli/progress.js';
 import { createHost, publicToolName, type McpHost, type ResolvedServer } from '../src/host-api.js';
-import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import type { Task } from '../src/index.js';
+import { MOCK, mockServer } from './support/host-calls.js';
+import { jsonLines } from './support/recorded-mock.js';
+import { tempDirs } from './support/temp-dirs.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const mockServer = path.join(root, 'mock-servers/stdio-server.mjs');
 const cli = path.join(root, 'dist/cli/main.js');
 
 const research = { name: 'research', builtin: 'slow', execution: { taskSupport: 'required' } };
 const withTasks = { tasks: { pollInterval: 50 }, tools: [research, 'echo'] };
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tasks-'));
-  dirs.push(d);
-  return d;
-}
-const received = (file: string): { method?: string; params?: any }[] =>
-  fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : [];
+const tmp = tempDirs('mcpwire-tasks-');
+const received = jsonLines;
 
-function server(id: string, scenario: object, record?: string): ResolvedServer {
-  const env: Record<string, string> = { MOCK_SCENARIO_JSON: JSON.stringify(scenario) };
-  if (record) env.MOCK_RECORD = record;
-  return { id, source: 'project', file: '/p/.mcpwire/config.json', enabled: true, transport: 'stdio', config: { ...emptyNormalizedConfig(), command: process.execPath, args: [mockServer], env } };
-}
+const server = (id: string, scenario: object, record?: string): ResolvedServer => mockServer(id, scenario, {}, record ? { MOCK_RECORD: record } : {});
 
 let host: McpHost | undefined;
 afterEach(async () => {
@@ -97,7 +84,7 @@ describe('mcpwire call: task-required tools', { timeout: 60_000 }, () => {
     const file = path.join(dir, 'scenario.json');
     const record = path.join(dir, 'received.jsonl');
     fs.writeFileSync(file, JSON.stringify(scenario));
-    return { args: ['--stdio', `env MOCK_RECORD=${record} ${process.execPath} ${mockServer} ${file}`], record };
+    return { args: ['--stdio', `env MOCK_RECORD=${record} ${process.execPath} ${MOCK} ${file}`], record };
   }
 
   it('prints the final result on stdout and the task status on stderr', async () => {
