@@ -9,7 +9,7 @@
 import { EventEmitter } from 'node:events';
 import { CapabilityError, ConfigError, StateError, type McpWireError, type Phase } from '../errors.js';
 import type { ProtocolObserver } from '../protocol/observer.js';
-import type { Connection, RequestOptions } from '../protocol/connection.js';
+import type { Connection, RequestOptions, ResultMap } from '../protocol/connection.js';
 import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { MessageExtra, Transport } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
@@ -192,7 +192,7 @@ export abstract class ClientCore extends EventEmitter {
       codec: this.codec,
       tasks: this.tasks,
       catalog: this.tools,
-      request: (method, params, o) => this.request(method, params, o),
+      request: (method, params, o, mapResult) => (mapResult === undefined ? this.request(method, params, o) : this.requestMapped(method, params, o, mapResult)),
       listTools: (o) => (this.refusal('tools/list') === undefined ? this.listTools(o).then(() => true) : Promise.resolve(false)),
       validateStructuredContent: this.options.validateStructuredContent ?? 'error',
       assertFormats: this.options.assertFormats === true,
@@ -421,6 +421,18 @@ export abstract class ClientCore extends EventEmitter {
       p = p.then((raw) => followInputRounds(this.roundTrips, method, sent, options, raw, startedAt) as Promise<T>);
     }
     return span === undefined ? p : ended(p, span);
+  }
+
+  /**
+   * `request` resolving with what `mapResult` makes of the result. On the plain path (no span,
+   * no re-issue, no input rounds) it is applied where the request settles (connection.ts
+   * `ResultMap`): no promise chained; otherwise after everything `request` does.
+   */
+  private requestMapped<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined, mapResult: ResultMap): Promise<T> {
+    if (this.telemetry !== undefined || this.transport?.cancelsByClosing === true || this.codec.roundTrips(method)) {
+      return this.request(method, params, options).then(mapResult) as Promise<T>;
+    }
+    return this.session.send<T>(method, this.codec.requestParams(method, params), options, this.eraError, mapResult);
   }
 
   /** The era's meaning of a request's error (-32042: a UrlElicitationRequiredError, client/elicitation). */

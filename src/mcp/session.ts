@@ -11,7 +11,7 @@
  * the connection with the reason (state `failed`, `close` event).
  */
 import { ConnectionClosedError, SessionExpiredError, StateError, type McpWireError, type Phase } from '../errors.js';
-import type { Connection, ErrorMap, RequestOptions } from '../protocol/connection.js';
+import type { Connection, ErrorMap, RequestOptions, ResultMap } from '../protocol/connection.js';
 import { bareMessage } from '../protocol/error-text.js';
 import type { Transport } from '../transport/types.js';
 import type { LifecycleState } from './lifecycle.js';
@@ -69,20 +69,24 @@ export class SessionKeeper {
   /**
    * Sends on the current session, renewing it (and replaying once) when it turns out expired.
    * `mapError`: what the caller makes of any error (the era's typed errors); without sessions
-   * to renew it is applied where the request settles (connection.ts), with no promise chained.
+   * to renew it is applied where the request settles (connection.ts), with no promise chained;
+   * so is `mapResult` (what the caller makes of the result: connection.ts `ResultMap`).
    */
-  send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined, mapError?: ErrorMap): Promise<T> {
-    if (this.renewing !== undefined) return mapped(this.afterRenewal<T>(this.renewing, method, params, options), mapError);
+  send<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined, mapError?: ErrorMap, mapResult?: ResultMap): Promise<T> {
+    if (this.renewing !== undefined) return resultMapped(mapped(this.afterRenewal<T>(this.renewing, method, params, options), mapError), mapResult);
     const refused = this.host.refusal(method);
     if (refused !== undefined) return Promise.reject(mapError === undefined ? refused : mapError(refused));
     const transport = this.transport!;
     // Only session-based transports can expire; stdio pays nothing here.
-    if (transport.resetSession === undefined || this.recovery === 'off') return this.connection!.request<T>(method, params, options, mapError);
+    if (transport.resetSession === undefined || this.recovery === 'off') return this.connection!.request<T>(method, params, options, mapError, mapResult);
     const session = transport.sessionId;
     const p = this.connection!.request<T>(method, params, options);
-    return mapped(
-      p.catch((err: unknown) => this.recover<T>(err, session, method, params, options)),
-      mapError,
+    return resultMapped(
+      mapped(
+        p.catch((err: unknown) => this.recover<T>(err, session, method, params, options)),
+        mapError,
+      ),
+      mapResult,
     );
   }
 
@@ -238,6 +242,11 @@ export class SessionKeeper {
     await connection.fail(reason);
     throw reason;
   }
+}
+
+/** `p` with its result read by `mapResult`. */
+function resultMapped<T>(p: Promise<T>, mapResult: ResultMap | undefined): Promise<T> {
+  return mapResult === undefined ? p : (p.then(mapResult) as Promise<T>);
 }
 
 /** `p` with its error read by `mapError`. */

@@ -6,7 +6,7 @@
  * `structuredContent` against the tool's `outputSchema` (structured.ts).
  */
 import { CapabilityError } from '../errors.js';
-import type { RequestOptions } from '../protocol/connection.js';
+import type { RequestOptions, ResultMap } from '../protocol/connection.js';
 import type { CallToolOptions } from './client-options.js';
 import type { EraCodec } from './eras/codec.js';
 import { checkStructuredContent } from './structured.js';
@@ -19,40 +19,70 @@ export interface ToolCallDeps {
   codec: EraCodec;
   tasks: TaskRequester;
   catalog: ToolCatalog;
-  /** The client's request path (lifecycle and capability checks, session renewal). */
-  request<T>(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<T>;
+  /**
+   * The client's request path (lifecycle and capability checks, session renewal); with
+   * `mapResult`, resolves with what that makes of the result (protocol/connection.ts `ResultMap`).
+   */
+  request<T>(method: string, params: Record<string, unknown>, options: RequestOptions, mapResult?: ResultMap): Promise<T>;
   /** Lists the tools when that is possible now (fills the catalog); false when it is not. */
   listTools(options: RequestOptions): Promise<boolean>;
   validateStructuredContent: 'error' | 'warn' | 'off';
   assertFormats: boolean;
   diagnostic(code: string, message: string): void;
-  /** `plainAtOnce`'s memo of the server's task problem, by the inputs it was computed from. */
-  problemMemo?: { caps: object | undefined; tasks: boolean; problem: string | undefined };
+  /** What the mode of a call depends on, memoised (`modeFacts`). */
+  problemMemo?: ModeFacts;
+}
+
+/**
+ * What decides a call's mode: whether the era has task handles, and the server's task problem
+ * (`toolsCallProblem`, computed from the capabilities and whether the revision has tasks).
+ */
+interface ModeFacts {
+  /** The negotiation these were read for (the codec's `negotiated` object). */
+  negotiated: object | undefined;
+  taskHandles: boolean;
+  caps: object | undefined;
+  tasks: boolean;
+  problem: string | undefined;
 }
 
 /**
  * Calls a tool. Resolves with the whole CallToolResult; `isError: true` is a result (the tool
- * failed), distinct from a JSON-RPC error (the request failed), which rejects.
+ * failed), distinct from a JSON-RPC error (the request failed), which rejects. The plain call
+ * (the hot path) is no async function: its result is read where the request settles
+ * (`ToolCallDeps.request`'s `mapResult`), with no promise chained after the request's own.
  */
-export async function callTool(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
-  let raw: unknown;
-  // 2026-07-28 with the tasks extension: the server decides; a task handle is followed (tasks.ts)
-  if (d.codec.has('taskHandles')) {
-    raw = await d.tasks.callDirected(name, args, options);
-  } else if (!plainAtOnce(d, name, options) && (await modeOf(d, name, options)) === 'task') {
-    raw = await d.tasks.callTool(name, args, options);
-  } else {
-    const params: Record<string, unknown> = { name, arguments: args };
-    if (options._meta !== undefined) params._meta = options._meta;
-    raw = await d.request<unknown>('tools/call', params, options);
+export function callTool(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  try {
+    // 2026-07-28 with the tasks extension: the server decides; a task handle is followed (tasks.ts)
+    if (modeFacts(d).taskHandles) return d.tasks.callDirected(name, args, options).then((raw) => finish(d, name, raw));
+    if (plainAtOnce(d, name, options)) return plainCall(d, name, args, options);
+  } catch (err) {
+    return Promise.reject(err);
   }
+  return decidedCall(d, name, args, options);
+}
+
+/** A plain `tools/call`, its result read by `finish`. */
+function plainCall(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  const params: Record<string, unknown> = { name, arguments: args };
+  if (options._meta !== undefined) params._meta = options._meta;
+  return d.request<CallToolResult>('tools/call', params, options, (raw) => finish(d, name, raw));
+}
+
+/** A call whose mode waits for `modeOf` (a listing, a refusal): plain or task-augmented. */
+async function decidedCall(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
+  if ((await modeOf(d, name, options)) === 'task') return finish(d, name, await d.tasks.callTool(name, args, options));
+  return plainCall(d, name, args, options);
+}
+
+/** The result's shape checked by the era's codec and its `structuredContent` against the tool's `outputSchema` (structured.ts). */
+function finish(d: ToolCallDeps, name: string, raw: unknown): CallToolResult | Promise<CallToolResult> {
   const result = d.codec.result<CallToolResult>('tools/call', raw);
   const schema = d.catalog.outputSchemaOf(name);
   const mode = d.validateStructuredContent;
-  if (schema !== undefined && !result.isError && mode !== 'off') {
-    await checkStructuredContent(name, schema, result, { serverId: d.serverId, mode, assertFormats: d.assertFormats, diagnostic: d.diagnostic });
-  }
-  return result;
+  if (schema === undefined || result.isError || mode === 'off') return result;
+  return checkStructuredContent(name, schema, result, { serverId: d.serverId, mode, assertFormats: d.assertFormats, diagnostic: d.diagnostic }).then(() => result);
 }
 
 /**
@@ -67,18 +97,24 @@ function plainAtOnce(d: ToolCallDeps, name: string, options: CallToolOptions): b
   const wanted = options.task;
   if (wanted === true) return false;
   if (d.catalog.knows(name)) return d.catalog.taskSupportOf(name) !== 'required';
-  return (wanted === undefined || wanted === 'auto') && taskProblem(d) !== undefined;
+  return (wanted === undefined || wanted === 'auto') && modeFacts(d).problem !== undefined;
 }
 
-/** `d.tasks.toolsCallProblem()`, computed again only when what it depends on changes. */
-function taskProblem(d: ToolCallDeps): string | undefined {
-  const caps = d.codec.negotiated?.capabilities;
-  const tasks = d.codec.has('tasks');
+/**
+ * The mode's facts, read once per negotiation: the codec's `negotiated` object stands for them
+ * (a new negotiation is a new object), so a call reads no capability and builds no message. Read
+ * again under another object, the task problem is computed again only when the capabilities or
+ * the revision's tasks changed.
+ */
+function modeFacts(d: ToolCallDeps): ModeFacts {
+  const negotiated = d.codec.negotiated;
   const memo = d.problemMemo;
-  if (memo !== undefined && memo.caps === caps && memo.tasks === tasks) return memo.problem;
-  const problem = d.tasks.toolsCallProblem();
-  d.problemMemo = { caps, tasks, problem };
-  return problem;
+  if (memo !== undefined && negotiated !== undefined && memo.negotiated === negotiated) return memo;
+  const caps = negotiated?.capabilities;
+  const tasks = d.codec.has('tasks');
+  const taskHandles = d.codec.has('taskHandles');
+  const problem = memo !== undefined && memo.caps === caps && memo.tasks === tasks ? memo.problem : d.tasks.toolsCallProblem();
+  return (d.problemMemo = { negotiated, taskHandles, caps, tasks, problem });
 }
 
 /**

@@ -50,6 +50,14 @@ export {
 /** What a caller makes of a request's error (e.g. an era's typed errors); applied once, where the request settles. */
 export type ErrorMap = (err: unknown) => unknown;
 
+/**
+ * What a caller makes of a request's result (e.g. a tool call's checks), applied where the
+ * request settles, so no promise or async frame is chained after the request's own. A throw
+ * rejects the request with the error as thrown (not through `ErrorMap`: it is no error of the
+ * request); a promise returned is adopted.
+ */
+export type ResultMap = (result: unknown) => unknown;
+
 /** The settle functions of the promise `captureSettlers` was last given (read at once). */
 let capturedResolve: (value: unknown) => void = () => {};
 let capturedReject: (reason: unknown) => void = () => {};
@@ -64,6 +72,18 @@ function captureSettlers(resolve: (value: never) => void, reject: (reason: unkno
 function rejectEntry(entry: PendingRequest, err: Error): void {
   const mapError = entry.mapError;
   entry.reject(mapError === undefined ? err : mapError(err));
+}
+
+/** Settles a request with what `mapResult` makes of its result; a throw rejects it (as thrown). */
+function resolveMapped(entry: PendingRequest, mapResult: ResultMap, result: unknown): void {
+  let value: unknown;
+  try {
+    value = mapResult(result);
+  } catch (err) {
+    entry.reject(err);
+    return;
+  }
+  entry.resolve(value);
 }
 
 /** A request refused before it was registered: its error, as the caller reads it. */
@@ -132,13 +152,15 @@ export class Connection {
   /**
    * Sends a request and resolves with its `result`; rejects with a typed McpWireError, or with
    * what `mapError` makes of it (the caller's reading of errors, applied where the request
-   * settles: no promise chained after this one).
+   * settles: no promise chained after this one). With `mapResult` it resolves with what that
+   * makes of the result (see `ResultMap`).
    */
   request<T = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
     options: RequestOptions = {},
     mapError?: ErrorMap,
+    mapResult?: ResultMap,
   ): Promise<T> {
     if (this.closed) return refused(this.closedFor(method), mapError);
     const signal = options.signal;
@@ -170,7 +192,7 @@ export class Connection {
     const promise = new Promise<T>(captureSettlers);
     const reject = capturedReject;
     try {
-      const entry = this.newEntry(id, method, options, token, capturedResolve, reject, mapError);
+      const entry = this.newEntry(id, method, options, token, capturedResolve, reject, mapError, mapResult);
       // the registry attaches one shared 'abort' listener per signal and keeps the deadline
       if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
       this.registry.add(entry, entry.timeoutMs);
@@ -191,6 +213,7 @@ export class Connection {
     resolve: (v: unknown) => void,
     reject: (reason: unknown) => void,
     mapError: ErrorMap | undefined,
+    mapResult: ResultMap | undefined,
   ): PendingRequest {
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
     const onProgress = options.onProgress;
@@ -201,6 +224,7 @@ export class Connection {
       resolve,
       reject,
       mapError,
+      mapResult,
       deadline: Infinity,
       dueMs: 0,
       deadlineIsTotal: false,
@@ -385,7 +409,8 @@ export class Connection {
     }
     if (entry.progress !== undefined) this.progressGate.flush(entry);
     if (kind === 'result') {
-      entry.resolve(msg.result);
+      if (entry.mapResult === undefined) entry.resolve(msg.result);
+      else resolveMapped(entry, entry.mapResult, msg.result);
     } else {
       const e = msg.error as JSONRPCErrorObject;
       rejectEntry(entry, new JsonRpcError(e.code, String(e.message), e.data, this.where()));

@@ -67,6 +67,8 @@ export interface PendingRequest {
   reject: (reason: unknown) => void;
   /** What the caller makes of the request's error (undefined: the error as it is). */
   mapError: ((err: unknown) => unknown) | undefined;
+  /** What the caller makes of the request's result (undefined: the result as it is); connection.ts `resolveMapped`. */
+  mapResult: ((result: unknown) => unknown) | undefined;
   /** performance.now() at which the request times out; Infinity = no timeout. */
   deadline: number;
   /** The duration `deadline` was set with (the list it is in); set by `schedule`. */
