@@ -74,7 +74,8 @@ export class StdioTransport implements Transport {
   private state: State = 'new';
   private readonly stderr: StderrRing;
   private readonly framer: NdjsonFramer;
-  private out: string[] = [];
+  /** The lines sent in this tick, not yet written (one string: no array per flush). */
+  private out = '';
   private flushScheduled = false;
   private drainWaiters: Array<() => void> = [];
   private awaitingDrain = false;
@@ -187,7 +188,8 @@ export class StdioTransport implements Transport {
         new ConnectionClosedError(`cannot send: the server process is ${this.state === 'new' ? 'not started' : 'gone'}`, this.where('transport')),
       );
     }
-    this.out.push((options?.serialized ?? JSON.stringify(message)) + '\n');
+    const line = (options?.serialized ?? JSON.stringify(message)) + '\n';
+    this.out = this.out === '' ? line : this.out + line;
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       // A promise job, not queueMicrotask: same queue and order, without queueMicrotask's
@@ -202,10 +204,9 @@ export class StdioTransport implements Transport {
   /** Writes everything queued in this tick as one chunk (one syscall for many messages). */
   private readonly flush = (): void => {
     this.flushScheduled = false;
-    const out = this.out;
-    if (out.length === 0 || this.child === undefined) return;
-    this.out = [];
-    const data = out.length === 1 ? out[0] : out.join('');
+    const data = this.out;
+    if (data === '' || this.child === undefined) return;
+    this.out = '';
     const stdin = this.child.stdin;
     if (stdin.destroyed || stdin.writableEnded) return;
     if (!stdin.write(data) && !this.awaitingDrain) {
