@@ -1,8 +1,9 @@
 /**
  * Raw 2026-07-28 wire helpers for the tests of the modern-era mocks and the interop peers: a
  * child process spoken to in newline-delimited JSON-RPC, and single POSTs to a Streamable HTTP
- * endpoint whose answer (JSON or SSE) is parsed into messages. Nothing from src/: mcpwire's
- * client does not speak this revision yet, and these tests document the servers themselves.
+ * endpoint whose answer (JSON or SSE) is parsed into messages. Nothing from src/: these tests
+ * document the servers themselves. mcpwire's own client against the recorded stdio mock is
+ * test/support/recorded-mock.ts.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
@@ -11,14 +12,15 @@ export const WAIT = 15_000; // generous: CI is a loaded 2-core machine
 
 export type Msg = Record<string, any>;
 
-/** The per-request `_meta` a modern client sends (basic/index.md, "Per-request protocol fields"). */
+/** The per-request `_meta` keys of 2026-07-28 (basic/index.md, "Per-request protocol fields"). */
+export const V = 'io.modelcontextprotocol/protocolVersion';
+export const CAPS = 'io.modelcontextprotocol/clientCapabilities';
+export const INFO = 'io.modelcontextprotocol/clientInfo';
+export const LEVEL = 'io.modelcontextprotocol/logLevel';
+
+/** The per-request `_meta` a modern client sends. */
 export function meta(extra: Record<string, unknown> = {}, caps: Record<string, unknown> = {}): Msg {
-  return {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientCapabilities': caps,
-    'io.modelcontextprotocol/clientInfo': { name: 'mcpwire-test', version: '0.0.0' },
-    ...extra,
-  };
+  return { [V]: MODERN, [CAPS]: caps, [INFO]: { name: 'mcpwire-test', version: '0.0.0' }, ...extra };
 }
 
 export interface LinePeer {

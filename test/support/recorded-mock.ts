@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach } from 'vitest';
 import { connect, type ClientOptions, type McpClient, type StdioServerConfig } from '../../src/index.js';
+import type { Msg } from './modern-wire.js';
 
 const ROOT = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 /** The scripted 2026-07-28 mock (also dual and legacy modes: its first argument). */
@@ -18,13 +19,7 @@ export const MODERN_SERVER = path.join(ROOT, 'mock-servers', 'modern', 'stdio-se
 /** The handshake-era mock (initialize first; refuses server/discover). */
 export const LEGACY_SERVER = path.join(ROOT, 'mock-servers', 'stdio-server.mjs');
 
-/** The per-request `_meta` keys of 2026-07-28 (basic/index.md, "Per-request protocol fields"). */
-export const V = 'io.modelcontextprotocol/protocolVersion';
-export const CAPS = 'io.modelcontextprotocol/clientCapabilities';
-export const INFO = 'io.modelcontextprotocol/clientInfo';
-export const LEVEL = 'io.modelcontextprotocol/logLevel';
-
-export type Msg = Record<string, any>;
+export { CAPS, INFO, LEVEL, V, type Msg } from './modern-wire.js';
 
 /** The messages of a JSON-lines recording; none while the file does not exist yet. */
 export function jsonLines(file: string): Msg[] {
