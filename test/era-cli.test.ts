@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root, runCli } from './support/cli-process.js';
+import { runCli } from './support/cli-process.js';
+import { MODERN_SERVER as DUAL } from './support/recorded-mock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'era-cli-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const DUAL = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 
 describe('the era in the CLI', () => {
   it('status --json shows era and protocolVersion; protocol_version in the config pins them', async () => {

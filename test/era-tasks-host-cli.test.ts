@@ -13,23 +13,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jsonLines, MODERN_SERVER } from './support/recorded-mock.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'dist', 'cli', 'main.js');
-const mock = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-era-tasks-cli-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 function call(record: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, '--stdio', `${process.execPath} ${mock} tasks`, '--env', `MOCK_RECORD=${record}`, 'call', ...args], {
+  const r = spawnSync(process.execPath, [cli, '--stdio', `${process.execPath} ${MODERN_SERVER} tasks`, '--env', `MOCK_RECORD=${record}`, 'call', ...args], {
     cwd: dir,
     encoding: 'utf8',
     input: '',
     timeout: 30_000,
     env: { ...process.env, NO_COLOR: '1' },
   });
-  const received = fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { method?: string; params?: any }) : [];
-  return { ...r, received };
+  return { ...r, received: jsonLines(record) };
 }
 
 describe.skipIf(!fs.existsSync(cli))('mcpwire call and the 2026-07-28 tasks extension', () => {

@@ -5,12 +5,11 @@
  * `trust_annotations`. Against the scripted modern stdio mock (mock-servers/modern/stdio-server.mjs)
  * in real child processes.
  */
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpHost, ResolvedServer } from '../src/host/index.js';
-import { mockServer, ROOT, startHost, toolName } from './support/host-calls.js';
+import { mockServer, startHost, toolName } from './support/host-calls.js';
+import { MODERN_SERVER as MODERN } from './support/recorded-mock.js';
 
-const MODERN = path.join(ROOT, 'mock-servers', 'modern', 'stdio-server.mjs');
 const SCENARIO = { extends: 'default', tools: [{ name: 'lookup', builtin: 'slow', annotations: { idempotentHint: true } }] };
 const RETRY = { maxRetries: 1, baseDelayMs: 20, maxDelayMs: 50, retryNonIdempotent: false };
 
