@@ -36,12 +36,7 @@ export function tick(at?: number): number {
  * tracer started, 3 decimals; `ts` is the wall clock to the millisecond (see `tick`).
  */
 export function lineHead(): string {
-  return lineHeadAt(undefined);
-}
-
-/** `lineHead()` for the time `at` (`performance.now()` when the line's message was sent or received). */
-export function lineHeadAt(at: number | undefined): string {
-  const t = tick(at);
+  const t = tick();
   return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(t)}${isoText}`;
 }
 

@@ -6,8 +6,8 @@ import { writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
 
-// Each line is written whole by its tracer into the file's one pending batch buffer (a message
-// line whose text is its msg at the end of the current turn of the event loop, see `held`), which goes to pino's destination (SonicBoom, in buffer mode: no
+// Each line is written whole by its tracer into the file's one pending batch buffer (while the
+// line is still hot in the cache), which goes to pino's destination (SonicBoom, in buffer mode: no
 // further string conversion; in sync mode: a write of ~64 KiB to a local file takes tens of
 // microseconds, far less CPU than handing it to libuv's thread pool, and the buffer is free
 // again when the call returns) once it holds BATCH_BYTES, on the periodic flush, on
@@ -31,11 +31,6 @@ export interface SharedDestination {
   recycle: boolean;
   timer: NodeJS.Timeout;
   onExit: () => void;
-  /**
-   * Message lines held back until the current turn of the event loop is over (message-line.ts):
-   * written before any other line of the file (`settle`), on every flush and at exit.
-   */
-  held: { count: number; writeAll(): void } | undefined;
 }
 
 export interface SonicBoomLike extends NodeJS.EventEmitter {
@@ -53,14 +48,7 @@ export const BATCH_BYTES = 64 * 1024;
 /** The batch buffer: room for a full batch plus the longest line that is still encoded into it. */
 export const BUF_BYTES = 2 * BATCH_BYTES;
 
-/** Writes the held message lines into the batch (they come before anything written after them). */
-export function settle(shared: SharedDestination): void {
-  const held = shared.held;
-  if (held !== undefined && held.count > 0) held.writeAll();
-}
-
 export function append(shared: SharedDestination, line: string): void {
-  settle(shared);
   // UTF-8 takes at most 3 bytes per UTF-16 unit: check room without measuring the line.
   if (shared.used + line.length * 3 > BUF_BYTES) {
     drain(shared);
@@ -146,16 +134,11 @@ export async function openFile(pino: typeof import('pino').default, file: string
     inflightLeft: [],
     spare: [],
     recycle: true,
-    held: undefined,
-    timer: setInterval(() => {
-      settle(shared);
-      drain(shared);
-    }, FLUSH_EVERY_MS).unref(),
+    timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
       // SonicBoom now would start an async write that the exiting process never finishes).
       try {
-        settle(shared);
         stream.flushSync();
         for (let off = 0; off < shared.used; ) off += writeSync(stream.fd, shared.buf, off, shared.used - off);
         shared.used = 0;
@@ -175,13 +158,11 @@ export function flushStream(stream: SonicBoomLike): Promise<void> {
 }
 
 export async function releaseFile(file: string, shared: SharedDestination): Promise<void> {
-  settle(shared);
   drain(shared);
   await flushStream(shared.stream);
   if (--shared.refs > 0) return;
   files.delete(resolvePath(file));
   clearInterval(shared.timer);
-  settle(shared);
   drain(shared);
   process.off('exit', shared.onExit);
   await new Promise<void>((resolve) => {

@@ -11,10 +11,9 @@
  * compact JSON; when the text is exactly that long (an incoming text holding more than the parsed
  * value, e.g. a repeated member, is longer: the walk of an incoming message refuses whatever a
  * text could write shorter, see `mayBeWrittenShorter`) and holds no configured secret, the text itself is
- * the line's `msg`. The line is then held until the current turn of the event loop is over (so
- * that it is not built between a response read and the next request written) and written straight
- * into the file's batch buffer (`message-line.ts`): pre-encoded fields, numbers as digits, the
- * text encoded once; no string is built. Anything else (no text, something to redact, a string id…) takes the string path:
+ * the line's `msg`. The line is then written straight into the file's batch buffer
+ * (`putMessageLine`): pre-encoded fields, numbers as digits, the text encoded once; no string is
+ * built. Anything else (no text, something to redact, a string id…) takes the string path:
  * the line is built by hand in the field order pino wrote it, `Redactor.redactJson` serializing
  * the message once. Batches of ~64 KiB go to SonicBoom in sync mode (pino's default): one write
  * call per batch, whose buffer is filled again afterwards (`file-destination.ts`). No closures
@@ -23,10 +22,10 @@
 import { sessionTag } from './session-tag.js';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
-import { lineHead, millis3 } from './clock.js';
-import { append, drain, flushStream, openFile, releaseFile, settle, type SharedDestination } from './file-destination.js';
-import { fitsBytePath, HeldLines, type Segment } from './message-line.js';
+import { isoBytes, isoMs, lineHead, millis3, tick } from './clock.js';
+import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
+import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putFixed3, putMillis3, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
 import type { StrictChecker, Violation } from './strict.js';
 
@@ -78,6 +77,79 @@ export { traceTarget } from './target.js';
 
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };
+
+const LINE_START = Buffer.from(`{"v":${TRACE_FORMAT_VERSION},"t":`, 'latin1');
+const FIELD_LATENCY = Buffer.from(',"latency_ms":', 'latin1');
+
+const FIELD_BYTES = Buffer.from(',"bytes":', 'latin1');
+const FIELD_MSG = Buffer.from(',"msg":', 'latin1');
+
+/** Room for the fixed parts of a message line's head and its numbers (see `putMessageLine`). */
+const HEAD_ROOM = 64 + 4 * MAX_NUMBER_BYTES + 32;
+
+type Utf8Writer = (buf: Buffer, text: string, offset: number, length: number) => number;
+/**
+ * `buf.write(text, offset)` without the argument checks of its wrapper (a measurable share of a
+ * trace line): Buffer's own `utf8Write`, where this Node has it. The room was checked by the caller.
+ */
+const writeUtf8: Utf8Writer =
+  typeof (Buffer.prototype as { utf8Write?: unknown }).utf8Write === 'function'
+    ? (buf, text, offset, length) => (buf as Buffer & { utf8Write(s: string, o: number, l: number): number }).utf8Write(text, offset, length)
+    : (buf, text, offset, length) => buf.write(text, offset, length);
+
+/**
+ * The pre-encoded middle of a message line: `fields` is `,"server":…` up to `,"method":…` (and
+ * `,"id":` when the line has an id); `prefix` is `,"ts":"…"` + `fields` for the millisecond `ms`,
+ * rebuilt when the wall-clock text changes, so a line copies one run of bytes.
+ */
+interface Segment {
+  fields: Uint8Array;
+  ms: number;
+  prefix: Uint8Array;
+}
+
+/**
+ * A message line whose `msg` is `text` (the message's own JSON text), written straight into the
+ * batch in the field order of the string path (`TraceWriter.message`): `{"v":1,"t":` and the
+ * clock, the segment's prefix, the numbers as digits, then `text` and `}\n`. Returns false, having
+ * written nothing, when a value needs the string path (a string id, a huge text…).
+ */
+function putMessageLine(
+  shared: SharedDestination,
+  seg: Segment,
+  at: number | undefined,
+  id: string | number | null | undefined,
+  bytes: number,
+  latency: number | undefined,
+  text: string,
+): boolean {
+  if (id !== undefined && !isPlainUint(id)) return false;
+  if (latency !== undefined && !isPlainMillis(latency)) return false;
+  const t = tick(at);
+  if (!isPlainMillis(t)) return false;
+  if (seg.ms !== isoMs) {
+    seg.prefix = Buffer.concat([isoBytes, seg.fields]);
+    seg.ms = isoMs;
+  }
+  const prefix = seg.prefix;
+  const room = HEAD_ROOM + prefix.length + text.length * 3 + 2;
+  if (room > BUF_BYTES) return false;
+  if (shared.used + room > BUF_BYTES) drain(shared);
+  const buf = shared.buf;
+  let pos = putBytes(buf, shared.used, LINE_START);
+  pos = putFixed3(buf, pos, t);
+  pos = putBytes(buf, pos, prefix);
+  if (id !== undefined) pos = putUint(buf, pos, id);
+  pos = putUint(buf, putBytes(buf, pos, FIELD_BYTES), bytes);
+  if (latency !== undefined) pos = putMillis3(buf, putBytes(buf, pos, FIELD_LATENCY), latency);
+  pos = putBytes(buf, pos, FIELD_MSG);
+  pos += writeUtf8(buf, text, pos, BUF_BYTES - pos);
+  buf[pos++] = 0x7d; // }
+  buf[pos++] = 0x0a; // \n
+  shared.used = pos;
+  if (pos >= BATCH_BYTES) drain(shared);
+  return true;
+}
 
 /** pino's `stringify`: JSON.stringify, and a marker for what it cannot write. */
 function stringify(v: unknown): string | undefined {
@@ -190,13 +262,9 @@ class TraceWriter implements Tracer {
     const text = info.text;
     const reuse =
       text !== undefined && redactor.isClean(message, direction === 'in') && text.length === redactor.lastChars && !(redactor.hasSecrets && redactor.textHasSecret(text));
-    const shared = this.shared;
-    if (reuse && shared !== undefined && (method === undefined || (typeof method === 'string' && method !== ''))) {
+    if (reuse && this.shared !== undefined && (method === undefined || (typeof method === 'string' && method !== ''))) {
       const seg = this.segment(direction, kind, method ?? '', id !== undefined);
-      if (seg !== undefined && fitsBytePath(seg, id, info.latencyMs, text)) {
-        // Held until this turn of the event loop is over (message-line.ts): not between a
-        // response read and the next request written.
-        ((shared.held ??= new HeldLines(shared)) as HeldLines).add(seg, info.at ?? performance.now(), id as number | undefined, redactor.lastBytes, info.latencyMs, text);
+      if (seg !== undefined && putMessageLine(this.shared, seg, info.at, id, redactor.lastBytes, info.latencyMs, text)) {
         if (this.strict) this.checkStrict(direction, message, info, method);
         return;
       }
@@ -226,9 +294,8 @@ class TraceWriter implements Tracer {
     if (byMethod === undefined) this.segments[slot] = byMethod = new Map();
     let seg = byMethod.get(method);
     if (seg === undefined) {
-      const fieldsText = `${this.bindings}${dirKind(direction, kind)}${method === '' ? '' : methodField(method)}${hasId ? ',"id":' : ''}`;
-      const fields = Buffer.from(fieldsText, 'utf8');
-      seg = { fields, fieldsText, ms: -1, prefix: fields };
+      const fields = Buffer.from(`${this.bindings}${dirKind(direction, kind)}${method === '' ? '' : methodField(method)}${hasId ? ',"id":' : ''}`, 'utf8');
+      seg = { fields, ms: -1, prefix: fields };
       if (this.segmentCount < 1024 && method.length <= 128) {
         byMethod.set(method, seg);
         this.segmentCount++;
@@ -289,7 +356,6 @@ class TraceWriter implements Tracer {
 
   async flush(): Promise<void> {
     if (this.shared) {
-      settle(this.shared);
       drain(this.shared);
       await flushStream(this.shared.stream);
     }
