@@ -9,14 +9,26 @@ let traceStart: number | undefined;
 /** Wall-clock ms minus monotonic ms, as of the last time the wall-clock text changed. */
 let wallOffset = 0;
 export let isoMs = -1;
+/** Whether `isoBytes` holds the current wall-clock text (false for a year outside 0000–9999: see `lineHead`). */
+export let isoPlain = false;
+/** The second `isoText` / `isoBytes` were last written in full (toISOString). */
+let isoSecond = NaN;
 let isoText = '';
-/** `isoText` encoded. */
-export let isoBytes: Uint8Array = new Uint8Array(0);
+/**
+ * `isoText` encoded (`,"ts":"2025-11-25T10:00:00.123Z"`), one buffer changed in place: within a
+ * second only its three millisecond digits are written (see `tick`).
+ */
+export const isoBytes: Buffer = Buffer.alloc(32);
+/** Offset of the millisecond digits in `isoBytes`. */
+const MS_AT = 27;
 
 /**
- * Reads the monotonic clock: milliseconds since the first tracer started; keeps `isoText` (the
- * wall clock to the millisecond) current, rebuilding it (from `Date.now()`) only when the
- * millisecond derived from the monotonic clock changes, so most lines read one clock.
+ * Reads the monotonic clock: milliseconds since the first tracer started; keeps `isoBytes` (the
+ * wall clock to the millisecond) current, rewriting it only when the millisecond derived from
+ * the monotonic clock changes, so most lines read one clock. A sequential client crosses a
+ * millisecond every line or two: within a second only the millisecond digits are written (no
+ * `Date` object, no string, no buffer: that path's code is cold when an idle client wakes and
+ * cost more than the rest of its line); the whole text once a second.
  */
 export function tick(at?: number): number {
   const now = at ?? performance.now();
@@ -25,10 +37,34 @@ export function tick(at?: number): number {
     const wall = Date.now();
     wallOffset = wall - now;
     isoMs = wall;
-    isoText = `,"ts":"${new Date(wall).toISOString()}"`;
-    isoBytes = Buffer.from(isoText, 'latin1');
+    const second = Math.floor(wall / 1000);
+    if (second === isoSecond) {
+      const ms = wall - second * 1000;
+      isoBytes[MS_AT] = 48 + Math.floor(ms / 100);
+      isoBytes[MS_AT + 1] = 48 + (Math.floor(ms / 10) % 10);
+      isoBytes[MS_AT + 2] = 48 + (ms % 10);
+      isoText = '';
+    } else {
+      const text = `,"ts":"${new Date(wall).toISOString()}"`;
+      if (text.length === 32) {
+        isoBytes.write(text, 0, 'latin1');
+        isoSecond = second;
+        isoPlain = true;
+      } else {
+        // a year outside 0000–9999: the string path, the text written in full every time
+        isoSecond = NaN;
+        isoPlain = false;
+      }
+      isoText = text;
+    }
   }
   return now - traceStart;
+}
+
+/** `isoBytes` as text (for the string path), built when asked for. */
+function currentIsoText(): string {
+  if (isoText === '') isoText = isoBytes.toString('latin1');
+  return isoText;
 }
 
 /**
@@ -37,7 +73,7 @@ export function tick(at?: number): number {
  */
 export function lineHead(): string {
   const t = tick();
-  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(t)}${isoText}`;
+  return `{"v":${TRACE_FORMAT_VERSION},"t":${fixed3(t)}${currentIsoText()}`;
 }
 
 /** `x.toFixed(3)` for the non-negative `t`, by integer arithmetic (toFixed is several times slower). */

@@ -22,7 +22,7 @@
 import { sessionTag } from './session-tag.js';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
-import { isoBytes, isoMs, lineHead, millis3, tick } from './clock.js';
+import { isoBytes, isoPlain, lineHead, millis3, tick } from './clock.js';
 import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
 import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putFixed3, putMillis3, putUint } from './line-bytes.js';
@@ -99,19 +99,16 @@ const writeUtf8: Utf8Writer =
 
 /**
  * The pre-encoded middle of a message line: `fields` is `,"server":…` up to `,"method":…` (and
- * `,"id":` when the line has an id); `prefix` is `,"ts":"…"` + `fields` for the millisecond `ms`,
- * rebuilt when the wall-clock text changes, so a line copies one run of bytes.
+ * `,"id":` when the line has an id); it follows `,"ts":"…"` (clock.ts's `isoBytes`).
  */
 interface Segment {
   fields: Uint8Array;
-  ms: number;
-  prefix: Uint8Array;
 }
 
 /**
  * A message line whose `msg` is `text` (the message's own JSON text), written straight into the
  * batch in the field order of the string path (`TraceWriter.message`): `{"v":1,"t":` and the
- * clock, the segment's prefix, the numbers as digits, then `text` and `}\n`. Returns false, having
+ * clock, `,"ts":"…"`, the segment's fields, the numbers as digits, then `text` and `}\n`. Returns false, having
  * written nothing, when a value needs the string path (a string id, a huge text…).
  */
 function putMessageLine(
@@ -127,18 +124,16 @@ function putMessageLine(
   if (latency !== undefined && !isPlainMillis(latency)) return false;
   const t = tick(at);
   if (!isPlainMillis(t)) return false;
-  if (seg.ms !== isoMs) {
-    seg.prefix = Buffer.concat([isoBytes, seg.fields]);
-    seg.ms = isoMs;
-  }
-  const prefix = seg.prefix;
-  const room = HEAD_ROOM + prefix.length + text.length * 3 + 2;
+  if (!isoPlain) return false;
+  const fields = seg.fields;
+  const room = HEAD_ROOM + isoBytes.length + fields.length + text.length * 3 + 2;
   if (room > BUF_BYTES) return false;
   if (shared.used + room > BUF_BYTES) drain(shared);
   const buf = shared.buf;
   let pos = putBytes(buf, shared.used, LINE_START);
   pos = putFixed3(buf, pos, t);
-  pos = putBytes(buf, pos, prefix);
+  pos = putBytes(buf, pos, isoBytes);
+  pos = putBytes(buf, pos, fields);
   if (id !== undefined) pos = putUint(buf, pos, id);
   pos = putUint(buf, putBytes(buf, pos, FIELD_BYTES), bytes);
   if (latency !== undefined) pos = putMillis3(buf, putBytes(buf, pos, FIELD_LATENCY), latency);
@@ -295,7 +290,7 @@ class TraceWriter implements Tracer {
     let seg = byMethod.get(method);
     if (seg === undefined) {
       const fields = Buffer.from(`${this.bindings}${dirKind(direction, kind)}${method === '' ? '' : methodField(method)}${hasId ? ',"id":' : ''}`, 'utf8');
-      seg = { fields, ms: -1, prefix: fields };
+      seg = { fields };
       if (this.segmentCount < 1024 && method.length <= 128) {
         byMethod.set(method, seg);
         this.segmentCount++;
