@@ -60,6 +60,8 @@ describe('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {
       // 2026-07-28 over HTTP: the mirrored headers are checked against the body.
       expect(r.stdout).toMatch(/^PASS\s+modern\.http-method-header\b/m);
       expect(r.stdout).toMatch(/^PASS\s+modern\.http-method-not-found\b/m);
+      // A request whose header says 2026-07-28 but whose _meta lacks the version is -32602 with 400 (basic#45).
+      expect(r.stdout).toMatch(/^PASS\s+modern\.meta-required\b.*without io\.modelcontextprotocol\/proto/m);
       expect(r.stdout).toMatch(/^PASS\s+http\.origin-forbidden\b/m);
       // Streams are resumable: primed with an event id; a resumption replays only that stream.
       expect(r.stdout).toMatch(/^PASS\s+http\.sse-priming\b/m);

@@ -87,14 +87,22 @@ const metaRequired = modernCheck({
   async run(ctx) {
     const wire = ctx.wire();
     const method = cheapRequest(ctx);
-    const { 'io.modelcontextprotocol/clientCapabilities': _caps, ...meta } = wire.meta();
-    const a = await wire.send(method, {}, { meta });
-    const o = a.outcome;
-    if (o.kind !== 'error' || o.error.code !== -32602) {
-      return violated(`${method} without io.modelcontextprotocol/clientCapabilities is malformed and MUST get -32602; it got ${outcomeText(a)}`, messageOf(o));
+    const { 'io.modelcontextprotocol/clientCapabilities': _caps, ...noCaps } = wire.meta();
+    const { 'io.modelcontextprotocol/protocolVersion': _v, ...noVersion } = wire.meta();
+    // without the version in _meta only HTTP still says which revision the request is of (the header)
+    const variants: Array<[string, Record<string, unknown> | null]> = [
+      ['without io.modelcontextprotocol/clientCapabilities', noCaps],
+      ...(ctx.isHttp ? ([['without io.modelcontextprotocol/protocolVersion', noVersion], ['without _meta', null]] as Array<[string, Record<string, unknown> | null]>) : []),
+    ];
+    for (const [what, meta] of variants) {
+      const a = await wire.send(method, {}, { meta });
+      const o = a.outcome;
+      if (o.kind !== 'error' || o.error.code !== -32602) {
+        return violated(`${method} ${what} is malformed and MUST get -32602; it got ${outcomeText(a)}`, messageOf(o));
+      }
+      if (a.status !== undefined && a.status !== 400) return violated(`${method} ${what}: the -32602 came with HTTP ${a.status}, not 400`, messageOf(o), { clause: 'basic#46' });
     }
-    if (a.status !== undefined && a.status !== 400) return violated(`the -32602 came with HTTP ${a.status}, not 400`, messageOf(o), { clause: 'basic#46' });
-    return pass();
+    return pass(variants.map(([what]) => what).join('; '));
   },
 });
 

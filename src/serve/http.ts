@@ -200,6 +200,11 @@ class Router {
       await this.gateway.attach(t);
       return t.accept(message);
     }
+    if (sessionId === undefined && missingModernVersion(reqHeaders, message)) {
+      // The header says 2026-07-28 but the request's _meta does not name it: a request missing a
+      // required field is malformed, -32602 with 400 (basic#45, #46), not a session-era refusal.
+      return refuseModern(res, message.id, { code: -32602, message: `Invalid params: a ${MODERN_VERSION} request carries io.modelcontextprotocol/protocolVersion (and its other required fields) in _meta` });
+    }
     if (sessionId === undefined && this.unsupportedVersion(reqHeaders)) {
       return void res.writeHead(400, { 'content-type': 'text/plain' }).end(`mcpwire serve: unsupported MCP-Protocol-Version ${String(reqHeaders['mcp-protocol-version'])}\n`);
     }
@@ -225,4 +230,11 @@ class Router {
     transport.lastActive = Date.now();
     transport.acceptPost([message], res, headers);
   }
+}
+
+/** A sessionless request (not `initialize`) whose header names 2026-07-28 while its `_meta` names no version. */
+function missingModernVersion(headers: http.IncomingHttpHeaders, message: Record<string, unknown>): boolean {
+  if (headers['mcp-protocol-version'] !== MODERN_VERSION) return false;
+  if (typeof message.method !== 'string' || message.method === 'initialize' || !('id' in message)) return false;
+  return modernVersionOf(message.params as Record<string, unknown> | undefined) === undefined;
 }
