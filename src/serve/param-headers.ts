@@ -15,7 +15,7 @@
  *   Node gives them lowercase).
  */
 import type http from 'node:http';
-import { headerParams, paramValueText } from '../mcp/eras/http-headers.js';
+import { headerParams, paramValueText, valueAt } from '../mcp/eras/http-headers.js';
 import { HEADER_MISMATCH } from '../mcp/eras/modern-errors.js';
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/s;
@@ -51,16 +51,6 @@ function typeAt(schema: unknown, path: readonly string[]): unknown {
   let s = schema as Record<string, unknown> | undefined;
   for (const key of path) s = (s?.properties as Record<string, Record<string, unknown>> | undefined)?.[key];
   return s?.type;
-}
-
-/** The instance value at `path` (own properties of plain objects only). */
-function valueAt(root: unknown, path: readonly string[]): unknown {
-  let v = root;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
 }
 
 function same(type: unknown, header: string, body: unknown): boolean {

@@ -102,7 +102,7 @@ export function requestHeaders(method: string, params: Record<string, unknown> |
 }
 
 /** The instance value at `path` (own properties of plain objects only), or undefined. */
-function valueAt(root: unknown, path: readonly string[]): unknown {
+export function valueAt(root: unknown, path: readonly string[]): unknown {
   let v = root;
   for (const key of path) {
     if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, key)) return undefined;
