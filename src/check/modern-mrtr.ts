@@ -2,9 +2,11 @@
  * Multi round-trip requests (basic/patterns/mrtr, 2026-07-28) as a server answers them: client
  * capabilities read from each request's own `_meta` (-32021 when a needed one is missing),
  * `requestState` treated as attacker-controlled (a tampered one refused), a retry missing an
- * input asked again, unexpected input responses ignored. The input comes from a tool the
- * checker may call (calls.ts: read-only, `--fixtures`, or `--allow-calls`) that answers
- * `input_required`; a server with none has nothing to judge here.
+ * input asked again, unexpected input responses ignored. The input comes from a tool that
+ * answers `input_required`: one of the conformance suite's MRTR tools the server lists (the
+ * suite profile, profile.ts: called by default, each judged only by the checks the profile names
+ * for it), else one the checker may call (calls.ts: read-only, `--fixtures`, or
+ * `--allow-calls`); a server with none has nothing to judge here.
  */
 import { argumentsFor, mayCall, MAX_TOOL_CALLS } from './calls.js';
 import type { CheckContext } from './context.js';
@@ -12,6 +14,7 @@ import { isObject } from './context.js';
 import { messageOf } from './probe.js';
 import { ALL_INPUT_CAPS, MISSING_CAPABILITY, type Answer, type ModernWire } from './modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
+import { SUITE_INPUT_PROMPTS, suiteInputTool } from './profile.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
 /** A callable tool that answered input_required when every input capability was declared. */
@@ -23,7 +26,22 @@ interface InputTool {
   needs: string[];
 }
 
+/** A tool the MRTR checks may try: `checks` (a suite profile tool) limits which judge it. */
+interface Candidate {
+  name: string;
+  args: Record<string, unknown>;
+  checks?: string[];
+}
+
 const CAP_OF: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+
+/**
+ * Whether a result asks for input: resultType input_required, or none with inputRequests or
+ * requestState (an InputRequiredResult missing its resultType, which modern.result-type reports).
+ */
+export function asksForInput(r: Record<string, unknown>): boolean {
+  return r.resultType === 'input_required' || (r.resultType === undefined && (r.inputRequests !== undefined || r.requestState !== undefined));
+}
 
 /** A response a client could give to one input request (a declined elicitation, a canned sampling answer, no roots). */
 function responseTo(request: unknown): Record<string, unknown> {
@@ -38,25 +56,67 @@ export function inputResponses(result: Record<string, unknown>): Record<string, 
   return Object.fromEntries(Object.entries(reqs).map(([k, r]) => [k, responseTo(r)]));
 }
 
-/** The first callable tool that asks for input (which one is memoized per run). */
-export function inputTool(ctx: CheckContext): Promise<InputTool | string> {
-  return ctx.memo('modern.input-tool', async () => {
+const namesOf = (r: Record<string, unknown>, key: string): string[] => (Array.isArray(r[key]) ? r[key].filter(isObject).map((x) => String(x.name)) : []);
+
+/**
+ * The tools the MRTR checks may try, the suite profile's first (memoized per run). Each listed
+ * profile tool and prompt gets its first call here, so the aggregate checks judge its answer.
+ */
+function candidates(ctx: CheckContext): Promise<Candidate[] | string> {
+  return ctx.memo('modern.input-candidates', async () => {
     if (!isObject(ctx.modernCapabilities.tools)) return 'the server declares no tools capability';
     const wire = ctx.wire();
     const list = await wire.send('tools/list');
     const tools = list.outcome.kind === 'result' && Array.isArray(list.outcome.result.tools) ? list.outcome.result.tools.filter(isObject) : [];
-    const callable = tools.filter((t) => mayCall(ctx, t).allowed).slice(0, MAX_TOOL_CALLS);
-    if (callable.length === 0) return 'no tool may be called (none read-only, none in --fixtures; --allow-calls calls every tool)';
-    for (const t of callable) {
+    const suite: Candidate[] = [];
+    const others: Candidate[] = [];
+    for (const t of tools) {
       const name = String(t.name);
-      const args = argumentsFor(t, mayCall(ctx, t).fixture);
-      const a = await wire.send('tools/call', { name, arguments: args }, { caps: ALL_INPUT_CAPS });
-      if (a.outcome.kind !== 'result' || a.outcome.result.resultType !== 'input_required') continue;
-      const reqs = isObject(a.outcome.result.inputRequests) ? Object.values(a.outcome.result.inputRequests) : [];
-      const needs = [...new Set(reqs.map((r) => CAP_OF[String(isObject(r) ? r.method : '')]).filter((c): c is string => c !== undefined))];
-      return { name, args, result: a.outcome.result, needs };
+      const p = suiteInputTool(ctx, name);
+      if (p !== undefined) suite.push({ name, args: p.arguments, checks: p.checks });
+      else if (mayCall(ctx, t).allowed && others.length < MAX_TOOL_CALLS) others.push({ name, args: argumentsFor(t, mayCall(ctx, t).fixture) });
     }
-    return `none of the ${callable.length} callable tool(s) answered input_required`;
+    for (const c of suite) await firstAnswer(ctx, c);
+    await suitePrompts(ctx);
+    if (suite.length + others.length === 0) return 'no tool may be called (none read-only, none in --fixtures, none of the suite profile; --allow-calls calls every tool)';
+    return [...suite, ...others];
+  });
+}
+
+/** The suite profile's input_required prompts the server lists, each got once (prompts/get may ask for input too). */
+async function suitePrompts(ctx: CheckContext): Promise<void> {
+  if (!isObject(ctx.modernCapabilities.prompts)) return;
+  const wire = ctx.wire();
+  const list = await wire.send('prompts/list');
+  const listed = list.outcome.kind === 'result' ? namesOf(list.outcome.result, 'prompts') : [];
+  for (const [name, p] of Object.entries(SUITE_INPUT_PROMPTS)) {
+    if (listed.includes(name)) await wire.send('prompts/get', { name, arguments: p.arguments }, { caps: ALL_INPUT_CAPS });
+  }
+}
+
+/** A candidate's answer to a call declaring every input capability (memoized per tool). */
+function firstAnswer(ctx: CheckContext, c: Candidate): Promise<Answer> {
+  return ctx.memo(`modern.input-first:${c.name}`, () => ctx.wire().send('tools/call', { name: c.name, arguments: c.args }, { caps: ALL_INPUT_CAPS }));
+}
+
+/**
+ * The first candidate `check` may judge that asks for input (memoized per check): a suite
+ * profile tool only for the checks the profile names for it.
+ */
+export function inputTool(ctx: CheckContext, check: string): Promise<InputTool | string> {
+  return ctx.memo(`modern.input-tool:${check}`, async () => {
+    const all = await candidates(ctx);
+    if (typeof all === 'string') return all;
+    const usable = all.filter((c) => c.checks === undefined || c.checks.includes(check));
+    if (usable.length === 0) return `the suite profile's input_required tools listed (${all.map((c) => c.name).join(', ')}) are not the ones its scenarios test this rule with, and no other tool may be called (--allow-calls calls every tool)`;
+    for (const c of usable) {
+      const a = await firstAnswer(ctx, c);
+      if (a.outcome.kind !== 'result' || !asksForInput(a.outcome.result)) continue;
+      const reqs = isObject(a.outcome.result.inputRequests) ? Object.values(a.outcome.result.inputRequests) : [];
+      const needs = [...new Set(reqs.map((r) => CAP_OF[String(isObject(r) ? r.method : '')]).filter((x): x is string => x !== undefined))];
+      return { name: c.name, args: c.args, result: a.outcome.result, needs };
+    }
+    return `none of the ${usable.length} tool(s) this check may call (${usable.slice(0, 3).map((c) => c.name).join(', ')}) answered input_required`;
   });
 }
 
@@ -64,12 +124,12 @@ export function inputTool(ctx: CheckContext): Promise<InputTool | string> {
  * Runs `judge` with the input tool's first answer got anew on this check's own wire: over
  * stdio a retry goes to the process that issued its requestState, as a client's would.
  */
-async function withInputTool(ctx: CheckContext, judge: (t: InputTool, wire: ModernWire) => Promise<Verdict>): Promise<Verdict> {
-  const t = await inputTool(ctx);
+async function withInputTool(ctx: CheckContext, check: string, judge: (t: InputTool, wire: ModernWire) => Promise<Verdict>): Promise<Verdict> {
+  const t = await inputTool(ctx, check);
   if (typeof t === 'string') return notApplicable(t);
   const wire = ctx.wire();
   const a = await wire.send('tools/call', { name: t.name, arguments: t.args }, { caps: ALL_INPUT_CAPS });
-  if (a.outcome.kind !== 'result' || a.outcome.result.resultType !== 'input_required') return notApplicable(`${t.name} asked for input once, then answered ${outcomeText(a)}`);
+  if (a.outcome.kind !== 'result' || !asksForInput(a.outcome.result)) return notApplicable(`${t.name} asked for input once, then answered ${outcomeText(a)}`);
   return judge({ ...t, result: a.outcome.result }, wire);
 }
 
@@ -82,7 +142,7 @@ const capabilitiesPerRequest = modernCheck({
   clause: 'basic#49',
   level: 'MUST',
   run: (ctx) =>
-    withInputTool(ctx, async (t, wire) => {
+    withInputTool(ctx, 'modern.capabilities-per-request', async (t, wire) => {
       if (t.needs.length === 0) return notApplicable(`${t.name} asked for no elicitation, sampling or roots input`);
       const caps = Object.fromEntries(Object.entries(ALL_INPUT_CAPS).filter(([k]) => !t.needs.includes(k)));
       const a = await wire.send('tools/call', { name: t.name, arguments: t.args }, { caps });
@@ -114,13 +174,13 @@ const stateIntegrity = modernCheck({
   clause: 'basic.patterns.mrtr#9',
   level: 'MUST',
   run: (ctx) =>
-    withInputTool(ctx, async (t, wire) => {
+    withInputTool(ctx, 'modern.request-state-integrity', async (t, wire) => {
       const state = t.result.requestState;
       if (typeof state !== 'string' || state.length === 0) return notApplicable(`${t.name}'s input_required carries no requestState`);
       const a = await retry(wire, t, { inputResponses: inputResponses(t.result), requestState: tamper(state) });
       const o = a.outcome;
-      // anything but a new input_required is the tool's answer (a missing resultType reads as complete)
-      if (o.kind === 'result' && o.result.resultType !== 'input_required') {
+      // anything but a new request for input is the tool's answer (no resultType and no inputRequests reads as complete)
+      if (o.kind === 'result' && !asksForInput(o.result)) {
         return violated(`${t.name} retried with a tampered requestState (one character changed) completed: requestState is attacker-controlled input and MUST be verified`, messageOf(o));
       }
       return pass(`the tampered state got ${outcomeText(a)}`);
@@ -133,7 +193,7 @@ const inputMissing = modernCheck({
   clause: 'basic.patterns.mrtr#25',
   level: 'SHOULD',
   run: (ctx) =>
-    withInputTool(ctx, async (t, wire) => {
+    withInputTool(ctx, 'modern.input-missing', async (t, wire) => {
       const state = t.result.requestState;
       const a = await retry(wire, t, typeof state === 'string' ? { requestState: state } : {});
       if (a.outcome.kind === 'error') return violated(`${t.name} retried without its input responses got ${outcomeText(a)}, not a new InputRequiredResult`, messageOf(a.outcome));
@@ -148,7 +208,7 @@ const inputExtra = modernCheck({
   clause: 'basic.patterns.mrtr#24',
   level: 'SHOULD',
   run: (ctx) =>
-    withInputTool(ctx, async (t, wire) => {
+    withInputTool(ctx, 'modern.input-extra-ignored', async (t, wire) => {
       const state = t.result.requestState;
       const responses = { ...inputResponses(t.result), 'mcpwire-check-unexpected': { action: 'decline' } };
       const a = await retry(wire, t, { inputResponses: responses, ...(typeof state === 'string' ? { requestState: state } : {}) });
@@ -158,7 +218,7 @@ const inputExtra = modernCheck({
 });
 
 /** A retry's answer that completed the request (anything but a new input_required or an error). */
-const completed = (a: Answer): boolean => a.outcome.kind === 'result' && a.outcome.result.resultType !== 'input_required';
+const completed = (a: Answer): boolean => a.outcome.kind === 'result' && !asksForInput(a.outcome.result);
 
 const inputValidated = modernCheck({
   id: 'modern.input-responses-validated',
@@ -166,7 +226,7 @@ const inputValidated = modernCheck({
   clause: 'basic.patterns.mrtr#22',
   level: 'SHOULD',
   run: (ctx) =>
-    withInputTool(ctx, async (t, wire) => {
+    withInputTool(ctx, 'modern.input-responses-validated', async (t, wire) => {
       const state = t.result.requestState;
       const keys = Object.keys(inputResponses(t.result));
       if (keys.length === 0) return notApplicable(`${t.name}'s input_required carries no inputRequests`);

@@ -22,6 +22,47 @@ export const SUITE_TOOLS: ToolFixtures = {
   test_elicitation_sep1330_enums: { arguments: {} },
 };
 
+/**
+ * A multi round-trip tool of the suite (input-required-result-* scenarios, 2026-07-28): it takes
+ * no arguments and answers a first call with input_required. `checks` are the MRTR checks
+ * (modern-mrtr.ts) whose rule the suite's scenarios test with it; no other check judges it there.
+ */
+export interface SuiteInputTool {
+  arguments: Record<string, unknown>;
+  checks: string[];
+}
+
+const asks = (...checks: string[]): SuiteInputTool => ({ arguments: {}, checks });
+
+/**
+ * The suite's input_required tools. Each is called once when listed (its first answer judged by
+ * modern.input-required and modern.result-type); the scenarios retry only these with wrong input:
+ * `_elicitation` with a wrong key, extra keys, 12345 and null for the responses; `_tampered_state`
+ * with a changed requestState; `_capabilities` without the elicitation capability. The others
+ * (sampling, roots, an echoed requestState, several inputs, several rounds) are completed with
+ * good answers only, which a checker without the user's answers does not give.
+ */
+export const SUITE_INPUT_TOOLS: Record<string, SuiteInputTool> = {
+  test_input_required_result_elicitation: asks('modern.input-missing', 'modern.input-extra-ignored', 'modern.input-responses-validated'),
+  test_input_required_result_sampling: asks(),
+  test_input_required_result_list_roots: asks(),
+  test_input_required_result_request_state: asks(),
+  test_input_required_result_multiple_inputs: asks(),
+  test_input_required_result_multi_round: asks(),
+  test_input_required_result_tampered_state: asks('modern.request-state-integrity'),
+  test_input_required_result_capabilities: asks('modern.capabilities-per-request'),
+};
+
+/** The suite's input_required prompt (input-required-result-non-tool-request): prompts/get answers input_required first. */
+export const SUITE_INPUT_PROMPTS: Record<string, { arguments: Record<string, string> }> = {
+  test_input_required_result_prompt: { arguments: {} },
+};
+
+/** The profile entry of a listed tool, unless the user's `--fixtures` names it (then it is an ordinary callable tool). */
+export function suiteInputTool(ctx: CheckContext, name: string): SuiteInputTool | undefined {
+  return Object.hasOwn(SUITE_INPUT_TOOLS, name) && ctx.options.fixtures?.[name] === undefined ? SUITE_INPUT_TOOLS[name] : undefined;
+}
+
 /** json-schema-2020-12: the input schema the suite's tool must list, keywords preserved. */
 export const SUITE_SCHEMAS: Record<string, Record<string, unknown>> = {
   json_schema_2020_12_tool: {
