@@ -4,6 +4,8 @@
  * newline-delimited JSON-RPC on its stdin/stdout; logs go to stderr only, and it exits when
  * stdin closes. With `--http` it listens for Streamable HTTP on loopback (127.0.0.1, a free port
  * unless `--listen` says), prints `LISTEN <url>` on stderr, and runs until SIGINT/SIGTERM.
+ * `--max-held` and `--held-ttl-ms` bound the calls held for a 2026-07-28 client's input
+ * (input_required rounds): how many wait at once, how long each waits for the client's retry.
  */
 import { createRequire } from 'node:module';
 import { traceTarget } from '../../index.js';
@@ -11,20 +13,40 @@ import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--trace <file>] [--timeout-ms <ms>] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--config <file>] [--imports]';
+
+/** setTimeout's largest delay: a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A positive whole number flag value, at most `max`, or a usage error naming the flag. */
+function positiveInt(flag: string, v: string | undefined, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!(Number.isSafeInteger(n) && n >= 1 && n <= max)) throw new UsageError(`${flag}: a whole number from 1 to ${max} (got "${v}")`);
+  return n;
+}
+
+/** The held-call bounds of --max-held and --held-ttl-ms (input-rounds.ts), only the ones given. */
+function inputRounds(values: { 'max-held'?: string; 'held-ttl-ms'?: string }): { inputRounds?: { maxHeld?: number; ttlMs?: number } } {
+  const maxHeld = positiveInt('--max-held', values['max-held'], 1_000_000);
+  const ttlMs = positiveInt('--held-ttl-ms', values['held-ttl-ms'], MAX_TIMER_MS);
+  if (maxHeld === undefined && ttlMs === undefined) return {};
+  return { inputRounds: { ...(maxHeld !== undefined ? { maxHeld } : {}), ...(ttlMs !== undefined ? { ttlMs } : {}) } };
+}
 
 function version(): string {
   return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 }
 
 export default function serve(argv: string[]): Promise<number> {
-  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' } } as const;
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' } } as const;
   return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
     if (positionals.length > 0) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
     if (!values.http && (values.listen !== undefined || values['token-env'] !== undefined)) throw new UsageError('--listen and --token-env go with --http');
     const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
     if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 10_000)) throw new UsageError('--page-size: a whole number from 1 to 10000');
+    const held = inputRounds(values);
     const config = await loadView(values);
     run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
@@ -36,7 +58,7 @@ export default function serve(argv: string[]): Promise<number> {
     const clientOptions = { clientInfo: { name: 'mcpwire-gateway', version: version() }, trace: trace === undefined ? (false as const) : { file: trace }, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
     const host = { closeOnExit: true, clientOptions };
     if (!values.http) {
-      await api.serveStdio(config, { version: version(), log, host, ...(pageSize !== undefined ? { pageSize } : {}) });
+      await api.serveStdio(config, { version: version(), log, host, ...held, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
     }
     let token: string | undefined;
@@ -44,7 +66,7 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, host, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
