@@ -27,6 +27,8 @@ const of = (r: CheckReport, id: string): CheckResult => {
 
 describe('check: the suite profile calls the suite MRTR tools without --allow-calls', () => {
   // cites basic.patterns.mrtr#9: the sep-2322 server honours a tampered requestState; check reports it
+  // cites basic#8: its elicitation fixture's InputRequiredResult has no resultType; check reports it
+  // cites basic.patterns.mrtr#4: it answers tools/list with input_required; check reports it
   it('a server with the sep-2322 defects fails the MRTR checks with no --allow-calls (basic#8, basic.patterns.mrtr#9, basic.patterns.mrtr#4, basic.patterns.mrtr#22)', T, async () => {
     const r = await run(['--sep-2322']);
     expect(r.era).toBe('modern');
@@ -45,6 +47,7 @@ describe('check: the suite profile calls the suite MRTR tools without --allow-ca
     expect(of(r, 'modern.capabilities-per-request').detail).toMatch(/^not applicable: the suite profile's input_required tools listed/);
   });
 
+  // cites basic.patterns.mrtr#13: the server asks only for the capabilities a request declares where the suite expects it to; check judges that on _capabilities alone
   it('a server that behaves as the suite expects passes them, each tool judged only where the profile says (basic.patterns.mrtr#13, basic.patterns.mrtr#25)', T, async () => {
     const r = await run([]);
     for (const id of MRTR) expect(of(r, id).status, `${id}: ${of(r, id).detail}`).toBe('pass');
@@ -55,6 +58,7 @@ describe('check: the suite profile calls the suite MRTR tools without --allow-ca
     expect(n).toBeGreaterThanOrEqual(9);
   });
 
+  // cites basic.patterns.mrtr#13: the server's _elicitation fixture ignores the declared capabilities, as the suite's reference does; check does not judge it by that rule
   it('with --allow-calls too, a profile tool is judged only by the checks the profile names for it (basic.patterns.mrtr#13)', T, async () => {
     // _elicitation is listed first and asks for elicitation whatever the request declares:
     // a checker taking the first tool that asks for input would fail the capabilities rule on it
