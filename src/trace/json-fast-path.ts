@@ -8,6 +8,20 @@ import { isOAuthCode, isSensitiveKey, MAX_KEY_VERDICTS } from './redaction-rules
 import { jsonOf, keyInfo, keyJson, mayBeWrittenShorter, prototypePolluted, type JsonText } from './json-text.js';
 import { SecretSet } from './secret-set.js';
 
+/** `plainSeen` slots, less one (a mask). */
+const PLAIN_SLOTS = 255;
+
+/** Characters of the JSON of a number, or -1 for one a peer's text may write shorter (`parsed`, see `mayBeWrittenShorter`). */
+function numberChars(x: number, parsed: boolean): number {
+  if (x >= 0 && x < 1e9 && Math.floor(x) === x) {
+    // (1000, 2000…: a peer may have written 1e3, shorter than JSON's digits)
+    if (x >= 1000 && parsed && x % 1000 === 0) return -1;
+    return x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9;
+  }
+  if (!Number.isFinite(x)) return 4; // null
+  return parsed && mayBeWrittenShorter(x) ? -1 : String(x).length;
+}
+
 /** Strings up to this long have their verdicts remembered (`jsonCache`, the redactor's scrub cache). */
 export const SCRUB_CACHE_MAX_LENGTH = 64;
 export const SCRUB_CACHE_SIZE = 4096;
@@ -28,6 +42,14 @@ export abstract class JsonFastPath {
   lastChars = 0;
   /** `isClean`'s `parsed` for the walk under way. */
   private parsed = false;
+  /** No secret is configured (for the walk under way): keys need no check, plain text none either. */
+  private plain = true;
+  /**
+   * Strings found clean with no secret configured whose JSON is themselves between quotes, by
+   * length and first character (a busy client's messages repeat them: a comparison instead of a
+   * cache lookup). Only read while no secret is configured, so never stale.
+   */
+  private readonly plainSeen: string[] = new Array<string>(PLAIN_SLOTS + 1).fill('');
 
   protected constructor(maxDepth: number) {
     this.maxDepth = maxDepth;
@@ -55,83 +77,111 @@ export abstract class JsonFastPath {
     this.lastBytes = 0;
     this.lastChars = 0;
     this.parsed = parsed;
+    this.plain = !this.secrets.any;
     if (prototypePolluted()) return false;
-    if (typeof value === 'object' && value !== null) return this.cleanCheck(value, 0);
-    return (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) && this.cleanMember(value, 0);
+    let ok: boolean;
+    if (typeof value === 'object' && value !== null) ok = this.cleanCheck(value, 0);
+    else ok = (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) && this.cleanValue(value, 0);
+    // lastBytes held only what UTF-8 adds to the characters
+    this.lastBytes += this.lastChars;
+    return ok;
   }
 
+  /** An object or array: its members counted, or false at the first the full walk would change. */
   private cleanCheck(v: object, depth: number): boolean {
     if (depth >= this.maxDepth) return false;
-    if (Array.isArray(v)) {
-      if (!this.parsed && typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-      const n = v.length;
-      this.lastBytes += n > 0 ? n + 1 : 2; // brackets and commas
-      this.lastChars += n > 0 ? n + 1 : 2;
-      for (let i = 0; i < n; i++) if (!this.cleanMember(v[i], depth)) return false;
-      return true;
-    }
+    if (Array.isArray(v)) return this.cleanArray(v, depth);
     // A plain object: what JSON.parse makes, and object literals. (`constructor` is read rather
     // than the prototype, which costs a runtime call; an own `constructor` member or a null
     // prototype only sends the value to the full walk.) toJSON is Object.prototype's: none.
     if (!this.parsed && ((v as { constructor?: unknown }).constructor !== Object || typeof (v as { toJSON?: unknown }).toJSON === 'function')) return false;
     const obj = v as Record<string, unknown>;
-    const checkKeys = this.secrets.any;
-    let members = 1; // the opening brace; each member adds its comma or the closing brace
+    let chars = 1; // the opening brace; each member adds its comma or the closing brace
+    // (each value's type tested once, the key's verdicts where they matter to that type)
     for (const key in obj) {
       const x = obj[key];
-      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue; // JSON leaves the member out
       const k = keyInfo(key);
-      if (k.sensitive) {
-        if (typeof x === 'string' || (typeof x === 'object' && x !== null) || k.lone === true) return false;
-      } else if (key === 'code' && typeof x === 'string' && isOAuthCode(obj)) {
-        return false;
+      if (typeof x === 'string') {
+        if (k.sensitive || (key === 'code' && isOAuthCode(obj))) return false;
+        const n = x.length;
+        // a string met lately (by length and first character) that JSON writes as it is
+        if (n !== 0 && n <= SCRUB_CACHE_MAX_LENGTH && this.plain && x === this.plainSeen[(n ^ (x.charCodeAt(0) << 2)) & PLAIN_SLOTS]) {
+          chars += n + 2;
+        } else {
+          const c = this.stringChars(x);
+          if (c < 0) return false;
+          chars += c;
+        }
+      } else if (typeof x === 'number') {
+        if (k.lone) return false;
+        if (x >= 0 && x < 1000 && Math.floor(x) === x) {
+          chars += x < 10 ? 1 : x < 100 ? 2 : 3;
+        } else {
+          const c = numberChars(x, this.parsed);
+          if (c < 0) return false;
+          chars += c;
+        }
+      } else if (typeof x === 'object') {
+        if (x === null) {
+          if (k.lone) return false;
+          chars += 4;
+        } else if (k.sensitive || !this.cleanCheck(x, depth + 1)) {
+          return false;
+        }
+      } else if (typeof x === 'boolean') {
+        if (k.lone) return false;
+        chars += x ? 4 : 5;
+      } else if (x === undefined || typeof x === 'function' || typeof x === 'symbol') {
+        continue; // JSON leaves the member out
+      } else {
+        return false; // bigint
       }
-      if (checkKeys && this.scrub(key) !== key) return false;
-      if (!this.cleanMember(x, depth)) return false;
-      this.lastBytes += k.bytes;
-      this.lastChars += k.chars;
-      members++;
+      if (!this.plain && this.scrub(key) !== key) return false;
+      this.lastBytes += k.bytes - k.chars;
+      chars += k.chars + 1;
     }
-    if (members === 1) members = 2; // {}
-    this.lastBytes += members;
-    this.lastChars += members;
+    this.lastChars += chars === 1 ? 2 : chars; // {}
     return true;
   }
 
-  /** One array element or member value for `cleanCheck` (arrays write `null` where JSON has no value). */
-  private cleanMember(x: unknown, depth: number): boolean {
-    // (`typeof x === '…'` tests, not a switch on `typeof x`: optimized code tests types directly
-    // instead of building the type's name)
-    let n: number;
-    if (typeof x === 'string') {
-      const j = this.cleanString(x);
-      if (j === undefined) return false;
-      this.lastChars += j.length;
-      return true;
-    } else if (typeof x === 'number') {
-      if (x >= 0 && x < 1e9 && Math.floor(x) === x) {
-        // (1000, 2000…: a peer may have written 1e3, shorter than JSON's digits; see below)
-        if (x >= 1000 && this.parsed && x % 1000 === 0) return false;
-        n = x < 10 ? 1 : x < 100 ? 2 : x < 1000 ? 3 : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9;
-      } else if (Number.isFinite(x)) {
-        if (this.parsed && mayBeWrittenShorter(x)) return false;
-        n = String(x).length;
-      } else {
-        n = 4;
-      }
-    } else if (typeof x === 'object') {
-      if (x !== null) return this.cleanCheck(x, depth + 1);
-      n = 4;
-    } else if (typeof x === 'boolean') {
-      n = x ? 4 : 5;
-    } else if (typeof x === 'bigint') {
-      return false;
-    } else {
-      n = 4; // undefined, function, symbol: an array element JSON writes as null
+  private cleanArray(v: unknown[], depth: number): boolean {
+    if (!this.parsed && typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+    const n = v.length;
+    this.lastChars += n > 0 ? n + 1 : 2; // brackets and commas
+    for (let i = 0; i < n; i++) {
+      const x: unknown = v[i];
+      // (undefined, function, symbol: JSON writes null)
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') this.lastChars += 4;
+      else if (!this.cleanValue(x, depth)) return false;
     }
-    this.lastBytes += n;
+    return true;
+  }
+
+  /** An array element or a lone value (not undefined, a function or a symbol), counted. */
+  private cleanValue(x: unknown, depth: number): boolean {
+    let n: number;
+    if (typeof x === 'string') n = this.stringChars(x);
+    else if (typeof x === 'number') n = numberChars(x, this.parsed);
+    else if (typeof x === 'object') return x === null ? ((this.lastChars += 4), true) : this.cleanCheck(x, depth + 1);
+    else if (typeof x === 'boolean') n = x ? 4 : 5;
+    else return false; // bigint
+    if (n < 0) return false;
     this.lastChars += n;
     return true;
+  }
+
+  /**
+   * The characters of the JSON of a string the redaction leaves alone (what UTF-8 adds to
+   * `lastBytes`), or -1; a short one JSON writes as it is is remembered in `plainSeen` (no secret configured).
+   */
+  private stringChars(x: string): number {
+    const c = this.cleanText(x);
+    if (c === undefined) return -1;
+    const n = x.length;
+    const chars = c.json.length;
+    if (chars === n + 2 && c.bytes === chars && n !== 0 && n <= SCRUB_CACHE_MAX_LENGTH && this.plain) this.plainSeen[(n ^ (x.charCodeAt(0) << 2)) & PLAIN_SLOTS] = x;
+    this.lastBytes += c.bytes - chars;
+    return chars;
   }
 
   /**
@@ -145,6 +195,14 @@ export abstract class JsonFastPath {
 
   /** JSON of a string the redaction leaves alone (counting its bytes), or undefined. */
   protected cleanString(s: string): string | undefined {
+    const c = this.cleanText(s);
+    if (c === undefined) return undefined;
+    this.lastBytes += c.bytes;
+    return c.json;
+  }
+
+  /** JSON and size of a string the redaction leaves alone, or undefined (also for a lone surrogate). */
+  private cleanText(s: string): JsonText | undefined {
     if (s.length <= SCRUB_CACHE_MAX_LENGTH) {
       let c = this.jsonCache.get(s);
       if (c === undefined) {
@@ -153,15 +211,11 @@ export abstract class JsonFastPath {
         if (this.jsonCache.size >= SCRUB_CACHE_SIZE) this.jsonCache.clear();
         this.jsonCache.set(s, c);
       }
-      if (c === null) return undefined;
-      this.lastBytes += c.bytes;
-      return c.json;
+      return c ?? undefined;
     }
     if (this.redactString(s) !== s) return undefined;
     const c = jsonOf(s);
-    if (c.lone === true) return undefined;
-    this.lastBytes += c.bytes;
-    return c.json;
+    return c.lone === true ? undefined : c;
   }
 
   /** `"key":` for a key the redaction leaves alone (counting its bytes), or undefined. */

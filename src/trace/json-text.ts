@@ -65,18 +65,18 @@ export interface KeyInfo {
   chars: number;
   sensitive: boolean;
   /** The key holds a lone surrogate (then `sensitive` too). */
-  lone?: true;
+  lone: boolean;
 }
 const keyInfos = new Map<string, KeyInfo>();
 
 /** The keys of nearly every message (none names a credential): found by comparison, not hashing. */
-const K5 = { bytes: 5, chars: 5, sensitive: false };
-const K6 = { bytes: 6, chars: 6, sensitive: false };
-const K7 = { bytes: 7, chars: 7, sensitive: false };
-const K8 = { bytes: 8, chars: 8, sensitive: false };
-const K9 = { bytes: 9, chars: 9, sensitive: false };
-const K10 = { bytes: 10, chars: 10, sensitive: false };
-const K12 = { bytes: 12, chars: 12, sensitive: false };
+const K5: KeyInfo = { bytes: 5, chars: 5, sensitive: false, lone: false };
+const K6: KeyInfo = { bytes: 6, chars: 6, sensitive: false, lone: false };
+const K7: KeyInfo = { bytes: 7, chars: 7, sensitive: false, lone: false };
+const K8: KeyInfo = { bytes: 8, chars: 8, sensitive: false, lone: false };
+const K9: KeyInfo = { bytes: 9, chars: 9, sensitive: false, lone: false };
+const K10: KeyInfo = { bytes: 10, chars: 10, sensitive: false, lone: false };
+const K12: KeyInfo = { bytes: 12, chars: 12, sensitive: false, lone: false };
 
 export function keyInfo(key: string): KeyInfo {
   switch (key) {
@@ -105,15 +105,17 @@ export function keyInfo(key: string): KeyInfo {
     case 'isError':
       return K10;
   }
-  let k = keyInfos.get(key);
-  if (k === undefined) {
-    const j = jsonOf(key);
-    // A key with a lone surrogate never passes as clean (see `LONE_SURROGATE`): `sensitive` takes
-    // it off the common path, `lone` rejects it there.
-    k = j.lone === true ? { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: true, lone: true } : { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: isSensitiveKey(key) };
-    if (keyInfos.size >= MAX_KEY_VERDICTS) keyInfos.clear();
-    if (key.length <= 256) keyInfos.set(key, k);
-  }
+  return keyInfos.get(key) ?? newKeyInfo(key);
+}
+
+/** `keyInfo` of a key not known yet (kept for the next time). */
+function newKeyInfo(key: string): KeyInfo {
+  const j = jsonOf(key);
+  // A key with a lone surrogate never passes as clean (see `LONE_SURROGATE`): `sensitive` takes
+  // it off the common path, `lone` rejects it there.
+  const k: KeyInfo = j.lone === true ? { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: true, lone: true } : { bytes: j.bytes + 1, chars: j.json.length + 1, sensitive: isSensitiveKey(key), lone: false };
+  if (keyInfos.size >= MAX_KEY_VERDICTS) keyInfos.clear();
+  if (key.length <= 256) keyInfos.set(key, k);
   return k;
 }
 
