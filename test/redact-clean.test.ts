@@ -169,10 +169,26 @@ describe('redaction check: isClean', () => {
     }
   });
 
+  it('a string found clean before a secret is configured is looked at again once it is one (a token learnt at run time), and after it is removed', () => {
+    const token = 'run-time-token-abc123';
+    const m = (): unknown => JSON.parse(`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"${token}"}],"echo":"${token}"}}`);
+    const r = new Redactor();
+    for (let i = 0; i < 3; i++) expect(r.isClean(m(), true)).toBe(true);
+    r.addSecrets([token]);
+    expect(r.isClean(m(), true)).toBe(false);
+    expect(r.isClean({ note: token }, false)).toBe(false);
+    expect(JSON.stringify(r.redact(m()))).not.toContain(token);
+    r.removeSecrets([token]);
+    expect(r.isClean(m(), true)).toBe(true);
+  });
+
   it('property: isClean says clean exactly where the redaction changes nothing (sensitive keys, OAuth codes, credential-looking strings, configured secrets, escapes, non-ASCII, lone surrogates, numbers 1e3/-0/1.50), and then its sizes are the compact JSON\'s', () => {
     let clean = 0;
     let dirty = 0;
-    const n = fuzz('redaction check: isClean ≡ the full walk changes nothing, sizes exact', 5_000, fc.tuple(message, redactorOptions, fc.boolean()), ([m, options, parsed]) => {
+    // one redactor for all cases too, as a tracer has: its caches of strings and keys met before
+    // (secrets added and removed now and then)
+    const shared = new Redactor();
+    const n = fuzz('redaction check: isClean ≡ the full walk changes nothing, sizes exact', 5_000, fc.tuple(message, redactorOptions, fc.boolean(), fc.nat(20)), ([m, options, parsed, turn]) => {
       const r = new Redactor(options);
       // incoming: as JSON.parse makes it (no undefined, NaN or Infinity left)
       const v = parsed ? (JSON.parse(JSON.stringify(m)) as unknown) : m;
@@ -180,6 +196,9 @@ describe('redaction check: isClean', () => {
       else dirty++;
       // the verdict holds again, on the caches the first call filled
       expect(r.isClean(v, parsed)).toBe(expectedClean(r, v, parsed));
+      if (turn === 0) shared.addSecrets([SECRET, SHORT_SECRET]);
+      else if (turn === 1) shared.removeSecrets([SECRET, SHORT_SECRET]);
+      checkClean(shared, v, parsed);
     });
     // not vacuous either way
     expect(clean).toBeGreaterThan(n / 10);

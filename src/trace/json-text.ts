@@ -79,25 +79,30 @@ const K10: KeyInfo = { bytes: 10, chars: 10, sensitive: false, lone: false };
 const K12: KeyInfo = { bytes: 12, chars: 12, sensitive: false, lone: false };
 
 export function keyInfo(key: string): KeyInfo {
+  // (the keys of every message first: each case is one more comparison)
   switch (key) {
+    case 'jsonrpc':
+      return K10;
     case 'id':
       return K5;
-    case 'text':
-    case 'name':
-    case 'type':
-    case 'data':
-      return K7;
+    case 'result':
     case 'method':
     case 'params':
-    case 'result':
       return K9;
-    case 'jsonrpc':
+    case 'text':
+    case 'type':
+    case 'name':
+      return K7;
     case 'content':
-    case 'message':
       return K10;
     case 'arguments':
       return K12;
     case 'error':
+      return K8;
+    case 'message':
+      return K10;
+    case 'data':
+      return K7;
     case '_meta':
       return K8;
     case 'uri':
