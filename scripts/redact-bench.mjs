@@ -8,10 +8,12 @@
 // client's tools/call request (an object literal, `isClean(m, false)`) and the result as the raw
 // server and the SDK server write it (parsed from its text, `isClean(m, true)`). A call is the
 // request and one result (raw and SDK server alternately), two messages.
+// Each message is checked as the tracer does (src/trace/tracer.ts): `isClean`, its text as long
+// as `lastChars`, no configured secret in the text (`hasSecrets`, `textHasSecret`).
 // - hot: calls back to back over a pool of 1,024 distinct messages; ns per message.
 // - cold: before each call (not timed) a write to every cache line of a 32 MiB buffer, then the
-//   call's messages are made (the request built, the result parsed: as the transport leaves them
-//   in the cache) and the two checks timed alone (hrtime, minus an empty timed section measured
+//   call's messages are made (the request built and serialized, the result parsed: as the
+//   transport leaves them in the cache) and the two checks timed alone (hrtime, minus an empty timed section measured
 //   the same way); median and mean ns per message.
 // - --instr <old|new> --calls N: only N hot calls of one build after a warm-up, for an
 //   instruction count (run it with two values of N and take the difference: startup cancels).
@@ -53,7 +55,14 @@ async function load(name) {
 
 const POOL = 1024;
 const reqPool = Array.from({ length: POOL }, (_, i) => request(i + 1));
-const resPool = Array.from({ length: POOL }, (_, i) => result(i + 1));
+const reqTexts = reqPool.map((m) => JSON.stringify(m));
+const resTexts = Array.from({ length: POOL }, (_, i) => ((i + 1) % 2 === 0 ? sdkText(i + 1) : rawText(i + 1)));
+const resPool = resTexts.map((t) => JSON.parse(t));
+
+/** What the tracer asks of the redactor for a message with its text (src/trace/tracer.ts). */
+function check(r, message, parsed, text) {
+  return r.isClean(message, parsed) && text.length === r.lastChars && !(r.hasSecrets && r.textHasSecret(text));
+}
 
 /** ns per message, `calls` calls back to back. */
 function hot(r, calls) {
@@ -61,8 +70,8 @@ function hot(r, calls) {
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < calls; i++) {
     const j = i & (POOL - 1);
-    if (r.isClean(reqPool[j], false)) ok += r.lastBytes;
-    if (r.isClean(resPool[j], true)) ok += r.lastChars;
+    if (check(r, reqPool[j], false, reqTexts[j])) ok += r.lastBytes;
+    if (check(r, resPool[j], true, resTexts[j])) ok += r.lastBytes;
   }
   const ns = Number(process.hrtime.bigint() - t0);
   if (ok === 0) throw new Error('nothing clean');
@@ -81,11 +90,13 @@ function cold(r, calls) {
   for (let i = 0; i < calls; i++) {
     sweep();
     const req = request(i + 1);
-    const res = result(i + 1);
+    const reqText = JSON.stringify(req);
+    const resText = (i + 1) % 2 === 0 ? sdkText(i + 1) : rawText(i + 1);
+    const res = JSON.parse(resText);
     const t0 = process.hrtime.bigint();
     if (r !== undefined) {
-      if (r.isClean(req, false)) ok += r.lastBytes;
-      if (r.isClean(res, true)) ok += r.lastChars;
+      if (check(r, req, false, reqText)) ok += r.lastBytes;
+      if (check(r, res, true, resText)) ok += r.lastBytes;
     } else ok += req.id + res.id;
     xs[i] = Number(process.hrtime.bigint() - t0);
   }
@@ -104,7 +115,11 @@ if (instr !== undefined) {
 }
 
 const reds = { old: await load('old'), new: await load('new') };
-for (const name of ['old', 'new']) hot(reds[name], 50_000);
+for (const name of ['old', 'new']) {
+  hot(reds[name], 50_000);
+  cold(reds[name], 200);
+}
+cold(undefined, 200);
 const rows = { old: { hot: [], coldMed: [], coldMean: [] }, new: { hot: [], coldMed: [], coldMean: [] } };
 const empty = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -114,16 +129,20 @@ for (let round = 0; round < ROUNDS; round++) {
   empty.push(e);
   for (const name of order) {
     const [med, mean] = cold(reds[name], COLD);
-    rows[name].coldMed.push((med - e) / 2);
-    rows[name].coldMean.push((mean - e) / 2);
+    rows[name].coldMed.push(med);
+    rows[name].coldMean.push(mean);
   }
-  const f = (xs) => xs[xs.length - 1].toFixed(0).padStart(5);
+  const f = (xs) => ((xs[xs.length - 1] - e) / 2).toFixed(0).padStart(5);
   console.log(`round ${round + 1}: hot old ${rows.old.hot.at(-1).toFixed(1)} new ${rows.new.hot.at(-1).toFixed(1)} ns/msg; cold (median, mean) old ${f(rows.old.coldMed)} ${f(rows.old.coldMean)} new ${f(rows.new.coldMed)} ${f(rows.new.coldMean)} ns/msg (empty section ${e} ns)`);
 }
 const range = (xs) => `${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-console.log(`\nns per message over ${ROUNDS} interleaved rounds (range; median)${secrets.length ? ', with configured secrets' : ''}:`);
+console.log(`\nns per message over ${ROUNDS} interleaved rounds (range; median)${secrets.length ? ', with configured secrets' : ''}; empty timed section ${median(empty)} ns a call:`);
+// (the empty section's median over all rounds taken off: its first rounds may run colder)
+const e = median(empty);
 for (const name of ['old', 'new']) {
   const r = rows[name];
+  r.coldMed = r.coldMed.map((x) => (x - e) / 2);
+  r.coldMean = r.coldMean.map((x) => (x - e) / 2);
   console.log(`${name} (${builds[name]}): hot ${range(r.hot)} (${median(r.hot).toFixed(0)}); cold median ${range(r.coldMed)} (${median(r.coldMed).toFixed(0)}), cold mean ${range(r.coldMean)} (${median(r.coldMean).toFixed(0)})`);
 }

@@ -9,7 +9,7 @@ import { jsonOf, keyInfo, keyJson, mayBeWrittenShorter, prototypePolluted, type 
 import { SecretSet } from './secret-set.js';
 
 /** `plainSeen` slots, less one (a mask). */
-const PLAIN_SLOTS = 255;
+const PLAIN_SLOTS = 63;
 
 /** Characters of the JSON of a number, or -1 for one a peer's text may write shorter (`parsed`, see `mayBeWrittenShorter`). */
 function numberChars(x: number, parsed: boolean): number {
@@ -42,8 +42,11 @@ export abstract class JsonFastPath {
   lastChars = 0;
   /** `isClean`'s `parsed` for the walk under way. */
   private parsed = false;
-  /** No secret is configured (for the walk under way): keys need no check, plain text none either. */
-  private plain = true;
+  /**
+   * No secret is configured: keys need no check, strings in `plainSeen` none either. (Kept here,
+   * set by `secretsChanged`, so the walk of a cold process does not read the secret set.)
+   */
+  protected plain = true;
   /**
    * Strings found clean with no secret configured whose JSON is themselves between quotes, by
    * length and first character (a busy client's messages repeat them: a comparison instead of a
@@ -53,6 +56,12 @@ export abstract class JsonFastPath {
 
   protected constructor(maxDepth: number) {
     this.maxDepth = maxDepth;
+  }
+
+  /** To be called after the secret set changed. */
+  protected secretsChanged(): void {
+    this.plain = !this.secrets.any;
+    this.jsonCache.clear();
   }
 
   /** Redacts one string (secrets, credentials in text, length). */
@@ -77,7 +86,6 @@ export abstract class JsonFastPath {
     this.lastBytes = 0;
     this.lastChars = 0;
     this.parsed = parsed;
-    this.plain = !this.secrets.any;
     if (prototypePolluted()) return false;
     let ok: boolean;
     if (typeof value === 'object' && value !== null) ok = this.cleanCheck(value, 0);

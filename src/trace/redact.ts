@@ -74,7 +74,7 @@ export class Redactor extends JsonFastPath {
   addSecrets(values: Iterable<string>): void {
     this.secrets.add(values);
     this.scrubCache.clear();
-    this.jsonCache.clear();
+    this.secretsChanged();
   }
 
   /**
@@ -85,12 +85,12 @@ export class Redactor extends JsonFastPath {
   removeSecrets(values: Iterable<string>): void {
     if (!this.secrets.remove(values)) return;
     this.scrubCache.clear();
-    this.jsonCache.clear();
+    this.secretsChanged();
   }
 
   /** Whether any secret value is configured. */
   get hasSecrets(): boolean {
-    return this.secrets.any;
+    return !this.plain;
   }
 
   /**
