@@ -54,9 +54,11 @@ async function load(name) {
 }
 
 const POOL = 1024;
-const reqPool = Array.from({ length: POOL }, (_, i) => request(i + 1));
+/** Ids as in a bench run (2,000 calls of warm-up, then thousands more): five digits. */
+const FIRST_ID = 20_001;
+const reqPool = Array.from({ length: POOL }, (_, i) => request(FIRST_ID + i));
 const reqTexts = reqPool.map((m) => JSON.stringify(m));
-const resTexts = Array.from({ length: POOL }, (_, i) => ((i + 1) % 2 === 0 ? sdkText(i + 1) : rawText(i + 1)));
+const resTexts = Array.from({ length: POOL }, (_, i) => ((FIRST_ID + i) % 2 === 0 ? sdkText(FIRST_ID + i) : rawText(FIRST_ID + i)));
 const resPool = resTexts.map((t) => JSON.parse(t));
 
 /** What the tracer asks of the redactor for a message with its text (src/trace/tracer.ts). */
@@ -89,9 +91,10 @@ function cold(r, calls) {
   let ok = 0;
   for (let i = 0; i < calls; i++) {
     sweep();
-    const req = request(i + 1);
+    const id = FIRST_ID + i;
+    const req = request(id);
     const reqText = JSON.stringify(req);
-    const resText = (i + 1) % 2 === 0 ? sdkText(i + 1) : rawText(i + 1);
+    const resText = id % 2 === 0 ? sdkText(id) : rawText(id);
     const res = JSON.parse(resText);
     const t0 = process.hrtime.bigint();
     if (r !== undefined) {

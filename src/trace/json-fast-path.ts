@@ -122,8 +122,9 @@ export abstract class JsonFastPath {
         }
       } else if (typeof x === 'number') {
         if (k.lone) return false;
-        if (x >= 0 && x < 1000 && Math.floor(x) === x) {
-          chars += x < 10 ? 1 : x < 100 ? 2 : 3;
+        // (ids: a busy client's run into the thousands; 1000, 2000… a peer may write 1e3, shorter)
+        if (x >= 0 && x < 1e9 && Math.floor(x) === x && (x < 1000 || x % 1000 !== 0)) {
+          chars += x < 1000 ? (x < 10 ? 1 : x < 100 ? 2 : 3) : x < 1e4 ? 4 : x < 1e5 ? 5 : x < 1e6 ? 6 : x < 1e7 ? 7 : x < 1e8 ? 8 : 9;
         } else {
           const c = numberChars(x, this.parsed);
           if (c < 0) return false;
