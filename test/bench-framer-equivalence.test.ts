@@ -250,4 +250,20 @@ describe('optimised framer ≡ per-line reference framer', () => {
     const bytes = Buffer.from(lines.join('\n') + '\n');
     expect(run((o) => new NdjsonFramer(o), bytes, [], 1024)).toEqual(run((o) => new ReferenceFramer(o), bytes, [], 1024));
   });
+
+  it('streams with stray bytes that are not UTF-8 (each replaced alone, or with the bytes it starts)', () => {
+    const rand = rng(20261126);
+    const STRAY = [[0x80], [0xff], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x8e], [0xef, 0xbb], [0xef, 0xbb, 0xbf]];
+    for (let k = 0; k < 300; k++) {
+      const max = rand() < 0.5 ? 64 : 4096;
+      const out: number[] = [];
+      for (const b of stream(rand, max)) {
+        if (b !== NL && b !== CR && rand() < 0.03) out.push(...STRAY[Math.floor(rand() * STRAY.length)]);
+        out.push(b);
+      }
+      const bytes = Buffer.from(out);
+      const at = cuts(rand, bytes.length);
+      expect(run((o) => new NdjsonFramer(o), bytes, at, max), `case ${k}`).toEqual(run((o) => new ReferenceFramer(o), bytes, at, max));
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { NdjsonFramer, type FramerDiagnostic } from '../src/jsonrpc/framer.js';
 
 function collect(max?: number) {
@@ -93,5 +93,22 @@ describe('NDJSON framer (basic/transports stdio framing, basic.transports#1 #3)'
     const { framer, messages } = collect();
     framer.push(Buffer.from('[{"jsonrpc":"2.0","method":"a"}]\n'));
     expect(messages).toEqual([[{ jsonrpc: '2.0', method: 'a' }]]);
+  });
+
+  it('does not search a chunk that ends with its last newline, and still splits every line in it', () => {
+    const { framer, messages, diags } = collect();
+    const spy = vi.spyOn(Buffer.prototype, 'lastIndexOf');
+    try {
+      framer.push(bytes); // three whole lines, the chunk ends with the newline of the last
+      framer.push(Buffer.from('{"jsonrpc":"2.0","id":2,"result":{}}\r\n'));
+      expect(spy).not.toHaveBeenCalled();
+      framer.push(Buffer.from('{"jsonrpc":"2.0","id":3,"result":{}}\n{"jsonrpc":"2.0",')); // a line left over
+      expect(spy).toHaveBeenCalledTimes(1);
+      framer.push(Buffer.from('"id":4,"result":{}}\n'));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(diags).toEqual([]);
+    expect(messages).toEqual([...msgs, { jsonrpc: '2.0', id: 2, result: {} }, { jsonrpc: '2.0', id: 3, result: {} }, { jsonrpc: '2.0', id: 4, result: {} }]);
   });
 });

@@ -92,8 +92,9 @@ export class NdjsonFramer {
       start = nl + 1;
       if (start >= len) return;
     }
-    // Every complete line left in this chunk ends at or before its last newline.
-    const last = chunk.lastIndexOf(NL);
+    // Every complete line left in this chunk ends at or before its last newline (a chunk that
+    // ends one, the usual case, needs no search).
+    const last = chunk[len - 1] === NL ? len - 1 : chunk.lastIndexOf(NL);
     if (last < start) {
       this.hold(chunk, start, len);
       return;
