@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Micro benchmark of the trace writer (not a test: wall-clock numbers, run by hand).
 //   npm run build && node scripts/trace-bench.mjs [--n 100000] [--reps 5] [--cpu-prof]
-//   node scripts/trace-bench.mjs --client [--rounds 6] [--calls 40000]
+//   node scripts/trace-bench.mjs --client [--rounds 6] [--calls 40000] [--against OTHER/dist]
 // --client: McpClient untraced and tracing to a file, over the in-process memory transport
 // against a server that echoes at once (no system calls but the trace's own writes), rounds
 // interleaved, CPU time of this process per call at 64 in flight and sequentially: the tracer's
@@ -134,11 +134,17 @@ console.log(`  SonicBoom, 16 KiB writes, per line          ${f(rows.sonicBatch)}
 
 /** `--client`: traced/untraced McpClient CPU per call over the memory transport (see the top). */
 async function clientBench(rounds, calls) {
-  const { McpClient } = await import(dist('mcp/client.js'));
-  const { createMemoryPair } = await import(dist('transport/memory.js'));
+  const load = async (at) => ({
+    McpClient: (await import(at('mcp/client.js'))).McpClient,
+    createMemoryPair: (await import(at('transport/memory.js'))).createMemoryPair,
+  });
+  const here = await load(dist);
+  // --against DIST: a third client, traced, from another build's dist/ (same-process A/B)
+  const againstAt = args.indexOf('--against');
+  const against = againstAt === -1 ? undefined : await load((p) => pathToFileURL(path.join(path.resolve(args[againstAt + 1]), p)).href);
   const text = 'hello from the bench client';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-client-'));
-  const open = async (trace) => {
+  const open = async (trace, { McpClient, createMemoryPair } = here) => {
     const [c, s] = createMemoryPair();
     s.onmessage = (m) => {
       if (m.id === undefined) return;
@@ -169,6 +175,7 @@ async function clientBench(rounds, calls) {
     { name: 'untraced', client: await open(false), c64: [], seq: [] },
     { name: 'traced to a file', client: await open(path.join(dir, 'trace.jsonl')), c64: [], seq: [] },
   ];
+  if (against) variants.push({ name: 'traced, --against', client: await open(path.join(dir, 'trace-against.jsonl'), against), c64: [], seq: [] });
   for (const v of variants) await cpuPerCall(v.client, 64, 5000); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
@@ -185,4 +192,8 @@ async function clientBench(rounds, calls) {
   console.log(`  at 64 in flight and ${Math.ceil(calls / 4)} sequential, CPU per call, node ${process.version}`);
   for (const v of variants) console.log(`  ${v.name.padEnd(18)} 64 in flight ${f(v.c64)}   sequential ${f(v.seq)}`);
   console.log(`  traced/untraced (median of per-round ratios): 64 in flight ${ratio('c64')}, sequential ${ratio('seq')}`);
+  if (against) {
+    const vs = (k) => mid(variants[1][k].map((x, i) => x / variants[2][k][i])).toFixed(3);
+    console.log(`  traced / traced --against (median of per-round ratios): 64 in flight ${vs('c64')}, sequential ${vs('seq')}`);
+  }
 }

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Connection } from '../src/protocol/connection.js';
 import type { MessageInfo } from '../src/protocol/observer.js';
 import { createTracer } from '../src/trace/index.js';
+import { sessionTag } from '../src/trace/session-tag.js';
 import { isPlainMillis, putFixed3, putMillis3, putUint } from '../src/trace/line-bytes.js';
 import { millis3 } from '../src/trace/tracer.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
@@ -161,6 +162,41 @@ describe('trace fast path: the message text is the line', () => {
       expect(r.server).toBe(id % 2 === 0 ? 'one' : 'two');
       expect(((r.msg as { result: { content: { text: string }[] } }).result.content[0].text)).toBe(`${id}:${pad}`);
       expect(r.latency_ms).toBe(Math.round((id / 7) * 1000) / 1000);
+    }
+  });
+
+  it('each line names its own method, id and session while methods alternate, with and without ids, and after the session changes', async () => {
+    const file = join(dir, 'segments.jsonl');
+    const t = await createTracer({ file, serverId: 'srv', transport: 'stdio' });
+    // the last method of each round is the first of the next: the same segment asked for across the change
+    const methods = ['tools/call', 'resources/read', 'tools/call', 'tools/call', 'prompts/get', 'tools/call'];
+    const send = (i: number, method: string) => {
+      const req = { jsonrpc: '2.0', id: i, method, params: {} };
+      t.message('out', req, { kind: 'request', method, id: i, text: JSON.stringify(req) });
+      const note = { jsonrpc: '2.0', method: `${method}/note` };
+      t.message('out', note, { kind: 'notification', method: note.method, text: JSON.stringify(note) });
+    };
+    let i = 0;
+    for (const method of methods) send(++i, method);
+    t.setSessionId('session-one');
+    for (const method of methods) send(++i, method);
+    t.setSessionId(undefined);
+    for (const method of methods) send(++i, method);
+    await t.close();
+    const recs = records(file).filter((r) => r.dir === 'out');
+    expect(recs).toHaveLength(6 * methods.length);
+    const expected = [undefined, 'session-one', undefined];
+    for (let k = 0; k < recs.length; k += 2) {
+      const n = k / 2;
+      const method = methods[n % methods.length];
+      const session = expected[Math.floor(n / methods.length)];
+      expect(recs[k]).toMatchObject({ kind: 'request', method, id: n + 1 });
+      expect(recs[k + 1]).toMatchObject({ kind: 'notification', method: `${method}/note` });
+      expect(recs[k + 1].id).toBeUndefined();
+      for (const r of [recs[k], recs[k + 1]]) {
+        if (session === undefined) expect(r.session).toBeUndefined();
+        else expect(r.session).toBe(sessionTag(session));
+      }
     }
   });
 

@@ -185,6 +185,10 @@ function kindIndex(kind: string): number {
   }
 }
 const KIND_COUNT = 5;
+/** One slot per direction, kind and with-or-without id (`TraceWriter.segment`), packed (no holes). */
+function emptySlots<T>(): (T | undefined)[] {
+  return new Array<T | undefined>(4 * KIND_COUNT).fill(undefined);
+}
 
 /** `,"method":"tools/call"`, built once per method (boundedly). */
 const METHOD_FIELD = new Map<string, string>();
@@ -211,6 +215,12 @@ class TraceWriter implements Tracer {
    */
   private segments: Map<string, Segment>[] = [];
   private segmentCount = 0;
+  /**
+   * The method and segment each slot last gave (`segment`): a busy client traces the same few
+   * methods over and over, and one string comparison is cheaper than the Map's lookup.
+   */
+  private lastMethod: (string | undefined)[] = emptySlots();
+  private lastSegment: (Segment | undefined)[] = emptySlots();
   /** The session id being redacted (replaced, not accumulated, on renewal). */
   private sessionSecret: string | undefined;
   private readonly baseBindings: string;
@@ -285,6 +295,7 @@ class TraceWriter implements Tracer {
     const k = kindIndex(kind);
     if (k < 0 || (direction !== 'in' && direction !== 'out')) return undefined;
     const slot = (direction === 'in' ? 0 : 2 * KIND_COUNT) + 2 * k + (hasId ? 1 : 0);
+    if (this.lastMethod[slot] === method) return this.lastSegment[slot];
     let byMethod = this.segments[slot];
     if (byMethod === undefined) this.segments[slot] = byMethod = new Map();
     let seg = byMethod.get(method);
@@ -296,6 +307,8 @@ class TraceWriter implements Tracer {
         this.segmentCount++;
       }
     }
+    this.lastMethod[slot] = method;
+    this.lastSegment[slot] = seg;
     return seg;
   }
 
@@ -343,6 +356,8 @@ class TraceWriter implements Tracer {
     this.bindings = this.baseBindings + this.sessionField + this.exchangeField;
     this.segments = [];
     this.segmentCount = 0;
+    this.lastMethod = emptySlots();
+    this.lastSegment = emptySlots();
   }
 
   addSecrets(values: string[]): void {
