@@ -76,3 +76,49 @@ export function isPlainMillis(x: number): boolean {
 export function isPlainUint(n: unknown): n is number {
   return typeof n === 'number' && n >= 0 && n <= Number.MAX_SAFE_INTEGER && Math.floor(n) === n && !Object.is(n, -0);
 }
+
+// The fixed field names of a message line, written as stores of constants: a copy of a few bytes
+// (`TypedArray.prototype.set`) costs ~20 ns whatever its length, a byte loop ~2 ns a byte, a
+// constant store next to nothing. Each writes exactly its text (`test/trace-fast-path.test.ts`).
+
+/** `{"v":1,"t":` (the format version is one digit: `record.ts`). */
+export function putLineStart(buf: Uint8Array, pos: number, version: number): number {
+  buf[pos] = 0x7b; // {
+  buf[pos + 1] = 0x22; // "
+  buf[pos + 2] = 0x76; // v
+  buf[pos + 3] = 0x22;
+  buf[pos + 4] = 0x3a; // :
+  buf[pos + 5] = 48 + version;
+  buf[pos + 6] = 0x2c; // ,
+  buf[pos + 7] = 0x22;
+  buf[pos + 8] = 0x74; // t
+  buf[pos + 9] = 0x22;
+  buf[pos + 10] = 0x3a;
+  return pos + 11;
+}
+
+/** `,"bytes":` */
+export function putBytesField(buf: Uint8Array, pos: number): number {
+  buf[pos] = 0x2c;
+  buf[pos + 1] = 0x22;
+  buf[pos + 2] = 0x62; // b
+  buf[pos + 3] = 0x79; // y
+  buf[pos + 4] = 0x74; // t
+  buf[pos + 5] = 0x65; // e
+  buf[pos + 6] = 0x73; // s
+  buf[pos + 7] = 0x22;
+  buf[pos + 8] = 0x3a;
+  return pos + 9;
+}
+
+/** `,"msg":` */
+export function putMsgField(buf: Uint8Array, pos: number): number {
+  buf[pos] = 0x2c;
+  buf[pos + 1] = 0x22;
+  buf[pos + 2] = 0x6d; // m
+  buf[pos + 3] = 0x73; // s
+  buf[pos + 4] = 0x67; // g
+  buf[pos + 5] = 0x22;
+  buf[pos + 6] = 0x3a;
+  return pos + 7;
+}

@@ -25,7 +25,7 @@ import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '..
 import { isoBytes, isoPlain, lineHead, millis3, tick } from './clock.js';
 import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
-import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putFixed3, putMillis3, putUint } from './line-bytes.js';
+import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putBytesField, putFixed3, putLineStart, putMillis3, putMsgField, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
 import type { StrictChecker, Violation } from './strict.js';
 
@@ -78,11 +78,7 @@ export { traceTarget } from './target.js';
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };
 
-const LINE_START = Buffer.from(`{"v":${TRACE_FORMAT_VERSION},"t":`, 'latin1');
 const FIELD_LATENCY = Buffer.from(',"latency_ms":', 'latin1');
-
-const FIELD_BYTES = Buffer.from(',"bytes":', 'latin1');
-const FIELD_MSG = Buffer.from(',"msg":', 'latin1');
 
 /** Room for the fixed parts of a message line's head and its numbers (see `putMessageLine`). */
 const HEAD_ROOM = 64 + 4 * MAX_NUMBER_BYTES + 32;
@@ -130,14 +126,14 @@ function putMessageLine(
   if (room > BUF_BYTES) return false;
   if (shared.used + room > BUF_BYTES) drain(shared);
   const buf = shared.buf;
-  let pos = putBytes(buf, shared.used, LINE_START);
+  let pos = putLineStart(buf, shared.used, TRACE_FORMAT_VERSION);
   pos = putFixed3(buf, pos, t);
   pos = putBytes(buf, pos, isoBytes);
   pos = putBytes(buf, pos, fields);
   if (id !== undefined) pos = putUint(buf, pos, id);
-  pos = putUint(buf, putBytes(buf, pos, FIELD_BYTES), bytes);
+  pos = putUint(buf, putBytesField(buf, pos), bytes);
   if (latency !== undefined) pos = putMillis3(buf, putBytes(buf, pos, FIELD_LATENCY), latency);
-  pos = putBytes(buf, pos, FIELD_MSG);
+  pos = putMsgField(buf, pos);
   pos += writeUtf8(buf, text, pos, BUF_BYTES - pos);
   buf[pos++] = 0x7d; // }
   buf[pos++] = 0x0a; // \n
