@@ -14,7 +14,7 @@ import { Connection } from '../src/protocol/connection.js';
 import type { MessageInfo } from '../src/protocol/observer.js';
 import { createTracer } from '../src/trace/index.js';
 import { sessionTag } from '../src/trace/session-tag.js';
-import { isPlainMillis, putBytesField, putFixed3, putLineStart, putMillis3, putMsgField, putUint } from '../src/trace/line-bytes.js';
+import { isPlainMillis, putBytesField, putFixed3, putLatencyField, putLineStart, putMillis3, putMsgField, putUint } from '../src/trace/line-bytes.js';
 import { TRACE_FORMAT_VERSION } from '../src/trace/record.js';
 import { millis3 } from '../src/trace/tracer.js';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
@@ -246,10 +246,11 @@ describe('trace fast path: numbers written as digits', () => {
     expect(millis3(-1.5)).toBe(String(Math.round(-1500) / 1000));
   });
 
-  it('putLineStart, putBytesField and putMsgField write exactly their field names', () => {
+  it('putLineStart, putBytesField, putMsgField and putLatencyField write exactly their field names', () => {
     expect(text((b, p) => putLineStart(b, p, TRACE_FORMAT_VERSION))).toBe(`{"v":${TRACE_FORMAT_VERSION},"t":`);
     expect(text(putBytesField)).toBe(',"bytes":');
     expect(text(putMsgField)).toBe(',"msg":');
+    expect(text(putLatencyField)).toBe(',"latency_ms":');
     // at an offset, touching nothing before it
     buf.fill(0x20);
     expect(putMsgField(buf, 5)).toBe(12);

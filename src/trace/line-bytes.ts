@@ -122,3 +122,22 @@ export function putMsgField(buf: Uint8Array, pos: number): number {
   buf[pos + 6] = 0x3a;
   return pos + 7;
 }
+
+/** `,"latency_ms":` */
+export function putLatencyField(buf: Uint8Array, pos: number): number {
+  buf[pos] = 0x2c;
+  buf[pos + 1] = 0x22;
+  buf[pos + 2] = 0x6c; // l
+  buf[pos + 3] = 0x61; // a
+  buf[pos + 4] = 0x74; // t
+  buf[pos + 5] = 0x65; // e
+  buf[pos + 6] = 0x6e; // n
+  buf[pos + 7] = 0x63; // c
+  buf[pos + 8] = 0x79; // y
+  buf[pos + 9] = 0x5f; // _
+  buf[pos + 10] = 0x6d; // m
+  buf[pos + 11] = 0x73; // s
+  buf[pos + 12] = 0x22;
+  buf[pos + 13] = 0x3a;
+  return pos + 14;
+}
