@@ -29,7 +29,7 @@ function staticFiles(entry: string): string[] {
   return [...seen].map((f) => path.relative(src, f).split(path.sep).join('/')).sort();
 }
 
-/** The files of `import('mcpwire')` (66; 87 before the trace readers, the OAuth provider and the request engine loaded on first use). */
+/** The files of `import('mcpwire')` (58; 66 before the stdio transport's spawn modules loaded on its first start, 87 before the trace readers, the OAuth provider and the request engine loaded on first use). */
 const ROOT_FILES = [
   'auth/challenge.ts',
   'auth/deferred.ts',
@@ -84,15 +84,7 @@ const ROOT_FILES = [
   'trace/session-tag.ts',
   'trace/target.ts',
   'transport/create.ts',
-  'transport/env.ts',
-  'transport/exit-hooks.ts',
   'transport/memory.ts',
-  'transport/spawn/command.ts',
-  'transport/spawn/env-lookup.ts',
-  'transport/spawn/kill.ts',
-  'transport/spawn/not-found.ts',
-  'transport/spawn/system.ts',
-  'transport/stderr-ring.ts',
   'transport/stdio.ts',
   'util/abort.ts',
   'util/serial.ts',
@@ -104,7 +96,7 @@ describe("import('mcpwire') loads what a program needs before its first connect,
     expect(staticFiles(path.join(src, 'index.ts'))).toEqual(ROOT_FILES);
   });
 
-  it('the request engine, the task receiver, the OAuth provider and the trace readers load on first use', () => {
+  it("the request engine, the task receiver, the OAuth provider, the trace readers and the stdio transport's spawn modules load on first use", () => {
     const files = new Set(staticFiles(path.join(src, 'index.ts')));
     const lazy = [
       'protocol/connection.ts',
@@ -119,6 +111,13 @@ describe("import('mcpwire') loads what a program needs before its first connect,
       'trace/html.ts',
       'trace/redact.ts',
       'trace/tracer.ts',
+      'transport/stdio-runtime.ts',
+      'transport/env.ts',
+      'transport/exit-hooks.ts',
+      'transport/spawn/kill.ts',
+      'transport/spawn/system.ts',
+      'transport/spawn/not-found.ts',
+      'transport/stderr-ring.ts',
     ];
     expect(lazy.filter((f) => files.has(f))).toEqual([]);
   });

@@ -15,16 +15,12 @@
  * start() and close() may interleave: close() during start always lets start() settle (the
  * spawn error, or "closed during start") and runs the ladder on a child that did spawn.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ConnectionClosedError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
-import { childEnv } from './env.js';
-import { registerExitCloser } from './exit-hooks.js';
-import { killsGroupAfterExit, killStep, shutdownLadder, stepSignal, type KillStep, type KillStrength } from './spawn/kill.js';
-import { notFoundHint } from './spawn/not-found.js';
-import { localSpawnPlan, runKillStep } from './spawn/system.js';
-import { StderrRing } from './stderr-ring.js';
+import type { KillStep, KillStrength } from './spawn/kill.js';
+import type { StderrRing } from './stderr-ring.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export interface StdioTransportOptions {
@@ -62,6 +58,16 @@ const EXIT_DRAIN_MS = 50;
 /** How long a failed stdin write waits for the server's exit before ending a server that lives on. */
 const STDIN_GONE_GRACE_MS = 250;
 
+type Runtime = typeof import('./stdio-runtime.js');
+/** The spawn, environment, exit-hook and kill modules, loaded by the first start() (stdio-runtime.ts). */
+let loading: Promise<Runtime> | undefined;
+/** The same once loaded: later starts spawn synchronously, and everything after a spawn uses it. */
+let rt: Runtime | undefined;
+
+function loadRuntime(): Promise<Runtime> {
+  return (loading ??= import('./stdio-runtime.js').then((m) => (rt = m)));
+}
+
 export class StdioTransport implements Transport {
   readonly kind = 'stdio';
   onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
@@ -72,7 +78,8 @@ export class StdioTransport implements Transport {
   private readonly opts: StdioTransportOptions;
   private child: ChildProcessWithoutNullStreams | undefined;
   private state: State = 'new';
-  private readonly stderr: StderrRing;
+  /** Made by start() (the ring's module loads with the spawn's). */
+  private stderr: StderrRing | undefined;
   private readonly framer: NdjsonFramer;
   /** The lines sent in this tick, not yet written (one string: no array per flush). */
   private out = '';
@@ -95,7 +102,6 @@ export class StdioTransport implements Transport {
 
   constructor(options: StdioTransportOptions) {
     this.opts = options;
-    this.stderr = new StderrRing(options.stderrBufferBytes ?? 64 * 1024);
     this.framer = new NdjsonFramer({
       maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
       onMessage: (m, text) => this.onmessage?.(m, undefined, text),
@@ -110,19 +116,40 @@ export class StdioTransport implements Transport {
 
   /** The last bytes the server wrote to stderr (at most `stderrBufferBytes`). */
   get stderrTail(): string {
-    return this.stderr.text();
+    return this.stderr?.text() ?? '';
   }
 
   start(): Promise<void> {
     if (this.state !== 'new') return Promise.reject(new TransportError('stdio transport already started', this.where('spawn')));
     this.state = 'starting';
+    if (rt !== undefined) return this.spawnWith(rt);
+    return loadRuntime().then(
+      (loaded) => {
+        if (this.state === 'starting') return this.spawnWith(loaded);
+        // close() came while the modules loaded: no process was started.
+        this.state = 'closed';
+        this.finish();
+        this.onclose?.();
+        throw new ConnectionClosedError('stdio transport closed during start', this.where('spawn'));
+      },
+      (err: Error) => {
+        this.state = 'closed';
+        this.finish();
+        throw new TransportError(`could not start "${this.opts.command}": ${err.message}`, { ...this.where('spawn'), cause: err, code: 'MCPWIRE_SPAWN_FAILED' });
+      },
+    );
+  }
+
+  /** Spawns the server (start(), once the modules of stdio-runtime.ts are loaded). */
+  private spawnWith(m: Runtime): Promise<void> {
     const { command, args = [], cwd } = this.opts;
+    const stderr = (this.stderr = new m.StderrRing(this.opts.stderrBufferBytes ?? 64 * 1024));
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        const env = (this.spawnEnv = childEnv(this.opts.env, this.opts.inheritEnv));
-        const plan = localSpawnPlan(command, args, env, cwd);
-        child = spawn(plan.file, plan.args, {
+        const env = (this.spawnEnv = m.childEnv(this.opts.env, this.opts.inheritEnv));
+        const plan = m.localSpawnPlan(command, args, env, cwd);
+        child = m.spawn(plan.file, plan.args, {
           cwd,
           env,
           stdio: ['pipe', 'pipe', 'pipe'],
@@ -137,7 +164,7 @@ export class StdioTransport implements Transport {
         return;
       }
       this.child = child;
-      if (this.opts.closeOnExit) this.unregisterExit = registerExitCloser({ close: () => this.close(), kill: () => this.killGroup() });
+      if (this.opts.closeOnExit) this.unregisterExit = m.registerExitCloser({ close: () => this.close(), kill: () => this.killGroup() });
       child.once('error', (err: NodeJS.ErrnoException) => {
         if (this.spawned || this.state === 'closed') {
           this.ondiagnostic?.({ code: 'MCPWIRE_CHILD_ERROR', message: `server process error: ${err.message}` });
@@ -165,7 +192,7 @@ export class StdioTransport implements Transport {
       child.stdout.on('data', (chunk: Buffer) => this.framer.push(chunk));
       child.stdout.on('end', () => this.framer.end());
       child.stderr.on('data', (chunk: Buffer) => {
-        this.stderr.push(chunk);
+        stderr.push(chunk);
         this.opts.onStderr?.(chunk);
       });
       // EPIPE and friends: the exit that follows tells the story — unless the server closed its
@@ -237,10 +264,12 @@ export class StdioTransport implements Transport {
     if (this.state === 'closed') return this.finished;
     if (this.state === 'closing') return this.finished;
     this.state = 'closing';
-    const child = this.child!;
+    const child = this.child;
+    // Still loading the spawn's modules: start() sees the close and settles (closed during start).
+    if (child === undefined || rt === undefined) return this.finished;
     this.flush();
     const { stdinCloseWaitMs = 2000, sigtermWaitMs = 2000 } = this.opts.shutdown ?? {};
-    for (const rung of shutdownLadder(process.platform, child.pid, { stdinCloseWaitMs, sigtermWaitMs })) {
+    for (const rung of rt.shutdownLadder(process.platform, child.pid, { stdinCloseWaitMs, sigtermWaitMs })) {
       if (rung.kind === 'close-stdin') child.stdin.end();
       else this.endTree(rung.strength, rung.step);
       if (rung.waitMs === undefined) break;
@@ -277,8 +306,8 @@ export class StdioTransport implements Transport {
   /** SIGKILL to the whole process group (taskkill /T /F on Windows), synchronously (the 'exit' hook). */
   private killGroup(): void {
     const child = this.child;
-    if (child?.pid === undefined || this.state === 'closed') return;
-    runKillStep(killStep(process.platform, child.pid, 'kill'), () => killChild(child, 'SIGKILL'), true);
+    if (child?.pid === undefined || this.state === 'closed' || rt === undefined) return;
+    rt.runKillStep(rt.killStep(process.platform, child.pid, 'kill'), () => killChild(child, 'SIGKILL'), true);
   }
 
   /**
@@ -289,11 +318,11 @@ export class StdioTransport implements Transport {
    */
   private endTree(strength: KillStrength, step: KillStep | undefined): void {
     const child = this.child!;
-    const sig = stepSignal(strength);
+    const sig = rt!.stepSignal(strength);
     this.onevent?.({ type: 'signal', pid: child.pid, signal: sig });
     const fallback = () => killChild(child, sig);
     if (step === undefined) fallback();
-    else runKillStep(step, step.kind === 'signal' || strength === 'kill' ? fallback : undefined);
+    else rt!.runKillStep(step, step.kind === 'signal' || strength === 'kill' ? fallback : undefined);
   }
 
   private finalize(): void {
@@ -309,10 +338,11 @@ export class StdioTransport implements Transport {
     child.stdin.destroy();
     this.releaseDrain();
     // Make sure nothing the server started outlives it (its group; see spawn/kill.ts for Windows).
-    if (killsGroupAfterExit(process.platform) && child.pid !== undefined) runKillStep(killStep(process.platform, child.pid, 'kill'));
+    const m = rt!;
+    if (m.killsGroupAfterExit(process.platform) && child.pid !== undefined) m.runKillStep(m.killStep(process.platform, child.pid, 'kill'));
     this.finish();
     const { code, signal } = this.exitInfo ?? { code: null, signal: null };
-    const tail = this.stderr.text();
+    const tail = this.stderrTail;
     const wf = this.writeFailure;
     if (wasClosing && wf !== undefined && !this.closeRequested) {
       this.onclose?.(
@@ -345,7 +375,7 @@ export class StdioTransport implements Transport {
     const cmd = this.opts.command;
     const reason =
       err.code === 'ENOENT'
-        ? `command not found: "${cmd}"${this.opts.cwd ? ` (or cwd "${this.opts.cwd}" does not exist)` : ''}${hintOf(notFoundHint(process.platform, cmd, this.spawnEnv))}`
+        ? `command not found: "${cmd}"${this.opts.cwd ? ` (or cwd "${this.opts.cwd}" does not exist)` : ''}${hintOf(rt!.notFoundHint(process.platform, cmd, this.spawnEnv))}`
         : err.code === 'EACCES'
           ? `permission denied running "${cmd}"`
           : `could not start "${cmd}": ${err.message}`;
