@@ -24,7 +24,7 @@ import { serverRedaction } from '../src/host/redaction.js';
 import type { ResolvedServer } from '../src/host/config/types.js';
 import { emptyNormalizedConfig } from '../src/host/config/types.js';
 import { MIN_SECRET_LENGTH, REDACTED, Redactor } from '../src/trace/redact.js';
-import { fuzz } from './support/fuzz.js';
+import { fuzz, mulberry32 } from './support/fuzz.js';
 
 const secretChar = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'.split('')) },
@@ -210,18 +210,6 @@ describe('fuzz: trace redactor', () => {
     expect(dups).toBeGreaterThan(n / 50);
   });
 });
-
-/** A small seeded PRNG (the renderings are a function of the fuzz case). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ways a JSON text may write the number `x`: JSON's own, and exponent forms (shorter for some). */
 function numberForms(x: number): string[] {

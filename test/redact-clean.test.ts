@@ -16,7 +16,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { mayBeWrittenShorter } from '../src/trace/json-text.js';
 import { Redactor } from '../src/trace/redact.js';
-import { fuzz } from './support/fuzz.js';
+import { fuzz, mulberry32 } from './support/fuzz.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 
@@ -228,18 +228,6 @@ describe('redaction check: isClean', () => {
     expect(refusedDups).toBeGreaterThan(n / 20);
   });
 });
-
-/** A small seeded PRNG (the renderings are a function of the fuzz case). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ways a text may write `x`: JSON's own mostly, or with an exponent (`1e3`, `15e-1`), or with a trailing zero (`1.50`). */
 function numberText(x: number, rng: () => number): string {

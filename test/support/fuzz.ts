@@ -58,3 +58,15 @@ export function cutAt(buf: Buffer, cuts: number[]): Buffer[] {
   if (last < buf.length) out.push(buf.subarray(last));
   return out;
 }
+
+/** A small seeded PRNG (mulberry32): renderings that are a function of the fuzz case. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
