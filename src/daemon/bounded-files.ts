@@ -6,6 +6,7 @@
  * - `BoundedLog`: a server's stderr log, rotated as it is written.
  * - `rotateIfOver`: a file someone else appends to (a trace, the daemon's own log), rotated when
  *   it is opened again: at daemon start and at each (re)connection of the server it traces.
+ * - A server's trace is also rotated as it is written: the tracer's `maxFileBytes` (held.ts).
  */
 import fs from 'node:fs';
 

@@ -11,7 +11,7 @@ import type { ClientOptions } from '../mcp/client-options.js';
 import type { ElicitRequestParams, ElicitResult } from '../mcp/types.js';
 import type { HandlerContext } from '../mcp/client-features.js';
 import type { ServerConfig } from '../transport/create.js';
-import { BoundedLog, rotateIfOver } from './bounded-files.js';
+import { BoundedLog, MAX_FILE_BYTES, rotateIfOver } from './bounded-files.js';
 import { fingerprint } from './wire.js';
 
 /** Asks the terminal of the command whose call is running on `serverId` (elicitation/create). */
@@ -64,7 +64,7 @@ export class HeldServers {
       // What the CLI's own client would send, plus the per-server trace file.
       clientOptions: (server: ResolvedServer): ClientOptions => ({
         clientInfo: { name: 'mcpwire-cli', version: '0.1.0' },
-        trace: { file: path.join(options.tracesDir, `${fileName(server.id)}.jsonl`) },
+        trace: { file: path.join(options.tracesDir, `${fileName(server.id)}.jsonl`), maxFileBytes: MAX_FILE_BYTES },
         onStderr: (chunk: Buffer) => this.stderrOf(server.id).write(chunk),
         onElicitation: options.elicit,
         elicitationModes: ['form', 'url'],

@@ -81,9 +81,10 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   pingTimeoutMs?: number;
   /**
    * Trace every message and event to a JSON-lines file (secrets redacted). Default: the file
-   * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json.
+   * named by `MCPWIRE_TRACE`, if set. `strict` also checks every message against schema.json;
+   * `maxFileBytes` bounds the file (past it, it moves to `<file>.1` and a new one starts).
    */
-  trace?: string | { file: string; strict?: boolean; secrets?: string[] } | false;
+  trace?: string | { file: string; strict?: boolean; secrets?: string[]; maxFileBytes?: number } | false;
   /** Polling of `tasks/get` while a task-augmented call runs (tasks.ts). */
   taskPolling?: TaskPollOptions;
   /**

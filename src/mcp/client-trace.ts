@@ -39,13 +39,14 @@ export async function clientObserver(
   const t = options.trace;
   const spec = t === false ? undefined : t ?? process.env.MCPWIRE_TRACE;
   if (spec === undefined || spec === '') return { observer: given, trace: undefined };
-  const { file, strict, secrets } = typeof spec === 'string' ? { file: spec, strict: false, secrets: [] } : spec;
+  const { file, strict, secrets, maxFileBytes } = typeof spec === 'string' ? { file: spec, strict: false, secrets: [], maxFileBytes: undefined } : spec;
   const { createTracer } = await import('../trace/tracer.js');
   const tracer = await createTracer({
     file,
     serverId,
     transport: transportKind,
     strict,
+    maxFileBytes,
     secrets: [...configSecrets(config), ...(secrets ?? [])],
     onWarning: (w) => diagnostic('MCPWIRE_TRACE_WARNING', String((w as { message?: unknown }).message ?? 'trace warning')),
   });

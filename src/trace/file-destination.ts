@@ -2,7 +2,7 @@
  * The shared file destinations of traces: several tracers may append to one file. Lines are
  * batched in one buffer per file and written through pino's destination (SonicBoom); see below.
  */
-import { writeSync } from 'node:fs';
+import { fstatSync, renameSync, writeSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { McpWireError } from '../errors.js';
 
@@ -31,6 +31,11 @@ export interface SharedDestination {
   recycle: boolean;
   timer: NodeJS.Timeout;
   onExit: () => void;
+  /** The file's path (absolute) and its size as far as we know (at open, plus the batches since). */
+  path: string;
+  size: number;
+  /** Past this size the file moves to `<path>.1` and a new one starts (see `rotate`); none: grows. */
+  maxBytes: number | undefined;
 }
 
 export interface SonicBoomLike extends NodeJS.EventEmitter {
@@ -39,6 +44,7 @@ export interface SonicBoomLike extends NodeJS.EventEmitter {
   flushSync(): void;
   end(): void;
   write(data: Buffer): boolean;
+  reopen(file?: string): void;
 }
 
 const files = new Map<string, SharedDestination>();
@@ -81,6 +87,26 @@ export function drain(shared: SharedDestination): void {
       shared.recycle = false;
     }
     shared.stream.write(batch);
+    shared.size += batch.length;
+    if (shared.maxBytes !== undefined && shared.size > shared.maxBytes) rotate(shared);
+  }
+}
+
+/**
+ * A file past its bound moves to `<path>.1` (replacing the older generation) and the trace goes on
+ * in a new file: at most about twice the bound is kept, for a process that traces for days (the
+ * daemon). Batches are whole lines, so no line is split between the two files. Any error leaves
+ * the file where it is (appended to as before) and is reported as a `trace-io` warning.
+ */
+function rotate(shared: SharedDestination): void {
+  try {
+    shared.stream.flushSync();
+    renameSync(shared.path, `${shared.path}.1`);
+    shared.stream.reopen();
+    shared.size = 0;
+  } catch (err) {
+    shared.maxBytes = undefined;
+    shared.stream.emit('error', err);
   }
 }
 
@@ -109,11 +135,13 @@ function written(shared: SharedDestination, n: number): void {
   }
 }
 
-export async function openFile(pino: typeof import('pino').default, file: string): Promise<SharedDestination> {
+export async function openFile(pino: typeof import('pino').default, file: string, maxBytes?: number): Promise<SharedDestination> {
   const key = resolvePath(file);
   const existing = files.get(key);
   if (existing) {
     existing.refs++;
+    // tracers sharing a file: the smallest bound any of them asked for
+    if (maxBytes !== undefined && !(existing.maxBytes !== undefined && existing.maxBytes <= maxBytes)) existing.maxBytes = maxBytes;
     return existing;
   }
   // minLength 1: every batch is written at once (the batching is ours). sync: see above; a trace
@@ -134,6 +162,9 @@ export async function openFile(pino: typeof import('pino').default, file: string
     inflightLeft: [],
     spare: [],
     recycle: true,
+    path: key,
+    size: sizeOf(stream.fd),
+    maxBytes,
     timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
@@ -151,6 +182,14 @@ export async function openFile(pino: typeof import('pino').default, file: string
   process.on('exit', shared.onExit);
   files.set(key, shared);
   return shared;
+}
+
+function sizeOf(fd: number): number {
+  try {
+    return fstatSync(fd).size;
+  } catch {
+    return 0;
+  }
 }
 
 export function flushStream(stream: SonicBoomLike): Promise<void> {

@@ -46,6 +46,12 @@ export interface TracerOptions {
   onWarning?: (warning: TraceWarning) => void;
   /** Long strings are truncated in the trace. Default 64 KiB. */
   maxStringBytes?: number;
+  /**
+   * With `file`: past this many bytes the file moves to `<file>.1` (replacing an older one) and
+   * the trace goes on in a new file, so at most about twice this is kept (whole lines in each).
+   * Default: none, the file grows. Tracers sharing a file: the smallest bound asked for.
+   */
+  maxFileBytes?: number;
 }
 
 export type TraceWarning =
@@ -409,7 +415,11 @@ export async function createTracer(options: TracerOptions): Promise<Tracer> {
     mod.warmUp();
     strict = new mod.StrictChecker();
   }
-  const shared = options.file ? await openFile(pino, options.file) : undefined;
+  const maxFileBytes = options.maxFileBytes;
+  if (maxFileBytes !== undefined && !(Number.isSafeInteger(maxFileBytes) && maxFileBytes > 0)) {
+    throw new McpWireError('MCPWIRE_TRACE_OPEN', `maxFileBytes must be a positive whole number of bytes, not ${String(maxFileBytes)}`);
+  }
+  const shared = options.file ? await openFile(pino, options.file, maxFileBytes) : undefined;
   const stream = (shared ? shared.stream : options.destination!) as NodeJS.WritableStream & { write(s: string): boolean };
   const redactor = new Redactor({ secrets: options.secrets, maxStringBytes: options.maxStringBytes });
   return new TraceWriter(redactor, options, shared, stream, strict);
