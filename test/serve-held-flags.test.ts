@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { cli, root } from './support/tap-helpers.js';
 import { meta, spawnLinePeer, type LinePeer, type Msg } from './support/modern-wire.js';
+import { jsonLines } from './support/recorded-mock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-held-'));
 let n = 0;
@@ -27,14 +28,6 @@ function setup(): { config: string; record: string } {
   return { config, record };
 }
 
-const received = (record: string): Msg[] =>
-  fs.existsSync(record)
-    ? fs
-        .readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Msg)
-    : [];
 
 const peers: LinePeer[] = [];
 afterEach(async () => {
@@ -66,10 +59,10 @@ describe('mcpwire serve: --max-held and --held-ttl-ms reach the gateway', { time
     const { gw, ask } = await gateway(config, ['--held-ttl-ms', '300']);
     const first = (await gw.request('tools/call', ask('Held?'))).result;
     expect(first.resultType).toBe('input_required');
-    const call0 = received(record).find((m) => m.method === 'tools/call');
+    const call0 = jsonLines(record).find((m) => m.method === 'tools/call');
     expect(call0).toBeDefined();
     // the default TTL is 5 minutes: within 10 s only the flag can have cancelled it
-    await expect.poll(() => received(record).some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call0?.id), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => jsonLines(record).some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call0?.id), { timeout: 10_000 }).toBe(true);
     const key = Object.keys(first.inputRequests)[0]!;
     const late = await gw.request('tools/call', ask('Held?', { inputResponses: { [key]: { action: 'accept', content: { colour: 'late' } } }, requestState: first.requestState }));
     expect(late.error?.code).toBe(-32602);

@@ -16,6 +16,7 @@ import { loadConfig } from '../src/host/index.js';
 import { serveHttp, type HttpGateway } from '../src/serve-api.js';
 import { cli, root } from './support/tap-helpers.js';
 import { meta, postModern, spawnLinePeer, type LinePeer, type Msg } from './support/modern-wire.js';
+import { jsonLines } from './support/recorded-mock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-mrtr-'));
 let n = 0;
@@ -30,15 +31,6 @@ function setup(): { config: string; record: string } {
   return { config, record };
 }
 
-/** What the mock received: its JSON lines. */
-const received = (record: string): Msg[] =>
-  fs.existsSync(record)
-    ? fs
-        .readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Msg)
-    : [];
 
 const ALL = { elicitation: {}, sampling: {}, roots: {} };
 /** A value of the server's configured env: a secret the gateway never passes on. */
@@ -109,7 +101,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(retry.result.isError).not.toBe(true);
     expect(JSON.parse(retry.result.content[0].text)).toEqual(elicit('teal'));
     // The downstream server got the answer to its own request.
-    const asked = received(record).find((m) => m.result?.action === 'accept');
+    const asked = jsonLines(record).find((m) => m.result?.action === 'accept');
     expect(asked?.result).toEqual(elicit('teal'));
   });
 
@@ -179,7 +171,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     const done = (await gw.request('tools/call', call('askMany', args, ALL, { inputResponses: { [sample]: sampled }, requestState: r3.requestState }))).result;
     expect(done.resultType).toBe('complete');
     expect(JSON.parse(done.content[0].text)).toEqual([{ result: { roots: [{ uri: 'file:///work', name: 'work' }] } }, { result: elicit('blue') }, { result: sampled }]);
-    expect(received(record).some((m) => JSON.stringify(m).includes('bogus'))).toBe(false);
+    expect(jsonLines(record).some((m) => JSON.stringify(m).includes('bogus'))).toBe(false);
   });
 
   it("progress of a held call goes to the request being served, with that request's token", async () => {
@@ -262,7 +254,7 @@ describe('mcpwire serve: input rounds over stateless HTTP, bounded in time', { t
     expect(done.result.resultType).toBe('complete');
     expect(JSON.parse(done.result.content[0].text)).toEqual(elicit('amber'));
     expect(gw.gateway.inputRounds.size).toBe(0);
-    expect(received(record).find((m) => m.result?.action === 'accept')?.result).toEqual(elicit('amber'));
+    expect(jsonLines(record).find((m) => m.result?.action === 'accept')?.result).toEqual(elicit('amber'));
   });
 
   // cites basic.patterns.mrtr#15: mcpwire serve is the server here: it does not wait forever for a retry
@@ -274,8 +266,8 @@ describe('mcpwire serve: input rounds over stateless HTTP, bounded in time', { t
     expect(gw.gateway.inputRounds.size).toBe(1);
     await expect.poll(() => gw.gateway.inputRounds.size, { timeout: 10_000 }).toBe(0);
     // The downstream server heard its tool call cancelled.
-    const call0 = received(record).find((m) => m.method === 'tools/call');
-    await expect.poll(() => received(record).some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call0?.id), { timeout: 10_000 }).toBe(true);
+    const call0 = jsonLines(record).find((m) => m.method === 'tools/call');
+    await expect.poll(() => jsonLines(record).some((m) => m.method === 'notifications/cancelled' && m.params?.requestId === call0?.id), { timeout: 10_000 }).toBe(true);
     const key = Object.keys(first.result.inputRequests)[0]!;
     const late = await post(call('ask', args, ALL, { inputResponses: { [key]: elicit('late') }, requestState: first.result.requestState }));
     expect(late.error?.code).toBe(-32602);
@@ -324,7 +316,7 @@ describe("mcpwire's own client through the gateway, 2026-07-28 on both legs of t
       { result: sampled },
     ]);
     expect(asked.sort()).toEqual(['elicit:Your colour?', 'roots', 'sample']);
-    expect(received(record).filter((m) => m.result?.action === 'accept')).toHaveLength(1);
+    expect(jsonLines(record).filter((m) => m.result?.action === 'accept')).toHaveLength(1);
   });
 
   it('basic.patterns.mrtr#16: behind the gateway a 2026-07-28 server asks through its own input_required; the gateway relays it as its own round and McpClient answers it', async () => {

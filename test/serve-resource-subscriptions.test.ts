@@ -12,6 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../src/index.js';
 import { cli, root } from './support/tap-helpers.js';
 import { meta, spawnLinePeer, type LinePeer, type Msg } from './support/modern-wire.js';
+import { jsonLines } from './support/recorded-mock.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-subs-'));
 const record = path.join(dir, 'legacy-received.jsonl');
@@ -34,14 +35,6 @@ fs.writeFileSync(
   }),
 );
 
-const received = (): Msg[] =>
-  fs.existsSync(record)
-    ? fs
-        .readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Msg)
-    : [];
 
 const clients: McpClient[] = [];
 const peers: LinePeer[] = [];
@@ -63,7 +56,7 @@ describe('mcpwire serve relays resource updates to a 2026-07-28 client', { timeo
     gw.send({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { _meta: meta(), notifications: { resourceSubscriptions: ['mem://legacy'] } } });
     const ack = await gw.waitFor((m) => m.method === 'notifications/subscriptions/acknowledged' && m.params?._meta?.['io.modelcontextprotocol/subscriptionId'] === id);
     expect(ack.params.notifications).toEqual({ resourceSubscriptions: ['mem://legacy'] });
-    await expect.poll(() => received().some((m) => m.method === 'resources/subscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => jsonLines(record).some((m) => m.method === 'resources/subscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
     const tools = (await gw.request('tools/list', { _meta: meta() })).result.tools as Msg[];
     const update = tools.find((t) => /^mcp_legacy_update_/.test(t.name))!.name;
     await gw.request('tools/call', { name: update, arguments: { uri: 'mem://legacy' }, _meta: meta() });
@@ -71,7 +64,7 @@ describe('mcpwire serve relays resource updates to a 2026-07-28 client', { timeo
     expect(note.params).toEqual({ _meta: { 'io.modelcontextprotocol/subscriptionId': id }, uri: 'mem://legacy' });
     // Cancelled: the last watcher of the URI is gone, the server is unsubscribed.
     gw.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, _meta: meta() } });
-    await expect.poll(() => received().some((m) => m.method === 'resources/unsubscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => jsonLines(record).some((m) => m.method === 'resources/unsubscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
   });
 
   it("McpClient pinned to 2026-07-28 subscribes through the gateway to a handshake-era and a 2026-07-28 server's resources and hears each one's updates, only of what it subscribed", async () => {
@@ -95,6 +88,6 @@ describe('mcpwire serve relays resource updates to a 2026-07-28 client', { timeo
     await c.callTool(update, { uri: 'mem://legacy' });
     await expect.poll(() => [...updates].sort(), { timeout: 10_000 }).toEqual(['mem://legacy', 'mem://readme']);
     await c.unsubscribeResource('mem://legacy');
-    await expect.poll(() => received().some((m) => m.method === 'resources/unsubscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => jsonLines(record).some((m) => m.method === 'resources/unsubscribe' && m.params?.uri === 'mem://legacy'), { timeout: 10_000 }).toBe(true);
   });
 });
