@@ -16,6 +16,7 @@ import { parsePastedRedirect, startLoopbackReceiver } from '../src/auth/loopback
 import { openBrowser } from '../src/auth/opener.js';
 import type { StoredGrant } from '../src/auth/types.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { until } from './support/until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = tempDirs('mcpwire-auth-store-');
@@ -295,8 +296,12 @@ describe('browser opener (src/auth/opener.ts)', () => {
     fs.writeFileSync(path.join(dir, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$#" "$1" > ${JSON.stringify(out)}\n`, { mode: 0o755 });
     const url = 'http://127.0.0.1:1/authorize?a=1&b=$(touch pwned)&c=`x`';
     expect(await openBrowser(url, { PATH: dir })).toBe(true);
-    for (let i = 0; i < 100 && !fs.existsSync(out); i++) await new Promise((r) => setTimeout(r, 50));
-    expect(fs.readFileSync(out, 'utf8')).toBe(`1\n${url}\n`);
+    // The shell creates the file before printf writes to it: wait for both lines, not the file.
+    const written = await until('the opener to record its arguments', () => {
+      const text = fs.existsSync(out) ? fs.readFileSync(out, 'utf8') : '';
+      return text.split('\n').length > 2 && text;
+    });
+    expect(written).toBe(`1\n${url}\n`);
     expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
 

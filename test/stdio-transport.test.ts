@@ -10,6 +10,7 @@ import { ConnectionClosedError, TransportError } from '../src/errors.js';
 import { Connection } from '../src/protocol/connection.js';
 import { childEnv } from '../src/transport/env.js';
 import { StdioTransport } from '../src/transport/stdio.js';
+import { until } from './support/until.js';
 
 const node = process.execPath;
 const open: StdioTransport[] = [];
@@ -167,8 +168,11 @@ describe('stdio transport (basic/transports stdio)', () => {
     });
     open.push(t);
     await t.start();
-    for (let i = 0; i < 100 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 50));
-    const grandchild = Number(fs.readFileSync(pidFile, 'utf8'));
+    // writeFileSync creates the file before it writes the pid: wait for the pid, not the file.
+    const grandchild = await until('the grandchild to record its pid', () => {
+      const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+      return pid > 0 && pid;
+    });
     expect(alive(grandchild)).toBe(true);
     await t.close();
     for (let i = 0; i < 40 && alive(grandchild); i++) await new Promise((r) => setTimeout(r, 50));
