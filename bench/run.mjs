@@ -64,6 +64,8 @@ const H = (f) => path.join(staged.dir, f);
 // and every round must measure the same code.
 const snapshot = path.join(staged.dir, 'mcpwire');
 fs.cpSync(path.join(root, 'dist'), path.join(snapshot, 'dist'), { recursive: true });
+// (and package.json: the build finds schema/ and its other files from the package's root)
+fs.copyFileSync(path.join(root, 'package.json'), path.join(snapshot, 'package.json'));
 if (fs.existsSync(path.join(root, 'schema'))) fs.cpSync(path.join(root, 'schema'), path.join(snapshot, 'schema'), { recursive: true });
 const engine = path.join(snapshot, 'dist', 'index.js');
 const resultsDir = path.join(root, 'bench', 'results');

@@ -78,9 +78,8 @@ export function splitCommand(argv: string[]): { command?: string; rest: string[]
 
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--version')) {
-    const { createRequire } = await import('node:module');
-    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
+    const { packageVersion } = await import('../util/package-files.js');
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const { command, rest } = splitCommand(argv);

@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ResolvedServer } from '../host/index.js';
+import { packageFile } from '../util/package-files.js';
 import { wait } from '../util/sleep.js';
 import { rotateIfOver } from './bounded-files.js';
 import { connectDaemon, type DaemonConnection } from './client.js';
@@ -28,7 +28,7 @@ function alive(pid: number): boolean {
 async function spawnDaemon(paths: DaemonPaths, idleMs: number): Promise<DaemonConnection> {
   rotateIfOver(paths.log);
   const fd = fs.openSync(paths.log, 'a', 0o600);
-  const main = fileURLToPath(new URL('./main.js', import.meta.url));
+  const main = packageFile('dist', 'daemon', 'main.js');
   const child = spawn(process.execPath, [main, '--idle-ms', String(idleMs)], { detached: true, stdio: ['ignore', fd, fd], cwd: process.cwd(), env: process.env });
   fs.closeSync(fd);
   let exited: number | null | undefined;

@@ -23,6 +23,7 @@
  * module is only imported when strict mode is on.
  */
 import { readFileSync } from 'node:fs';
+import { packageFile } from '../util/package-files.js';
 import { openSchemaDocument, type ErrorObject, type SchemaDocument, type ValidateFunction } from '../schema/index.js';
 import { META_PROTOCOL_VERSION } from './read.js';
 
@@ -33,7 +34,7 @@ export type SchemaVersion = (typeof SCHEMA_VERSIONS)[number];
 export const SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[0];
 /** The stateless era's schema (`server/discover`, per-request `_meta`). */
 export const MODERN_SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[1];
-const schemaUrl = (version: SchemaVersion) => new URL(`../../schema/${version}.schema.json`, import.meta.url);
+const schemaFile = (version: SchemaVersion) => packageFile('schema', `${version}.schema.json`);
 
 /**
  * The schema for a session of `era` at `version`: that revision's own when shipped, else the
@@ -128,7 +129,7 @@ function acceptsTask(defs: Record<string, SchemaDef>, def: SchemaDef | undefined
 function load(version: SchemaVersion = SCHEMA_VERSION): Tables {
   const loaded = tables.get(version);
   if (loaded) return loaded;
-  const schema = JSON.parse(readFileSync(schemaUrl(version), 'utf8')) as { $defs: Record<string, SchemaDef> };
+  const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as { $defs: Record<string, SchemaDef> };
   const doc = openSchemaDocument(schema, { assertFormats: true, verbose: true });
   const defs = schema.$defs;
   const resultType = new Map<string, string>();

@@ -4,8 +4,8 @@
  * summary. `mcpwire demo --server` is that server itself, on stdin/stdout: a server to configure
  * (`mcpwire mcp add demo --command mcpwire --arg demo --arg=--server`) or to connect a program to.
  */
-import { fileURLToPath } from 'node:url';
 import { connect } from '../../index.js';
+import { packageFile } from '../../util/package-files.js';
 import { reportError, safeText } from '../output.js';
 import { progressPrinter } from '../progress.js';
 
@@ -15,7 +15,7 @@ export default async function demo(argv: string[] = []): Promise<number> {
     await serveDemo(process.stdin, process.stdout);
     return 0;
   }
-  const server = fileURLToPath(new URL('../demo-server/main.js', import.meta.url));
+  const server = packageFile('dist', 'cli', 'demo-server', 'main.js');
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const t0 = performance.now();
   try {

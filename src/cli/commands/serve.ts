@@ -7,11 +7,11 @@
  * `--max-held` and `--held-ttl-ms` bound the calls held for a 2026-07-28 client's input
  * (input_required rounds): how many wait at once, how long each waits for the client's retry.
  */
-import { createRequire } from 'node:module';
 import { traceTarget } from '../../index.js';
 import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
+import { packageVersion } from '../../util/package-files.js';
 
 const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--config <file>] [--imports]';
 
@@ -35,7 +35,7 @@ function inputRounds(values: { 'max-held'?: string; 'held-ttl-ms'?: string }): {
 }
 
 function version(): string {
-  return (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
+  return packageVersion();
 }
 
 export default function serve(argv: string[]): Promise<number> {
