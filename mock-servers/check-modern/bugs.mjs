@@ -1,7 +1,9 @@
 // Planted bugs for the 2026-07-28 checks of `mcpwire check` (src/check/modern*.ts): each one a
 // transform around the correct modern mock (../modern/lib/engine.mjs over stdio, or a proxy in
 // front of ../modern/http-server.mjs over HTTP) that makes exactly one check fail or warn.
-// A bug is { check, transports, request?, response?, notification?, http? }:
+// A bug is { check, transports, server?, request?, response?, notification?, http? }:
+//   server: 'suite-mrtr' when it is planted in suite-mrtr-server.mjs (the conformance suite's MRTR
+//   fixtures, which the correct modern mock does not list) instead of around the modern mock
 //   request(msg, st)       → msg (changed in place or replaced), or { respond: <response> }
 //   response(msg, req, st) → the response the client gets
 //   notification(msg, st)  → the notification the client gets
@@ -161,6 +163,48 @@ export const BUGS = {
   'input-required-on-list': {
     check: 'modern.input-required',
     response: (m, req) => (req.method === 'prompts/list' && m.result ? { ...m, result: { resultType: 'input_required', requestState: 'x' } } : m),
+  },
+  // the suite's MRTR fixtures answered well: the echoed requestState is lost before the tool reads it, so every retry starts over
+  'state-dropped': {
+    check: 'modern.request-state-honoured',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    request(m) {
+      if (m.method === 'tools/call' && m.params?.requestState !== undefined) delete m.params.requestState;
+      return m;
+    },
+  },
+  // of the inputs asked at once, only the first answer is read: the others are asked for again
+  'inputs-one-read': {
+    check: 'modern.input-all-answered',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    request(m) {
+      const r = m.params?.inputResponses;
+      if (m.method === 'tools/call' && r && typeof r === 'object' && Object.keys(r).length > 1) m.params.inputResponses = Object.fromEntries(Object.entries(r).slice(0, 1));
+      return m;
+    },
+  },
+  // the multi-round fixture completes after its first round instead of asking the second
+  'one-round': {
+    check: 'modern.input-rounds',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    response: (m, req) =>
+      req.method === 'tools/call' && req.params?.inputResponses?.step1 !== undefined && m.result?.resultType === 'input_required'
+        ? { ...m, result: { resultType: 'complete', content: [{ type: 'text', text: 'Multi-round complete after one round' }] } }
+        : m,
+  },
+  // the second round re-issues the first round's requestState: the answer to step 1 is carried nowhere, and the third round starts over
+  'round-state-stale': {
+    check: 'modern.input-rounds',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    response(m, req) {
+      const echoed = req.params?.requestState;
+      if (req.method !== 'tools/call' || typeof echoed !== 'string' || m.result?.resultType !== 'input_required' || m.result.inputRequests?.step2 === undefined) return m;
+      return { ...m, result: { ...m.result, requestState: echoed } };
+    },
   },
   // HTTP: Mcp-Method not compared with the body
   'method-header-ignored': {

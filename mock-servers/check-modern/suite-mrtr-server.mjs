@@ -5,6 +5,7 @@
 //
 //   node mock-servers/check-modern/suite-mrtr-server.mjs              behaves as the suite's reference server expects
 //   node mock-servers/check-modern/suite-mrtr-server.mjs --sep-2322   the defects of the suite's broken MRTR server
+//   node mock-servers/check-modern/suite-mrtr-server.mjs --bug=<name> one bug of bugs.mjs planted around it (one with server: 'suite-mrtr')
 //
 // Written here from the suite's scenario descriptions (input-required-result-*), not copied.
 // As in the suite's reference server, `test_input_required_result_elicitation` asks for
@@ -14,8 +15,17 @@
 // the tampered-state tool completing whatever requestState comes back.
 
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { bugFrom } from './bugs.mjs';
 
 const broken = process.argv.includes('--sep-2322');
+let bug;
+try {
+  bug = bugFrom(process.argv.slice(2), process.env) ?? {};
+} catch (err) {
+  process.stderr.write(`suite-mrtr mock: ${err.message}\n`);
+  process.exit(2);
+}
+const st = {};
 const VERSION = 'io.modelcontextprotocol/protocolVersion';
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 const KEY = randomUUID();
@@ -24,7 +34,7 @@ const TOOLS = broken ? ['elicitation', 'tampered_state'] : ['elicitation', 'samp
 
 const obj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (t) => ({ resultType: 'complete', content: [{ type: 'text', text: t }] });
-const elicit = (message, field) => ({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { [field]: { type: 'string' } }, required: [field] } } });
+const elicit = (message, field, type = 'string') => ({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { [field]: { type } }, required: [field] } } });
 const sample = (t) => ({ method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: t } }], maxTokens: 50 } });
 const ROOTS = { method: 'roots/list', params: {} };
 const asks = (inputRequests, state) => ({ resultType: 'input_required', inputRequests, ...(state ? { requestState: seal(state) } : {}) });
@@ -77,7 +87,7 @@ const correct = {
   request_state(p, r) {
     const s = stateOf(p);
     if (s?.kind === 'request-state' && r.confirm?.content?.ok === true) return text('state-ok: requestState validated');
-    return asks({ confirm: elicit('Please confirm', 'ok') }, { kind: 'request-state', nonce: randomUUID() });
+    return asks({ confirm: elicit('Please confirm', 'ok', 'boolean') }, { kind: 'request-state', nonce: randomUUID() });
   },
   multiple_inputs(p, r) {
     const s = stateOf(p);
@@ -163,12 +173,20 @@ process.stdin.on('data', (chunk) => {
       continue;
     }
     if (typeof msg.method !== 'string' || msg.id === undefined) continue;
+    const original = structuredClone(msg);
+    const changed = bug.request ? bug.request(msg, st) : msg;
+    if (changed?.respond) {
+      write(changed.respond);
+      continue;
+    }
+    let out;
     try {
-      write({ jsonrpc: '2.0', id: msg.id, result: handle(msg.method, obj(msg.params) ? msg.params : {}) });
+      out = { jsonrpc: '2.0', id: changed.id, result: handle(changed.method, obj(changed.params) ? changed.params : {}) };
     } catch (err) {
       const e = err instanceof RpcError ? err : new RpcError(-32603, String(err?.message ?? err));
-      write({ jsonrpc: '2.0', id: msg.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } });
+      out = { jsonrpc: '2.0', id: changed.id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
     }
+    write(bug.response ? bug.response(out, original, st) : out);
   }
 });
 process.stdin.on('end', () => process.exit(0));
