@@ -14,7 +14,7 @@ import { isObject } from './context.js';
 import { messageOf } from './probe.js';
 import { ALL_INPUT_CAPS, MISSING_CAPABILITY, type Answer, type ModernWire } from './modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
-import { SUITE_INPUT_PROMPTS, suiteInputTool } from './profile.js';
+import { SUITE_INPUT_PROMPTS, SUITE_INPUT_TOOLS, suiteInputTool } from './profile.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
 /** A callable tool that answered input_required when every input capability was declared. */
@@ -118,6 +118,19 @@ export function inputTool(ctx: CheckContext, check: string): Promise<InputTool |
     }
     return `none of the ${usable.length} tool(s) this check may call (${usable.slice(0, 3).map((c) => c.name).join(', ')}) answered input_required`;
   });
+}
+
+/**
+ * The suite profile's tool whose profile names `check` (a check of what the tool does with good
+ * answers, which only the suite's fixtures document), listed by the server, or why there is none.
+ */
+export async function suiteToolFor(ctx: CheckContext, check: string): Promise<{ name: string; args: Record<string, unknown> } | string> {
+  const all = await candidates(ctx);
+  if (typeof all === 'string') return all;
+  const hit = all.find((c) => c.checks?.includes(check));
+  if (hit !== undefined) return { name: hit.name, args: hit.args };
+  const names = Object.entries(SUITE_INPUT_TOOLS).filter(([, p]) => p.checks.includes(check)).map(([n]) => n);
+  return `the server lists no ${names.join(' or ')} (the suite profile's fixture for this rule); what another tool does with good answers is not known to the checker`;
 }
 
 /**

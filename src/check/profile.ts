@@ -36,19 +36,21 @@ const asks = (...checks: string[]): SuiteInputTool => ({ arguments: {}, checks }
 
 /**
  * The suite's input_required tools. Each is called once when listed (its first answer judged by
- * modern.input-required and modern.result-type); the scenarios retry only these with wrong input:
+ * modern.input-required and modern.result-type); the scenarios retry these with wrong input:
  * `_elicitation` with a wrong key, extra keys, 12345 and null for the responses; `_tampered_state`
- * with a changed requestState; `_capabilities` without the elicitation capability. The others
- * (sampling, roots, an echoed requestState, several inputs, several rounds) are completed with
- * good answers only, which a checker without the user's answers does not give.
+ * with a changed requestState; `_capabilities` without the elicitation capability. Three are
+ * judged on good answers (modern-mrtr-answers.ts: a form accepted with a value per field, a
+ * sampling answer, no roots): `_request_state` (its echoed state honoured, "state-ok"),
+ * `_multiple_inputs` (three inputs answered at once complete it), `_multi_round` (a second round
+ * with a new state, then complete). `_sampling` and `_list_roots` are only called.
  */
 export const SUITE_INPUT_TOOLS: Record<string, SuiteInputTool> = {
   test_input_required_result_elicitation: asks('modern.input-missing', 'modern.input-extra-ignored', 'modern.input-responses-validated'),
   test_input_required_result_sampling: asks(),
   test_input_required_result_list_roots: asks(),
-  test_input_required_result_request_state: asks(),
-  test_input_required_result_multiple_inputs: asks(),
-  test_input_required_result_multi_round: asks(),
+  test_input_required_result_request_state: asks('modern.request-state-honoured'),
+  test_input_required_result_multiple_inputs: asks('modern.input-all-answered'),
+  test_input_required_result_multi_round: asks('modern.input-rounds'),
   test_input_required_result_tampered_state: asks('modern.request-state-integrity'),
   test_input_required_result_capabilities: asks('modern.capabilities-per-request'),
 };

@@ -27,6 +27,7 @@ import { expectationChecks } from './expectations.js';
 import { applies, chooseEra, HANDSHAKE_REVISIONS, handshakeAnswer, NEWEST_HANDSHAKE, initializeRefusal, SPOKEN_VERSIONS, type EraVerdict } from './era.js';
 import { modernAggregates, modernChecks } from './modern.js';
 import { modernMrtrChecks } from './modern-mrtr.js';
+import { modernMrtrAnswerChecks } from './modern-mrtr-answers.js';
 import { modernHttpChecks } from './modern-http.js';
 import { isObject } from './context.js';
 import { META_SERVER_INFO } from './modern-wire.js';
@@ -40,6 +41,7 @@ const handshake = (checks: readonly CheckDef[]): CheckDef[] => checks.map((c) =>
 export const ALL_CHECKS: readonly CheckDef[] = [
   ...modernChecks,
   ...modernMrtrChecks,
+  ...modernMrtrAnswerChecks,
   ...modernHttpChecks,
   ...handshake([
   ...lifecycleChecks,
