@@ -78,6 +78,21 @@ describe('check: the suite MRTR fixtures answered well', () => {
     expect(r.evidence).toContain('"resultType":"input_required"');
   });
 
+  // cites basic#27: a server that refuses the requestState it issued cannot carry state across the requests; check reports it
+  it('modern.request-state-honoured: a server that refuses its own untouched requestState fails, with the error it sent (basic#27)', T, async () => {
+    const r = await planted('state-refused');
+    expect(r.status, r.detail).toBe('fail');
+    expect(r.detail).toMatch(/^basic#27 \(MUST\): test_input_required_result_request_state, round 2 \(.*\) got error -32602 "requestState failed verification": the retry carried the server's own requestState untouched and good answers, yet was refused/);
+    expect(r.evidence).toContain('"code":-32602');
+  });
+
+  it('modern.request-state-honoured: a request-state fixture completing without "state-ok" fails against the suite profile', T, async () => {
+    const r = await planted('state-ok-missing');
+    expect(r.status, r.detail).toBe('fail');
+    expect(r.clause).toBe('--fixtures expect');
+    expect(r.detail).toMatch(/round 2 \(.*\) completed without "state-ok" in its text, the conformance suite profile's sign that the requestState was validated$/);
+  });
+
   // cites basic.patterns.mrtr#25: check reports a server that asks again for inputs the retry answered
   it('modern.input-all-answered: a server that reads one of three inputs answered at once warns, naming the ones asked again (basic.patterns.mrtr#25)', T, async () => {
     const r = await planted('inputs-one-read');

@@ -174,6 +174,26 @@ export const BUGS = {
       return m;
     },
   },
+  // a retry carrying the server's own requestState is refused as if it had been tampered with (the suite's jsonrpc-error mode)
+  'state-refused': {
+    check: 'modern.request-state-honoured',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    request: (m) =>
+      m.method === 'tools/call' && typeof m.params?.requestState === 'string' && m.params.inputResponses !== undefined
+        ? { respond: { jsonrpc: '2.0', id: m.id, error: { code: -32602, message: 'requestState failed verification' } } }
+        : m,
+  },
+  // the request-state fixture completes without the "state-ok" its scenario looks for (the suite's missing-marker mode)
+  'state-ok-missing': {
+    check: 'modern.request-state-honoured',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    response: (m, req) =>
+      req.method === 'tools/call' && m.result?.resultType === 'complete' && JSON.stringify(m.result.content ?? []).includes('state-ok')
+        ? { ...m, result: { ...m.result, content: [{ type: 'text', text: 'confirmed' }] } }
+        : m,
+  },
   // of the inputs asked at once, only the first answer is read: the others are asked for again
   'inputs-one-read': {
     check: 'modern.input-all-answered',
