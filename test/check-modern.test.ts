@@ -3,7 +3,9 @@
  * `mcpwire check` against 2026-07-28 servers: each modern check fails (or warns) on the correct
  * modern mock with exactly one bug of its kind planted (mock-servers/check-modern/bugs.mjs, over
  * stdio and over a bug-planting HTTP proxy on 127.0.0.1), and none fails on the correct mock.
- * Servers no one here wrote are in test/check-modern-peers.test.ts.
+ * Servers no one here wrote are in test/check-modern-peers.test.ts. The bugs marked
+ * `server: 'suite-mrtr'` are planted in the suite's MRTR fixtures instead, which the modern mock
+ * does not list: test/check-suite-mrtr-answers.test.ts runs them.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

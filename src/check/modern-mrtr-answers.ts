@@ -53,6 +53,8 @@ export function goodResponseTo(request: unknown): Record<string, unknown> {
 
 const keysOf = (r: Record<string, unknown>): string[] => (isObject(r.inputRequests) ? Object.keys(r.inputRequests) : []);
 const list = (keys: string[]): string => keys.map((k) => JSON.stringify(k)).join(', ');
+/** How a round's retry carries the state: `with round 1's requestState`, or that none was issued. */
+const carrying = (asked: Record<string, unknown>, round: number): string => (typeof asked.requestState === 'string' ? `with round ${round}'s requestState` : `(round ${round} issued no requestState)`);
 const textOf = (r: Record<string, unknown>): string =>
   (Array.isArray(r.content) ? r.content : []).map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
 
@@ -149,7 +151,7 @@ const rounds = modernCheck({
   run: (ctx) =>
     withFixture(ctx, 'modern.input-rounds', async (x) => {
       const keys1 = keysOf(x.first);
-      const phase2 = `${x.name}, round 2 (the retry answering ${list(keys1)} well with round 1's requestState)`;
+      const phase2 = `${x.name}, round 2 (the retry answering ${list(keys1)} well ${carrying(x.first, 1)})`;
       const a2 = await answerRound(x, x.first);
       const lost2 = stateLost(phase2, a2, keys1);
       if (lost2 !== undefined) return lost2;
@@ -158,7 +160,7 @@ const rounds = modernCheck({
       if (!asksForInput(second)) return violated(`${phase2} completed: the conformance suite profile expects a second round (a new input_required) first`, messageOf(a2.outcome), PROFILE);
       const keys2 = keysOf(second);
       const same = second.requestState !== undefined && second.requestState === x.first.requestState;
-      const phase3 = `${x.name}, round 3 (the retry answering ${list(keys2)} well with round 2's requestState${same ? ", round 1's unchanged" : ''})`;
+      const phase3 = `${x.name}, round 3 (the retry answering ${list(keys2)} well ${carrying(second, 2)}${same ? ", round 1's unchanged" : ''})`;
       const a3 = await answerRound(x, second);
       const lost3 = stateLost(phase3, a3, [...keys1, ...keys2]);
       if (lost3 !== undefined) return lost3;
