@@ -27,8 +27,7 @@ const CALLS = opt('calls', 20_000);
 
 async function load(dist) {
   const imp = (p) => import(pathToFileURL(path.resolve(dist, p)).href);
-  const { McpClient } = await imp('mcp/client.js');
-  const { createMemoryPair } = await imp('transport/memory.js');
+  const { McpClient, createMemoryPair } = await imp('index.js');
   const { Connection } = await imp('protocol/connection.js');
   return { McpClient, createMemoryPair, Connection };
 }

@@ -135,8 +135,8 @@ console.log(`  SonicBoom, 16 KiB writes, per line          ${f(rows.sonicBatch)}
 /** `--client`: traced/untraced McpClient CPU per call over the memory transport (see the top). */
 async function clientBench(rounds, calls) {
   const load = async (at) => ({
-    McpClient: (await import(at('mcp/client.js'))).McpClient,
-    createMemoryPair: (await import(at('transport/memory.js'))).createMemoryPair,
+    McpClient: (await import(at('index.js'))).McpClient,
+    createMemoryPair: (await import(at('index.js'))).createMemoryPair,
   });
   const here = await load(dist);
   // --against DIST: a third client, traced, from another build's dist/ (same-process A/B)

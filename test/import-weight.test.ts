@@ -1,9 +1,10 @@
 /**
  * What `import('mcpwire')` loads, pinned: every file src/index.ts reaches through static value
- * imports (a lazy `import()` is not followed, `import type` is erased — the files Node loads from
- * dist/, checked against the build in docs/performance.md "Module load"). Each file costs the
- * import time of every program using mcpwire (target: 40 ms, bench/import-time.mjs): a feature
- * loads where first used. A file added to this list needs a reason; one that leaves it is a gain.
+ * imports (a lazy `import()` is not followed, `import type` is erased). The build puts these
+ * modules in one chunk (scripts/postbuild.mjs; test/build-bundle.test.ts: the root reads at most
+ * three files), so each costs the compile of its code in every program using mcpwire (target:
+ * 40 ms, bench/import-time.mjs; docs/performance.md "Module load"): a feature loads where first
+ * used. A file added to this list needs a reason; one that leaves it is a gain.
  */
 import fs from 'node:fs';
 import path from 'node:path';
