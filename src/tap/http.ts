@@ -13,10 +13,14 @@
  * (legacy SSE endpoints) names a session; its lines carry the session's hash, never the id.
  * Exchanges: each HTTP request and its answer (or stream) is numbered, and every line it writes
  * carries the number (`exchange`), which is what tells sessionless 2026-07-28 clients apart.
+ * Every line also carries the tap's random tag (`tap`): several taps may append to one file,
+ * each numbering from 1, and readers key an exchange by tag and number. Each `http` line names
+ * the client connection the request came on (`connection`, numbered per tap).
  * A legacy `endpoint` event naming the upstream's origin is rewritten to the tap's, one naming
  * another origin withheld (sse-endpoint.ts): the client's POSTs come through the tap.
  * User info in `--upstream` becomes Basic credentials sent upstream, never shown or traced.
  */
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpWireError } from '../errors.js';
@@ -88,6 +92,8 @@ export async function startHttpTap(options: HttpTapOptions): Promise<HttpTap> {
     file: options.trace,
     serverId: options.name ?? upstream.host,
     transport: 'http-tap',
+    // Exchange numbers start at 1 in every tap: the tag tells the taps sharing a file apart.
+    tap: randomBytes(4).toString('hex'),
     secrets: [...(options.secrets ?? []), ...(credentials?.secrets ?? [])],
     strict: options.strict,
     onWarning: options.onWarning,

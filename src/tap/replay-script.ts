@@ -10,7 +10,7 @@
  * DiscoverResult built from what was recorded (`discoverOf`); a handshake-era one gets "method
  * not found", as a handshake-era server answers it.
  */
-import { exchangeOf, metaVersion, sessionEras, Waiting, type EraName } from '../trace/read.js';
+import { exchangeOf, metaVersion, sessionEras, Waiting, type EraName, type ExchangeKey } from '../trace/read.js';
 import { isMessageRecord, type TraceMessageRecord, type TraceRecord } from '../trace/record.js';
 
 export interface ServerAction {
@@ -163,7 +163,7 @@ class ScriptBuilder {
     else if (r.dir === 'in' && (r.kind === 'notification' || r.kind === 'request')) this.serverMessage(s, exchange, { kind: r.kind, msg });
   }
 
-  private request(s: string, exchange: number | undefined, msg: Record<string, unknown>): void {
+  private request(s: string, exchange: ExchangeKey | undefined, msg: Record<string, unknown>): void {
     const params = msg.params;
     const ex: RecordedExchange = { index: this.exchanges.length, method: String(msg.method), params, before: [], after: [], progressToken: progressTokenOf(params) };
     this.exchanges.push(ex);
@@ -171,7 +171,7 @@ class ScriptBuilder {
     this.last.set(s, ex);
   }
 
-  private answer(s: string, exchange: number | undefined, msg: Record<string, unknown>): void {
+  private answer(s: string, exchange: ExchangeKey | undefined, msg: Record<string, unknown>): void {
     // initialize was sent before the session existed
     const ex = this.open.take([idKey(s, msg.id), idKey('', msg.id)], exchange);
     if (ex && !ex.response) ex.response = msg;
@@ -182,7 +182,7 @@ class ScriptBuilder {
    * Progress goes with the request that asked for it; anything else with the newest open request
    * of the session; a request of the message's own HTTP exchange first.
    */
-  private serverMessage(s: string, exchange: number | undefined, action: ServerAction): void {
+  private serverMessage(s: string, exchange: ExchangeKey | undefined, action: ServerAction): void {
     const token = action.msg.method === 'notifications/progress' ? obj(action.msg.params)?.progressToken : undefined;
     let target: RecordedExchange | undefined;
     let best = 0;

@@ -62,13 +62,19 @@ export function pairKey(server: string, session: string | undefined, requestDir:
   return `${server}\u0000${session ?? ''}\u0000${requestDir}\u0000${typeof id}:${String(id)}`;
 }
 
+/** An HTTP exchange as readers key it: the tap's tag and number (`tag/n`), or the number alone. */
+export type ExchangeKey = string | number;
+
 /**
  * The HTTP exchange a line belongs to (`exchange`: the HTTP tap numbers each request it relays
- * and the answer or stream that comes back), when the line has one.
+ * and the answer or stream that comes back), when the line has one. Each tap numbers from 1, so
+ * with several taps appending to one file only the tap's tag (`tap`) with the number names one
+ * exchange; a line without a tag (a trace written before taps had one) has its number alone.
  */
-export function exchangeOf(r: object): number | undefined {
-  const e = (r as { exchange?: unknown }).exchange;
-  return typeof e === 'number' ? e : undefined;
+export function exchangeOf(r: object): ExchangeKey | undefined {
+  const { exchange: e, tap } = r as { exchange?: unknown; tap?: unknown };
+  if (typeof e !== 'number') return undefined;
+  return typeof tap === 'string' ? `${tap}/${e}` : e;
 }
 
 /** Requests of one key waiting at once: more would be a client reusing ids without end. */
@@ -84,14 +90,14 @@ const MAX_WAITING_PER_KEY = 64;
  * the request sent last).
  */
 export class Waiting<T> {
-  private readonly byKey = new Map<string, Array<{ exchange: number | undefined; value: T }>>();
+  private readonly byKey = new Map<string, Array<{ exchange: ExchangeKey | undefined; value: T }>>();
 
   /** Keys with something waiting. */
   get size(): number {
     return this.byKey.size;
   }
 
-  add(key: string, exchange: number | undefined, value: T): void {
+  add(key: string, exchange: ExchangeKey | undefined, value: T): void {
     const list = this.byKey.get(key);
     if (!list) this.byKey.set(key, [{ exchange, value }]);
     else {
@@ -105,7 +111,7 @@ export class Waiting<T> {
    * request of the same exchange under any of them, then the newest under the first key that
    * has one. Taken out.
    */
-  take(keys: string[], exchange: number | undefined): T | undefined {
+  take(keys: string[], exchange: ExchangeKey | undefined): T | undefined {
     if (exchange !== undefined) {
       for (const key of keys) {
         const list = this.byKey.get(key);
@@ -121,7 +127,7 @@ export class Waiting<T> {
   }
 
   /** Everything waiting, oldest key first. */
-  *entries(): IterableIterator<{ key: string; exchange: number | undefined; value: T }> {
+  *entries(): IterableIterator<{ key: string; exchange: ExchangeKey | undefined; value: T }> {
     for (const [key, list] of this.byKey) for (const w of list) yield { key, ...w };
   }
 
@@ -131,7 +137,7 @@ export class Waiting<T> {
     if (!first.done) this.byKey.delete(first.value);
   }
 
-  private remove(key: string, list: Array<{ exchange: number | undefined; value: T }>, i: number): T {
+  private remove(key: string, list: Array<{ exchange: ExchangeKey | undefined; value: T }>, i: number): T {
     const [w] = list.splice(i, 1);
     if (list.length === 0) this.byKey.delete(key);
     return w.value;

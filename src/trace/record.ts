@@ -1,6 +1,8 @@
 /**
  * The trace record format (version 1): one JSON object per line. Written by `tracer.ts`, read by
- * `read.ts`; documented for users' tools in `README.md`. Change only by adding fields.
+ * `read.ts`; documented for users' tools in `README.md`. Change only by adding fields: `exchange`
+ * and then `tap` were added within version 1 (a reader that knows neither pairs tap traces by
+ * session and id, as before).
  */
 
 export const TRACE_FORMAT_VERSION = 1;
@@ -17,8 +19,12 @@ export interface TraceRecordBase {
   server: string;
   /** Transport kind: `stdio`, `streamable-http`, `legacy-sse`, `memory`. */
   transport: string;
+  /** `mcpwire tap` over HTTP: the tap's random tag (8 hex digits), which scopes `exchange` to one tap. */
+  tap?: string;
   /** `sha256:` + 8 hex digits of the HTTP session id, once known (never the id: it is a credential). */
   session?: string;
+  /** `mcpwire tap` over HTTP: the tap's number for the HTTP exchange the line belongs to (unique per `tap`). */
+  exchange?: number;
 }
 
 /** One JSON-RPC message, either direction. */
@@ -53,4 +59,4 @@ export function isEventRecord(r: TraceRecord): r is TraceEventRecord {
 }
 
 /** Keys an event's own fields may not take; a clashing field `k` is written as `k_`. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set(['v', 't', 'ts', 'server', 'transport', 'session', 'event']);
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['v', 't', 'ts', 'server', 'transport', 'tap', 'session', 'exchange', 'event']);

@@ -39,6 +39,11 @@ export interface TracerOptions {
   serverId: string;
   /** Transport kind, e.g. `stdio`. */
   transport: string;
+  /**
+   * The writer's tag (`mcpwire tap` over HTTP: a random one per tap), written as `tap` on every
+   * line: the exchange numbers of several taps sharing a file are told apart by it.
+   */
+  tap?: string;
   /** Values to redact wherever they appear: the config's credentials (`configSecrets`), tokens… */
   secrets?: string[];
   /** Check every message against the spec schema; violations become `schema` events and warnings. */
@@ -206,7 +211,7 @@ class TraceWriter implements Tracer {
   private closed = false;
   /** Ids of requests the server sent us, so our answers can name their method. */
   private readonly incoming = new Map<string | number, string>();
-  /** `,"server":…,"transport":…[,"session":…]`: the fields every line repeats after `ts`. */
+  /** `,"server":…,"transport":…[,"tap":…][,"session":…][,"exchange":…]`: the fields every line repeats after `ts`. */
   private bindings: string;
   /**
    * Pre-encoded `bindings` + `dir`/`kind` + `method` (+ `,"id":`) segments of message lines, by
@@ -234,7 +239,7 @@ class TraceWriter implements Tracer {
     private readonly stream: NodeJS.WritableStream & { write(s: string): boolean },
     private readonly strict: StrictChecker | undefined,
   ) {
-    this.baseBindings = `,"server":${stringify(options.serverId)},"transport":${stringify(options.transport)}`;
+    this.baseBindings = `,"server":${stringify(options.serverId)},"transport":${stringify(options.transport)}${options.tap === undefined ? '' : `,"tap":${stringify(options.tap)}`}`;
     this.bindings = this.baseBindings;
     if (shared) shared.stream.on('error', this.onStreamError);
     this.event({ type: 'trace-start', format: TRACE_FORMAT_VERSION, pid: process.pid, strict: strict !== undefined });
