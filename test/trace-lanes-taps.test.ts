@@ -4,7 +4,8 @@
  * `modern`): each tap numbers its exchanges from 1, so both requests are exchange 1, id 1, with
  * no session. The second tap's server answers first. Every line of a tap carries its `tap` tag,
  * and the readers key exchanges by tap and number: `pairExchanges` (show, stats, html, diff),
- * the live renderer and the replay script each pair an answer with its own tap's request.
+ * the live renderer and the replay script each pair an answer with its own tap's request, and
+ * `trace html` draws each tap's client in its own lane.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 import { DEFAULT_MODERN_SCENARIO } from '../mock-servers/modern/lib/engine.mjs';
 import { buildScript, createShowRenderer, startHttpTap } from '../src/tap/index.js';
+import { peerLanes } from '../src/trace/html.js';
 import { pairExchanges, parseTrace, type TraceRecord } from '../src/trace-api.js';
 import { echoClient } from './support/echo-client.js';
 import { waitFor } from './support/raw-http.js';
@@ -73,6 +75,10 @@ describe('two HTTP taps sharing one trace file', () => {
     const shown = (text: string) => Number(/([\d.]+) ms/.exec(lines.find((x) => textOf(x.r.msg) === text)!.line)?.[1]);
     expect(shown('alpha')).toBeGreaterThanOrEqual(DELAY_MS - 50);
     expect(shown('bravo')).toBeLessThan(DELAY_MS - 50);
+    // trace html: both taps' first connection is number 1; the tags keep them in two lanes.
+    const laned = peerLanes(records) as Rec[];
+    const lane = (text: string, dir: string) => laned.find((r) => r.dir === dir && textOf(r.msg) === text)!.server;
+    expect([lane('alpha', 'out'), lane('alpha', 'in'), lane('bravo', 'out'), lane('bravo', 'in')]).toEqual(['modern #1', 'modern #1', 'modern #2', 'modern #2']);
     // A replay script answers each recorded text with its own echo.
     const script = buildScript(records);
     expect(script.exchanges.map((e) => [textOf({ params: e.params } as Rec), textOf(e.response as Rec)])).toEqual([

@@ -32,6 +32,8 @@ function single(v: string | string[] | undefined): string | undefined {
 interface Exchange {
   /** The tap's number for it, on every line it writes (`exchange`). */
   id: number;
+  /** The tap's number for the client connection it came on (`connection` on its `http` line). */
+  connection: number;
   method: string;
   path: string;
   pathname: string;
@@ -65,6 +67,12 @@ export class TapRelay {
   private closing = false;
   /** The last exchange number given. */
   private exchanges = 0;
+  /**
+   * Client connections by number, in order of their first request: all a tap sees of which
+   * client sent a request when there is no session (2026-07-28).
+   */
+  private readonly connections = new WeakMap<object, number>();
+  private lastConnection = 0;
 
   constructor(private readonly options: RelayOptions) {
     this.lib = options.upstream.protocol === 'https:' ? https : http;
@@ -77,6 +85,7 @@ export class TapRelay {
     const path = req.url!;
     const ex: Exchange = {
       id: ++this.exchanges,
+      connection: this.connectionOf(req.socket),
       method: req.method ?? 'GET',
       path,
       pathname: path.split('?')[0],
@@ -103,6 +112,12 @@ export class TapRelay {
     this.relayRequestBody(ex, req, upReq);
     upReq.on('response', (upRes) => this.relayResponse(ex, upRes, res));
     upReq.on('error', (err) => this.upstreamFailed(ex, err, res));
+  }
+
+  private connectionOf(socket: object): number {
+    let n = this.connections.get(socket);
+    if (n === undefined) this.connections.set(socket, (n = ++this.lastConnection));
+    return n;
   }
 
   close(): void {
@@ -177,7 +192,7 @@ export class TapRelay {
     const contentType = String(upRes.headers['content-type'] ?? '').toLowerCase();
     const ms = Math.round((performance.now() - ex.started) * 1000) / 1000;
     this.record(ex, () =>
-      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp } }),
+      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp, connection: ex.connection } }),
     );
     const observe = contentType.includes('text/event-stream') ? this.sseReader(ex) : contentType.includes('json') ? this.jsonReader(ex) : undefined;
     if (observe) {
@@ -261,7 +276,7 @@ export class TapRelay {
     // The tap aborted it (the client left, or the tap is closing): nothing failed upstream.
     if (ex.gone || this.closing) return;
     const origin = this.options.upstream.origin;
-    this.record(ex, () => this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_UPSTREAM', message: `${ex.method} ${ex.pathname}: ${err.message}` }));
+    this.record(ex, () => this.options.tracer.event({ type: 'diagnostic', code: 'MCPWIRE_UPSTREAM', message: `${ex.method} ${ex.pathname}: ${err.message}`, connection: ex.connection }));
     if (!res.headersSent) {
       res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`mcpwire tap: upstream ${origin} unreachable: ${err.message}\n`);

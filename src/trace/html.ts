@@ -1,7 +1,8 @@
 /**
  * `trace html`: ONE self-contained HTML page (inline CSS and JS; a CSP forbids any network
  * access) with a sequence diagram of client ↔ server messages over time: a lifeline for the
- * client and one lane per server, arrows by direction, events as markers on their server's lane.
+ * client and one lane per server (per peer of a server several sessions or sessionless client
+ * connections share: `peerLanes`), arrows by direction, events as markers on their server's lane.
  * Clicking a row shows its pretty-printed JSON; filters by method and server. The header names
  * each server's protocol era (`sessionEras`). The input rounds of a 2026-07-28 request
  * (`input_required` answers and the retries that follow, `inputRounds`) are grouped under the
@@ -12,7 +13,7 @@
  * `<`, `>`, `&`, U+2028 and U+2029 escaped, and the page builds every node with `textContent`,
  * never `innerHTML`.
  */
-import { eraText, inputRounds, pairExchanges, sessionEras } from './read.js';
+import { eraText, exchangeOf, inputRounds, pairExchanges, sessionEras, type ExchangeKey } from './read.js';
 import type { TraceRecord } from './record.js';
 import { orderByTime } from './show.js';
 
@@ -22,33 +23,70 @@ export interface HtmlOptions {
 }
 
 /**
- * One lane per peer: a server seen in several sessions (an HTTP tap relaying several hosts'
- * sessions, or several runs through a stdio tap) gets a lane per session, named
- * `server #n`; requests pair with their answers within a lane only.
+ * One lane per peer: a server seen by several peers gets a lane per peer, named `server #n`;
+ * requests pair with their answers within a lane only. A peer is a session (an HTTP tap relaying
+ * several hosts' sessions, or several runs through a stdio tap), else, for the lines of a
+ * sessionless HTTP exchange (2026-07-28 clients), the tap's client connection it came on
+ * (`peerOf`). A line of no peer (trace-start, the tap's listen line) joins the next peer of its
+ * server, or the last one at the end (trace-end).
  */
 export function peerLanes(records: TraceRecord[]): TraceRecord[] {
-  const sessions = new Map<string, string[]>();
-  for (const r of records) {
-    if (r.session === undefined) continue;
-    const list = sessions.get(r.server) ?? [];
-    if (!list.includes(r.session)) list.push(r.session);
-    sessions.set(r.server, list);
-  }
-  if (![...sessions.values()].some((l) => l.length > 1)) return records;
-  // A line before its session was known (trace-start, the initialize request) joins the next session of that server.
-  const next = new Array<string | undefined>(records.length);
-  const upcoming = new Map<string, string>();
+  const peerOf = peersOf(records);
+  const peers = new Map<string, string[]>();
+  records.forEach((r, i) => {
+    const peer = peerOf[i];
+    if (peer === undefined) return;
+    const list = peers.get(r.server) ?? [];
+    if (!list.includes(peer)) list.push(peer);
+    peers.set(r.server, list);
+  });
+  if (![...peers.values()].some((l) => l.length > 1)) return records;
+  const near = new Array<string | undefined>(records.length);
+  const around = new Map<string, string>();
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
-    if (r.session !== undefined) upcoming.set(r.server, r.session);
-    next[i] = r.session ?? upcoming.get(r.server);
+    if (peerOf[i] !== undefined) around.set(r.server, peerOf[i]!);
+    near[i] = peerOf[i] ?? around.get(r.server);
+  }
+  around.clear();
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i];
+    if (peerOf[i] !== undefined) around.set(r.server, peerOf[i]!);
+    near[i] ??= around.get(r.server);
   }
   return records.map((r, i) => {
-    const list = sessions.get(r.server);
+    const list = peers.get(r.server);
     if (!list || list.length < 2) return r;
-    const session = next[i];
-    const n = session === undefined ? 0 : list.indexOf(session) + 1;
+    const peer = near[i];
+    const n = peer === undefined ? 0 : list.indexOf(peer) + 1;
     return { ...r, server: `${r.server} #${n}` };
+  });
+}
+
+/**
+ * The peer of each line, when it shows: its session; else the session of another line of its
+ * HTTP exchange (the initialize request, sent before the session existed, goes with it); else
+ * the client connection the tap names on its exchange's `http` line (`connection`, per `tap`),
+ * all a tap sees of which sessionless client sent a request.
+ */
+function peersOf(records: TraceRecord[]): Array<string | undefined> {
+  const sessions = new Map<ExchangeKey, string>();
+  const connections = new Map<ExchangeKey, string>();
+  for (const r of records) {
+    const key = exchangeOf(r);
+    if (key === undefined) continue;
+    if (r.session !== undefined && !sessions.has(key)) sessions.set(key, r.session);
+    const { connection, tap } = r as { connection?: unknown; tap?: unknown };
+    if (typeof connection === 'number' && !connections.has(key)) connections.set(key, `${typeof tap === 'string' ? tap : ''}/${connection}`);
+  }
+  return records.map((r) => {
+    if (r.session !== undefined) return `session ${r.session}`;
+    const key = exchangeOf(r);
+    if (key === undefined) return undefined;
+    const session = sessions.get(key);
+    if (session !== undefined) return `session ${session}`;
+    const connection = connections.get(key);
+    return connection === undefined ? undefined : `connection ${connection}`;
   });
 }
 
