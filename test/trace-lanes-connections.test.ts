@@ -26,10 +26,10 @@ const DELAY_MS = 300;
 const textOf = (m: Rec | undefined): string | undefined => m?.params?.arguments?.text ?? m?.result?.content?.[0]?.text;
 
 /** Rounds of calls through one tap; in each round every client calls at once (id = round). */
-async function record(file: string, clients: number, rounds: string[][]): Promise<TraceRecord[]> {
+async function record(file: string, clients: number, rounds: string[][], keepAlive = true): Promise<TraceRecord[]> {
   const mock = await startModernHttpMock({ scenario: { ...DEFAULT_MODERN_SCENARIO, tools: [{ name: 'echo', behavior: { delayMs: DELAY_MS } }] }, stream: 'json', stderr: () => {} });
   const tap = await startHttpTap({ listen: '127.0.0.1:0', upstream: mock.url, trace: file, name: 'modern' });
-  const peers = Array.from({ length: clients }, () => echoClient());
+  const peers = Array.from({ length: clients }, () => echoClient({ keepAlive }));
   try {
     for (const [i, texts] of rounds.entries()) {
       const calls: Promise<string>[] = [];
@@ -93,6 +93,25 @@ describe('trace html lanes of sessionless clients through one HTTP tap', () => {
   it('one client alone: one lane, named as the server', async () => {
     const records = await record(path.join(dir, 'one.jsonl'), 1, [['alpha-1'], ['alpha-2']]);
     expect(new Set(peerLanes(records).map((r) => r.server))).toEqual(new Set(['modern']));
+  }, 30_000);
+
+  it('one client without keep-alive (a connection per call): its connections follow one another in one lane', async () => {
+    const records = await record(path.join(dir, 'no-keep-alive.jsonl'), 1, [['alpha-1'], ['alpha-2'], ['alpha-3']], false);
+    const http = records.filter((r) => (r as Rec).type === 'http') as Rec[];
+    expect(new Set(http.map((h) => h.connection)).size).toBe(3);
+    expect(new Set(peerLanes(records).map((r) => r.server))).toEqual(new Set(['modern']));
+  }, 30_000);
+
+  it('two clients without keep-alive, calls overlapping: two lanes, never two connections interleaved in one', async () => {
+    const records = await record(path.join(dir, 'two-no-keep-alive.jsonl'), 2, [['alpha-1', 'bravo-1'], ['alpha-2', 'bravo-2']], false);
+    const laned = peerLanes(records) as Rec[];
+    expect(new Set(laned.map((r) => r.server))).toEqual(new Set(['modern #1', 'modern #2']));
+    // Within a lane, each exchange's lines come one exchange after another.
+    for (const lane of ['modern #1', 'modern #2']) {
+      const exchanges = laned.filter((r) => r.server === lane && r.exchange !== undefined).map((r) => r.exchange as number);
+      const runs = exchanges.filter((e, i) => i === 0 || e !== exchanges[i - 1]);
+      expect(new Set(runs).size, `${lane}: ${exchanges.join(' ')}`).toBe(runs.length);
+    }
   }, 30_000);
 
   it('two handshake-era hosts both send initialize #0 before either session exists: each request joins the lane of its own exchange\'s session', () => {

@@ -26,9 +26,9 @@ export interface HtmlOptions {
  * One lane per peer: a server seen by several peers gets a lane per peer, named `server #n`;
  * requests pair with their answers within a lane only. A peer is a session (an HTTP tap relaying
  * several hosts' sessions, or several runs through a stdio tap), else, for the lines of a
- * sessionless HTTP exchange (2026-07-28 clients), the tap's client connection it came on
- * (`peerOf`). A line of no peer (trace-start, the tap's listen line) joins the next peer of its
- * server, or the last one at the end (trace-end).
+ * sessionless HTTP exchange (2026-07-28 clients), the tap's client connection it came on, lanes
+ * shared by connections one after the other (`peersOf`). A line of no peer (trace-start, the
+ * tap's listen line) joins the next peer of its server, or the last one at the end (trace-end).
  */
 export function peerLanes(records: TraceRecord[]): TraceRecord[] {
   const peerOf = peersOf(records);
@@ -67,7 +67,7 @@ export function peerLanes(records: TraceRecord[]): TraceRecord[] {
  * The peer of each line, when it shows: its session; else the session of another line of its
  * HTTP exchange (the initialize request, sent before the session existed, goes with it); else
  * the client connection the tap names on its exchange's `http` line (`connection`, per `tap`),
- * all a tap sees of which sessionless client sent a request.
+ * all a tap sees of which sessionless client sent a request (`connectionSlots`).
  */
 function peersOf(records: TraceRecord[]): Array<string | undefined> {
   const sessions = new Map<ExchangeKey, string>();
@@ -79,7 +79,7 @@ function peersOf(records: TraceRecord[]): Array<string | undefined> {
     const { connection, tap } = r as { connection?: unknown; tap?: unknown };
     if (typeof connection === 'number' && !connections.has(key)) connections.set(key, `${typeof tap === 'string' ? tap : ''}/${connection}`);
   }
-  return records.map((r) => {
+  const peers = records.map((r): string | undefined => {
     if (r.session !== undefined) return `session ${r.session}`;
     const key = exchangeOf(r);
     if (key === undefined) return undefined;
@@ -88,6 +88,38 @@ function peersOf(records: TraceRecord[]): Array<string | undefined> {
     const connection = connections.get(key);
     return connection === undefined ? undefined : `connection ${connection}`;
   });
+  return connectionSlots(records, peers);
+}
+
+/**
+ * Connections → lanes: a connection takes the first lane of its server free when it starts
+ * (whose connections have all had their last line), else a new one. A connection is not a
+ * client: a client without keep-alive opens one per request, one with requests in parallel
+ * several, and one idle for a while reconnects. Lanes as few as the connections open at once
+ * keep each client's lines together when clients are no more than their connections, and never
+ * draw two connections' lines interleaved in one lane.
+ */
+function connectionSlots(records: TraceRecord[], peers: Array<string | undefined>): Array<string | undefined> {
+  const spans = new Map<string, { server: string; first: number; last: number }>();
+  peers.forEach((peer, i) => {
+    if (!peer?.startsWith('connection ')) return;
+    const span = spans.get(peer);
+    if (span) span.last = i;
+    else spans.set(peer, { server: records[i].server, first: i, last: i });
+  });
+  if (spans.size === 0) return peers;
+  // Per server: the last line of each lane's latest connection.
+  const lanes = new Map<string, number[]>();
+  const slot = new Map<string, string>();
+  for (const [peer, span] of spans) {
+    const ends = lanes.get(span.server) ?? [];
+    let n = ends.findIndex((end) => end < span.first);
+    if (n < 0) n = ends.push(span.last) - 1;
+    else ends[n] = span.last;
+    lanes.set(span.server, ends);
+    slot.set(peer, `connections ${n + 1}`);
+  }
+  return peers.map((peer) => (peer === undefined ? undefined : (slot.get(peer) ?? peer)));
 }
 
 /** Escapes text for HTML element content and attribute values. */

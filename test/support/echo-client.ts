@@ -1,7 +1,8 @@
 /**
  * A raw 2026-07-28 client for tap tests: `tools/call` of the echo tool over node:http, through
  * its own keep-alive agent (one socket: the calls of one client share its connection, those of
- * two clients never do). JSON or SSE answers; resolves with the echoed text.
+ * two clients never do), or a new connection per call. JSON or SSE answers; resolves with the
+ * echoed text.
  */
 import http from 'node:http';
 
@@ -12,8 +13,9 @@ export interface EchoClient {
   close(): void;
 }
 
-export function echoClient(): EchoClient {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+/** `keepAlive: false`: a new connection for every request, as a client without keep-alive. */
+export function echoClient(options: { keepAlive?: boolean } = {}): EchoClient {
+  const agent = new http.Agent({ keepAlive: options.keepAlive ?? true, maxSockets: 1 });
   return {
     echo: (url, text, id = 1) =>
       new Promise<string>((resolve, reject) => {
