@@ -3,8 +3,9 @@
  * two clients (each on its own keep-alive connection) call the echo tool through one tap, their
  * calls overlapping and using the same ids. No session tells them apart; the tap numbers the
  * client connections and names each exchange's on its `http` line (`connection`), and
- * `peerLanes` gives each connection its own lane (`server #n`) with every line of its exchanges,
- * requests paired with their answers within it. One client alone keeps one plain lane.
+ * `peerLanes` gives each connection open at the same time its own lane (`server #n`) with every
+ * line of its exchanges, requests paired with their answers within it; connections one after
+ * the other share a lane. One client alone keeps one plain lane, even without keep-alive.
  */
 import fs from 'node:fs';
 import os from 'node:os';
