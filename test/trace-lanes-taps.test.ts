@@ -15,7 +15,7 @@ import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
 import { DEFAULT_MODERN_SCENARIO } from '../mock-servers/modern/lib/engine.mjs';
 import { buildScript, createShowRenderer, startHttpTap } from '../src/tap/index.js';
 import { peerLanes } from '../src/trace/html.js';
-import { pairExchanges, parseTrace, type TraceRecord } from '../src/trace-api.js';
+import { pairExchanges, parseTrace, renderShow, type TraceRecord } from '../src/trace-api.js';
 import { echoClient } from './support/echo-client.js';
 import { waitFor } from './support/raw-http.js';
 
@@ -79,6 +79,10 @@ describe('two HTTP taps sharing one trace file', () => {
     const laned = peerLanes(records) as Rec[];
     const lane = (text: string, dir: string) => laned.find((r) => r.dir === dir && textOf(r.msg) === text)!.server;
     expect([lane('alpha', 'out'), lane('alpha', 'in'), lane('bravo', 'out'), lane('bravo', 'in')]).toEqual(['modern #1', 'modern #1', 'modern #2', 'modern #2']);
+    // trace show: the tag is a binding of every line, like server and transport, not news of an event.
+    const shownText = renderShow(records);
+    expect(shownText).toContain('trace-start');
+    expect(shownText).not.toContain('tap=');
     // A replay script answers each recorded text with its own echo.
     const script = buildScript(records);
     expect(script.exchanges.map((e) => [textOf({ params: e.params } as Rec), textOf(e.response as Rec)])).toEqual([

@@ -69,7 +69,7 @@ function summary(r: TraceMessageRecord, request?: TraceMessageRecord): string {
 }
 
 function fields(e: TraceEventRecord, skip: string[]): string {
-  const base = new Set(['v', 't', 'ts', 'server', 'transport', 'session', 'event', ...skip]);
+  const base = new Set(['v', 't', 'ts', 'server', 'transport', 'tap', 'session', 'event', ...skip]);
   return Object.entries(e)
     .filter(([k, v]) => !base.has(k) && v !== undefined)
     .map(([k, v]) => `${safeText(k, 30)}=${typeof v === 'string' ? safeText(v, 80) : preview(v, 80)}`)
