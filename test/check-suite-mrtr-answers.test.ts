@@ -1,8 +1,9 @@
 // clauses: 2026-07-28
 /**
  * What the conformance suite's MRTR fixtures do once `mcpwire check` answers them well
- * (src/check/modern-mrtr-answers.ts): the requestState echoed untouched is honoured, three
- * inputs asked at once are all read, a second round follows the first. Each check fails (or
+ * (src/check/modern-mrtr-answers.ts, modern-mrtr-single.ts): the requestState echoed untouched
+ * is honoured, three inputs asked at once are all read, a second round follows the first, the
+ * sampling tool, the roots tool and the prompt complete once answered. Each check fails (or
  * warns) on mock-servers/check-modern/suite-mrtr-server.mjs with one bug of bugs.mjs planted
  * (`server: 'suite-mrtr'`), naming the tool and the round, and passes on the server without it.
  */
@@ -21,6 +22,7 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVER = path.join(root, 'mock-servers', 'check-modern', 'suite-mrtr-server.mjs');
 const T = { timeout: 60_000 };
 const ANSWERS = ['modern.request-state-honoured', 'modern.input-all-answered', 'modern.input-rounds'];
+const SINGLE = ['modern.input-sampling-answered', 'modern.input-roots-answered', 'modern.prompt-input-answered'];
 
 const run = (flags: string[], only: string[] = ANSWERS): Promise<CheckReport> =>
   runChecks({ transport: 'stdio', command: process.execPath, args: [SERVER, ...flags] }, { timeoutMs: 15_000, only });
@@ -52,8 +54,8 @@ describe('check: the suite MRTR fixtures answered well', () => {
 
   it('every bug planted in the suite server breaks one of these checks, and each check has one', () => {
     const suite = Object.entries(BUGS).filter(([, b]) => b.server === 'suite-mrtr');
-    expect(new Set(suite.map(([, b]) => b.check))).toEqual(new Set(ANSWERS));
-    for (const id of ANSWERS) expect(ALL_CHECKS.find((c) => c.id === id)?.revisions).toEqual(['2026-07-28']);
+    expect(new Set(suite.map(([, b]) => b.check))).toEqual(new Set([...ANSWERS, ...SINGLE]));
+    for (const id of [...ANSWERS, ...SINGLE]) expect(ALL_CHECKS.find((c) => c.id === id)?.revisions).toEqual(['2026-07-28']);
   });
 
   // cites basic#27: the server's round state travels in the requestState the client passes back; check reports a server that keeps it elsewhere
@@ -121,10 +123,50 @@ describe('check: the suite MRTR fixtures answered well', () => {
     );
   });
 
+  it('the sampling tool, the roots tool and the prompt, answered well, complete as the suite expects: all three pass by default', T, async () => {
+    const r = await run([], SINGLE);
+    for (const id of SINGLE) expect(of(r, id).status, `${id}: ${of(r, id).detail}`).toBe('pass');
+    expect(of(r, 'modern.input-sampling-answered').detail).toBe('test_input_required_result_sampling, round 2 (the retry answering "sample_request" with a sampling answer, "mcpwire-check"): completed, "Sampling result: mcpwire-check"');
+    expect(of(r, 'modern.input-roots-answered').detail).toBe('test_input_required_result_list_roots, round 2 (the retry answering "roots_request" with a roots list): completed, "Found 0 root(s)"');
+    expect(of(r, 'modern.prompt-input-answered').detail).toBe('test_input_required_result_prompt, round 2 (the prompts/get retry answering "user_context" well): completed, 1 message(s)');
+  });
+
+  it('modern.input-sampling-answered: a sampling fixture completing without the sampled text fails against the suite profile, naming round 2', T, async () => {
+    const r = await planted('sampling-text-dropped');
+    expect(r.status, r.detail).toBe('fail');
+    expect(r.clause).toBe('--fixtures expect');
+    expect(r.detail).toBe(
+      '--fixtures expect (MUST): test_input_required_result_sampling, round 2 (the retry answering "sample_request" with a sampling answer, "mcpwire-check") completed without the sampled text "mcpwire-check" in its content ("Sampling result: no response"): the conformance suite profile expects the sampling response text in the result',
+    );
+    expect(r.evidence).toContain('"resultType":"complete"');
+  });
+
+  // cites basic.patterns.mrtr#25: a re-request names only what is still missing; check reports one that asks again for the roots just answered
+  it('modern.input-roots-answered: a roots fixture that asks again for the roots just answered warns, naming round 2 (basic.patterns.mrtr#25)', T, async () => {
+    const r = await planted('roots-unread');
+    expect(r.status, r.detail).toBe('warn');
+    expect(r.clause).toBe('basic.patterns.mrtr#25');
+    expect(r.detail).toBe(
+      'basic.patterns.mrtr#25 (SHOULD): test_input_required_result_list_roots, round 2 (the retry answering "roots_request" with a roots list) asked again for "roots_request", answered in this very retry: a server asks again only for the information still missing',
+    );
+    expect(r.evidence).toContain('"resultType":"input_required"');
+  });
+
+  it('modern.prompt-input-answered: a prompt completing without messages fails against the suite profile, naming round 2', T, async () => {
+    const r = await planted('prompt-messages-missing');
+    expect(r.status, r.detail).toBe('fail');
+    expect(r.clause).toBe('--fixtures expect');
+    expect(r.detail).toBe(
+      '--fixtures expect (MUST): test_input_required_result_prompt, round 2 (the prompts/get retry answering "user_context" well) completed without messages: the conformance suite profile expects a GetPromptResult',
+    );
+  });
+
   it('a server without the fixtures (the suite\'s broken sep-2322 server lists two): not applicable, naming the fixture', T, async () => {
-    const r = await run(['--sep-2322']);
+    const r = await run(['--sep-2322'], [...ANSWERS, ...SINGLE]);
     expect(of(r, 'modern.request-state-honoured').detail).toMatch(/^not applicable: the server lists no test_input_required_result_request_state \(the suite profile's fixture for this rule\)/);
     expect(of(r, 'modern.input-rounds').status).toBe('skip');
+    expect(of(r, 'modern.input-sampling-answered').detail).toMatch(/^not applicable: the server lists no test_input_required_result_sampling /);
+    expect(of(r, 'modern.prompt-input-answered').detail).toMatch(/^not applicable: the server lists no test_input_required_result_prompt /);
   });
 
   // cites basic#27: check reports a server whose third round starts over, in the table, JSON and JUnit alike

@@ -226,6 +226,36 @@ export const BUGS = {
       return { ...m, result: { ...m.result, requestState: echoed } };
     },
   },
+  // the sampling fixture completes without the sampled text its scenario asks the result to carry
+  'sampling-text-dropped': {
+    check: 'modern.input-sampling-answered',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    response: (m, req) =>
+      req.method === 'tools/call' && req.params?.name === 'test_input_required_result_sampling' && req.params.inputResponses !== undefined && m.result?.resultType === 'complete'
+        ? { ...m, result: { ...m.result, content: [{ type: 'text', text: 'Sampling result: no response' }] } }
+        : m,
+  },
+  // the roots fixture never reads the roots answered: each retry asks for them again
+  'roots-unread': {
+    check: 'modern.input-roots-answered',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    request(m) {
+      if (m.method === 'tools/call' && m.params?.name === 'test_input_required_result_list_roots') delete m.params.inputResponses;
+      return m;
+    },
+  },
+  // the input_required prompt, answered, completes with a tool's content instead of the prompt's messages
+  'prompt-messages-missing': {
+    check: 'modern.prompt-input-answered',
+    server: 'suite-mrtr',
+    transports: ['stdio'],
+    response: (m, req) =>
+      req.method === 'prompts/get' && req.params?.inputResponses !== undefined && Array.isArray(m.result?.messages)
+        ? { ...m, result: { resultType: 'complete', content: m.result.messages.map((x) => x.content) } }
+        : m,
+  },
   // HTTP: Mcp-Method not compared with the body
   'method-header-ignored': {
     check: 'modern.http-method-header',

@@ -20,7 +20,7 @@ import { asksForInput, suiteToolFor } from './modern-mrtr.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
 /** The rule a suite fixture's documented behaviour is reported under (as tools.fixture-expect's). */
-const PROFILE = { clause: '--fixtures expect', level: 'MUST' } as const;
+export const PROFILE = { clause: '--fixtures expect', level: 'MUST' } as const;
 
 /** A value a user could enter in one form field: its default, its first option, else one of its type. */
 function fieldValue(p: unknown): unknown {
@@ -51,14 +51,14 @@ export function goodResponseTo(request: unknown): Record<string, unknown> {
   return { action: 'accept', content: Object.fromEntries(Object.entries(schema).map(([k, p]) => [k, fieldValue(p)])) };
 }
 
-const keysOf = (r: Record<string, unknown>): string[] => (isObject(r.inputRequests) ? Object.keys(r.inputRequests) : []);
-const list = (keys: string[]): string => keys.map((k) => JSON.stringify(k)).join(', ');
+export const keysOf = (r: Record<string, unknown>): string[] => (isObject(r.inputRequests) ? Object.keys(r.inputRequests) : []);
+export const list = (keys: string[]): string => keys.map((k) => JSON.stringify(k)).join(', ');
 /** How a round's retry carries the state: `with round 1's requestState`, or that none was issued. */
 const carrying = (asked: Record<string, unknown>, round: number): string => (typeof asked.requestState === 'string' ? `with round ${round}'s requestState` : `(round ${round} issued no requestState)`);
-const textOf = (r: Record<string, unknown>): string =>
+export const textOf = (r: Record<string, unknown>): string =>
   (Array.isArray(r.content) ? r.content : []).map((b) => (isObject(b) && typeof b.text === 'string' ? b.text : '')).join('\n');
 
-interface Exchange {
+export interface Exchange {
   name: string;
   args: Record<string, unknown>;
   wire: ModernWire;
@@ -67,14 +67,14 @@ interface Exchange {
 }
 
 /** The retry that answers every input `asked` requested, well, echoing its requestState untouched. */
-function answerRound(x: Exchange, asked: Record<string, unknown>): Promise<Answer> {
+export function answerRound(x: Exchange, asked: Record<string, unknown>): Promise<Answer> {
   const inputResponses = Object.fromEntries(Object.entries(isObject(asked.inputRequests) ? asked.inputRequests : {}).map(([k, q]) => [k, goodResponseTo(q)]));
   const state = typeof asked.requestState === 'string' ? { requestState: asked.requestState } : {};
   return x.wire.send('tools/call', { name: x.name, arguments: x.args, inputResponses, ...state }, { caps: ALL_INPUT_CAPS });
 }
 
 /** Runs `judge` on a fresh exchange with the suite fixture `check` judges, on this check's own wire. */
-async function withFixture(ctx: CheckContext, check: string, judge: (x: Exchange) => Promise<Verdict>): Promise<Verdict> {
+export async function withFixture(ctx: CheckContext, check: string, judge: (x: Exchange) => Promise<Verdict>): Promise<Verdict> {
   const t = await suiteToolFor(ctx, check);
   if (typeof t === 'string') return notApplicable(t);
   const wire = ctx.wire();

@@ -42,12 +42,13 @@ const asks = (...checks: string[]): SuiteInputTool => ({ arguments: {}, checks }
  * judged on good answers (modern-mrtr-answers.ts: a form accepted with a value per field, a
  * sampling answer, no roots): `_request_state` (its echoed state honoured, "state-ok"),
  * `_multiple_inputs` (three inputs answered at once complete it), `_multi_round` (a second round
- * with a new state, then complete). `_sampling` and `_list_roots` are only called.
+ * with a new state, then complete); `_sampling` and `_list_roots` (modern-mrtr-single.ts: the
+ * retry completes, the sampling tool's result with the sampled text), as the prompt is.
  */
 export const SUITE_INPUT_TOOLS: Record<string, SuiteInputTool> = {
   test_input_required_result_elicitation: asks('modern.input-missing', 'modern.input-extra-ignored', 'modern.input-responses-validated'),
-  test_input_required_result_sampling: asks(),
-  test_input_required_result_list_roots: asks(),
+  test_input_required_result_sampling: asks('modern.input-sampling-answered'),
+  test_input_required_result_list_roots: asks('modern.input-roots-answered'),
   test_input_required_result_request_state: asks('modern.request-state-honoured'),
   test_input_required_result_multiple_inputs: asks('modern.input-all-answered'),
   test_input_required_result_multi_round: asks('modern.input-rounds'),

@@ -28,6 +28,7 @@ import { applies, chooseEra, HANDSHAKE_REVISIONS, handshakeAnswer, NEWEST_HANDSH
 import { modernAggregates, modernChecks } from './modern.js';
 import { modernMrtrChecks } from './modern-mrtr.js';
 import { modernMrtrAnswerChecks } from './modern-mrtr-answers.js';
+import { modernMrtrSingleChecks } from './modern-mrtr-single.js';
 import { modernHttpChecks } from './modern-http.js';
 import { isObject } from './context.js';
 import { META_SERVER_INFO } from './modern-wire.js';
@@ -42,6 +43,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...modernChecks,
   ...modernMrtrChecks,
   ...modernMrtrAnswerChecks,
+  ...modernMrtrSingleChecks,
   ...modernHttpChecks,
   ...handshake([
   ...lifecycleChecks,
