@@ -68,9 +68,13 @@ export interface Exchange {
 
 /** The retry that answers every input `asked` requested, well, echoing its requestState untouched. */
 export function answerRound(x: Exchange, asked: Record<string, unknown>): Promise<Answer> {
+  return x.wire.send('tools/call', { name: x.name, arguments: x.args, ...goodRetryParams(asked) }, { caps: ALL_INPUT_CAPS });
+}
+
+/** What a retry adds to its request to answer every input `asked` requested, well: the answers, and its requestState untouched. */
+export function goodRetryParams(asked: Record<string, unknown>): Record<string, unknown> {
   const inputResponses = Object.fromEntries(Object.entries(isObject(asked.inputRequests) ? asked.inputRequests : {}).map(([k, q]) => [k, goodResponseTo(q)]));
-  const state = typeof asked.requestState === 'string' ? { requestState: asked.requestState } : {};
-  return x.wire.send('tools/call', { name: x.name, arguments: x.args, inputResponses, ...state }, { caps: ALL_INPUT_CAPS });
+  return typeof asked.requestState === 'string' ? { inputResponses, requestState: asked.requestState } : { inputResponses };
 }
 
 /** Runs `judge` on a fresh exchange with the suite fixture `check` judges, on this check's own wire. */

@@ -14,7 +14,7 @@ import { messageOf } from './probe.js';
 import { ALL_INPUT_CAPS, type Answer } from './modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
 import { asksForInput } from './modern-mrtr.js';
-import { answerRound, goodResponseTo, keysOf, list, PROFILE, textOf, withFixture } from './modern-mrtr-answers.js';
+import { answerRound, goodResponseTo, goodRetryParams, keysOf, list, PROFILE, textOf, withFixture } from './modern-mrtr-answers.js';
 import { SUITE_INPUT_PROMPTS } from './profile.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
 
@@ -97,9 +97,7 @@ const promptAnswered = modernCheck({
     if (first.outcome.kind !== 'result' || !asksForInput(first.outcome.result)) return notApplicable(`${p.name}'s first prompts/get got ${outcomeText(first)}, not input_required`);
     const asked = first.outcome.result;
     const keys = keysOf(asked);
-    const inputResponses = Object.fromEntries(Object.entries(isObject(asked.inputRequests) ? asked.inputRequests : {}).map(([k, q]) => [k, goodResponseTo(q)]));
-    const state = typeof asked.requestState === 'string' ? { requestState: asked.requestState } : {};
-    const a = await wire.send('prompts/get', { name: p.name, arguments: p.args, inputResponses, ...state }, { caps: ALL_INPUT_CAPS });
+    const a = await wire.send('prompts/get', { name: p.name, arguments: p.args, ...goodRetryParams(asked) }, { caps: ALL_INPUT_CAPS });
     const phase = `${p.name}, round 2 (the prompts/get retry answering ${list(keys)} well)`;
     return judgeRetry(phase, a, keys, (r, ev) => {
       if (!Array.isArray(r.messages)) return violated(`${phase} completed without messages: the conformance suite profile expects a GetPromptResult`, ev, PROFILE);
