@@ -10,6 +10,7 @@ import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId
 import type { MessageExtra, Transport, TransportDiagnostic } from '../transport/types.js';
 import { rpcMessage } from './error-text.js';
 import type { ProtocolObserver } from './observer.js';
+import { IdTable } from '../util/id-table.js';
 
 export interface IncomingRequestContext {
   id: RequestId;
@@ -41,7 +42,8 @@ export class Incoming {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   /** The peer's requests being handled, each with the controller its handler's signal comes from. */
-  private readonly inFlight = new Map<RequestId, AbortController>();
+  /** (Not a Map: a busy server's requests would stay reachable through its old tables, see IdTable.) */
+  private readonly inFlight = new IdTable<RequestId, AbortController>();
 
   constructor(private readonly host: IncomingHost) {}
 
@@ -114,8 +116,10 @@ export class Incoming {
 
   /** The connection closed: every handler's signal aborts. */
   abortAll(): void {
-    for (const c of this.inFlight.values()) c.abort(new AbortError('connection closed'));
-    this.inFlight.clear();
+    for (const [id, c] of this.inFlight.entries()) {
+      this.inFlight.delete(id);
+      c.abort(new AbortError('connection closed'));
+    }
   }
 
   private finish(id: RequestId, controller: AbortController, result: Record<string, unknown> | undefined, error: JSONRPCErrorObject | undefined): void {

@@ -23,6 +23,7 @@
  * token already in use and route each progress notification to the request that owns it.
  */
 import type { RequestId } from '../jsonrpc/types.js';
+import { IdTable } from '../util/id-table.js';
 
 export interface ProgressParams {
   progressToken: string | number;
@@ -124,7 +125,8 @@ interface SignalWatch {
 }
 
 export class RequestRegistry {
-  private readonly entries = new Map<RequestId, PendingRequest>();
+  /** (Not a Map: settled requests would stay reachable through its old tables, see IdTable.) */
+  private readonly entries = new IdTable<RequestId, PendingRequest>();
   private readonly tokens = new Map<ProgressToken, PendingRequest>();
   /** Ids given up on (timeout/abort), each with who wants its late result, if anyone. */
   private readonly abandoned = new Map<RequestId, ((result: unknown) => void) | undefined>();
@@ -211,7 +213,7 @@ export class RequestRegistry {
 
   /** Every pending entry, removed at once (connection closed). */
   drain(): PendingRequest[] {
-    const all = [...this.entries.values()];
+    const all = this.entries.entries().map(([, e]) => e);
     for (const e of all) this.take(e.id, 'close');
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;

@@ -27,6 +27,7 @@ import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFi
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
 import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putBytesField, putFixed3, putLineStart, putMillis3, putLatencyField, putMsgField, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
+import { IdTable } from '../util/id-table.js';
 import type { StrictChecker, Violation } from './strict.js';
 
 export { millis3 } from './clock.js';
@@ -209,8 +210,8 @@ function methodField(method: string): string {
 
 class TraceWriter implements Tracer {
   private closed = false;
-  /** Ids of requests the server sent us, so our answers can name their method. */
-  private readonly incoming = new Map<string | number, string>();
+  /** Ids of requests the server sent us, so our answers can name their method (a table, not a Map: see IdTable). */
+  private readonly incoming = new IdTable<string | number, string>();
   /** `,"server":…,"transport":…[,"tap":…][,"session":…][,"exchange":…]`: the fields every line repeats after `ts`. */
   private bindings: string;
   /**
