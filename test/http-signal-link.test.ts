@@ -2,13 +2,15 @@
  * Each POST's abort signal links the transport's lifetime and the request's own signal. On Node
  * 20, `AbortSignal.any([lifetime, request])` keeps every signal it makes registered on the
  * long-lived lifetime signal until the transport closes: a leak over a long session, found by the
- * soak (heap +~6 MB per 100k HTTP calls). `linkSignals` links with two listeners and unlinks them
- * when the exchange ends.
+ * soak (heap +~6 MB per 100k HTTP calls). A listener per exchange on the lifetime's signal, added
+ * and removed, kept later exchanges reachable from a promoted one until a full collection
+ * (src/transport/lifetime.ts). `linkSignals` puts nothing on the lifetime's signal: the exchange
+ * is in the lifetime's table until it ends.
  */
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { connect, type McpClient } from '../src/index.js';
-import { linkSignals } from '../src/transport/http-common.js';
+import { boundSignals, Lifetime, linkSignals } from '../src/transport/lifetime.js';
 // @ts-expect-error a plain .mjs mock without types
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { afterEachCleanups } from './support/cleanups.js';
@@ -32,29 +34,49 @@ describe('abort signals of HTTP requests', () => {
     cleanups.push(() => m.close());
     const c: McpClient = await connect({ transport: 'http', url: m.url, id: 'mock' });
     cleanups.push(() => c.close());
-    const lifetime = (c as unknown as { transport: { link: { lifetime: AbortController } } }).transport.link.lifetime.signal;
+    const life = (c as unknown as { transport: { link: { lifetime: Lifetime } } }).transport.link.lifetime;
+    const lifetime = life.signal;
     await c.listTools();
     const before = retained(lifetime);
     for (let i = 0; i < 200; i++) await c.listTools({ signal: new AbortController().signal });
+    // each exchange under way is linked, not listening: seen as each one links
+    let mostLinked = 0;
+    let mostListening = 0;
+    const link = life.link.bind(life);
+    life.link = (onAbort) => {
+      const n = link(onAbort);
+      mostLinked = Math.max(mostLinked, life.linkCount);
+      mostListening = Math.max(mostListening, getEventListeners(lifetime, 'abort').length);
+      return n;
+    };
     await Promise.all(Array.from({ length: 50 }, () => c.listTools({ signal: new AbortController().signal })));
+    expect(mostLinked).toBeGreaterThan(1);
+    expect(mostListening).toBeLessThanOrEqual(before + 2);
     expect(retained(lifetime)).toBeLessThanOrEqual(before + 2);
+    expect(life.linkCount).toBe(0);
   });
 
   it('linkSignals: either side aborts the link with its reason; dispose unlinks both', () => {
-    const a = new AbortController();
+    const a = new Lifetime();
     const b = new AbortController();
-    const l = linkSignals(a.signal, b.signal);
-    expect(getEventListeners(a.signal, 'abort')).toHaveLength(1);
+    const l = linkSignals(a, b.signal);
+    expect(a.linkCount).toBe(1);
+    expect(getEventListeners(a.signal, 'abort')).toHaveLength(0);
     b.abort(new Error('caller gave up'));
     expect(l.signal.aborted).toBe(true);
     expect((l.signal.reason as Error).message).toBe('caller gave up');
     l.dispose();
-    expect(getEventListeners(a.signal, 'abort')).toHaveLength(0);
+    expect(a.linkCount).toBe(0);
     expect(getEventListeners(b.signal, 'abort')).toHaveLength(0);
-    const c = new AbortController();
-    const l2 = linkSignals(c.signal, new AbortController().signal);
+    const c = new Lifetime();
+    const l2 = linkSignals(c, new AbortController().signal);
+    const l3 = boundSignals(c, undefined, 60_000);
     c.abort(new Error('closing'));
     expect((l2.signal.reason as Error).message).toBe('closing');
-    expect(linkSignals(c.signal, undefined).signal).toBe(c.signal);
+    expect(l3.signal.aborted).toBe(true);
+    expect(l3.timedOut).toBe(false);
+    expect(c.linkCount).toBe(0);
+    l3.dispose();
+    expect(linkSignals(c, undefined).signal).toBe(c.signal);
   });
 });

@@ -3,11 +3,9 @@
  * readers with byte caps, mapping HTTP failures to typed errors, bounded signals and backoff.
  * Nothing here knows an MCP method name.
  */
-import { setMaxListeners } from 'node:events';
 import { Pool, type Dispatcher } from 'undici';
 import { AuthRequiredError, SessionExpiredError, TransportError, type Phase } from '../errors.js';
 import { excerpt } from '../jsonrpc/types.js';
-import { timerMs } from '../util/sleep.js';
 
 /** Supplies per-request headers (the OAuth layer plugs in here; values are never traced). */
 export interface HttpAuthProvider {
@@ -115,75 +113,6 @@ export function createPool(origin: string, o: HttpTransportOptions): Pool {
     keepAliveTimeout: 30_000,
     pipelining: 1,
   });
-}
-
-/** An AbortController whose signal may carry many listeners (one per in-flight request). */
-export function lifetimeController(): AbortController {
-  const c = new AbortController();
-  setMaxListeners(0, c.signal);
-  return c;
-}
-
-/** A signal that aborts when either input does, and `dispose()` to unlink it once the exchange is over. */
-export interface LinkedSignal {
-  signal: AbortSignal;
-  dispose(): void;
-  /** `boundSignals` only: true once the bound passed (the signal aborted because of it). */
-  readonly timedOut?: boolean;
-}
-
-/**
- * `AbortSignal.any([lifetime, request])` without its cost: on Node 20 every signal made by
- * `AbortSignal.any` stays registered on a long-lived source (the transport's lifetime) until that
- * source aborts — measured ~2 KB retained per call, a leak over a long session. Here the link is
- * two listeners, removed by `dispose()` when the exchange ends.
- */
-export function linkSignals(lifetime: AbortSignal, request: AbortSignal | undefined): LinkedSignal {
-  if (request === undefined || lifetime.aborted) return { signal: lifetime, dispose: noop };
-  if (request.aborted) return { signal: request, dispose: noop };
-  const c = new AbortController();
-  const fromLifetime = (): void => c.abort(lifetime.reason);
-  const fromRequest = (): void => c.abort(request.reason);
-  lifetime.addEventListener('abort', fromLifetime, { once: true });
-  request.addEventListener('abort', fromRequest, { once: true });
-  return {
-    signal: c.signal,
-    dispose: () => {
-      lifetime.removeEventListener('abort', fromLifetime);
-      request.removeEventListener('abort', fromRequest);
-    },
-  };
-}
-
-const noop = (): void => {};
-
-/**
- * Like `linkSignals`, and the signal also aborts after `ms` (then `timedOut` is true): for a POST
- * that carries no signal of the protocol layer (a notification, a response), whose wait would
- * otherwise end only with the transport. `dispose()` clears the timer and unlinks.
- */
-export function boundSignals(lifetime: AbortSignal, request: AbortSignal | undefined, ms: number): LinkedSignal {
-  const c = new AbortController();
-  let timedOut = false;
-  const abort = (): void => c.abort();
-  const timer = setTimeout(() => {
-    timedOut = true;
-    c.abort();
-  }, timerMs(ms));
-  if (lifetime.aborted || request?.aborted === true) c.abort();
-  lifetime.addEventListener('abort', abort, { once: true });
-  request?.addEventListener('abort', abort, { once: true });
-  return {
-    signal: c.signal,
-    get timedOut() {
-      return timedOut;
-    },
-    dispose: () => {
-      clearTimeout(timer);
-      lifetime.removeEventListener('abort', abort);
-      request?.removeEventListener('abort', abort);
-    },
-  };
 }
 
 /** Whether `signal` has aborted by now (a function: the compiler would keep an earlier check's narrowing). */

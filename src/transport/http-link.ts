@@ -9,11 +9,11 @@ import type { Dispatcher, Pool } from 'undici';
 import { ConnectionClosedError, isMcpWireError, type Phase } from '../errors.js';
 import { excerpt } from '../jsonrpc/types.js';
 import { HttpAuth } from './http-auth.js';
+import { Lifetime } from './lifetime.js';
 import {
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   createPool,
-  lifetimeController,
   networkError,
   parseTarget,
   type ErrWhere,
@@ -36,7 +36,7 @@ export class HttpLink {
   /** The transport's own keep-alive pool (destroyed on close), unless a dispatcher was given. */
   readonly ownPool: Pool | undefined;
   /** Aborted by `close()`: every exchange and wait links to it. */
-  readonly lifetime = lifetimeController();
+  readonly lifetime = new Lifetime();
   readonly where: ErrWhere;
   readonly maxBytes: number;
   readonly idleMs: number;

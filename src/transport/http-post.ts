@@ -41,13 +41,11 @@ import { Refused } from './http-auth.js';
 import {
   DEFAULT_NOTIFICATION_TIMEOUT_MS,
   answers,
-  boundSignals,
   discard,
   header,
   httpError,
   httpErrorOf,
   isAborted,
-  linkSignals,
   mediaType,
   postTimeout,
   readTextCapped,
@@ -56,6 +54,7 @@ import {
   type BodyReadable,
 } from './http-common.js';
 import type { HttpLink } from './http-link.js';
+import { boundSignals, linkSignals } from './lifetime.js';
 import { lowerCaseKeys, type HttpSession } from './http-session.js';
 import type { SseResumer } from './sse-resume.js';
 import type { SseStream } from './sse-stream.js';
@@ -129,7 +128,7 @@ export class PostExchange {
     if (!link.open) throw link.closedError(phase);
     if (attempt === 0) options?.onDispatched?.();
     const boundMs = p.requestId === undefined && !p.isInit && !p.longLived ? (link.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
-    const linked = boundMs === undefined ? linkSignals(link.lifetime.signal, signal) : boundSignals(link.lifetime.signal, signal, boundMs);
+    const linked = boundMs === undefined ? linkSignals(link.lifetime, signal) : boundSignals(link.lifetime, signal, boundMs);
     try {
       return await this.exchange(message, options, linked.signal, headers, p);
     } catch (err) {

@@ -23,14 +23,11 @@ import {
   DEFAULT_IDLE_STREAM_TIMEOUT_MS,
   DEFAULT_MAX_MESSAGE_BYTES,
   DEFAULT_NOTIFICATION_TIMEOUT_MS,
-  boundSignals,
   createPool,
   isAborted,
   discard,
   header,
   httpError,
-  lifetimeController,
-  linkSignals,
   mediaType,
   networkError,
   parseTarget,
@@ -43,6 +40,7 @@ import {
 import { timerMs } from '../util/sleep.js';
 import { GET_REQUEST, HttpAuth, Refused, type AuthRequest } from './http-auth.js';
 import { readSse } from './http-sse.js';
+import { boundSignals, Lifetime, linkSignals } from './lifetime.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
 export type LegacySseTransportOptions = HttpTransportOptions;
@@ -60,7 +58,7 @@ export class LegacySseTransport implements Transport {
   private readonly target: Target;
   private readonly dispatcher: Dispatcher;
   private readonly ownPool: Pool | undefined;
-  private readonly lifetime = lifetimeController();
+  private readonly lifetime = new Lifetime();
   private readonly where: ErrWhere;
   private readonly staticHeaders: Record<string, string>;
   private state: 'new' | 'starting' | 'open' | 'closing' | 'closed' = 'new';
@@ -245,7 +243,7 @@ export class LegacySseTransport implements Transport {
     if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError(phase);
     if (first) options?.onDispatched?.();
     const endpoint = this.endpoint;
-    const linked = boundMs === undefined ? linkSignals(this.lifetime.signal, signal) : boundSignals(this.lifetime.signal, signal, boundMs);
+    const linked = boundMs === undefined ? linkSignals(this.lifetime, signal) : boundSignals(this.lifetime, signal, boundMs);
     try {
       let res: Dispatcher.ResponseData;
       try {

@@ -12,6 +12,8 @@ import type { EventSourceMessage } from './http-sse.js';
 const SEEN_IDS_CAP = 4096;
 
 export interface SseStream {
+  /** Its number among its transport's streams (`SseStreams`). */
+  key: number;
   origin: 'post' | 'get';
   /** The POST request this stream answers (origin `post` and a request only). */
   requestId: RequestId | undefined;
@@ -43,8 +45,9 @@ export interface SseStream {
   unaddressed: string | undefined;
 }
 
-export function createSseStream(origin: 'post' | 'get', requestId: RequestId | undefined, session: string | undefined): SseStream {
+export function createSseStream(origin: 'post' | 'get', requestId: RequestId | undefined, session: string | undefined, key = 0): SseStream {
   return {
+    key,
     origin,
     requestId,
     lastEventId: undefined,

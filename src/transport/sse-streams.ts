@@ -15,6 +15,7 @@ import { AbortError, TransportError, type Phase } from '../errors.js';
 import { excerpt, type RequestId } from '../jsonrpc/types.js';
 import { answers, type BodyReadable } from './http-common.js';
 import type { HttpLink } from './http-link.js';
+import { IdTable } from '../util/id-table.js';
 import { readSse, type SseEnd } from './http-sse.js';
 import { createSseStream, decodeEvent, type SseStream } from './sse-stream.js';
 import type { MessageExtra } from './types.js';
@@ -23,17 +24,20 @@ import type { MessageExtra } from './types.js';
 const POST_STREAM_LINGER_MS = 10;
 
 export class SseStreams {
-  /** Every stream open or waiting to reconnect (close aborts them all). */
-  private readonly all = new Set<SseStream>();
+  // (tables, not a Set and a Map: a stream comes and goes with each request, and a churning Map
+  // keeps what it held reachable, see IdTable)
+  /** Every stream open or waiting to reconnect (close aborts them all), by `key`. */
+  private readonly all = new IdTable<number, SseStream>();
+  private nextKey = 0;
   /** POST streams by the id of the request they carry (to close one answered elsewhere). */
-  private readonly byRequest = new Map<RequestId, SseStream>();
+  private readonly byRequest = new IdTable<RequestId, SseStream>();
 
   constructor(private readonly link: HttpLink) {}
 
   /** A new stream on `session`; a POST stream of a request is findable by its id until `remove`. */
   add(origin: 'post' | 'get', requestId: RequestId | undefined, session: string | undefined): SseStream {
-    const st = createSseStream(origin, requestId, session);
-    this.all.add(st);
+    const st = createSseStream(origin, requestId, session, this.nextKey++);
+    this.all.set(st.key, st);
     if (origin === 'post' && requestId !== undefined) this.byRequest.set(requestId, st);
     return st;
   }
@@ -41,7 +45,7 @@ export class SseStreams {
   remove(st: SseStream): void {
     if (st.requestId !== undefined && this.byRequest.get(st.requestId) === st) this.byRequest.delete(st.requestId);
     clearTimeout(st.linger);
-    this.all.delete(st);
+    if (this.all.get(st.key) === st) this.all.delete(st.key);
   }
 
   /** Stops `st` on purpose (answered, its request given up, the session reset). */
@@ -52,7 +56,7 @@ export class SseStreams {
 
   /** close(): aborts every stream's connection and wait. */
   abortAll(): void {
-    for (const st of this.all) st.ctrl.abort();
+    for (const [, st] of this.all.entries()) st.ctrl.abort();
   }
 
   /** The POST stream's request is answered: close the stream unless the server ends it soon. */
