@@ -37,6 +37,7 @@
 import type { RequestId } from '../jsonrpc/types.js';
 import { RELATED_TASK_META_KEY } from '../mcp/tasks.js';
 import type { HostClient } from './server-slot.js';
+import { IdTable } from '../util/id-table.js';
 
 /** Receives the server's log messages tied to a call. */
 export type CallLogListener = (params: Record<string, unknown>) => void;
@@ -57,7 +58,12 @@ interface RoutedCall {
 export type UnroutedListener = (method: string, params: Record<string, unknown> | undefined) => void;
 
 class Router {
-  readonly calls = new Set<RoutedCall>();
+  /**
+   * The calls in flight, by the number `routeCallNotifications` gave each (a table, not a Set:
+   * one comes and goes per call, and a churning Set keeps what it held reachable, see IdTable).
+   */
+  readonly calls = new IdTable<number, RoutedCall>();
+  private nextCall = 0;
   unrouted: UnroutedListener | undefined;
 
   constructor(client: HostClient) {
@@ -68,6 +74,13 @@ class Router {
       const e = event as { method?: unknown; params?: unknown; relatedRequestId?: RequestId } | undefined;
       if (typeof e?.method === 'string') this.route(e.method, e.params as Record<string, unknown> | undefined, e.relatedRequestId);
     });
+  }
+
+  /** Adds a call; returns the function that removes it. */
+  add(call: RoutedCall): () => void {
+    const n = this.nextCall++;
+    this.calls.set(n, call);
+    return () => void this.calls.delete(n);
   }
 
   private route(method: string, params: Record<string, unknown> | undefined, related: RequestId | undefined): void {
@@ -83,21 +96,22 @@ class Router {
   /** The call a notification is tied to by the rules of the module comment, if any. */
   private target(method: string, params: Record<string, unknown> | undefined, related: RequestId | undefined): RoutedCall | undefined {
     let target: RoutedCall | undefined;
+    const calls = this.calls.entries().map(([, c]) => c);
     if (related !== undefined) {
-      for (const c of this.calls) if (c.requestIds !== undefined && c.requestIds.includes(related)) target = c;
+      for (const c of calls) if (c.requestIds !== undefined && c.requestIds.includes(related)) target = c;
       if (target !== undefined) return target;
     }
     const meta = params?._meta as Record<string, unknown> | undefined;
     const task = relatedTaskId(meta);
     if (task !== undefined) {
-      for (const c of this.calls) if (c.taskIds !== undefined && c.taskIds.includes(task)) target = c;
+      for (const c of calls) if (c.taskIds !== undefined && c.taskIds.includes(task)) target = c;
       if (target !== undefined) return target;
     }
     const token = meta?.progressToken ?? (method === 'notifications/progress' ? params?.progressToken : undefined);
     if (token !== undefined) {
-      for (const c of this.calls) if (c.token !== undefined && c.token === token) target = c;
-    } else if (this.calls.size === 1) {
-      const only = this.calls.values().next().value!;
+      for (const c of calls) if (c.token !== undefined && c.token === token) target = c;
+    } else if (calls.length === 1) {
+      const only = calls[0];
       // not a notification about another task than the one this call is known to follow
       if (task === undefined || only.taskIds === undefined || only.taskIds.length === 0) target = only;
     }
@@ -146,9 +160,7 @@ export function watchNotifications(client: HostClient, unrouted: UnroutedListene
  * without listeners); returns the function that ends its window.
  */
 export function routeCallNotifications(client: HostClient, call: RoutedCall): () => void {
-  const router = routerOf(client);
-  router.calls.add(call);
-  return () => void router.calls.delete(call);
+  return routerOf(client).add(call);
 }
 
 let counter = 0;
