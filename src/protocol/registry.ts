@@ -120,7 +120,8 @@ const KEEP_LISTS = 4;
 
 /** The requests waiting on one caller signal, and the single listener they share. */
 interface SignalWatch {
-  readonly members: Set<PendingRequest>;
+  /** By request id, in the order sent. */
+  readonly members: IdTable<RequestId, PendingRequest>;
   readonly listener: () => void;
 }
 
@@ -130,7 +131,8 @@ export class RequestRegistry {
   private readonly tokens = new Map<ProgressToken, PendingRequest>();
   /** Ids given up on (timeout/abort), each with who wants its late result, if anyone. */
   private readonly abandoned = new Map<RequestId, ((result: unknown) => void) | undefined>();
-  private readonly watches = new Map<AbortSignal, SignalWatch>();
+  /** (Weak: a caller's signal per call would otherwise churn a Map, see IdTable.) */
+  private readonly watches = new WeakMap<AbortSignal, SignalWatch>();
   private readonly due = new Map<number, DueList>();
   /** Entries with a deadline (the timer holds the event loop open while > 0). */
   private scheduled = 0;
@@ -288,22 +290,24 @@ export class RequestRegistry {
   private watch(signal: AbortSignal, entry: PendingRequest): void {
     let w = this.watches.get(signal);
     if (w === undefined) {
-      const members = new Set<PendingRequest>();
+      const members = new IdTable<RequestId, PendingRequest>();
       w = {
         members,
         listener: () => {
-          for (const e of Array.from(members)) e.onAbort!();
+          for (const [, e] of members.entries()) e.onAbort!();
         },
       };
       this.watches.set(signal, w);
       signal.addEventListener('abort', w.listener, { once: true });
     }
-    w.members.add(entry);
+    w.members.set(entry.id, entry);
   }
 
   private unwatch(signal: AbortSignal, entry: PendingRequest): void {
     const w = this.watches.get(signal);
-    if (w === undefined || !w.members.delete(entry) || w.members.size > 0) return;
+    if (w === undefined || w.members.get(entry.id) !== entry) return;
+    w.members.delete(entry.id);
+    if (w.members.size > 0) return;
     this.watches.delete(signal);
     signal.removeEventListener('abort', w.listener);
   }
