@@ -7,9 +7,9 @@
 // alternating with this one sample by sample: on a shared machine compare those two, not runs.
 //   node bench/import-time.mjs [--quick] [--sdk-dir DIR_WITH_node_modules] [--against OTHER/dist]
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staticGraph } from '../scripts/static-graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist', 'index.js');
@@ -42,23 +42,10 @@ const timed = (body) =>
   `${r1} const c = process.cpuUsage(); const t = performance.now(); ${body}; const u = process.cpuUsage(c); ` +
   'process.stdout.write(`${r1(performance.now() - t)} ${r1((u.user + u.system) / 1000)}`);';
 
-/** Bare specifiers statically imported anywhere in the graph of `entry` (ESM `import … from`). */
+/** The graph of `entry`: its file count and the npm packages it imports statically. */
 export function staticPackages(entry) {
-  const seen = new Set();
-  const pkgs = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const src = fs.readFileSync(file, 'utf8');
-    const re = /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
-    for (const m of src.matchAll(re)) {
-      const spec = m[1];
-      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec));
-      else if (!spec.startsWith('node:')) pkgs.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
-    }
-  };
-  visit(entry);
-  return { files: seen.size, packages: [...pkgs].sort() };
+  const g = staticGraph(entry);
+  return { files: g.files.length, packages: g.packages };
 }
 
 const graph = staticPackages(dist);

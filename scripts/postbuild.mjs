@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { staticGraph } from './static-graph.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
@@ -33,17 +34,7 @@ function entries() {
 
 /** The files `import('mcpwire')` reaches through static imports (a lazy `import()` is not followed). */
 function rootGraph() {
-  const seen = new Set();
-  const visit = (file) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
-      if (m[1].startsWith('.')) visit(path.resolve(path.dirname(file), m[1]));
-    }
-  };
-  visit(path.join(built, 'index.js'));
-  return seen;
+  return new Set(staticGraph(path.join(built, 'index.js')).files);
 }
 
 /** Loads tsc's output with its source map, so that the bundle's map points at src/. */

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staticGraph } from '../scripts/static-graph.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -15,16 +16,7 @@ const built = fs.existsSync(path.join(dist, 'index.js'));
 
 /** The files of dist/ that `entry` reaches through static imports (what Node loads before the entry runs). */
 function staticFiles(entry: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\s+(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
-      if (m[1]!.startsWith('.')) visit(path.resolve(path.dirname(file), m[1]!));
-    }
-  };
-  visit(entry);
-  return [...seen].map((f) => path.relative(dist, f));
+  return staticGraph(entry).files.map((f) => path.relative(dist, f));
 }
 
 describe.skipIf(!built)('the bundled build (dist/)', () => {

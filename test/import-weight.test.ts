@@ -10,24 +10,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { staticGraph } from '../scripts/static-graph.mjs';
 import * as root from '../src/index.js';
 import * as traceApi from '../src/trace-api.js';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 
 function staticFiles(entry: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = fs.readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
-      const spec = m[1]!;
-      if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
-    }
-  };
-  visit(entry);
-  return [...seen].map((f) => path.relative(src, f).split(path.sep).join('/')).sort();
+  return staticGraph(entry, { sources: true }).files.map((f) => path.relative(src, f).split(path.sep).join('/')).sort();
 }
 
 /** The files of `import('mcpwire')` (58; 66 before the stdio transport's spawn modules loaded on its first start, 87 before the trace readers, the OAuth provider and the request engine loaded on first use). */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { staticGraph } from '../scripts/static-graph.mjs';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
 const RANK: Record<string, number> = { index: 0, 'host-api': 0, 'check-api': 0, 'serve-api': 0, 'daemon-api': 0, 'trace-api': 0, cli: 1, serve: 1.5, daemon: 1.5, host: 2, check: 2, tap: 2, auth: 3, mcp: 4, trace: 5, protocol: 6, transport: 7, jsonrpc: 8, schema: 8.5, errors: 9, fs: 9, util: 9 };
@@ -73,34 +74,20 @@ describe('layering (docs/design.md)', () => {
 });
 
 describe("import('mcpwire') stays light", () => {
-  /** npm packages reached from `entry` through static value imports (a lazy `import()` is not followed; `import type` is erased). */
-  function staticGraph(entry: string): { files: Set<string>; builtins: Set<string>; packages: string[] } {
-    const seen = new Set<string>();
-    const pkgs = new Set<string>();
-    const builtins = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      const text = fs.readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
-        const spec = m[1]!;
-        if (spec.startsWith('.')) visit(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
-        else if (spec.startsWith('node:')) builtins.add(spec);
-        else pkgs.add(spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!);
-      }
-    };
-    visit(entry);
-    return { files: new Set([...seen].map(rel)), builtins, packages: [...pkgs].sort() };
+  /** The static graph of `entry` (scripts/static-graph.mjs), files relative to src/. */
+  function graphOf(entry: string): { files: Set<string>; builtins: string[]; packages: string[] } {
+    const g = staticGraph(entry, { sources: true });
+    return { files: new Set(g.files.map(rel)), builtins: g.builtins, packages: g.packages };
   }
-  const staticPackages = (entry: string): string[] => staticGraph(entry).packages;
+  const staticPackages = (entry: string): string[] => graphOf(entry).packages;
 
   it('src/index.ts reaches no npm package statically: ajv, zod, undici, pino, oauth4webapi, proper-lockfile load on first use', () => {
     expect(staticPackages(path.join(src, 'index.ts'))).toEqual([]);
   });
 
   it('src/index.ts loads neither node:crypto nor the trace writer statically: both load on first use', () => {
-    const graph = staticGraph(path.join(src, 'index.ts'));
-    expect([...graph.builtins].filter((b) => b === 'node:crypto' || b === 'crypto')).toEqual([]);
+    const graph = graphOf(path.join(src, 'index.ts'));
+    expect(graph.builtins.filter((b) => b === 'node:crypto' || b === 'crypto')).toEqual([]);
     expect([...graph.files].filter((f) => f.startsWith('trace/') && ['tracer.ts', 'file-destination.ts', 'clock.ts', 'line-bytes.ts'].includes(f.slice(6)))).toEqual([]);
   });
 });
