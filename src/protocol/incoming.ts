@@ -41,8 +41,10 @@ const EMPTY_PARAMS: Record<string, unknown> = Object.freeze({}) as Record<string
 export class Incoming {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  /** The peer's requests being handled, each with the controller its handler's signal comes from. */
-  /** (Not a Map: a busy server's requests would stay reachable through its old tables, see IdTable.) */
+  /**
+   * The peer's requests being handled, each with the controller its handler's signal comes from
+   * (not a Map: a busy peer's requests would stay reachable through its old tables, see IdTable).
+   */
   private readonly inFlight = new IdTable<RequestId, AbortController>();
 
   constructor(private readonly host: IncomingHost) {}

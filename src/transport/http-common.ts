@@ -1,6 +1,7 @@
 /**
  * Shared pieces of the HTTP transports (Streamable HTTP and legacy HTTP+SSE): options, body
- * readers with byte caps, mapping HTTP failures to typed errors, bounded signals and backoff.
+ * readers with byte caps, mapping HTTP failures to typed errors, and backoff (the signals that bound
+ * an exchange: lifetime.ts).
  * Nothing here knows an MCP method name.
  */
 import { Pool, type Dispatcher } from 'undici';

@@ -6,11 +6,11 @@
  * The exchanges are kept in a table here, not added as 'abort' listeners to the lifetime's
  * long-lived signal. Two ways that cost, both measured at 64 requests in flight:
  * - `AbortSignal.any([lifetime, request])` (Node 20) keeps every signal it makes registered on
- *   the lifetime until that aborts: a leak over a long session (~6 MB per 100,000 calls).
+ *   the lifetime until that aborts: a leak over a long session (found by the soak).
  * - A listener added and removed per exchange: Node's EventTarget leaves a removed listener still
  *   pointing at its neighbours, so once one of them reached the old generation, every listener
  *   added after it — and the exchange each one aborts — stayed reachable from it until the next
- *   full collection: the young generation promoted ~2 KB a call it should have freed
+ *   full collection: the young generation promoted ~1.5 KB a call it should have freed
  *   (docs/performance.md).
  */
 import { setMaxListeners } from 'node:events';
