@@ -128,7 +128,11 @@ interface SignalWatch {
 export class RequestRegistry {
   /** (Not a Map: settled requests would stay reachable through its old tables, see IdTable.) */
   private readonly entries = new IdTable<RequestId, PendingRequest>();
-  private readonly tokens = new Map<ProgressToken, PendingRequest>();
+  /**
+   * The request id of each active progress token. (Ids, not the requests: a token is often a
+   * string, so this stays a Map, and what its old tables hold must be small, see IdTable.)
+   */
+  private readonly tokens = new Map<ProgressToken, RequestId>();
   /** Ids given up on (timeout/abort), each with who wants its late result, if anyone. */
   private readonly abandoned = new Map<RequestId, ((result: unknown) => void) | undefined>();
   /** (Weak: a caller's signal per call would otherwise churn a Map, see IdTable.) */
@@ -153,13 +157,14 @@ export class RequestRegistry {
 
   /** The active request that carries progress token `token`. */
   byToken(token: ProgressToken): PendingRequest | undefined {
-    return this.tokens.get(token);
+    const id = this.tokens.get(token);
+    return id === undefined ? undefined : this.entries.get(id);
   }
 
   /** Registers the entry; with `timeoutMs` > 0 (finite) it times out `timeoutMs` after `sentAt`. */
   add(entry: PendingRequest, timeoutMs = 0): void {
     this.entries.set(entry.id, entry);
-    if (entry.progressToken !== undefined) this.tokens.set(entry.progressToken, entry);
+    if (entry.progressToken !== undefined) this.tokens.set(entry.progressToken, entry.id);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.watch(entry.signal, entry);
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.link(entry, timeoutMs, entry.sentAt + timeoutMs);
   }
@@ -189,7 +194,7 @@ export class RequestRegistry {
     const entry = this.entries.get(id);
     if (entry === undefined) return undefined;
     this.entries.delete(id);
-    if (entry.progressToken !== undefined && this.tokens.get(entry.progressToken) === entry) this.tokens.delete(entry.progressToken);
+    if (entry.progressToken !== undefined && this.tokens.get(entry.progressToken) === entry.id) this.tokens.delete(entry.progressToken);
     if (entry.dueList !== undefined) this.unlink(entry);
     if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
     if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id, entry.onLateResult);
