@@ -104,6 +104,12 @@ export class ServerSlot {
    * disconnect() closes it too, or a close during that listing would orphan its process.
    */
   private pending: HostClient | undefined;
+  /**
+   * The era the last successful opening found (basic.versioning#7): a reconnect, a restart and
+   * `startServer` of this same configuration open with it rather than probe again. A failed
+   * opening forgets it, so the next attempt probes; a changed entry is a new slot.
+   */
+  private knownEra: 'modern' | 'handshake' | undefined;
 
   constructor(
     readonly server: ResolvedServer,
@@ -175,7 +181,8 @@ export class ServerSlot {
     let client: HostClient | undefined;
     try {
       const pinned = this.server.config.protocolVersion;
-      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...(pinned !== undefined ? { protocolVersion: pinned } : {}), signal: abort.signal });
+      const era = pinned !== undefined ? { protocolVersion: pinned } : this.knownEra !== undefined ? { knownEra: this.knownEra } : {};
+      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...era, signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
       this.pending = client;
       this.attach(client, gen);
@@ -183,6 +190,7 @@ export class ServerSlot {
       if (gen !== this.generation) return; // disconnect() closed `pending`
       this.pending = undefined;
       this.client = client;
+      this.knownEra = client.era === 'modern' || client.era === 'handshake' ? client.era : undefined;
       this.tools = tools;
       this.lastError = undefined;
       this.lastConnectedAt = this.deps.now();
@@ -191,6 +199,7 @@ export class ServerSlot {
       this.setState('ready');
     } catch (err) {
       if (gen !== this.generation) return;
+      this.knownEra = undefined;
       this.detach?.();
       this.pending = undefined;
       await client?.close().catch(() => {});

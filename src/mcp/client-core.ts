@@ -90,6 +90,7 @@ export abstract class ClientCore extends EventEmitter {
       serverId: this.serverId,
       pinnedVersion: options.protocolVersion,
       probeTimeoutMs: options.eraProbeTimeoutMs,
+      knownEra: options.knownEra,
       capabilities: clientCapabilities(options),
       clientInfo: options.clientInfo ?? DEFAULT_CLIENT_INFO,
       urlElicitations: this.features.urlElicitations,

@@ -37,6 +37,14 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    */
   eraProbeTimeoutMs?: number;
   /**
+   * The era an earlier connection found for this same server configuration (`client.era`), so
+   * that this one need not probe again (basic.versioning#7: a client MAY keep the verdict across
+   * restarts of the same server configuration). Not a pin: an opening that fails forgets it, so
+   * the next opening probes; a modern-only server that refuses `initialize` naming its versions
+   * is spoken to as modern at once. Ignored when `protocolVersion` pins the era.
+   */
+  knownEra?: 'modern' | 'handshake';
+  /**
    * Multi round-trip requests (2026-07-28, mrtr.ts): how many `input_required` rounds one
    * request may take before it fails (default 8).
    */

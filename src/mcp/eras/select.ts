@@ -19,7 +19,9 @@
  *   an error: neither is era evidence, the opening fails (and the next one probes again).
  * - basic.versioning#7: the verdict is kept for the life of the client (a session renewal, a
  *   reconnect of this client reuse it); an opening with the kept verdict that fails forgets it,
- *   so the next opening probes again.
+ *   so the next opening probes again. A verdict an earlier client reached on the same server
+ *   configuration (`knownEra`, which the host passes on across reconnects and restarts: the
+ *   clause's MAY) starts as the kept one, with the same forgetting.
  * - Belt and braces: an `initialize` refused with -32022 naming modern versions (a modern server
  *   slower than the probe timeout) switches to modern instead of failing.
  */
@@ -43,6 +45,8 @@ export interface EraSelectorOptions {
   pinnedVersion?: string;
   /** Upper bound of the stdio probe (default DEFAULT_PROBE_TIMEOUT_MS, never beyond the opening's own bound). */
   probeTimeoutMs?: number;
+  /** An earlier client's verdict on the same server configuration: kept until an opening with it fails. */
+  known?: Era;
 }
 
 /** What the client knows at construction: both eras' codecs, the pin, the probe bound. */
@@ -50,6 +54,7 @@ export interface EraChoice {
   serverId: string;
   pinnedVersion?: string;
   probeTimeoutMs?: number;
+  knownEra?: Era;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
   urlElicitations: HandshakeOptions['urlElicitations'];
@@ -70,6 +75,7 @@ export function eraSelector(o: EraChoice): EraSelector {
     modern: new ModernCodec({ serverId: o.serverId, protocolVersion: modernPin, capabilities: o.capabilities, clientInfo: o.clientInfo }),
     pinnedVersion: pinned,
     probeTimeoutMs: o.probeTimeoutMs,
+    known: o.knownEra,
   });
 }
 
@@ -81,8 +87,8 @@ export class EraSelector implements EraCodec {
 
   constructor(private readonly o: EraSelectorOptions) {
     this.pinned = o.pinnedVersion === undefined ? undefined : isModernVersion(o.pinnedVersion) ? 'modern' : 'handshake';
-    this.verdict = this.pinned;
-    this.current = this.pinned === 'modern' ? o.modern : o.handshake;
+    this.verdict = this.pinned ?? o.known;
+    this.current = this.verdict === 'modern' ? o.modern : o.handshake;
   }
 
   get era(): string {
