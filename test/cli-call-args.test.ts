@@ -9,7 +9,8 @@ import { extensionFor } from '../src/cli/content.js';
 import { checkArgs, isKeyValue, keyValueArgs } from '../src/cli/kv-args.js';
 import { table, wrap } from '../src/cli/layout.js';
 import { params, signature, typeText } from '../src/cli/signature.js';
-import { closest, didYouMean } from '../src/cli/suggest.js';
+import { didYouMean } from '../src/cli/suggest.js';
+import { closest } from '../src/util/close-names.js';
 
 const schema = {
   type: 'object',
