@@ -43,7 +43,8 @@ export class HttpSessionTransport implements Transport {
   onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
   onclose?: (error?: Error) => void;
   private readonly streams = new Map<number, Stream>();
-  private readonly byRequest = new Map<RequestId, Stream>();
+  /** The stream of each unanswered request, with the progress token it named (if any). */
+  private readonly byRequest = new Map<RequestId, { stream: Stream; token: string | number | undefined }>();
   private readonly byToken = new Map<string | number, RequestId>();
   private standalone: Stream | undefined;
   private nextStream = 0;
@@ -70,9 +71,10 @@ export class HttpSessionTransport implements Transport {
     } else {
       const stream = this.open(res, headers, new Set(requests.map((m) => m.id as RequestId)));
       for (const r of requests) {
-        this.byRequest.set(r.id as RequestId, stream);
-        const token = ((r.params as Record<string, unknown> | undefined)?._meta as Record<string, unknown> | undefined)?.progressToken;
-        if (typeof token === 'string' || typeof token === 'number') this.byToken.set(token, r.id as RequestId);
+        const named = ((r.params as Record<string, unknown> | undefined)?._meta as Record<string, unknown> | undefined)?.progressToken;
+        const token = typeof named === 'string' || typeof named === 'number' ? named : undefined;
+        this.byRequest.set(r.id as RequestId, { stream, token });
+        if (token !== undefined) this.byToken.set(token, r.id as RequestId);
       }
     }
     for (const m of messages) this.onmessage?.(m, undefined, undefined);
@@ -102,10 +104,15 @@ export class HttpSessionTransport implements Transport {
     if (m.method === undefined) return this.respond(m.id as RequestId, text);
     const token = m.method === 'notifications/progress' ? (m.params as Record<string, unknown> | undefined)?.progressToken : undefined;
     const rid = typeof token === 'string' || typeof token === 'number' ? this.byToken.get(token) : undefined;
-    const own = rid !== undefined ? this.byRequest.get(rid) : undefined;
-    const connectedPost = [...this.streams.values()].reverse().find((s) => s.waiting !== undefined && !s.done && s.res !== undefined);
-    const target = own ?? (this.standalone?.res !== undefined ? this.standalone : undefined) ?? connectedPost ?? this.standalone;
+    const own = rid !== undefined ? this.byRequest.get(rid)?.stream : undefined;
+    const target = own ?? (this.standalone?.res !== undefined ? this.standalone : undefined) ?? this.newestConnectedPost() ?? this.standalone;
     if (target !== undefined) this.emit(target, text);
+  }
+
+  private newestConnectedPost(): Stream | undefined {
+    let newest: Stream | undefined;
+    for (const s of this.streams.values()) if (s.waiting !== undefined && !s.done && s.res !== undefined) newest = s;
+    return newest;
   }
 
   async close(): Promise<void> {
@@ -116,10 +123,11 @@ export class HttpSessionTransport implements Transport {
   }
 
   private respond(id: RequestId, text: string): void {
-    const stream = this.byRequest.get(id);
-    if (stream === undefined) return;
+    const entry = this.byRequest.get(id);
+    if (entry === undefined) return;
+    const { stream, token } = entry;
     this.byRequest.delete(id);
-    for (const [token, rid] of this.byToken) if (rid === id) this.byToken.delete(token);
+    if (token !== undefined && this.byToken.get(token) === id) this.byToken.delete(token);
     this.emit(stream, text);
     stream.waiting?.delete(id);
     if (stream.waiting?.size === 0) {
