@@ -48,6 +48,13 @@ describe('client: knownEra', () => {
     expect(c.era).toBe('handshake');
   });
 
+  it('a knownEra that names no era is no verdict: the probe runs', async () => {
+    const s = server(LEGACY_SERVER);
+    const c = await open(s.config, { knownEra: 'stateless' as unknown as 'modern' });
+    expect(c.era).toBe('handshake');
+    expect(s.methods().slice(0, 2)).toEqual(['server/discover', 'initialize']);
+  });
+
   it('a pin wins over a known era', async () => {
     const s = server(MODERN_SERVER, 'dual');
     const c = await open(s.config, { protocolVersion: '2025-06-18', knownEra: 'modern' });

@@ -87,7 +87,8 @@ export class EraSelector implements EraCodec {
 
   constructor(private readonly o: EraSelectorOptions) {
     this.pinned = o.pinnedVersion === undefined ? undefined : isModernVersion(o.pinnedVersion) ? 'modern' : 'handshake';
-    this.verdict = this.pinned ?? o.known;
+    // a JavaScript caller's `knownEra` is not type-checked: anything but an era is no verdict
+    this.verdict = this.pinned ?? (o.known === 'modern' || o.known === 'handshake' ? o.known : undefined);
     this.current = this.verdict === 'modern' ? o.modern : o.handshake;
   }
 
