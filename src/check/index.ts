@@ -14,7 +14,7 @@ export type { RunOptions as RunChecksOptions } from './runner.js';
 export { checkExitCode, renderCheckReport } from './report.js';
 export type { CheckDef, CheckReport, CheckResult, CheckSummary, Level as CheckLevel, Status as CheckStatus } from './types.js';
 export { renderJUnit } from './junit.js';
-export { SPOKEN_VERSIONS as CHECK_PROTOCOL_VERSIONS } from './era.js';
+export { SPOKEN_VERSIONS as CHECK_PROTOCOL_VERSIONS } from './revisions.js';
 export { asSurface, diffSurfaces, takeSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
 export type { Change as SurfaceChange, Surface, SurfaceDiff } from './snapshot.js';
 export type { ToolFixture, ToolFixtures } from './context.js';

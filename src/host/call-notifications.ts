@@ -36,7 +36,7 @@
  */
 import type { RequestId } from '../jsonrpc/types.js';
 import { RELATED_TASK_META_KEY } from '../mcp/tasks.js';
-import type { HostClient } from './server-slot.js';
+import type { HostClient } from './host-client.js';
 import { IdTable } from '../util/id-table.js';
 
 /** Receives the server's log messages tied to a call. */

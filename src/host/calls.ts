@@ -16,7 +16,6 @@
  * else 10 × timeoutMs) bounds the whole call — queue waits, every attempt, backoff delays and
  * waiting for a reconnect.
  */
-import type { EventEmitter } from 'node:events';
 import { AbortError, TimeoutError } from '../errors.js';
 import type { CallToolOptions } from '../mcp/client.js';
 import type { CallToolResult, Tool } from '../mcp/types.js';
@@ -24,10 +23,11 @@ import type { RequestId } from '../jsonrpc/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { sleep } from '../util/sleep.js';
 import { DEFAULT_MAX_SCHEMA_BYTES } from './tool-schema.js';
-import { newCallToken, routeCallNotifications, type CallLogListener, type CallNotificationListener } from './call-notifications.js';
+import { newCallToken, routeCallNotifications } from './call-notifications.js';
 import { CallState } from './call-state.js';
+import type { AgentCallOptions, CallContext } from './call-context.js';
 import type { RetrySettings } from './config/types.js';
-import { decidePermission, type PermissionHook } from './permissions.js';
+import { decidePermission } from './permissions.js';
 import { hostToolError } from './host-tool-results.js';
 import { executeHostTool } from './host-tool-calls.js';
 import { isHostToolName } from './host-tools.js';
@@ -36,46 +36,11 @@ import { boundAndStore } from './result-pages.js';
 import { mayRetry, NO_RETRY, retryDelay } from './retry.js';
 import { errorText, type HostClient, type ServerSlot } from './server-slot.js';
 import { sanitizeText } from './text.js';
-import { redactData, redactToolResult, type BoundOptions } from './tool-result.js';
-import type { ToolCatalog } from './tools.js';
+import { redactData, redactToolResult } from './tool-result.js';
 
 export { CallState } from './call-state.js';
 
-/** What a call needs from the host. */
-export interface CallContext {
-  catalog: ToolCatalog;
-  slots: ReadonlyMap<string, ServerSlot>;
-  permission: PermissionHook | 'allow' | undefined;
-  bound: BoundOptions;
-  /** Queues and cut results (default: fresh for this call: no limit shared, no handle kept). */
-  state?: CallState;
-  /** The host: its `status` events wake a retry waiting for its server to be ready. */
-  events?: Pick<EventEmitter, 'on' | 'off'>;
-  /** Jitter of retry delays (default Math.random). */
-  random?: () => number;
-  /** The retry policy of servers whose config sets none (default: no retries). */
-  retry?: RetrySettings;
-}
-
-/**
- * Options of one agent tool call. A task-required tool runs as a task (basic/utilities/tasks):
- * still one awaited result; `onTaskStatus` sees its status changes, aborting sends `tasks/cancel`.
- * `onLog` and `onNotification` get the server's notifications tied to this call by the rules of
- * `call-notifications.ts` (by the request's own Streamable HTTP stream, else by progress token, else
- * only while this is the server's one call in flight).
- */
-export interface AgentCallOptions
-  extends Pick<CallToolOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'onTaskStatus' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs'> {
-  /** `notifications/message` from the server during this call (params: level, logger, data). */
-  onLog?: CallLogListener;
-  /** Any other notification the engine gives no meaning to (e.g. `notifications/tool_event`). */
-  onNotification?: CallNotificationListener;
-  /**
-   * `_meta` sent with the `tools/call` request (e.g. a trace context, a caller's correlation id);
-   * `progressToken` is the host's own and is not taken from here.
-   */
-  _meta?: Record<string, unknown>;
-}
+export type { AgentCallOptions, CallContext } from './call-context.js';
 
 const NOT_READY_WAIT_POLL_MS = 250;
 

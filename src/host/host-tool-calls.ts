@@ -6,7 +6,7 @@
  * and what the servers sent goes through their redaction like tool results do.
  */
 import type { ServerCapabilities } from '../mcp/types.js';
-import type { AgentCallOptions, CallContext } from './calls.js';
+import type { AgentCallOptions, CallContext } from './call-context.js';
 import { hostToolError, promptGetResult, promptsListResult, resourceReadResult, resourcesListResult } from './host-tool-results.js';
 import { parseHostToolArgs, type HostToolCall } from './host-tools.js';
 import { classifyError, OUTCOME_CODES, typedResult, type HostCallResult } from './outcome.js';

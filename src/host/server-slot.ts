@@ -9,41 +9,18 @@
  */
 import { isAuthRequiredError, type McpWireError } from '../errors.js';
 import { TASKS_EXTENSION } from '../mcp/capabilities.js';
-import type { CallToolOptions, ClientOptions } from '../mcp/client.js';
-import type { RequestOptions } from '../protocol/connection.js';
-import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../mcp/types.js';
-import type { ServerConfig } from '../transport/create.js';
+import type { ClientOptions } from '../mcp/client.js';
+import type { Tool } from '../mcp/types.js';
 import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff.js';
 import { watchNotifications } from './call-notifications.js';
+import type { ConnectFn, HostClient } from './host-client.js';
+
+export type { ConnectFn, HostClient } from './host-client.js';
 import { toConnectConfig } from './config/connect.js';
 import { untrustedHint } from './config/trust.js';
 import type { ResolvedServer } from './config/types.js';
 import { serverRedaction, type ServerRedaction } from './redaction.js';
 import { sanitizeText } from './text.js';
-
-/** The part of `McpClient` the host uses (so tests can supply a fake). */
-export interface HostClient {
-  readonly serverInfo?: Implementation;
-  readonly serverCapabilities?: ServerCapabilities;
-  readonly instructions?: string;
-  readonly transportKind?: string;
-  /** The negotiated protocol version. */
-  readonly protocolVersion?: string;
-  /** `modern` or `handshake` (McpClient.era). */
-  readonly era?: string;
-  /** The stdio server's process id. */
-  readonly pid?: number;
-  listTools(options?: RequestOptions): Promise<Tool[]>;
-  callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult>;
-  listResources(options?: RequestOptions): Promise<Resource[]>;
-  listResourceTemplates?(options?: RequestOptions): Promise<ResourceTemplate[]>;
-  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult>;
-  listPrompts(options?: RequestOptions): Promise<Prompt[]>;
-  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult>;
-  close(): Promise<void>;
-  on(event: string, listener: (...args: unknown[]) => void): unknown;
-  off(event: string, listener: (...args: unknown[]) => void): unknown;
-}
 
 /**
  * The host runs task-required tools as tasks in every era: 2025-11-25 tasks are core, 2026-07-28
@@ -58,8 +35,6 @@ export function withTasksExtension(options: ClientOptions): ClientOptions {
   return { ...options, capabilities: { ...options.capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } } };
 }
 
-/** Opens a client for a server config (default: `connect` of `src/mcp/client.ts`). */
-export type ConnectFn = (config: ServerConfig, options: ClientOptions) => Promise<HostClient>;
 
 /** A server's state in the status view. */
 export type ServerState = 'disabled' | 'untrusted' | 'connecting' | 'auth_required' | 'ready' | 'error' | 'stopped' | 'closed';

@@ -8,9 +8,20 @@ import type { RequestOptions } from '../protocol/connection.js';
 import type { TransportFactoryOptions } from '../transport/create.js';
 import type { Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ClientFeatureOptions } from './client-features.js';
-import type { TaskPollOptions } from './tasks.js';
 import type { TelemetryOption } from './telemetry.js';
 import type { ClientCapabilities, Implementation, Task } from './types.js';
+
+/** How a task-augmented call polls `tasks/get` (basic/utilities/tasks). */
+export interface TaskPollOptions {
+  /** When the server suggests no `pollInterval` (default 1000 ms). */
+  defaultPollIntervalMs?: number;
+  /** Floor for any interval, the server's included: a server cannot make us spin (default 100 ms). */
+  minPollIntervalMs?: number;
+  /** Ceiling of the backoff and of the server's `pollInterval` (untrusted; default 30 000 ms). */
+  maxPollIntervalMs?: number;
+  /** The interval grows by this factor while the status stays the same (default 1.5). */
+  backoffFactor?: number;
+}
 
 export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOptions {
   clientInfo?: Implementation;

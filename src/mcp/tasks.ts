@@ -17,8 +17,8 @@ import type { Connection, ConnectionDiagnostic, RequestHandler, RequestOptions }
 import { UNKNOWN_PROGRESS } from '../protocol/options.js';
 import type { ProgressCallback, ProgressParams } from '../protocol/registry.js';
 import { missingCapability, missingTaskCapability } from './capabilities.js';
-import type { ClientFeatureOptions, ClientFeatureState } from './client-features.js';
-import type { CallToolOptions } from './client-options.js';
+import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
+import type { CallToolOptions, TaskPollOptions } from './client-options.js';
 import { Deadline } from './task-deadline.js';
 import type { ShapeTable } from './result-shapes.js';
 import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
@@ -117,17 +117,6 @@ export function toolCallMode(tool: string, support: TaskSupport | undefined, cap
 }
 
 /** Polling of `tasks/get` while a task is followed. */
-export interface TaskPollOptions {
-  /** When the server suggests no `pollInterval` (default 1000 ms). */
-  defaultPollIntervalMs?: number;
-  /** Floor for any interval, the server's included: a server cannot make us spin (default 100 ms). */
-  minPollIntervalMs?: number;
-  /** Ceiling of the backoff and of the server's `pollInterval` (untrusted; default 30 000 ms). */
-  maxPollIntervalMs?: number;
-  /** The interval grows by this factor while the status stays the same (default 1.5). */
-  backoffFactor?: number;
-}
-
 /** Options of a task-augmented tool call. */
 export interface TaskCallOptions {
   signal?: AbortSignal;
@@ -294,7 +283,7 @@ export class TaskRequester {
         serverId: this.deps.serverId,
         request: (method, p, o) => this.deps.request(method, p, o),
         check: (method, r) => this.deps.check(method, r),
-        inputs: this.deps.inputs,
+        inputs: inputAnswers(this.deps.inputs),
         emit: (event, payload) => this.deps.emit(event, payload),
         defaultTimeoutMs: this.deps.defaultTimeoutMs,
         poll: this.poll,
@@ -509,4 +498,13 @@ export class TaskRequester {
   private protocolError(message: string): ProtocolError {
     return new ProtocolError(message, { serverId: this.deps.serverId, phase: 'request', code: 'MCPWIRE_BAD_RESULT' });
   }
+}
+
+/** The client's handlers as the 2026-07-28 task codec asks for them (eras/modern-tasks.ts). */
+function inputAnswers(inputs: { options: ClientFeatureOptions; features: ClientFeatureState } | undefined) {
+  if (inputs === undefined) return undefined;
+  return {
+    missing: (method: unknown) => missingInputHandler(inputs.options, inputs.features, method),
+    answer: (method: string, params: unknown, signal: AbortSignal) => answerInputRequest(inputs.options, inputs.features, method, params, signal),
+  };
 }

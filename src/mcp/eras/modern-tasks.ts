@@ -14,7 +14,6 @@
  */
 import { AbortError, CapabilityError, JsonRpcError, ProtocolError } from '../../errors.js';
 import type { RequestOptions } from '../../protocol/connection.js';
-import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from '../client-features.js';
 import { Deadline } from '../task-deadline.js';
 import type { Task, TaskStatus } from '../types.js';
 import { raceAbort } from '../../util/abort.js';
@@ -33,11 +32,21 @@ export interface HandleDeps {
   request(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
   /** The era's reading of a final result (`resultType`, shape). */
   check<T>(method: string, raw: unknown): T;
-  /** The client-feature handlers an input request is answered with. */
-  inputs: { options: ClientFeatureOptions; features: ClientFeatureState } | undefined;
+  /** The client-feature handlers an input request is answered with (the client's, handed down). */
+  inputs: InputAnswers | undefined;
   emit(event: 'taskStatus' | 'diagnostic', payload: unknown): void;
   defaultTimeoutMs: number;
   poll: { minPollIntervalMs: number; maxPollIntervalMs: number; defaultPollIntervalMs: number; backoffFactor: number };
+}
+
+/**
+ * How the client answers a task's input requests: its own sampling, elicitation and roots
+ * handlers, handed down so that this codec depends on no client module above it.
+ */
+export interface InputAnswers {
+  /** Why the client cannot answer `method` (no handler, not declared), or undefined when it can. */
+  missing(method: unknown): string | undefined;
+  answer(method: string, params: unknown, signal: AbortSignal): Promise<unknown>;
 }
 
 /** The caller's side of the call (CallToolOptions, read only). */
@@ -153,7 +162,7 @@ class Follower {
     const fresh = Object.entries(requests).filter(([k]) => !this.answered.has(k));
     if (fresh.length === 0) return false;
     const inputs = this.d.inputs;
-    const missing = fresh.map(([k, r]) => [k, inputs === undefined ? 'no client-feature handlers' : missingInputHandler(inputs.options, inputs.features, r?.method)] as const).filter(([, m]) => m !== undefined);
+    const missing = fresh.map(([k, r]) => [k, inputs === undefined ? 'no client-feature handlers' : inputs.missing(r?.method)] as const).filter(([, m]) => m !== undefined);
     if (missing.length > 0 || inputs === undefined) {
       throw new CapabilityError(`tools/call ${JSON.stringify(this.tool).slice(0, 130)}: its task asks for input this client cannot give: ${missing.map(([k, m]) => `"${k}": ${m}`).join('; ')}`, {
         serverId: this.d.serverId,
@@ -164,7 +173,7 @@ class Follower {
     for (const [k, r] of fresh) {
       this.deadline.signal.throwIfAborted();
       // a handler that ignores its signal does not hold the call past its abort or deadline
-      inputResponses[k] = await raceAbort(answerInputRequest(inputs.options, inputs.features, r.method as string, r.params, this.deadline.signal), this.deadline.signal);
+      inputResponses[k] = await raceAbort(inputs.answer(r.method as string, r.params, this.deadline.signal), this.deadline.signal);
     }
     await this.d.request('tasks/update', { taskId: this.last.taskId, inputResponses }, { signal: this.deadline.signal, timeoutMs: this.timeoutMs }).then((r) => this.d.check('tasks/update', r));
     for (const [k] of fresh) this.answered.add(k);

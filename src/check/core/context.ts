@@ -6,12 +6,13 @@
 import type { ServerConfig } from '../transport/create.js';
 import type { HttpAuthProvider } from '../transport/http-common.js';
 import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
-import { BlockedError } from './types.js';
+import { BlockedError } from './blocked.js';
 import { ModernWire } from './modern-wire.js';
-import { MODERN_REVISIONS } from './era.js';
+import { MODERN_REVISIONS, type Era } from './revisions.js';
+import { isObject } from './values.js';
 
-/** The protocol era a run checks: `handshake` (≤ 2025-11-25, initialize) or `modern` (2026-07-28, stateless). */
-export type Era = 'handshake' | 'modern';
+export type { Era } from './revisions.js';
+export { isObject } from './values.js';
 
 export interface Session {
   probe: Probe;
@@ -237,8 +238,4 @@ function blockedText(f: SetupFailure): string {
   if (f.detail.startsWith('blocked:')) return f.detail;
   const by = f.stage === 'after-initialized' ? 'lifecycle.initialized-accepted' : 'lifecycle.initialize-result';
   return `blocked: no working session (${f.detail}); see ${by}`;
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }

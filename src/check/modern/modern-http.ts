@@ -12,7 +12,7 @@ import { messageOf } from './probe.js';
 import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
 import { cheapRequest, handshakeInitialize, modernCheck, outcomeText } from './modern.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
-import { MODERN_REVISIONS } from './era.js';
+import { MODERN_REVISIONS } from './revisions.js';
 
 function httpModern(def: Omit<CheckDef, 'revisions' | 'transport' | 'run'>, run: (ctx: CheckContext) => Promise<Verdict>): CheckDef {
   return {

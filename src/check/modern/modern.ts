@@ -6,7 +6,7 @@
  * when the run checks a modern version (era.ts); every probe goes through the stateless wire
  * (modern-wire.ts) and never touches an undeclared capability.
  */
-import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from './era.js';
+import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from './revisions.js';
 import { metaKeyProblem } from './aggregates.js';
 import type { CheckContext } from './context.js';
 import { isObject } from './context.js';

@@ -3,106 +3,14 @@
  * controls every header: session ids, DELETE then 404, the MCP-Protocol-Version header, and
  * Origin validation. Only against loopback servers (these probes spoof headers on purpose).
  */
-import { request } from 'undici';
 import { excerpt } from '../jsonrpc/types.js';
 import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
 import type { HttpServerConfig } from '../transport/create.js';
 import type { CheckContext } from './context.js';
+import { isLoopback, raw, type RawResponse } from './raw-http.js';
+
+export { isLoopback, raw, type RawResponse } from './raw-http.js';
 import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
-
-const MAX_BODY = 1024 * 1024;
-
-export interface RawResponse {
-  status: number;
-  /** SSE event ids seen in the body. */
-  eventIds?: string[];
-  headers: Record<string, string | string[] | undefined>;
-  /** The first JSON-RPC message in the body (JSON or SSE), if any. */
-  message: Record<string, unknown> | undefined;
-  text: string;
-}
-
-export function isLoopback(url: URL): boolean {
-  const h = url.hostname.replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127\./.test(h);
-}
-
-function firstMessage(text: string, contentType: string): Record<string, unknown> | undefined {
-  const candidates = contentType.includes('text/event-stream')
-    ? text.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim())
-    : [text];
-  for (const c of candidates) {
-    try {
-      const v = JSON.parse(c) as unknown;
-      if (v !== null && typeof v === 'object' && !Array.isArray(v) && ('result' in v || 'error' in v)) return v as Record<string, unknown>;
-    } catch {
-      /* not JSON */
-    }
-  }
-  return undefined;
-}
-
-/** readMs: read a stream for that long; until: stop reading once the text so far satisfies it (then the connection is dropped). */
-export async function raw(
-  ctx: CheckContext,
-  method: 'POST' | 'DELETE' | 'GET',
-  headers: Record<string, string>,
-  body?: unknown,
-  opts: { readMs?: number; rawBody?: string; until?: (text: string) => boolean } = {},
-): Promise<RawResponse> {
-  const { url, headers: userHeaders } = ctx.target as HttpServerConfig;
-  const ac = new AbortController();
-  const timer = setTimeout(() => ac.abort(new Error(`no HTTP response within ${ctx.timeoutMs} ms`)), ctx.timeoutMs);
-  const payload = opts.rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined);
-  try {
-    const auth = ctx.options.authProvider !== undefined ? lowerKeys(await ctx.options.authProvider.headers()) : {};
-    const res = await request(url, {
-      method,
-      headers: {
-        ...lowerKeys(userHeaders),
-        ...auth,
-        accept: 'application/json, text/event-stream',
-        ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...headers,
-      },
-      ...(payload !== undefined ? { body: payload } : {}),
-      signal: ac.signal,
-    });
-    const ct = String(res.headers['content-type'] ?? '');
-    let text = '';
-    if (opts.readMs !== undefined) {
-      // A stream read for a while (GET): whatever arrives in readMs.
-      clearTimeout(timer);
-      const stop = setTimeout(() => res.body.destroy(), opts.readMs);
-      try {
-        for await (const chunk of res.body) {
-          text += (chunk as Buffer).toString('utf8');
-          if (text.length > MAX_BODY) break;
-        }
-      } catch {
-        /* destroyed when readMs passed */
-      } finally {
-        clearTimeout(stop);
-      }
-    } else {
-      // Read until the body ends or a JSON-RPC response shows up (an SSE stream may stay open).
-      for await (const chunk of res.body) {
-        text += (chunk as Buffer).toString('utf8');
-        if (text.length > MAX_BODY || (opts.until ?? ((t: string) => firstMessage(t, ct) !== undefined))(text)) break;
-      }
-    }
-    res.body.destroy();
-    const eventIds = ct.includes('text/event-stream') ? text.split(/\r?\n/).filter((l) => l.startsWith('id:')).map((l) => l.slice(3).trim()) : [];
-    return { status: res.statusCode, headers: res.headers, message: firstMessage(text, ct), text, eventIds };
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** `--header` values (auth…) go on every raw request; the probe's own headers win. */
-function lowerKeys(h: Record<string, string> | undefined): Record<string, string> {
-  return Object.fromEntries(Object.entries(h ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
-}
 
 export const initBody = (id = 1) => ({
   jsonrpc: '2.0',

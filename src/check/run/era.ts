@@ -7,9 +7,10 @@
  * refuses it gets a report naming the versions it supports.
  */
 import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
-import type { CheckContext, Era } from './context.js';
-import { isObject } from './context.js';
-import { raw } from './http.js';
+import type { Era } from './revisions.js';
+import type { CheckContext } from './context.js';
+import { isObject } from './values.js';
+import { raw } from './raw-http.js';
 import { describeOutcome } from './probe.js';
 import { MODERN_ERROR_CODES, ModernWire, supportedOf, UNSUPPORTED_VERSION } from './modern-wire.js';
 
@@ -23,18 +24,6 @@ export interface EraVerdict {
   /** The server refused the version we asked for: nothing is checked. */
   refused?: { requested: string; supported: string[]; detail: string };
 }
-
-/** Every version mcpwire speaks, newest first. */
-export const SPOKEN_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
-
-/** The revisions of the 2026-07-28 era (what the modern checks apply to), newest first. */
-export const MODERN_REVISIONS: readonly string[] = MODERN_PROTOCOL_VERSIONS;
-
-/** The version a handshake-era client offers first. */
-export const NEWEST_HANDSHAKE: string = LATEST_PROTOCOL_VERSION;
-
-/** The revisions of the handshake era (what the checks of 2025-11-25 and before apply to). */
-export const HANDSHAKE_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
 /** Decides the era (and the version) of a run; leaves no probe open. */
 export async function chooseEra(ctx: CheckContext, pinned: string | undefined): Promise<EraVerdict> {
@@ -136,10 +125,4 @@ export function initializeRefusal(ctx: CheckContext, pinned: string): EraVerdict
   const supported = supportedOf(init.error);
   if (supported === undefined || supported.includes(pinned)) return undefined;
   return { requested: pinned, supported, detail: `initialize refused protocol version ${pinned} (error ${init.error.code}); the server supports ${supported.join(', ') || 'no version it named'}` };
-}
-
-/** Whether a check of `revisions` applies to a run at `version` in `era`. */
-export function applies(revisions: readonly string[], era: Era, version: string | undefined): boolean {
-  if (version !== undefined) return revisions.includes(version);
-  return era === 'modern' ? revisions.some((r) => isModernVersion(r)) : revisions.some((r) => !isModernVersion(r));
 }

@@ -7,10 +7,17 @@
  * the run's Traffic, with the protocol version it was sent under.
  */
 import { classify, type JSONRPCErrorObject } from '../jsonrpc/types.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { raw, type RawResponse } from './http.js';
-import type { Outcome, Probe } from './probe.js';
+import type { Outcome, Probe, Traffic } from './probe.js';
+import { raw, type RawResponse, type RawTarget } from './raw-http.js';
+import { isObject } from './values.js';
+
+/** What the wire needs of the run (a CheckContext is one). */
+export interface WireContext extends RawTarget {
+  readonly isHttp: boolean;
+  readonly traffic: Traffic;
+  /** A fresh connection, closed when the current check ends. */
+  open(): Promise<Probe>;
+}
 
 export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
@@ -63,7 +70,7 @@ export class ModernWire {
   private readonly probeId = 1_000_000 + ++wireSeq;
 
   constructor(
-    private readonly ctx: CheckContext,
+    private readonly ctx: WireContext,
     readonly version: string,
   ) {}
 

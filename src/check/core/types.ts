@@ -87,10 +87,4 @@ export function violated(detail: string, evidence?: unknown, extra: { level?: Le
   return { status: 'violated', detail, ...(evidence !== undefined ? { evidence } : {}), ...extra };
 }
 
-/** Thrown inside a check when something it depends on could not be set up. */
-export class BlockedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BlockedError';
-  }
-}
+export { BlockedError } from './blocked.js';
