@@ -14,9 +14,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/check/runner.js';
-import type { CheckReport } from '../src/check/types.js';
-import type { ToolFixtures } from '../src/check/context.js';
+import { runChecks } from '../src/check/run/runner.js';
+import type { CheckReport } from '../src/check/core/types.js';
+import type { ToolFixtures } from '../src/check/core/context.js';
 
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');

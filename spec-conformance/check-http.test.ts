@@ -6,10 +6,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/check/runner.js';
-import type { CheckReport } from '../src/check/types.js';
+import { runChecks } from '../src/check/run/runner.js';
+import type { CheckReport } from '../src/check/core/types.js';
 import { HTTP_BUGS } from '../mock-servers/check-fixtures/http-bugs.mjs';
-import { ALL_CHECKS } from '../src/check/runner.js';
+import { ALL_CHECKS } from '../src/check/run/runner.js';
 
 const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/http-server.mjs', import.meta.url));
 const children: ChildProcess[] = [];

@@ -8,8 +8,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_CHECKS, runChecks } from '../src/check/runner.js';
-import type { ToolFixtures } from '../src/check/context.js';
+import { ALL_CHECKS, runChecks } from '../src/check/run/runner.js';
+import type { ToolFixtures } from '../src/check/core/context.js';
 import { BUGS } from '../mock-servers/check-fixtures/core.mjs';
 import { HTTP_BUGS } from '../mock-servers/check-fixtures/http-bugs.mjs';
 import { ROBUST_BUGS } from '../mock-servers/check-fixtures/robust.mjs';

@@ -16,8 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChecks } from '../src/check/runner.js';
-import type { ToolFixtures } from '../src/check/context.js';
+import { runChecks } from '../src/check/run/runner.js';
+import type { ToolFixtures } from '../src/check/core/context.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const runner = path.join(here, 'runner');

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkExitCode, renderCheckReport, renderJUnit, runAllVersions, runChecks, type CheckReport } from '../src/check-api.js';
 import { startModernHttpMock } from '../mock-servers/modern/http-server.mjs';
-import { describeOutcome } from '../src/check/probe.js';
+import { describeOutcome } from '../src/check/core/probe.js';
 import { spawnHttpPeer, type HttpPeer } from './support/modern-wire.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ALL_CHECKS, runChecks, selectChecks } from '../src/check/runner.js';
+import { ALL_CHECKS, runChecks, selectChecks } from '../src/check/run/runner.js';
 import { ROBUST_BUGS } from '../mock-servers/check-fixtures/robust.mjs';
 
 const fixture = fileURLToPath(new URL('../mock-servers/check-fixtures/server.mjs', import.meta.url));

@@ -1,10 +1,10 @@
 /**
- * Surface diff rules (src/check/snapshot.ts), table-driven: what breaks callers (removed tool,
+ * Surface diff rules (src/check/run/snapshot.ts), table-driven: what breaks callers (removed tool,
  * new required argument, narrowed type, removed enum value, argument now required, removed
  * output field, removed capability/prompt/resource) vs what is additive.
  */
 import { describe, expect, it } from 'vitest';
-import { diffSurfaces, normalize, type Surface } from '../src/check/snapshot.js';
+import { diffSurfaces, normalize, type Surface } from '../src/check/run/snapshot.js';
 
 const base = (): Surface => ({
   snapshotVersion: 1,

@@ -1,7 +1,7 @@
 // clauses: 2026-07-28
 /**
  * What the conformance suite's MRTR fixtures do once `mcpwire check` answers them well
- * (src/check/modern-mrtr-answers.ts, modern-mrtr-single.ts): the requestState echoed untouched
+ * (src/check/modern/modern-mrtr-answers.ts, modern-mrtr-single.ts): the requestState echoed untouched
  * is honoured, three inputs asked at once are all read, a second round follows the first, the
  * sampling tool, the roots tool and the prompt complete once answered. Each check fails (or
  * warns) on mock-servers/check-modern/suite-mrtr-server.mjs with one bug of bugs.mjs planted
@@ -16,7 +16,7 @@ import { runCli } from './support/cli-process.js';
 import { findAll, parseXml } from './support/xml.js';
 import { ALL_CHECKS, runChecks, type CheckReport, type CheckResult } from '../src/check-api.js';
 import { BUGS } from '../mock-servers/check-modern/bugs.mjs';
-import { goodResponseTo } from '../src/check/modern-mrtr-answers.js';
+import { goodResponseTo } from '../src/check/modern/modern-mrtr-answers.js';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const SERVER = path.join(root, 'mock-servers', 'check-modern', 'suite-mrtr-server.mjs');

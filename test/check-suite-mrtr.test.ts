@@ -1,6 +1,6 @@
 // clauses: 2026-07-28
 /**
- * The suite profile's multi round-trip tools (src/check/profile.ts, SUITE_INPUT_TOOLS): a server
+ * The suite profile's multi round-trip tools (src/check/core/profile.ts, SUITE_INPUT_TOOLS): a server
  * that lists the conformance suite's `test_input_required_result_*` names has its MRTR checks
  * run by default, without --allow-calls, each tool judged only by the checks the profile names
  * for it. The server is mock-servers/check-modern/suite-mrtr-server.mjs over stdio: as the

@@ -8,9 +8,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import checkCommand from '../src/cli/commands/check.js';
-import { checkExitCode, renderCheckReport } from '../src/check/report.js';
-import { ALL_CHECKS, runChecks, selectChecks, summarize, toResult } from '../src/check/runner.js';
-import type { CheckReport } from '../src/check/types.js';
+import { checkExitCode, renderCheckReport } from '../src/check/run/report.js';
+import { ALL_CHECKS, runChecks, selectChecks, summarize, toResult } from '../src/check/run/runner.js';
+import type { CheckReport } from '../src/check/core/types.js';
 import { BUGS } from '../mock-servers/check-fixtures/core.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -140,8 +140,8 @@ describe('the seams of the layers', () => {
    * sentence (a title, a message) is prose and not counted. Allowed, with why:
    */
   const VERSION_LITERAL_ALLOWED: Record<string, string> = {
-    'check/http.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18), which the client's table of the revisions it speaks does not hold",
-    'check/stdio-raw.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18)",
+    'check/http/http.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18), which the client's table of the revisions it speaks does not hold",
+    'check/basics/stdio-raw.ts 2025-06-18': "the checker judges a server against the spec's history (batches existed before 2025-06-18)",
     'serve/session.ts 2025-11-25': 'the gateway serves one revision of its own, as a server; not the client choosing an era',
     'serve/modern.ts 2026-07-28': 'the gateway serves the stateless revision as a server (server/discover, the _meta envelope); not the client choosing an era',
     'trace/strict.ts 2025-11-25': 'strict mode names the schema files it ships (schema/<version>.schema.json): this one checks handshake-era sessions',
@@ -151,11 +151,12 @@ describe('the seams of the layers', () => {
   const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {
     'index.ts': 'the public API exports LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS',
     'host/config/schema.ts': 'a configured protocol_version the client cannot speak is refused when the config loads, in the words connect() uses',
-    'check/http.ts': 'raw probes (no client) offer the newest version in their own initialize',
-    'check/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
-    'check/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',
-    'check/stdio-raw.ts': 'raw probes (no client) offer the newest version in their own initialize',
-    'check/era.ts': 'the checker picks the era it checks a server in as the client picks it, and names the versions it can check (--protocol-version, --all-versions)',
+    'check/http/http.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/basics/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/core/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/basics/stdio-raw.ts': 'raw probes (no client) offer the newest version in their own initialize',
+    'check/run/era.ts': 'the checker picks the era it checks a server in as the client picks it',
+    'check/core/revisions.ts': 'the checker names the versions it can check (--protocol-version, --all-versions), by era',
   };
   const inEras = (f: string) => rel(f).startsWith('mcp/eras/') || rel(f) === 'mcp/versions.ts';
 

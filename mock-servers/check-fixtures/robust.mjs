@@ -1,5 +1,5 @@
 // Robustness knobs of the check fixture (core.mjs, server.mjs): each plants one defect that a
-// check of `mcpwire check --robustness` (src/check/robustness.ts) must catch.
+// check of `mcpwire check --robustness` (src/check/robustness/robustness.ts) must catch.
 
 export const ROBUST_BUGS = {
   'rb-crash-wrong-type': 'robustness.wrong-types',

@@ -1,5 +1,5 @@
 // The official conformance suite's reference names in the check fixture (core.mjs), so the
-// built-in suite profile of `mcpwire check` (src/check/profile.ts) judges them with no
+// built-in suite profile of `mcpwire check` (src/check/core/profile.ts) judges them with no
 // --fixtures file; each knob plants one defect.
 
 export const SUITE_BUGS = {

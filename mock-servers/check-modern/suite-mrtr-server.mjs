@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A 2026-07-28 server over stdio that lists the official conformance suite's multi round-trip
 // (input_required) fixtures by their suite names, none of them read-only, for the suite profile
-// of `mcpwire check` (src/check/profile.ts):
+// of `mcpwire check` (src/check/core/profile.ts):
 //
 //   node mock-servers/check-modern/suite-mrtr-server.mjs              behaves as the suite's reference server expects
 //   node mock-servers/check-modern/suite-mrtr-server.mjs --sep-2322   the defects of the suite's broken MRTR server

@@ -9,12 +9,12 @@
  * process.exitCode = checkExitCode(report);
  * ```
  */
-export { ALL_CHECKS, DEFAULT_CHECK_TIMEOUT_MS, revisionsText, runAllVersions, runChecks, selectChecks } from './runner.js';
-export type { RunOptions as RunChecksOptions } from './runner.js';
-export { checkExitCode, renderCheckReport } from './report.js';
-export type { CheckDef, CheckReport, CheckResult, CheckSummary, Level as CheckLevel, Status as CheckStatus } from './types.js';
-export { renderJUnit } from './junit.js';
-export { SPOKEN_VERSIONS as CHECK_PROTOCOL_VERSIONS } from './revisions.js';
-export { asSurface, diffSurfaces, takeSnapshot, SNAPSHOT_VERSION } from './snapshot.js';
-export type { Change as SurfaceChange, Surface, SurfaceDiff } from './snapshot.js';
-export type { ToolFixture, ToolFixtures } from './context.js';
+export { ALL_CHECKS, DEFAULT_CHECK_TIMEOUT_MS, revisionsText, runAllVersions, runChecks, selectChecks } from './run/runner.js';
+export type { RunOptions as RunChecksOptions } from './run/runner.js';
+export { checkExitCode, renderCheckReport } from './run/report.js';
+export type { CheckDef, CheckReport, CheckResult, CheckSummary, Level as CheckLevel, Status as CheckStatus } from './core/types.js';
+export { renderJUnit } from './run/junit.js';
+export { SPOKEN_VERSIONS as CHECK_PROTOCOL_VERSIONS } from './core/revisions.js';
+export { asSurface, diffSurfaces, takeSnapshot, SNAPSHOT_VERSION } from './run/snapshot.js';
+export type { Change as SurfaceChange, Surface, SurfaceDiff } from './run/snapshot.js';
+export type { ToolFixture, ToolFixtures } from './core/context.js';

@@ -3,10 +3,10 @@
  * may send only when negotiated (server→client requests, list_changed, log messages), request
  * ids, error codes, `_meta` key names, and resource updates only for subscribed URIs.
  */
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import type { Recorded } from './probe.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import type { Recorded } from '../core/probe.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 const msg = (r: Recorded) => r.message as { method?: unknown; id?: unknown; params?: Record<string, unknown>; error?: { code?: unknown }; result?: unknown };
 

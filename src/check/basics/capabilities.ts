@@ -3,10 +3,10 @@
  * pages: "Servers that support tools MUST declare the tools capability", …), and what is
  * declared must be served (the initialize result states the server's own capabilities).
  */
-import type { CheckContext, Session } from './context.js';
-import { declared, LIST_CAPABILITY, listAll, type ListMethod, type Listing } from './lists.js';
-import { describeOutcome, messageOf, type Outcome } from './probe.js';
-import { notApplicable, pass, violated, type CheckDef, type Level } from './types.js';
+import type { CheckContext, Session } from '../core/context.js';
+import { declared, LIST_CAPABILITY, listAll, type ListMethod, type Listing } from '../core/lists.js';
+import { describeOutcome, messageOf, type Outcome } from '../core/probe.js';
+import { notApplicable, pass, violated, type CheckDef, type Level } from '../core/types.js';
 
 interface Probing {
   capability: string;

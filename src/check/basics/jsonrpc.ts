@@ -1,10 +1,10 @@
 /**
  * JSON-RPC-level checks on the shared session: ping, unknown methods, invalid params.
  */
-import { isObject } from './context.js';
-import { declared } from './lists.js';
-import { describeOutcome, messageOf, type Outcome } from './probe.js';
-import { notApplicable, pass, violated, type CheckDef, type Level, type Verdict } from './types.js';
+import { isObject } from '../core/context.js';
+import { declared } from '../core/lists.js';
+import { describeOutcome, messageOf, type Outcome } from '../core/probe.js';
+import { notApplicable, pass, violated, type CheckDef, type Level, type Verdict } from '../core/types.js';
 
 export const UNKNOWN_METHOD = 'mcpwire/check-no-such-method';
 

@@ -3,12 +3,12 @@
  * `initialized` notification, and requests before initialization. Version negotiation and
  * pre-initialize behaviour need fresh connections (spawned anew for stdio).
  */
-import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { blockedBy, describeOutcome, messageOf, Probe, type Outcome } from './probe.js';
-import { describeViolation, serverMessageViolations } from './schema.js';
-import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { blockedBy, describeOutcome, messageOf, Probe, type Outcome } from '../core/probe.js';
+import { describeViolation, serverMessageViolations } from '../core/schema.js';
+import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 export const UNKNOWN_VERSION = '1999-01-01';
 

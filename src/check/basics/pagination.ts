@@ -2,10 +2,10 @@
  * Pagination (server/utilities/pagination): every declared list terminates, has no duplicates
  * across pages, and an invalid cursor is refused with -32602.
  */
-import { declared, LIST_CAPABILITY, LIST_KEY, listAll, MAX_PAGES, type ListMethod } from './lists.js';
-import { describeOutcome, messageOf } from './probe.js';
-import { notApplicable, pass, skip, violated, type CheckDef } from './types.js';
-import type { Session } from './context.js';
+import { declared, LIST_CAPABILITY, LIST_KEY, listAll, MAX_PAGES, type ListMethod } from '../core/lists.js';
+import { describeOutcome, messageOf } from '../core/probe.js';
+import { notApplicable, pass, skip, violated, type CheckDef } from '../core/types.js';
+import type { Session } from '../core/context.js';
 
 function declaredLists(s: Session): ListMethod[] {
   return (Object.keys(LIST_KEY) as ListMethod[]).filter((m) => declared(s, LIST_CAPABILITY[m]));

@@ -4,13 +4,13 @@
  * JSON) and reads stdout as bytes, so invalid UTF-8 is seen before any decoder replaces it.
  */
 import { spawn } from 'node:child_process';
-import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
-import { childEnv } from '../transport/env.js';
-import { localSpawnPlan } from '../transport/spawn/system.js';
-import type { StdioServerConfig } from '../transport/create.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
+import { childEnv } from '../../transport/env.js';
+import { localSpawnPlan } from '../../transport/spawn/system.js';
+import type { StdioServerConfig } from '../../transport/create.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 export interface RawStdio {
   write(line: string): void;

@@ -2,11 +2,11 @@
  * Aggregate checks: judged after every other check, over every message the server sent on every
  * connection of the run (so a violation anywhere is caught, whichever check provoked it).
  */
-import type { CheckContext } from './context.js';
-import type { Recorded } from './probe.js';
-import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
-import { invalidReason } from '../jsonrpc/types.js';
+import type { CheckContext } from '../core/context.js';
+import type { Recorded } from '../core/probe.js';
+import { describeViolation, serverMessageViolations, unclaimed } from '../core/schema.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
+import { invalidReason } from '../../jsonrpc/types.js';
 
 function seenSomething(ctx: CheckContext): Verdict | undefined {
   return ctx.traffic.fromServer().length === 0 ? notApplicable('the server sent no messages during the run') : undefined;

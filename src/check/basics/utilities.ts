@@ -3,12 +3,12 @@
  * cancellation (basic/utilities/cancellation). Progress and cancellation need a tool that takes
  * time; without one they are "not applicable".
  */
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { declared } from './lists.js';
-import { describeOutcome, messageOf, type Outcome, type Recorded } from './probe.js';
-import { pickSlowTool } from './tools.js';
-import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { declared } from '../core/lists.js';
+import { describeOutcome, messageOf, type Outcome, type Recorded } from '../core/probe.js';
+import { pickSlowTool } from '../features/tools.js';
+import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -3,8 +3,8 @@
  * initialized session (re-opened if the server died), memoized facts (the tool list…) and the
  * traffic recorded so far.
  */
-import type { ServerConfig } from '../transport/create.js';
-import type { HttpAuthProvider } from '../transport/http-common.js';
+import type { ServerConfig } from '../../transport/create.js';
+import type { HttpAuthProvider } from '../../transport/http-common.js';
 import { blockedBy, describeOutcome, Probe, type Outcome, Traffic } from './probe.js';
 import { BlockedError } from './blocked.js';
 import { ModernWire } from './modern-wire.js';
@@ -104,7 +104,7 @@ export interface PromptExpectation {
 
 export class CheckContext {
   readonly traffic = new Traffic();
-  /** Which era this run checks (decided before the first check, src/check/era.ts). */
+  /** Which era this run checks (decided before the first check, src/check/run/era.ts). */
   era: Era = 'handshake';
   /** The version this run checks: the modern one sent in `_meta`, or the handshake one offered. */
   version: string | undefined;

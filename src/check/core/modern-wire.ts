@@ -6,7 +6,7 @@
  * check may override to see what the server does with a wrong one. Everything is recorded in
  * the run's Traffic, with the protocol version it was sent under.
  */
-import { classify, type JSONRPCErrorObject } from '../jsonrpc/types.js';
+import { classify, type JSONRPCErrorObject } from '../../jsonrpc/types.js';
 import type { Outcome, Probe, Traffic } from './probe.js';
 import { raw, type RawResponse, type RawTarget } from './raw-http.js';
 import { isObject } from './values.js';

@@ -4,14 +4,14 @@
  * sends whatever it is told to (requests before initialize, undeclared capabilities, bad
  * params): a conformance runner must do exactly what a polite client refuses to.
  */
-import { JsonRpcError, TimeoutError } from '../errors.js';
-import { classify, excerpt, type JSONRPCErrorObject, type MessageKind } from '../jsonrpc/types.js';
-import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
-import { Connection, type ConnectionDiagnostic, type RequestOptions } from '../protocol/connection.js';
-import type { MessageInfo, ObservedEvent } from '../protocol/observer.js';
-import { createTransport, type ServerConfig } from '../transport/create.js';
-import type { Transport } from '../transport/types.js';
-import type { HttpAuthProvider } from '../transport/http-common.js';
+import { JsonRpcError, TimeoutError } from '../../errors.js';
+import { classify, excerpt, type JSONRPCErrorObject, type MessageKind } from '../../jsonrpc/types.js';
+import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
+import { Connection, type ConnectionDiagnostic, type RequestOptions } from '../../protocol/connection.js';
+import type { MessageInfo, ObservedEvent } from '../../protocol/observer.js';
+import { createTransport, type ServerConfig } from '../../transport/create.js';
+import type { Transport } from '../../transport/types.js';
+import type { HttpAuthProvider } from '../../transport/http-common.js';
 
 export type Phase = 'pre-init' | 'initializing' | 'operating';
 

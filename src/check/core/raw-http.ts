@@ -4,8 +4,8 @@
  * of an SSE stream. Only against loopback servers (checks spoof headers on purpose).
  */
 import { request } from 'undici';
-import type { HttpServerConfig, ServerConfig } from '../transport/create.js';
-import type { HttpAuthProvider } from '../transport/http-common.js';
+import type { HttpServerConfig, ServerConfig } from '../../transport/create.js';
+import type { HttpAuthProvider } from '../../transport/http-common.js';
 
 /** What a raw request needs of the run (a CheckContext is one). */
 export interface RawTarget {

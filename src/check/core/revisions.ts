@@ -1,7 +1,7 @@
 /**
  * The protocol revisions `mcpwire check` knows, by era, and which of them a check applies to.
  */
-import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../../mcp/versions.js';
 
 /** The protocol era a run checks: `handshake` (≤ 2025-11-25, initialize) or `modern` (2026-07-28, stateless). */
 export type Era = 'handshake' | 'modern';

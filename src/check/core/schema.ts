@@ -4,7 +4,7 @@
  * era, schema/2026-07-28.schema.json for the modern one (`MODERN_SCHEMA`). Kept in one place so
  * the checker and the tracer never disagree about what "schema-valid" means.
  */
-import { MODERN_SCHEMA_VERSION, validateMessage, type SchemaVersion, type Violation } from '../trace/strict.js';
+import { MODERN_SCHEMA_VERSION, validateMessage, type SchemaVersion, type Violation } from '../../trace/strict.js';
 
 export type { SchemaVersion, Violation };
 

@@ -6,13 +6,13 @@
  * the restricted subset (a flat object of primitive properties); URL mode a valid url and an
  * elicitationId.
  */
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { argumentsFor, mayCall } from './calls.js';
-import { declared } from './lists.js';
-import { describeOutcome } from './probe.js';
-import { describeViolation, serverMessageViolations } from './schema.js';
-import { BlockedError, notApplicable, pass, violated, type CheckDef } from './types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { argumentsFor, mayCall } from '../core/calls.js';
+import { declared } from '../core/lists.js';
+import { describeOutcome } from '../core/probe.js';
+import { describeViolation, serverMessageViolations } from '../core/schema.js';
+import { BlockedError, notApplicable, pass, violated, type CheckDef } from '../core/types.js';
 
 const ELICIT = /elicit/i;
 const PRIMITIVE = new Set(['string', 'number', 'integer', 'boolean']);

@@ -4,13 +4,13 @@
  * through a URI template, resources' contents, and prompt argument substitution. Where nothing
  * states an expectation the checks are not applicable: these judge content, not shape.
  */
-import type { CheckContext, Session } from './context.js';
-import { isObject } from './context.js';
-import { declared, listAll } from './lists.js';
-import { describeOutcome, messageOf } from './probe.js';
-import { expectationsFor, templateMatches } from './profile.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
-import { matchesSubset } from './calls.js';
+import type { CheckContext, Session } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { declared, listAll } from '../core/lists.js';
+import { describeOutcome, messageOf } from '../core/probe.js';
+import { expectationsFor, templateMatches } from '../core/profile.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
+import { matchesSubset } from '../core/calls.js';
 
 const names = (items: Array<Record<string, unknown>> | undefined, key: string): string[] =>
   (items ?? []).map((x) => x[key]).filter((x): x is string => typeof x === 'string');

@@ -4,13 +4,13 @@
  * argument, and judge each result against its schema type. Each check claims the message it
  * judged, so the aggregate schema check does not report it twice.
  */
-import type { CheckContext, Session } from './context.js';
-import { isObject } from './context.js';
-import { declared, listAll } from './lists.js';
-import { describeOutcome, messageOf, type Outcome } from './probe.js';
-import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
-import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
-import { isBase64 } from './calls.js';
+import type { CheckContext, Session } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { declared, listAll } from '../core/lists.js';
+import { describeOutcome, messageOf, type Outcome } from '../core/probe.js';
+import { describeViolation, serverMessageViolations, unclaimed } from '../core/schema.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
+import { isBase64 } from '../core/calls.js';
 import { badBinaryPaths, binaryProblems } from './tools.js';
 
 /** Schema-judges a result and claims its message. */

@@ -4,12 +4,12 @@
  * with related-task metadata, cancel of a terminal task, listed). The task is created only on
  * a tool the checker may call (read-only, --fixtures, or --allow-calls).
  */
-import type { CheckContext, Session } from './context.js';
-import { isObject } from './context.js';
-import { argumentsFor, mayCall, toolCalls } from './calls.js';
-import { declared, listAll } from './lists.js';
-import { describeOutcome, messageOf, type Outcome } from './probe.js';
-import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import type { CheckContext, Session } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { argumentsFor, mayCall, toolCalls } from '../core/calls.js';
+import { declared, listAll } from '../core/lists.js';
+import { describeOutcome, messageOf, type Outcome } from '../core/probe.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 const RELATED = 'io.modelcontextprotocol/related-task';
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);

@@ -3,15 +3,15 @@
  * basic#19), and calling an unknown tool. The only tool the checker ever calls for real is a
  * "slow" one (sleep/delay/long-running…) for the cancellation and progress checks.
  */
-import { compileSchema } from '../schema/index.js';
-import { excerpt } from '../jsonrpc/types.js';
-import { isBase64, mayCall, matchesSubset, toolCalls, toolReportedMissing, type ToolCall } from './calls.js';
-import { describeViolation, serverMessageViolations, unclaimed } from './schema.js';
-import type { CheckContext, Session } from './context.js';
-import { isObject } from './context.js';
-import { declared, listAll, type Listing } from './lists.js';
-import { describeOutcome, messageOf } from './probe.js';
-import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+import { compileSchema } from '../../schema/index.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import { isBase64, mayCall, matchesSubset, toolCalls, toolReportedMissing, type ToolCall } from '../core/calls.js';
+import { describeViolation, serverMessageViolations, unclaimed } from '../core/schema.js';
+import type { CheckContext, Session } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { declared, listAll, type Listing } from '../core/lists.js';
+import { describeOutcome, messageOf } from '../core/probe.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 export const UNKNOWN_TOOL = 'mcpwire-check-no-such-tool';
 const NAME_RE = /^[A-Za-z0-9_.-]{1,128}$/;

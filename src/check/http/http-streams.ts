@@ -4,10 +4,10 @@
  * stream after the client lost it (`Last-Event-ID`), several POST streams at once (each
  * response on its own stream only), and the `Host` header validated on its own.
  */
-import { excerpt } from '../jsonrpc/types.js';
-import type { HttpServerConfig } from '../transport/create.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import type { HttpServerConfig } from '../../transport/create.js';
 import { ctype, httpCheck, initBody, ping, raw, type RawResponse } from './http.js';
-import { notApplicable, pass, violated } from './types.js';
+import { notApplicable, pass, violated } from '../core/types.js';
 
 export interface SseEvent {
   id?: string;

@@ -3,14 +3,14 @@
  * controls every header: session ids, DELETE then 404, the MCP-Protocol-Version header, and
  * Origin validation. Only against loopback servers (these probes spoof headers on purpose).
  */
-import { excerpt } from '../jsonrpc/types.js';
-import { LATEST_PROTOCOL_VERSION } from '../mcp/versions.js';
-import type { HttpServerConfig } from '../transport/create.js';
-import type { CheckContext } from './context.js';
-import { isLoopback, raw, type RawResponse } from './raw-http.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
+import type { HttpServerConfig } from '../../transport/create.js';
+import type { CheckContext } from '../core/context.js';
+import { isLoopback, raw, type RawResponse } from '../core/raw-http.js';
 
-export { isLoopback, raw, type RawResponse } from './raw-http.js';
-import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from './types.js';
+export { isLoopback, raw, type RawResponse } from '../core/raw-http.js';
+import { notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 export const initBody = (id = 1) => ({
   jsonrpc: '2.0',

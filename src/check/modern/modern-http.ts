@@ -5,14 +5,14 @@
  * a modern-only server stateless (GET and DELETE → 405; no session id minted, echoed or
  * required), and a foreign `Origin` refused with 403 (the DNS-rebinding defence).
  */
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { isLoopback, raw } from './http.js';
-import { messageOf } from './probe.js';
-import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { isLoopback, raw } from '../http/http.js';
+import { messageOf } from '../core/probe.js';
+import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from '../core/modern-wire.js';
 import { cheapRequest, handshakeInitialize, modernCheck, outcomeText } from './modern.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
-import { MODERN_REVISIONS } from './revisions.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
+import { MODERN_REVISIONS } from '../core/revisions.js';
 
 function httpModern(def: Omit<CheckDef, 'revisions' | 'transport' | 'run'>, run: (ctx: CheckContext) => Promise<Verdict>): CheckDef {
   return {

@@ -10,14 +10,14 @@
  * reported against the profile (`--fixtures expect`), as the suite's other expectations are.
  * Over stdio every round goes to the process that issued its state, as a client's would.
  */
-import { excerpt } from '../jsonrpc/types.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { messageOf } from './probe.js';
-import { ALL_INPUT_CAPS, type Answer, type ModernWire } from './modern-wire.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { messageOf } from '../core/probe.js';
+import { ALL_INPUT_CAPS, type Answer, type ModernWire } from '../core/modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
 import { asksForInput, suiteToolFor } from './modern-mrtr.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 /** The rule a suite fixture's documented behaviour is reported under (as tools.fixture-expect's). */
 export const PROFILE = { clause: '--fixtures expect', level: 'MUST' } as const;

@@ -7,16 +7,16 @@
  * prompt's `messages`) is reported against the profile (`--fixtures expect`); asking again for
  * the input just answered is reported under basic.patterns.mrtr#25 (only what is still missing).
  */
-import { excerpt } from '../jsonrpc/types.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { messageOf } from './probe.js';
-import { ALL_INPUT_CAPS, type Answer } from './modern-wire.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { messageOf } from '../core/probe.js';
+import { ALL_INPUT_CAPS, type Answer } from '../core/modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
 import { asksForInput } from './modern-mrtr.js';
 import { answerRound, goodResponseTo, goodRetryParams, keysOf, list, PROFILE, textOf, withFixture } from './modern-mrtr-answers.js';
-import { SUITE_INPUT_PROMPTS } from './profile.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { SUITE_INPUT_PROMPTS } from '../core/profile.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 /**
  * The retry's answer judged as a single-input fixture's: an error, a new input_required (the

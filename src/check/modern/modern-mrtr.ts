@@ -8,14 +8,14 @@
  * for it), else one the checker may call (calls.ts: read-only, `--fixtures`, or
  * `--allow-calls`); a server with none has nothing to judge here.
  */
-import { argumentsFor, mayCall, MAX_TOOL_CALLS } from './calls.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { messageOf } from './probe.js';
-import { ALL_INPUT_CAPS, MISSING_CAPABILITY, type Answer, type ModernWire } from './modern-wire.js';
+import { argumentsFor, mayCall, MAX_TOOL_CALLS } from '../core/calls.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { messageOf } from '../core/probe.js';
+import { ALL_INPUT_CAPS, MISSING_CAPABILITY, type Answer, type ModernWire } from '../core/modern-wire.js';
 import { modernCheck, outcomeText } from './modern.js';
-import { SUITE_INPUT_PROMPTS, SUITE_INPUT_TOOLS, suiteInputTool } from './profile.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { SUITE_INPUT_PROMPTS, SUITE_INPUT_TOOLS, suiteInputTool } from '../core/profile.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 /** A callable tool that answered input_required when every input capability was declared. */
 interface InputTool {

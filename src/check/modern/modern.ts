@@ -6,14 +6,14 @@
  * when the run checks a modern version (era.ts); every probe goes through the stateless wire
  * (modern-wire.ts) and never touches an undeclared capability.
  */
-import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from './revisions.js';
-import { metaKeyProblem } from './aggregates.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { describeOutcome, messageOf, type Recorded } from './probe.js';
-import { describeViolation, MODERN_SCHEMA, serverMessageViolations, unclaimed } from './schema.js';
-import { META_SERVER_INFO, META_SUBSCRIPTION, MISSING_CAPABILITY, supportedOf, UNSUPPORTED_VERSION, type Answer } from './modern-wire.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { MODERN_REVISIONS, NEWEST_HANDSHAKE } from '../core/revisions.js';
+import { metaKeyProblem } from '../basics/aggregates.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { describeOutcome, messageOf, type Recorded } from '../core/probe.js';
+import { describeViolation, MODERN_SCHEMA, serverMessageViolations, unclaimed } from '../core/schema.js';
+import { META_SERVER_INFO, META_SUBSCRIPTION, MISSING_CAPABILITY, supportedOf, UNSUPPORTED_VERSION, type Answer } from '../core/modern-wire.js';
+import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 export { MODERN_REVISIONS };
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

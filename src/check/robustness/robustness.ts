@@ -8,12 +8,12 @@
  * Safe by default: no tool is ever called by a name the server lists (every tools/call names a
  * tool that does not exist), and nothing but reads and pings otherwise.
  */
-import { excerpt } from '../jsonrpc/types.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './context.js';
-import { describeOutcome, type Outcome, type Probe } from './probe.js';
-import { withRawStdio } from './stdio-raw.js';
-import { BlockedError, notApplicable, pass, violated, type CheckDef, type Verdict } from './types.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/context.js';
+import { describeOutcome, type Outcome, type Probe } from '../core/probe.js';
+import { withRawStdio } from '../basics/stdio-raw.js';
+import { BlockedError, notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 
 /** The largest single input sent (bytes of JSON). */
 export const SIZE_CAP = 256 * 1024;

@@ -6,13 +6,13 @@
  * version (`--protocol-version`) is checked in its own era without a probe; a server that
  * refuses it gets a report naming the versions it supports.
  */
-import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../mcp/versions.js';
-import type { Era } from './revisions.js';
-import type { CheckContext } from './context.js';
-import { isObject } from './values.js';
-import { raw } from './raw-http.js';
-import { describeOutcome } from './probe.js';
-import { MODERN_ERROR_CODES, ModernWire, supportedOf, UNSUPPORTED_VERSION } from './modern-wire.js';
+import { isModernVersion, LATEST_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, newestMutual, SUPPORTED_PROTOCOL_VERSIONS } from '../../mcp/versions.js';
+import type { Era } from '../core/revisions.js';
+import type { CheckContext } from '../core/context.js';
+import { isObject } from '../core/values.js';
+import { raw } from '../core/raw-http.js';
+import { describeOutcome } from '../core/probe.js';
+import { MODERN_ERROR_CODES, ModernWire, supportedOf, UNSUPPORTED_VERSION } from '../core/modern-wire.js';
 
 export interface EraVerdict {
   era: Era;

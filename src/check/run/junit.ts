@@ -4,7 +4,7 @@
  * error → <error>, skip → <skipped>, warn → <failure type="warning"> with `failOnWarning`, else a
  * passing testcase whose <system-out> carries the warning.
  */
-import type { CheckReport, CheckResult } from './types.js';
+import type { CheckReport, CheckResult } from '../core/types.js';
 
 /** XML 1.0 text: escapes markup and drops characters XML cannot carry. */
 export function xmlEscape(s: string): string {

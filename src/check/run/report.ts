@@ -2,7 +2,7 @@
  * Rendering a check report: a table for people (with the explanation and the offending message
  * under each failure/warning), stable JSON for machines, and the exit code rule.
  */
-import type { CheckReport, CheckResult, Status } from './types.js';
+import type { CheckReport, CheckResult, Status } from '../core/types.js';
 
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', error: 'ERROR' };
 

@@ -3,36 +3,36 @@
  * each bounded by a guard timeout; probes a check opened are closed when it ends; every spawned
  * server is closed before the report is returned.
  */
-import { excerpt } from '../jsonrpc/types.js';
-import type { ServerConfig } from '../transport/create.js';
-import { capabilityChecks } from './capabilities.js';
-import { CheckContext, type CheckOptions } from './context.js';
-import { httpChecks } from './http.js';
-import { httpStreamChecks } from './http-streams.js';
-import { robustnessChecks } from './robustness.js';
-import { jsonrpcChecks } from './jsonrpc.js';
-import { lifecycleChecks } from './lifecycle.js';
-import { paginationChecks } from './pagination.js';
-import { resourcePromptChecks } from './resources-prompts.js';
-import { toolChecks } from './tools.js';
-import { trafficChecks } from './traffic.js';
-import { BlockedError, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from './types.js';
-import { utilityChecks } from './utilities.js';
-import { aggregateChecks } from './aggregates.js';
-import { resourcePromptAggregates } from './resources-prompts.js';
-import { stdioRawChecks } from './stdio-raw.js';
-import { taskChecks } from './tasks.js';
-import { elicitationChecks } from './elicitation.js';
-import { expectationChecks } from './expectations.js';
+import { excerpt } from '../../jsonrpc/types.js';
+import type { ServerConfig } from '../../transport/create.js';
+import { capabilityChecks } from '../basics/capabilities.js';
+import { CheckContext, type CheckOptions } from '../core/context.js';
+import { httpChecks } from '../http/http.js';
+import { httpStreamChecks } from '../http/http-streams.js';
+import { robustnessChecks } from '../robustness/robustness.js';
+import { jsonrpcChecks } from '../basics/jsonrpc.js';
+import { lifecycleChecks } from '../basics/lifecycle.js';
+import { paginationChecks } from '../basics/pagination.js';
+import { resourcePromptChecks } from '../features/resources-prompts.js';
+import { toolChecks } from '../features/tools.js';
+import { trafficChecks } from '../basics/traffic.js';
+import { BlockedError, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from '../core/types.js';
+import { utilityChecks } from '../basics/utilities.js';
+import { aggregateChecks } from '../basics/aggregates.js';
+import { resourcePromptAggregates } from '../features/resources-prompts.js';
+import { stdioRawChecks } from '../basics/stdio-raw.js';
+import { taskChecks } from '../features/tasks.js';
+import { elicitationChecks } from '../features/elicitation.js';
+import { expectationChecks } from '../features/expectations.js';
 import { chooseEra, handshakeAnswer, initializeRefusal, type EraVerdict } from './era.js';
-import { applies, HANDSHAKE_REVISIONS, NEWEST_HANDSHAKE, SPOKEN_VERSIONS } from './revisions.js';
-import { modernAggregates, modernChecks } from './modern.js';
-import { modernMrtrChecks } from './modern-mrtr.js';
-import { modernMrtrAnswerChecks } from './modern-mrtr-answers.js';
-import { modernMrtrSingleChecks } from './modern-mrtr-single.js';
-import { modernHttpChecks } from './modern-http.js';
-import { isObject } from './context.js';
-import { META_SERVER_INFO } from './modern-wire.js';
+import { applies, HANDSHAKE_REVISIONS, NEWEST_HANDSHAKE, SPOKEN_VERSIONS } from '../core/revisions.js';
+import { modernAggregates, modernChecks } from '../modern/modern.js';
+import { modernMrtrChecks } from '../modern/modern-mrtr.js';
+import { modernMrtrAnswerChecks } from '../modern/modern-mrtr-answers.js';
+import { modernMrtrSingleChecks } from '../modern/modern-mrtr-single.js';
+import { modernHttpChecks } from '../modern/modern-http.js';
+import { isObject } from '../core/context.js';
+import { META_SERVER_INFO } from '../core/modern-wire.js';
 
 export const DEFAULT_CHECK_TIMEOUT_MS = 10_000;
 

@@ -5,9 +5,9 @@
  * snapshots diff cleanly; and the diff, split into breaking changes (a removed tool, a new
  * required argument, a narrowed type, a removed enum value…) and additive ones.
  */
-import type { ServerConfig } from '../transport/create.js';
-import { CheckContext, isObject } from './context.js';
-import { declared, listAll, type ListMethod } from './lists.js';
+import type { ServerConfig } from '../../transport/create.js';
+import { CheckContext, isObject } from '../core/context.js';
+import { declared, listAll, type ListMethod } from '../core/lists.js';
 import { targetName } from './runner.js';
 
 export const SNAPSHOT_VERSION = 1;
