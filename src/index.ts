@@ -27,7 +27,7 @@ export { directoryRoot, authorizedDirectoryRoots } from './mcp/roots.js';
 export type { RootsSource } from './mcp/roots.js';
 export type { LifecycleState } from './mcp/lifecycle.js';
 export { RELATED_TASK_META_KEY, isTerminalStatus } from './mcp/tasks.js';
-export type { TaskPollOptions } from './mcp/tasks.js';
+export type { TaskPollOptions } from './mcp/client-options.js';
 export type { TaskReceiverOptions, TaskReceiverMethod } from './mcp/task-receiver.js';
 export { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './mcp/versions.js';
 export type * from './mcp/types.js';
