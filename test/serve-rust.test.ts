@@ -92,7 +92,7 @@ async function runExample(bin: string, dir: string): Promise<Run> {
   expect(trusted.code, trusted.stderr).toBe(0);
   writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { servers: { notes, fetcher: mock(['echo'], { MOCK_RECORD: fetcherRecord }) } } });
 
-  const args = ['--progress', 'mcp_demo_progress', '--cancel', 'mcp_alpha_progress', '--', node, cli, 'serve'];
+  const args = ['--progress', 'mcp_demo_progress', '--cancel', 'mcp_alpha_progress', '--echo', 'mcp_alpha_echo', '--', node, cli, 'serve'];
   const child = spawn(bin, args, { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -134,15 +134,23 @@ describe.skipIf(!hasCargo)(`examples/rust-host built with Debian's cargo and run
 
   it('a cancelled call gets no response, and the cancel reaches the server naming its own request', () => {
     expect(run.stdout).toMatch(/^cancelled mcp_alpha_progress_\w+ after progress 1\/600: no response, as the spec says$/m);
-    const got = fs.readFileSync(run.alphaRecord, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const got: { id?: unknown; method?: string; params?: { requestId?: unknown; name?: string; arguments?: { steps?: number } } }[] = fs
+      .readFileSync(run.alphaRecord, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const long = got.find((m) => m.method === 'tools/call' && m.params?.arguments?.steps === 600);
     expect(long).toBeDefined();
-    expect(got.find((m) => m.method === 'notifications/cancelled')?.params?.requestId).toBe(long.id);
+    const cancel = got.findIndex((m) => m.method === 'notifications/cancelled' && m.params?.requestId === long!.id);
+    // Sent when the program cancelled, not when the gateway closed: before the program's next call to alpha.
+    const next = got.findIndex((m) => m.method === 'tools/call' && m.params?.name === 'echo');
+    expect(cancel).toBeGreaterThan(-1);
+    expect(next).toBeGreaterThan(cancel);
   });
 
   it("a server that crashes mid-call: the call is the gateway's error result, the secret redacted, and the host carries on", () => {
     expect(run.stdout).toMatch(/^result of mcp_flaky_crash_\w+: MCP tool flaky\/crash failed: .*server process exited with code 3; stderr tail: flaky: lost the API \(FLAKY_API_TOKEN=\[redacted\]\).* \(isError true\)$/m);
-    expect(run.stdout).toMatch(/^after the crash, result of mcp_\w+_echo_\w+: still here \(isError false\)$/m);
+    expect(run.stdout).toMatch(/^after the crash, result of mcp_alpha_echo_\w+: still here \(isError false\)$/m);
     const after = run.stdout.slice(run.stdout.indexOf('status after the crash:'));
     expect(after).toMatch(/^ {2}alpha: ready \(2 tools\)$/m);
     expect(after).toMatch(/^ {2}demo: ready \(5 tools\)$/m);
