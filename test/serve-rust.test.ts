@@ -67,7 +67,7 @@ const writeJson = (file: string, value: unknown) => {
 /**
  * The user's own servers (the demo server; `alpha`, the mock with progress and echo; `flaky`, whose
  * tool makes it die) and a workspace: `notes` trusted by the user, then `fetcher` added by the
- * repository. The program runs in the workspace with the gateway as its engine.
+ * repository. The program starts the gateway in the workspace as its engine.
  */
 async function runExample(bin: string, dir: string): Promise<Run> {
   const ws = path.join(dir, 'ws');
@@ -92,8 +92,8 @@ async function runExample(bin: string, dir: string): Promise<Run> {
   expect(trusted.code, trusted.stderr).toBe(0);
   writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { servers: { notes, fetcher: mock(['echo'], { MOCK_RECORD: fetcherRecord }) } } });
 
-  const args = ['--progress', 'mcp_demo_progress', '--cancel', 'mcp_alpha_progress', '--echo', 'mcp_alpha_echo', '--', node, cli, 'serve'];
-  const child = spawn(bin, args, { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = ['--workspace', ws, '--progress', 'mcp_demo_progress', '--cancel', 'mcp_alpha_progress', '--echo', 'mcp_alpha_echo', '--', node, cli, 'serve'];
+  const child = spawn(bin, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -7,6 +7,7 @@
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -43,10 +44,16 @@ pub struct Gateway {
 }
 
 impl Gateway {
-    /// Starts `command` (e.g. `mcpwire serve`) with piped stdin/stdout and the reader thread.
-    pub fn spawn(command: &[String]) -> Result<Gateway, String> {
+    /// Starts `command` (e.g. `mcpwire serve`) with piped stdin/stdout and the reader thread, in
+    /// `workspace` when given: the gateway serves the servers of that directory's project config
+    /// (those the user trusted) over the user's own.
+    pub fn spawn(command: &[String], workspace: Option<&Path>) -> Result<Gateway, String> {
         let (program, args) = command.split_first().ok_or("no gateway command")?;
-        let mut child = Command::new(program)
+        let mut cmd = Command::new(program);
+        if let Some(dir) = workspace {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -5,22 +5,25 @@
 //! a tool whose server crashes: the call fails with the gateway's error and the host carries on.
 //! mcpwire keeps doing config, trust, OAuth, reconnects, retries, limits and redaction.
 //!
-//!     cargo run -- [--progress <part>] [--cancel <part>] [--crash <part>] [--echo <part>]
-//!                  [-- <gateway command…>]
+//!     cargo run -- [--workspace <dir>] [--progress <part>] [--cancel <part>] [--crash <part>]
+//!                  [--echo <part>] [-- <gateway command…>]
 //!
 //! The gateway command defaults to `mcpwire serve`; for a checkout: `-- node dist/cli/main.js
-//! serve`. Each `<part>` picks the first tool whose name contains it (defaults: `_progress` for
-//! the call with progress and for the cancelled call, `_crash`, `_echo`); a step whose tool is
-//! not there is left out.
+//! serve`. It runs in `--workspace` (default: this program's directory), whose project config
+//! adds the servers the user trusted there. Each `<part>` picks the first tool whose name
+//! contains it (defaults: `_progress` for the call with progress and for the cancelled call,
+//! `_crash`, `_echo`); a step whose tool is not there is left out.
 
 mod gateway;
 
 use gateway::Gateway;
 use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Duration;
 
 struct Options {
+    workspace: Option<PathBuf>,
     progress: String,
     cancel: String,
     crash: String,
@@ -28,10 +31,11 @@ struct Options {
     command: Vec<String>,
 }
 
-const USAGE: &str = "usage: rust-host [--progress <part>] [--cancel <part>] [--crash <part>] [--echo <part>] [-- <gateway command…>]";
+const USAGE: &str = "usage: rust-host [--workspace <dir>] [--progress <part>] [--cancel <part>] [--crash <part>] [--echo <part>] [-- <gateway command…>]";
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
+        workspace: None,
         progress: "_progress".into(),
         cancel: "_progress".into(),
         crash: "_crash".into(),
@@ -40,6 +44,10 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
     };
     while let Some(arg) = args.next() {
         let slot = match arg.as_str() {
+            "--workspace" => {
+                o.workspace = Some(args.next().ok_or("--workspace needs a value")?.into());
+                continue;
+            }
             "--progress" => &mut o.progress,
             "--cancel" => &mut o.cancel,
             "--crash" => &mut o.crash,
@@ -60,7 +68,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String>
 }
 
 fn run(o: &Options) -> Result<(), String> {
-    let mut gw = Gateway::spawn(&o.command)?;
+    let mut gw = Gateway::spawn(&o.command, o.workspace.as_deref())?;
     let init = gw.call(
         "initialize",
         json!({ "protocolVersion": "2025-11-25", "capabilities": {},
