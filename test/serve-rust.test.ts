@@ -4,7 +4,8 @@
  * packaged serde_json (.ci/run installs cargo, rustc and librust-serde-json-dev), then run once
  * against real servers — the demo server (`mcpwire demo --server`) and the scripted mock — with a
  * workspace whose one server the user trusted (`mcpwire trust`) before the repository added
- * another. Each behaviour is asserted from what the program printed and what the servers got.
+ * another. Each behaviour is asserted from what the program printed and what the servers got;
+ * `cargo test` runs the client's own unit tests (bounded lines, responses to their callers).
  * Skipped, saying so, only where /usr/bin/cargo is absent; the offline setup is checked either way.
  */
 import { execFile, spawn } from 'node:child_process';
@@ -45,17 +46,16 @@ interface Run {
   fetcherRecord: string;
 }
 
-/** Builds the example with Debian's cargo and rustc, offline and locked; the binary's path. */
-async function build(dir: string): Promise<string> {
-  // Only Debian's toolchain: no rustup override or cargo setting of this machine leaks in.
+/** Runs `cargo <command> --offline --locked` on the example with Debian's cargo and rustc only; its stdout. */
+function cargoRun(command: string, dir: string, timeout: number): Promise<string> {
+  // No rustup override or cargo setting of this machine leaks in; the build goes to `dir`.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CARGO|RUSTUP)_|^RUST(C|DOC|FLAGS)/.test(k)));
   Object.assign(env, { PATH: `/usr/bin:${process.env.PATH ?? ''}`, RUSTC: '/usr/bin/rustc', RUSTDOC: '/usr/bin/rustdoc', CARGO_HOME: path.join(dir, 'cargo-home'), CARGO_TARGET_DIR: path.join(dir, 'target') });
-  await new Promise<void>((resolve, reject) =>
-    execFile(cargo, ['build', '--offline', '--locked', '--quiet'], { cwd: example, env, timeout: 840_000, maxBuffer: 16 * 1024 * 1024 }, (err, _out, stderr) =>
-      err ? reject(new Error(`cargo build of examples/rust-host failed: ${err.message}\n${stderr}`)) : resolve(),
+  return new Promise((resolve, reject) =>
+    execFile(cargo, [command, '--offline', '--locked', '--quiet'], { cwd: example, env, timeout, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`cargo ${command} of examples/rust-host failed: ${err.message}\n${stdout}\n${stderr}`)) : resolve(stdout),
     ),
   );
-  return path.join(dir, 'target/debug/rust-host');
 }
 
 const mock = (tools: unknown[], env: Record<string, string> = {}) => ({ transport: 'stdio', command: node, args: [mockJs], env: { MOCK_SCENARIO_JSON: JSON.stringify({ tools }), ...env } });
@@ -108,9 +108,11 @@ const skipped = hasCargo ? '' : ' — skipped: /usr/bin/cargo is absent (apt ins
 
 describe.skipIf(!hasCargo)(`examples/rust-host built with Debian's cargo and run against mcpwire serve${skipped}`, () => {
   let run: Run;
+  let dir: string;
   beforeAll(async () => {
-    const dir = fs.realpathSync(tmp());
-    run = await runExample(await build(dir), dir);
+    dir = fs.realpathSync(tmp());
+    await cargoRun('build', dir, 840_000);
+    run = await runExample(path.join(dir, 'target/debug/rust-host'), dir);
   }, 900_000);
 
   it('runs through and closes the gateway: exit 0, the gateway exits 0 when its stdin closes', () => {
@@ -157,6 +159,11 @@ describe.skipIf(!hasCargo)(`examples/rust-host built with Debian's cargo and run
     // Not in the results, the status or the gateway's log lines (its stderr is the program's).
     expect(run.stdout).not.toContain(SECRET);
     expect(run.stderr).not.toContain(SECRET);
+  });
+
+  it("the client's own tests pass (cargo test): lines bounded in bytes, a response to its caller, an error as text", { timeout: 600_000 }, async () => {
+    const out = await cargoRun('test', dir, 540_000);
+    expect(out).toMatch(/test result: ok\. 4 passed; 0 failed/);
   });
 
   it('a workspace server the user did not trust is not started and the status says why; the trusted one is ready', () => {

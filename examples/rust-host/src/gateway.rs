@@ -117,7 +117,8 @@ impl Gateway {
         self.shared.lock().unwrap().pending.remove(&id);
     }
 
-    /// Routes the progress of requests sent with `_meta.progressToken` = `token` to `listener`.
+    /// Routes the progress of requests sent with `_meta.progressToken` = `token` to `listener`,
+    /// called on the reader thread (it must not wait on the gateway itself).
     pub fn on_progress(&mut self, token: &Value, listener: ProgressFn) {
         self.shared.lock().unwrap().progress.insert(token.to_string(), listener);
     }
@@ -183,7 +184,7 @@ fn write_line(stdin: &Writer, message: &Value) -> Result<(), String> {
 fn read_loop(mut stdout: impl BufRead, stdin: &Writer, shared: &Mutex<Shared>) {
     let mut line = Vec::new();
     loop {
-        match read_line_bounded(&mut stdout, &mut line) {
+        match read_line_bounded(&mut stdout, &mut line, MAX_LINE) {
             Ok(Line::Eof) | Err(_) => break,
             Ok(Line::TooLong) => eprintln!("rust-host: skipped a line of more than {} bytes from the gateway", MAX_LINE),
             Ok(Line::Full) => dispatch(&line, stdin, shared),
@@ -240,23 +241,71 @@ enum Line {
     Eof,
 }
 
-/// Reads one line into `line` (cleared first), at most `MAX_LINE` bytes of it: a longer line is
-/// read through to its end and dropped.
-fn read_line_bounded(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Line> {
+/// Reads one line into `line` (cleared first), at most `max` bytes of it: a longer line is read
+/// through to its end and dropped.
+fn read_line_bounded(r: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
     line.clear();
-    let n = r.by_ref().take(MAX_LINE as u64 + 1).read_until(b'\n', line)?;
+    let n = r.by_ref().take(max as u64 + 1).read_until(b'\n', line)?;
     if n == 0 {
         return Ok(Line::Eof);
     }
-    if line.last() == Some(&b'\n') || line.len() <= MAX_LINE {
+    if line.last() == Some(&b'\n') || line.len() <= max {
         return Ok(Line::Full);
     }
     loop {
         line.clear();
-        let n = r.by_ref().take(MAX_LINE as u64).read_until(b'\n', line)?;
+        let n = r.by_ref().take(max as u64).read_until(b'\n', line)?;
         if n == 0 || line.last() == Some(&b'\n') {
             line.clear();
             return Ok(Line::TooLong);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<String> {
+        let (mut r, mut line, mut out) = (input, Vec::new(), Vec::new());
+        loop {
+            match read_line_bounded(&mut r, &mut line, max).unwrap() {
+                Line::Eof => return out,
+                Line::TooLong => out.push("<too long>".to_owned()),
+                Line::Full => out.push(String::from_utf8_lossy(&line).into_owned()),
+            }
+        }
+    }
+
+    #[test]
+    fn reads_line_by_line_and_the_last_line_without_a_newline() {
+        assert_eq!(lines(b"{\"a\":1}\n{}\nlast", 16), ["{\"a\":1}\n", "{}\n", "last"]);
+    }
+
+    #[test]
+    fn a_line_over_the_bound_is_dropped_and_the_next_one_is_whole() {
+        let long = format!("{}\n", "x".repeat(100));
+        let input = format!("short\n{}{}\nnext\n", long, "y".repeat(17));
+        assert_eq!(lines(input.as_bytes(), 16), ["short\n", "<too long>", "<too long>", "next\n"]);
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_bound_is_whole() {
+        let line = format!("{}\n", "z".repeat(16));
+        assert_eq!(lines(line.as_bytes(), 16), [line.clone()]);
+        assert_eq!(lines(&line.as_bytes()[..16], 16), ["z".repeat(16)]);
+    }
+
+    #[test]
+    fn a_response_settles_its_caller_and_an_error_becomes_text() {
+        let shared = Mutex::new(Shared::default());
+        let (tx, rx) = mpsc::channel();
+        shared.lock().unwrap().pending.insert(7, tx);
+        let stdin: Writer = Arc::new(Mutex::new(None));
+        dispatch(br#"{"jsonrpc":"2.0","id":7,"result":{"ok":true}}"#, &stdin, &shared);
+        assert_eq!(result_of(rx.try_recv().unwrap()), Ok(json!({ "ok": true })));
+        assert!(shared.lock().unwrap().pending.is_empty());
+        let error = json!({ "jsonrpc": "2.0", "id": 8, "error": { "code": -32601, "message": "no" } });
+        assert_eq!(result_of(error), Err("JSON-RPC error -32601: no".to_owned()));
     }
 }

@@ -31,7 +31,10 @@ struct Options {
     command: Vec<String>,
 }
 
-const USAGE: &str = "usage: rust-host [--workspace <dir>] [--progress <part>] [--cancel <part>] [--crash <part>] [--echo <part>] [-- <gateway command…>]";
+const USAGE: &str = concat!(
+    "usage: rust-host [--workspace <dir>] [--progress <part>] [--cancel <part>] [--crash <part>] [--echo <part>]",
+    " [-- <gateway command…>]"
+);
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
