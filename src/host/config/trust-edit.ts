@@ -3,17 +3,19 @@
  * project records a hash of every server entry its project-level files define now — the native
  * `.mcpwire/config.json` and the project's import files (`.mcp.json`, `.cursor/mcp.json`,
  * `.vscode/mcp.json`), whether or not a command reads them with `--imports` — so a later change
- * to any of them asks again. See `trust.ts` for the store and the rule.
+ * to any of them asks again. See `trust.ts` for the store and the rule. Every change reads and
+ * writes the store holding its lock (`edit-lock.ts`): parallel commands never drop each other's.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { readIfExists } from '../../fs/atomic.js';
+import { lockedEdit } from './edit-lock.js';
 import { nativeFile, toJsonText } from './formats.js';
 import { importSyntax } from './imports.js';
 import { nativeLayer, resolveConfig, type LayerText } from './load.js';
 import { defaultImportFiles, projectConfigPath, type PathOptions } from './paths.js';
-import { projectRealPath, readTrustStore, readTrustStoreForWrite, serverFingerprint, storeAllows, trustStorePath, writeTrustStore, type TrustedProject } from './trust.js';
+import { projectRealPath, readTrustStore, readTrustStoreForWrite, serverFingerprint, storeAllows, trustStorePath, writeTrustStore, type TrustedProject, type TrustStoreData } from './trust.js';
 import type { ConfigDiagnostic, ResolvedServer } from './types.js';
 
 /** Options of the trust store edits: the path environment, and the store file. */
@@ -57,14 +59,12 @@ export async function trustProject(dir: string, options: TrustEditOptions = {}):
   if (!st?.isDirectory()) throw new ConfigError(`${project} is not a directory`);
   const { servers, pending, diagnostics } = await projectServers(project, options);
   const file = options.trustStorePath ?? trustStorePath(options);
-  const store = await readTrustStoreForWrite(file);
   const entry: TrustedProject = {
     project,
     trustedAt: (options.now?.() ?? new Date()).toISOString(),
     servers: [...servers, ...pending.map((p) => p.server)].map((s) => trustedServer(project, s)),
   };
-  store.projects.set(project, entry);
-  await writeTrustStore(file, store);
+  await editTrustStore(file, (store) => void store.projects.set(project, entry));
   return { project, file, servers, pending, diagnostics };
 }
 
@@ -92,14 +92,24 @@ export async function trustWrittenEntry(dir: string, id: string, replaced: boole
   else outcome = after !== undefined && sameRun(before.server, after) ? 'kept' : 'dropped';
   if (after === undefined && outcome !== 'dropped') return 'untrusted';
   const file = options.trustStorePath ?? trustStorePath(options);
-  const store = await readTrustStoreForWrite(file);
-  const rec = store.projects.get(project) ?? { project, trustedAt: (options.now?.() ?? new Date()).toISOString(), servers: [] };
-  const rel = relativeFile(project, (after ?? before!.server).file);
-  rec.servers = rec.servers.filter((s) => !(s.id === id && s.file === rel));
-  if (outcome !== 'dropped') rec.servers.push(trustedServer(project, after!));
-  store.projects.set(project, rec);
-  await writeTrustStore(file, store);
+  await editTrustStore(file, (store) => {
+    const rec = store.projects.get(project) ?? { project, trustedAt: (options.now?.() ?? new Date()).toISOString(), servers: [] };
+    const rel = relativeFile(project, (after ?? before!.server).file);
+    rec.servers = rec.servers.filter((s) => !(s.id === id && s.file === rel));
+    if (outcome !== 'dropped') rec.servers.push(trustedServer(project, after!));
+    store.projects.set(project, rec);
+  });
   return outcome;
+}
+
+/** Reads the store, applies `change` and writes it back, holding the store's lock; `change` returning false writes nothing. */
+function editTrustStore(file: string, change: (store: TrustStoreData) => boolean | void): Promise<boolean> {
+  return lockedEdit(file, async () => {
+    const store = await readTrustStoreForWrite(file);
+    if (change(store) === false) return false;
+    await writeTrustStore(file, store);
+    return true;
+  });
 }
 
 /** Whether two entries run the same thing: transport, command and arguments, URL. */
@@ -123,10 +133,8 @@ async function nativeProjectEntry(project: string, id: string, options: PathOpti
 export async function untrustProject(dir: string, options: TrustEditOptions = {}): Promise<{ project: string; file: string; removed: boolean }> {
   const project = await projectRealPath(dir, options.cwd);
   const file = options.trustStorePath ?? trustStorePath(options);
-  const store = await readTrustStoreForWrite(file);
-  if (!store.projects.delete(project)) return { project, file, removed: false };
-  await writeTrustStore(file, store);
-  return { project, file, removed: true };
+  const removed = await editTrustStore(file, (store) => store.projects.delete(project));
+  return { project, file, removed };
 }
 
 /** Every trusted project, sorted by path. An invalid store is a `ConfigError`. */

@@ -4,7 +4,8 @@
  * the order of keys; a YAML file keeps its comments too), and is written atomically with mode
  * 0600 (`atomic.ts`). Values are written as given: `${VAR}` references stay references. A file that is
  * not valid JSON, or defines a server id twice, is refused rather than rewritten: rewriting
- * would silently drop content.
+ * would silently drop content. Each edit reads and writes the file holding its lock
+ * (`edit-lock.ts`), so edits from parallel commands all land.
  */
 import { ConfigError } from '../../errors.js';
 import { writeFileAtomic, readIfExists } from '../../fs/atomic.js';
@@ -13,6 +14,7 @@ import { issuesText, parseJsonText } from './diagnostics.js';
 import { expandNativeEntry, type ExpandContext } from './expand.js';
 import { nativeSyntax } from './formats.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
+import { lockedEdit } from './edit-lock.js';
 import { isPlainObject, unknownEntryKeys, validateServerEntry, type ServerEntry } from './schema.js';
 import { isValidServerId } from './types.js';
 
@@ -66,21 +68,27 @@ export async function addServer(
     ...(v.ok ? [] : v.issues.filter((i) => !unsetFields.has(i.field))),
   ];
   if (issues.length > 0) throw new ConfigError(`server "${id}": ${issuesText(issues)}`, { serverId: id, field: issues[0]?.field, phase: 'config' });
-  const doc = await readDoc(file);
-  const replaced = Object.hasOwn(doc.servers, id);
-  if (replaced && !options.replace) throw new ConfigError(`server "${id}" already exists in ${file} (use replace to overwrite)`, { serverId: id });
-  doc.set(id, structuredClone(entry));
-  await doc.save();
+  const replaced = await lockedEdit(file, async () => {
+    const doc = await readDoc(file);
+    const had = Object.hasOwn(doc.servers, id);
+    if (had && !options.replace) throw new ConfigError(`server "${id}" already exists in ${file} (use replace to overwrite)`, { serverId: id });
+    doc.set(id, structuredClone(entry));
+    await doc.save();
+    return had;
+  });
   return { replaced, unset: [...new Set(expanded.unset.map((u) => u.name))] };
 }
 
 /** Removes server `id` from `file`. Returns false (and writes nothing) when it is not there. */
 export async function removeServer(file: string, id: string): Promise<boolean> {
-  const doc = await readDoc(file);
-  if (!Object.hasOwn(doc.servers, id)) return false;
-  doc.remove(id);
-  await doc.save();
-  return true;
+  if ((await readIfExists(file)) === undefined) return false; // nothing to lock (nor a directory to create for the lock)
+  return lockedEdit(file, async () => {
+    const doc = await readDoc(file);
+    if (!Object.hasOwn(doc.servers, id)) return false;
+    doc.remove(id);
+    await doc.save();
+    return true;
+  });
 }
 
 /**
@@ -91,6 +99,10 @@ export async function removeServer(file: string, id: string): Promise<boolean> {
  */
 export async function setServerEnabled(file: string, id: string, enabled: boolean): Promise<SetEnabledOutcome> {
   checkId(id);
+  return lockedEdit(file, () => editEnabled(file, id, enabled));
+}
+
+async function editEnabled(file: string, id: string, enabled: boolean): Promise<SetEnabledOutcome> {
   const doc = await readDoc(file);
   const entry = doc.servers[id];
   let outcome: SetEnabledOutcome;
