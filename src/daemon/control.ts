@@ -10,6 +10,7 @@ import { packageFile } from '../util/package-files.js';
 import { wait } from '../util/sleep.js';
 import { rotateIfOver } from './bounded-files.js';
 import { connectDaemon, type DaemonConnection } from './client.js';
+import { placeServer } from './fingerprint.js';
 import { daemonPaths, secureDir, type DaemonPaths } from './paths.js';
 
 /** How long a starting daemon may take to answer on its socket. */
@@ -54,7 +55,7 @@ export async function startDaemon(servers: readonly ResolvedServer[], idleMs: nu
   const conn = await spawnDaemon(paths, idleMs);
   try {
     const { pid } = await conn.request<{ pid: number }>('hello');
-    await conn.request('load', { servers });
+    await conn.request('load', { servers: servers.map((s) => placeServer(s)) });
     return { pid, already: false };
   } finally {
     conn.close();

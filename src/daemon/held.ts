@@ -12,7 +12,7 @@ import type { ElicitRequestParams, ElicitResult } from '../mcp/types.js';
 import type { HandlerContext } from '../mcp/client-features.js';
 import type { ServerConfig } from '../transport/create.js';
 import { BoundedLog, MAX_FILE_BYTES, rotateIfOver } from './bounded-files.js';
-import { fingerprint } from './wire.js';
+import { fingerprint } from './fingerprint.js';
 
 /** Asks the terminal of the command whose call is running on `serverId` (elicitation/create). */
 export type Elicit = (params: ElicitRequestParams, ctx: HandlerContext) => Promise<ElicitResult>;

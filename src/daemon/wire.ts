@@ -5,7 +5,6 @@
  * (progress, task status) and `{ ask, id, method, params, serverId }` (a server's elicitation
  * for the client's terminal), which the client answers with `{ op: 'answer', ask, result }`.
  */
-import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 
 export type WireMessage = Record<string, unknown>;
@@ -53,25 +52,3 @@ export class LineChannel {
 /** Methods of a server's client the daemon runs for the CLI (arguments as the McpClient takes them, options last). */
 export const CLIENT_METHODS = ['listTools', 'callTool', 'listResources', 'listResourceTemplates', 'readResource', 'listPrompts', 'getPrompt'] as const;
 export type ClientMethod = (typeof CLIENT_METHODS)[number];
-
-/**
- * What identifies a server's configuration: the daemon serves a command only when the command
- * resolved the same entry (same config files, same environment expansion, same trust), so a
- * command never talks to a server started from another config. A hash: secrets never cross.
- */
-export function fingerprint(server: { id: string; config: unknown; enabled?: boolean }): string {
-  return createHash('sha256').update(stable({ id: server.id, config: server.config })).digest('hex');
-}
-
-/** JSON with object keys sorted, so equal values hash equally. */
-function stable(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    return `{${Object.keys(v as object)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'null';
-}

@@ -8,7 +8,7 @@
  * While it runs, `call`, `tools`, `resources`, `templates`, `read`, `prompt` and `prompts` go
  * through it (cli/daemon-client.ts).
  */
-import { connectDaemon as connectAny, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, dirProblem, type HeldStatus } from '../../daemon-api.js';
+import { connectDaemon as connectAny, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, dirProblem, placeServer, type HeldStatus } from '../../daemon-api.js';
 import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
@@ -41,10 +41,11 @@ export default function daemon(argv: string[]): Promise<number> {
     const servers = async () => {
       const config = await loadView(values as ConfigFlags);
       run.scrub = scrubber(config.servers);
-      if (id !== undefined) return [findServer(config, id)];
+      if (id !== undefined) return [placeServer(findServer(config, id))];
       // `keep_alive: true` on some entries: the daemon holds those alone; on none: every server.
       const marked = config.servers.filter((s) => s.config.keepAlive === true);
-      return marked.length > 0 ? marked : config.servers;
+      // Each stdio server runs in this command's directory (or its entry's cwd from here), not the daemon's.
+      return (marked.length > 0 ? marked : config.servers).map((s) => placeServer(s));
     };
     switch (action) {
       case 'start':
