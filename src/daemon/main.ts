@@ -1,11 +1,12 @@
 /**
  * The daemon process (`node dist/daemon/main.js [--idle-ms <ms>]`), started detached by
  * `mcpwire daemon start` with stdout/stderr on its log file. It refuses to start when another
- * daemon answers on the socket, removes a stale socket file, and takes no config of its own:
+ * daemon answers on the socket, removes a stale socket file (both under the socket's lock), and takes no config of its own:
  * the CLI sends the servers it resolved (`load`), so the daemon holds what the commands see.
  */
 import net from 'node:net';
 import fs from 'node:fs';
+import { withFileLock } from '../auth/lock.js';
 import { checkDir, daemonPaths, DEFAULT_IDLE_MS, secureDir } from './paths.js';
 import { Daemon } from './server.js';
 
@@ -36,16 +37,22 @@ async function main(argv: string[]): Promise<number> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     checkDir(dir);
   }
-  if (fs.existsSync(paths.socket)) {
-    if (await answering(paths.socket)) {
-      log('another daemon answers on the socket: not starting');
-      return 1;
-    }
-    fs.rmSync(paths.socket, { force: true }); // left by a daemon that died
-  }
   const daemon = new Daemon({ paths, idleMs, log });
+  // Judging the socket stale and listening in its place is one step under the socket's lock:
+  // two daemons starting at once never remove each other's socket.
+  const started = await withFileLock(paths.socket, async () => {
+    if (fs.existsSync(paths.socket)) {
+      if (await answering(paths.socket)) return false;
+      fs.rmSync(paths.socket, { force: true }); // left by a daemon that died
+    }
+    await daemon.listen();
+    return true;
+  });
+  if (!started) {
+    log('another daemon answers on the socket: not starting');
+    return 1;
+  }
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void daemon.stop());
-  await daemon.listen();
   log(`started (pid ${process.pid}) on ${paths.socket}, idle timeout ${idleMs === 0 ? 'none' : `${idleMs} ms`}`);
   await daemon.done;
   return 0;
