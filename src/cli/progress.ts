@@ -27,12 +27,24 @@ function fit(line: string, stream: NodeJS.WriteStream): string {
   return line.length <= max ? line : `${headUnits(line, max - 1)}…`;
 }
 
-export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: ProgressParams) => void; done: () => void } {
+/**
+ * A printer's `done()` clears the redrawn line when the call ended; `interrupt()` (Ctrl-C) ends it
+ * with a newline instead, so it stays on screen above the "interrupted" line; after either,
+ * what still arrives is not drawn.
+ */
+export interface StatusPrinter {
+  done: () => void;
+  interrupt: () => void;
+}
+
+export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): StatusPrinter & { onProgress: (p: ProgressParams) => void } {
   const tty = stream.isTTY === true;
   if (tty) loadLayout();
   let drew = false;
+  let ended = false;
   return {
     onProgress(p) {
+      if (ended) return;
       const total = typeof p.total === 'number' ? p.total : undefined;
       const msg = p.message ? ` ${safeText(p.message, 60)}` : '';
       if (!tty) {
@@ -47,7 +59,12 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
       drew = true;
     },
     done() {
-      if (drew) stream.write('\r\u001b[2K');
+      if (drew && !ended) stream.write('\r\u001b[2K');
+      ended = true;
+    },
+    interrupt() {
+      if (drew && !ended) stream.write('\n');
+      ended = true;
     },
   };
 }
@@ -59,12 +76,13 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
 export function taskStatusPrinter(
   stream: NodeJS.WriteStream = process.stderr,
   now: () => number = Date.now,
-): { onTaskStatus: (task: Task) => void; done: () => void } {
+): StatusPrinter & { onTaskStatus: (task: Task) => void } {
   const tty = stream.isTTY === true;
   if (tty) loadLayout();
   const started = now();
   let last: Task | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let ended = false;
   const line = (t: Task) => {
     const secs = Math.floor((now() - started) / 1000);
     const msg = t.statusMessage ? ` ${safeText(t.statusMessage, 60)}` : '';
@@ -72,6 +90,7 @@ export function taskStatusPrinter(
   };
   return {
     onTaskStatus(t) {
+      if (ended) return;
       last = t;
       if (!tty) {
         stream.write(`${line(t)}\n`);
@@ -83,7 +102,13 @@ export function taskStatusPrinter(
     },
     done() {
       if (timer !== undefined) clearInterval(timer);
-      if (tty && last !== undefined) stream.write('\r\u001b[2K');
+      if (tty && last !== undefined && !ended) stream.write('\r\u001b[2K');
+      ended = true;
+    },
+    interrupt() {
+      if (timer !== undefined) clearInterval(timer);
+      if (tty && last !== undefined && !ended) stream.write('\n');
+      ended = true;
     },
   };
 }

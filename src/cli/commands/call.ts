@@ -203,12 +203,9 @@ function printResult(result: CallToolResult, values: Values, req: CallRequest): 
   if (result.isError) process.stderr.write('mcpwire: the tool reported an error (isError: true)\n');
 }
 
-/** Ctrl-C: the call was cancelled (exit 130); else the failure with the timeout hint, scrubbed. */
+/** Ctrl-C: the call was cancelled (exit 130; said when it came); else the failure with the timeout hint, scrubbed. */
 function reportCallFailure(err: unknown, scrub: Scrub): number {
-  if (interrupted !== undefined) {
-    process.stderr.write(`mcpwire: call ${interrupted}\n`);
-    return 130; // as a shell reports SIGINT; closeOnExit has closed the server
-  }
+  if (interrupted !== undefined) return 130; // as a shell reports SIGINT; closeOnExit has closed the server
   if (err instanceof Error && !(err instanceof UsageError)) err.message = timeoutHint(err.message);
   return reportFailure(err, scrub);
 }
@@ -227,8 +224,13 @@ async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
   const progress = progressPrinter();
   const tasks = taskStatusPrinter();
   const ac = new AbortController();
+  // Said at once, the same with or without a daemon: a direct stdio server's exit hook may end
+  // the process (130) as soon as the server is closed, before the call's failure is reported.
   const onSigint = () => {
     interrupted = 'interrupted (SIGINT)';
+    progress.interrupt();
+    tasks.interrupt();
+    process.stderr.write(`mcpwire: call ${interrupted}\n`);
     ac.abort(interrupted);
   };
   process.once('SIGINT', onSigint);
