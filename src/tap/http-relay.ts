@@ -11,6 +11,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { createParser } from 'eventsource-parser';
+import { redactHeaderCopies } from '../trace/header-copies.js';
 import type { Tracer } from '../trace/tracer.js';
 import { refusal } from './http-guard.js';
 import { endToEnd, type UpstreamCredentials } from './http-headers.js';
@@ -42,6 +43,11 @@ interface Exchange {
   session: string | undefined;
   /** The request's MCP headers (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as they passed. */
   mcp: Record<string, string> | undefined;
+  /**
+   * Whether `mcp` was judged against the request's body (`Tracer.headerCopies`): a copy of a
+   * body value the body's redaction hides is redacted. Until then every copy is.
+   */
+  judged: boolean;
   started: number;
   /** The client went away before the answer was complete. */
   gone: boolean;
@@ -92,6 +98,7 @@ export class TapRelay {
       tapOrigin: `http://${req.headers.host}`,
       session: single(req.headers['mcp-session-id']) ?? new URLSearchParams(path.split('?')[1] ?? '').get('sessionId') ?? undefined,
       mcp: mcpHeaders(req.headers),
+      judged: false,
       started: performance.now(),
       gone: false,
     };
@@ -163,6 +170,12 @@ export class TapRelay {
     return headers;
   }
 
+  /** The MCP headers as the trace may show them, copies of body values judged by the body (header-copies.ts). */
+  private headerCopies(headers: Record<string, string>, body: unknown): Record<string, string> {
+    const tracer = this.options.tracer;
+    return tracer.headerCopies !== undefined ? tracer.headerCopies(headers, body) : redactHeaderCopies(headers, undefined, () => true);
+  }
+
   private learnCredentials(headers: http.IncomingHttpHeaders): void {
     for (const h of CREDENTIAL_HEADERS) {
       const v = single(headers[h]);
@@ -179,7 +192,12 @@ export class TapRelay {
     req.on('data', (c: Buffer) => body.push(c));
     req.on('end', () => {
       const text = body.text();
-      if (text !== undefined) this.record(ex, () => this.options.recorder.text('out', text));
+      let parsed: unknown;
+      if (text !== undefined) this.record(ex, () => (parsed = this.options.recorder.text('out', text)));
+      if (ex.mcp !== undefined) {
+        ex.mcp = this.headerCopies(ex.mcp, parsed);
+        ex.judged = true;
+      }
     });
     req.pipe(upReq);
   }
@@ -192,7 +210,7 @@ export class TapRelay {
     const contentType = String(upRes.headers['content-type'] ?? '').toLowerCase();
     const ms = Math.round((performance.now() - ex.started) * 1000) / 1000;
     this.record(ex, () =>
-      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp, connection: ex.connection } }),
+      this.options.tracer.event({ type: 'transport', event: { type: 'http', method: ex.method, path: ex.pathname, status, contentType: contentType.split(';')[0] || undefined, ms, headers: ex.mcp === undefined || ex.judged ? ex.mcp : this.headerCopies(ex.mcp, undefined), connection: ex.connection } }),
     );
     const observe = contentType.includes('text/event-stream') ? this.sseReader(ex) : contentType.includes('json') ? this.jsonReader(ex) : undefined;
     if (observe) {

@@ -57,19 +57,20 @@ export class Recorder {
     this.tracer.setExchange?.(id);
   }
 
-  /** One JSON-RPC message as text, e.g. one stdio line or one SSE `data`. */
-  text(dir: Dir, text: string): void {
+  /** One JSON-RPC message as text, e.g. one stdio line or one SSE `data`; returns it parsed (undefined: not JSON). */
+  text(dir: Dir, text: string): unknown {
     const trimmed = text.trim();
-    if (trimmed === '') return;
+    if (trimmed === '') return undefined;
     let value: unknown;
     try {
       value = JSON.parse(trimmed);
     } catch {
       this.tracer.message(dir, trimmed, { kind: 'invalid' });
-      return;
+      return undefined;
     }
     // The text goes with the message: the tracer writes it as it is when nothing needs redacting.
     this.one(dir, value, trimmed);
+    return value;
   }
 
   /**

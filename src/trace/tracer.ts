@@ -27,6 +27,7 @@ import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFi
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
 import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putBytesField, putFixed3, putLineStart, putMillis3, putLatencyField, putMsgField, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
+import { redactHeaderCopies } from './header-copies.js';
 import { IdTable } from '../util/id-table.js';
 import type { StrictChecker, Violation } from './strict.js';
 
@@ -83,6 +84,12 @@ export interface Tracer extends ProtocolObserver {
    * clients of the sessionless 2026-07-28 era using the same request id at once.
    */
   setExchange?(id: number | undefined): void;
+  /**
+   * `headers` (lower-case names) as a trace may show them: each copy of a body value
+   * (`Mcp-Param-*`, `Mcp-Name`) that the redaction of `body` hides is redacted, plain or
+   * Base64 (header-copies.ts); `body` undefined (not seen): every copy is.
+   */
+  headerCopies?(headers: Record<string, string>, body: unknown): Record<string, string>;
 }
 
 export { traceTarget } from './target.js';
@@ -367,6 +374,10 @@ class TraceWriter implements Tracer {
 
   addSecrets(values: string[]): void {
     this.redactor.addSecrets(values);
+  }
+
+  headerCopies(headers: Record<string, string>, body: unknown): Record<string, string> {
+    return redactHeaderCopies(headers, body, (s) => this.redactor.redactString(s) !== s);
   }
 
   async flush(): Promise<void> {
