@@ -231,28 +231,59 @@ describe('listen manager: ends, breaks and stop', () => {
     expect(h.diagnostics[0]).toMatchObject({ code: 'MCPWIRE_LISTEN_ENDED' });
   });
 
-  it('a broken listen backs off exponentially up to the bound; an acknowledgement resets the backoff', async () => {
-    const h = harness();
-    h.manager.start();
-    h.users.on('resourcesListChanged', noop);
-    await tick();
+  /** The wait before each re-listen, in steps of 100 ms, as the server ends each listen `end` ways. */
+  async function delaysOf(h: ReturnType<typeof harness>, n: number, end: (s: Sent) => void): Promise<number[]> {
     const delays: number[] = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < n; i++) {
       const before = h.sent.length;
-      h.sent[before - 1].fail(new Error('stream broken'));
+      end(h.sent[before - 1]);
       let waited = 0;
-      while (h.sent.length === before) {
+      while (h.sent.length === before && waited < 60_000) {
         await vi.advanceTimersByTimeAsync(100);
         waited += 100;
       }
       delays.push(waited);
     }
-    expect(delays).toEqual([1000, 2000, 4000, 8000, 8000]);
+    return delays;
+  }
+
+  it('a broken listen backs off exponentially up to the bound; a subscription that stayed open stableMs resets the backoff', async () => {
+    const h = harness();
+    h.manager.start();
+    h.users.on('resourcesListChanged', noop);
+    await tick();
+    expect(await delaysOf(h, 5, (s) => s.fail(new Error('stream broken')))).toEqual([1000, 2000, 4000, 8000, 8000]);
     h.ack(h.sent[h.sent.length - 1]);
-    h.sent[h.sent.length - 1].fail(new Error('stream broken'));
-    const before = h.sent.length;
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(h.sent.length).toBe(before + 1);
+    await vi.advanceTimersByTimeAsync(5000); // the default stableMs is 10 s: not yet
+    expect(await delaysOf(h, 1, (s) => s.fail(new Error('stream broken')))).toEqual([8000]);
+    h.ack(h.sent[h.sent.length - 1]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await delaysOf(h, 1, (s) => s.fail(new Error('stream broken')))).toEqual([1000]);
+  });
+
+  it('a server that acknowledges each listen and ends it at once is asked again with a growing delay, not every 0.5 s forever', async () => {
+    const h = harness();
+    h.manager.start();
+    h.users.on('toolsListChanged', noop);
+    await tick();
+    const ackAndEnd = (s: Sent): void => {
+      h.ack(s);
+      s.end();
+    };
+    expect(await delaysOf(h, 6, ackAndEnd)).toEqual([1000, 2000, 4000, 8000, 8000, 8000]);
+    expect(h.diagnostics.filter((d) => d.code === 'MCPWIRE_LISTEN_ENDED')).toHaveLength(6);
+  });
+
+  it('a subscription that delivered a notification before it ended resets the backoff', async () => {
+    const h = harness();
+    h.manager.start();
+    h.users.on('toolsListChanged', noop);
+    await tick();
+    expect(await delaysOf(h, 3, (s) => s.fail(new Error('stream broken')))).toEqual([1000, 2000, 4000]);
+    const s = h.sent[h.sent.length - 1];
+    h.ack(s);
+    expect(h.manager.accept('toolsListChanged', { _meta: { [SUBSCRIPTION_ID_META]: s.id } })).toBe(true);
+    expect(await delaysOf(h, 1, (x) => x.end())).toEqual([1000]);
   });
 
   it('a subscribeResource whose listen fails rejects with that failure', async () => {

@@ -7,7 +7,10 @@
  * subscription is cancelled once the new one is acknowledged, so no change falls in between);
  * notifications are accepted only when their `io.modelcontextprotocol/subscriptionId` names a
  * subscription of ours (basic.patterns.subscriptions#4); a subscription that ends or breaks is
- * opened again after a backoff; `stop()` cancels it (its request aborted: `notifications/cancelled`
+ * opened again after a backoff, which starts over only once a subscription proved itself: it
+ * stayed open `stableMs` after its acknowledgement, or delivered a notification (a server that
+ * acknowledges every listen and ends it at once is asked again less and less often, not every
+ * half second forever); `stop()` cancels it (its request aborted: `notifications/cancelled`
  * on stdio, the stream closed on HTTP — the request path's business, not this file's).
  *
  * Knows no transport: it sends through the client's request function with `longLived` set.
@@ -51,6 +54,11 @@ export interface ListenBackoff {
   factor?: number;
   /** Relative jitter (default 0.2). */
   jitter?: number;
+  /**
+   * How long an acknowledged subscription must stay open before its end no longer counts as a
+   * failure in a row (default 10 000 ms); one that delivered a notification counts as stable at once.
+   */
+  stableMs?: number;
 }
 
 export interface ListenDeps {
@@ -74,6 +82,10 @@ interface Subscription {
   controller: AbortController;
   /** What the server agreed to honour (its acknowledgement); undefined until acknowledged. */
   agreed: ListenFilter | undefined;
+  /** `Date.now()` at the acknowledgement (0 before). */
+  agreedAt: number;
+  /** It delivered a notification of ours. */
+  delivered: boolean;
 }
 
 interface Waiter {
@@ -90,7 +102,7 @@ export class ListenManager {
   private waiters: Waiter[] = [];
   private stopped = true;
   private scheduled = false;
-  /** Failed or ended listens in a row: the backoff's exponent (an acknowledgement resets it). */
+  /** Failed or ended listens in a row: the backoff's exponent (a stable subscription resets it, `ended`). */
   private attempt = 0;
   private retry: AbortController | undefined;
 
@@ -163,7 +175,9 @@ export class ListenManager {
   accept(event: string, params: unknown): boolean {
     if (!SUBSCRIBED_EVENTS.has(event)) return true;
     const sub = this.subs.get(idKey(subscriptionIdOf(params)));
-    return sub !== undefined && sub.agreed !== undefined;
+    if (sub === undefined || sub.agreed === undefined) return false;
+    sub.delivered = true;
+    return true;
   }
 
   /** `notifications/subscriptions/acknowledged`: the subscription it names is open. */
@@ -172,7 +186,7 @@ export class ListenManager {
     if (sub === undefined || sub.agreed !== undefined) return;
     const n = (params as { notifications?: unknown } | undefined)?.notifications;
     sub.agreed = readFilter(n);
-    this.attempt = 0;
+    sub.agreedAt = Date.now();
     if (sub === this.current) {
       // the new filter is in force: older subscriptions are cancelled now, not before
       for (const other of [...this.subs.values()]) if (other !== sub) this.cancel(other);
@@ -202,7 +216,7 @@ export class ListenManager {
   }
 
   private open(filter: ListenFilter, key: string): void {
-    const sub: Subscription = { id: undefined, filter, key, controller: new AbortController(), agreed: undefined };
+    const sub: Subscription = { id: undefined, filter, key, controller: new AbortController(), agreed: undefined, agreedAt: 0, delivered: false };
     this.current = sub;
     const options: ListenRequestOptions = {
       signal: sub.controller.signal,
@@ -231,6 +245,9 @@ export class ListenManager {
     if (sub.id !== undefined) this.subs.delete(idKey(sub.id));
     if (sub !== this.current) return;
     this.current = undefined;
+    // An acknowledgement alone proves nothing (a server may acknowledge and end every listen):
+    // the backoff starts over only after a subscription that lasted or delivered.
+    if (sub.delivered || (sub.agreed !== undefined && Date.now() - sub.agreedAt >= (this.deps.backoff?.stableMs ?? 10_000))) this.attempt = 0;
     const why = err === undefined ? 'ended by the server' : `failed: ${err instanceof Error ? err.message : String(err)}`;
     if (err !== undefined) this.settleWaiters((w) => (sub.filter.resourceSubscriptions?.includes(w.uri) ? asError(err) : undefined));
     if (this.stopped || !this.deps.usable()) return;
