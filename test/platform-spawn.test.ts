@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { escapeCmdArgument, escapeCmdCommand, findOnPath, planSpawn, type CommandContext, type CommandFs } from '../src/transport/spawn/command.js';
-import { cmdSlashC, crtArgv, expandPercent, parseSpecial } from './support/cmd-model.js';
+import { batchArguments, cmdSlashC, crtArgv, expandPercent, parseSpecial, tildeParam } from './support/cmd-model.js';
 
 const NODEJS = 'C:\\Program Files\\nodejs';
 const NPX_CMD = `${NODEJS}\\npx.cmd`;
@@ -34,6 +34,10 @@ const files = {
   'C:\\Windows\\system32\\cmd.exe': 'MZ',
   'C:\\Users\\u\\AppData\\Roaming\\npm\\mcp-server-git.cmd': '@ECHO off\r\nGOTO start\r\n:start\r\n"%_prog%" "%dp0%\\node_modules\\mcp-server-git\\dist\\index.js" %*\r\n',
   'C:\\work\\app\\tools\\serve.bat': '@echo off\r\necho %1\r\n',
+  // Batch files that put their arguments into a line of their own: by number, without quotes, or all of them after 8 KiB.
+  'C:\\work\\app\\tools\\by-number.cmd': '@echo off\r\n"C:\\nodejs\\node.exe" server.js %1 %2\r\n',
+  'C:\\work\\app\\tools\\tilde.cmd': '@echo off\r\n"C:\\nodejs\\node.exe" server.js %~1 %~2\r\n',
+  'C:\\work\\app\\tools\\late.cmd': `@echo off\r\n${'rem a long licence header, line after line\r\n'.repeat(220)}"C:\\nodejs\\node.exe" server.js %*\r\n`,
   'C:\\work\\app\\node_modules\\.bin\\server.cmd': '@"%~dp0\\..\\server\\cli.js" %~1\r\n',
   'C:\\work\\app\\bin\\server': '#!/usr/bin/env node\nrequire("../dist/index.js")\n',
   'C:\\work\\app\\npx.cmd': '@echo planted\r\n',
@@ -75,10 +79,10 @@ describe('command resolution per platform', () => {
     expect(planSpawn('node', ['server.js', 'a&b'], win())).toEqual({ file: `${NODEJS}\\node.EXE`, args: ['server.js', 'a&b'], windowsVerbatimArguments: false, resolved: `${NODEJS}\\node.EXE` });
   });
 
-  it('Windows: a relative path is looked up against the server cwd only; a .bat that does not forward %* is escaped once', () => {
+  it('Windows: a relative path is looked up against the server cwd only; a .bat that does not forward %* is escaped twice too (its %1 is parsed again)', () => {
     const plan = planSpawn('tools\\serve', ['a b'], win());
     expect(plan.resolved).toBe('C:\\work\\app\\tools\\serve.BAT');
-    expect(plan.args[3]).toBe('"C:\\work\\app\\tools\\serve.BAT ^"a^ b^""');
+    expect(plan.args[3]).toBe('"C:\\work\\app\\tools\\serve.BAT ^^^"a^^^ b^^^""');
     expect(findOnPath('tools/serve.bat', win({ cwd: 'D:\\elsewhere' }))).toBeUndefined();
   });
 
@@ -127,17 +131,51 @@ describe('cmd.exe escaping (cross-spawn\'s algorithm)', () => {
   const hostile = [
     'plain', 'a b', '', ' ', '"', '""', '"quoted"', 'he said "hi"', 'a&b', 'a&&b', 'a|b', 'a||b', '>out.txt', '<in.txt', '2>&1',
     'a^b', '^', '^^', '100%', '%', '%%', '%PATH%', '%FOO%', '%path%', '^%FOO^%', '!FOO!', '(x)', ')', '[a]', 'a,b;c=d', '`', '*?',
-    'x" & calc & "', '\\" & calc', '"&calc.exe&"', '" | whoami', '\\\\"&echo pwned', 'C:\\dir\\', 'C:\\dir\\\\', '\\\\server\\share',
+    'a"&calc', 'x" & calc & "', '\\" & calc', '"&calc.exe&"', '" | whoami', '\\\\"&echo pwned', 'C:\\dir\\', 'C:\\dir\\\\', '\\\\server\\share',
     'a\\\\"b', 'tab\there', '日本語 ünïcode', '--flag="&x"', '%FOO%"&echo "%FOO%',
   ];
 
-  it('an argument through cmd.exe to a program comes back unchanged, and cmd.exe sees no operator in it (single parse)', () => {
+  /**
+   * What `node.exe` gets from a batch file whose line `"C:\nodejs\node.exe" server.js <forwarded>`
+   * puts in what `forward` takes from the batch file's arguments (phase 1 puts the text in without
+   * expanding it again, phase 2 parses the line a second time); cmd.exe must see no operator in
+   * either parse.
+   */
+  function throughBatch(command: string, arg: string, forward: (b: ReturnType<typeof batchArguments>) => string): string[] {
+    const plan = planSpawn(command, [arg, 'next'], win({ env }));
+    const first = cmdSlashC(plan.args, env);
+    expect(first.operators, `first parse of ${JSON.stringify(arg)}`).toEqual([]);
+    const second = parseSpecial(`"C:\\nodejs\\node.exe" server.js ${forward(batchArguments(first.text.slice(first.commandEnd)))}`);
+    expect(second.operators, `second parse of ${JSON.stringify(arg)}`).toEqual([]);
+    return crtArgv(second.text).slice(2);
+  }
+
+  // cmd.exe splits %1…%9 counting raw quotes: an argument holding a `"` may reach the program
+  // changed (or run into the next one), never as a second command.
+  it('a batch file that forwards %1 %2: no operator in either parse for any argument; one without a quote reaches the program unchanged', () => {
     for (const arg of hostile) {
-      const plan = planSpawn('tools\\serve', [arg, 'next'], win({ env }));
-      const line = cmdSlashC(plan.args, env);
-      expect(line.operators, JSON.stringify(arg)).toEqual([]);
-      expect(crtArgv(line.text.slice(line.commandEnd)), JSON.stringify(arg)).toEqual([arg, 'next']);
+      const got = throughBatch('tools\\by-number', arg, (b) => `${b.params[0] ?? ''} ${b.params[1] ?? ''}`);
+      if (!arg.includes('"')) expect(got, JSON.stringify(arg)).toEqual([arg, 'next']);
     }
+  });
+
+  it('a batch file that forwards %~1 %~2: no operator in either parse for any argument; one without a quote reaches the program unchanged', () => {
+    for (const arg of hostile) {
+      const got = throughBatch('tools\\tilde', arg, (b) => `${tildeParam(b.params[0] ?? '')} ${tildeParam(b.params[1] ?? '')}`);
+      if (!arg.includes('"')) expect(got, JSON.stringify(arg)).toEqual([arg, 'next']);
+    }
+  });
+
+  it('a batch file whose %* comes after its first 8 KiB is escaped as re-parsing: arguments unchanged, no operator', () => {
+    expect(files['C:\\work\\app\\tools\\late.cmd'].indexOf('%*')).toBeGreaterThan(8192);
+    for (const arg of hostile) expect(throughBatch('tools\\late', arg, (b) => b.all), JSON.stringify(arg)).toEqual([arg, 'next']);
+  });
+
+  it('escaped once (what a batch file got before), `a"&calc` forwarded by %1 starts a second command', () => {
+    const once = escapeCmdArgument('a"&calc', false);
+    const first = parseSpecial(expandPercent(once, env));
+    expect(first.operators).toEqual([]);
+    expect(parseSpecial(`"node.exe" server.js ${batchArguments(first.text).params[0]}`).operators).toEqual(['&']);
   });
 
   it('through npx.cmd (its %* parsed a second time) the argument reaches node unchanged, with no operator in either parse', () => {

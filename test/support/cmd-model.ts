@@ -7,7 +7,9 @@
  * Modelled: `%VAR%` expansion of defined variables (an undefined one stays as written, the
  * command-line rule), `^` escapes and `"` quoting, the operators `&`, `|`, `<`, `>` that start
  * another command or a redirection, the command token ending at an unescaped, unquoted space,
- * and the C runtime's backslash/quote rules. Not modelled: delayed `!` expansion (off unless
+ * the C runtime's backslash/quote rules, and how a batch file gets its arguments (`batchArguments`:
+ * `%*` the argument text as it is, `%1`…`%9` split at unquoted delimiters, `%~1` without its
+ * surrounding quotes), each put into a line of the file that is then parsed again (phase 2). Not modelled: delayed `!` expansion (off unless
  * cmd /v or the registry turns it on) and `(`/`)` blocks (cmd.exe only groups at the start of a
  * command; escaped here anyway).
  */
@@ -119,4 +121,38 @@ export function crtArgv(line: string): string[] {
     }
     args.push(arg);
   }
+}
+
+/** cmd.exe's delimiters between batch parameters (outside quotes): space, tab, comma, semicolon, equals. */
+const PARAM_DELIMITERS = ' \t,;=';
+
+/**
+ * What a batch file started by `cmd /c "<file> <args>"` gets: `all` (`%*`, the argument text after
+ * the delimiters that follow the file name) and `params` (`%1`, `%2`, …: split at unquoted
+ * delimiters, `"` toggling quoting; a `^` is an ordinary character by now, the first parse took
+ * the escapes). `argText` is the line after the command token, as `cmdSlashC` leaves it.
+ */
+export function batchArguments(argText: string): { all: string; params: string[] } {
+  let i = 0;
+  while (i < argText.length && PARAM_DELIMITERS.includes(argText[i])) i++;
+  const all = argText.slice(i);
+  const params: string[] = [];
+  while (i < argText.length) {
+    while (i < argText.length && PARAM_DELIMITERS.includes(argText[i])) i++;
+    if (i >= argText.length) break;
+    let token = '';
+    let quoted = false;
+    while (i < argText.length && (quoted || !PARAM_DELIMITERS.includes(argText[i]))) {
+      if (argText[i] === '"') quoted = !quoted;
+      token += argText[i++];
+    }
+    params.push(token);
+  }
+  return { all, params };
+}
+
+/** `%~n`: the parameter without one pair of surrounding quotes (a leading `"`, and a trailing one then). */
+export function tildeParam(param: string): string {
+  if (!param.startsWith('"')) return param;
+  return param.endsWith('"') && param.length > 1 ? param.slice(1, -1) : param.slice(1);
 }

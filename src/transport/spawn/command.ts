@@ -14,8 +14,11 @@
  * - anything else (`.cmd`, `.bat`) runs as `cmd.exe /d /s /c "<line>"` with arguments passed
  *   verbatim: Node refuses to spawn a batch file without a shell, and the shell must not see an
  *   argument it could read as a second command. Every argument is quoted for the C runtime and
- *   every cmd.exe metacharacter `^`-escaped (`escapeCmdArgument`); batch files that forward `%*`
- *   (npm's shims, `npx.cmd`) parse the line a second time, so there the escaping is doubled.
+ *   every cmd.exe metacharacter `^`-escaped twice (`escapeCmdArgument`): cmd.exe's parse of the
+ *   `/c` line removes one level, and a batch file parses each line that uses an argument again
+ *   after putting it in — `%*` (npm's shims, `npx.cmd`), `%1`…`%9`, `%~1` alike, wherever in the
+ *   file — so escaped once, `a"&calc` would start a second command there. Every batch file is
+ *   escaped as re-parsing, whatever its text says.
  *
  * An argument with a line break (or NUL) cannot reach a batch file intact: refused (EINVAL).
  *
@@ -32,7 +35,7 @@ import { envValue } from './env-lookup.js';
 export interface CommandFs {
   /** Whether `file` exists and is a regular file. */
   isFile(file: string): boolean;
-  /** The first bytes of `file` as latin1 text (for `#!` and `%*`), or undefined. */
+  /** The first bytes of `file` as latin1 text (for `#!`), or undefined. */
   head(file: string, bytes: number): string | undefined;
 }
 
@@ -56,8 +59,6 @@ export interface SpawnPlan {
 }
 
 const EXECUTABLE = /\.(?:com|exe)$/i;
-/** npm's shims in node_modules\.bin (cross-spawn's test); other batch files are read for `%*`. */
-const NPM_BIN_SHIM = /node_modules[\\/]\.bin[\\/][^\\/]+\.cmd$/i;
 /** cmd.exe metacharacters (cross-spawn's set): escaped with `^` outside and inside quotes alike. */
 const CMD_META = /([()\][%!^"`<>&|;, *?])/g;
 
@@ -71,8 +72,7 @@ export function planSpawn(command: string, args: readonly string[], ctx: Command
   if (found.args.some((a) => /[\r\n\0]/.test(a))) {
     throw Object.assign(new Error(`an argument contains a line break or NUL, which cmd.exe cannot pass to "${found.file}"`), { code: 'EINVAL' });
   }
-  const doubleEscape = NPM_BIN_SHIM.test(found.file) || forwardsAllArguments(found.file, ctx.fs);
-  const line = [escapeCmdCommand(path.win32.normalize(found.file)), ...found.args.map((a) => escapeCmdArgument(a, doubleEscape))].join(' ');
+  const line = [escapeCmdCommand(path.win32.normalize(found.file)), ...found.args.map((a) => escapeCmdArgument(a, true))].join(' ');
   return { file: comspec(ctx.env), args: ['/d', '/s', '/c', `"${line}"`], windowsVerbatimArguments: true, resolved: found.file };
 }
 
@@ -137,11 +137,6 @@ export function readShebang(file: string, fs: CommandFs): { program: string; arg
   if (binary === '') return undefined;
   if (binary === 'env') return arg ? { program: arg } : undefined;
   return arg ? { program: binary, arg } : { program: binary };
-}
-
-/** Whether a batch file passes `%*` on: its line is parsed again, so arguments are escaped twice. */
-function forwardsAllArguments(file: string, fs: CommandFs): boolean {
-  return fs.head(file, 8192)?.includes('%*') ?? false;
 }
 
 /** cmd.exe itself: ComSpec, else `%SystemRoot%\System32\cmd.exe`. */
