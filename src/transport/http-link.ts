@@ -21,6 +21,7 @@ import {
   type Target,
 } from './http-common.js';
 import type { MessageExtra, TransportDiagnostic, TransportEvent } from './types.js';
+import { writeHooked } from './write-hook.js';
 
 /** The owner's callbacks, read at each use (the Transport's public `on…` properties). */
 export interface LinkCallbacks {
@@ -33,6 +34,8 @@ export interface LinkCallbacks {
 export class HttpLink {
   readonly target: Target;
   readonly dispatcher: Dispatcher;
+  /** `dispatcher` for the POSTs of requests: tells when one is written (write-hook.ts). */
+  readonly postDispatcher: Dispatcher;
   /** The transport's own keep-alive pool (destroyed on close), unless a dispatcher was given. */
   readonly ownPool: Pool | undefined;
   /** Aborted by `close()`: every exchange and wait links to it. */
@@ -58,6 +61,7 @@ export class HttpLink {
       this.ownPool = createPool(this.target.origin, opts);
       this.dispatcher = this.ownPool;
     }
+    this.postDispatcher = writeHooked(this.dispatcher);
   }
 
   get open(): boolean {

@@ -7,8 +7,9 @@
  *   was delivered to `onmessage` and rejects with a typed error when the POST failed, the server
  *   answered 202 with no body (a request needs a response, #18), the response is too large, or
  *   the stream could not be resumed — the protocol layer settles the request with that error.
- *   `SendOptions.onDispatched` is called once, right before the first POST is handed to undici
- *   (after the auth headers resolved), never when the signal was aborted by then.
+ *   `SendOptions.onDispatched` is called once, right before the first POST is written to a socket
+ *   (after the auth headers resolved, and after undici had a connection for it: one aborted while
+ *   undici queued it was never issued; write-hook.ts), never when the signal was aborted by then.
  * - A request is bounded by its own signal (timeout, cancel). The POST of a notification or of a
  *   response has none of the protocol layer: it gets its own bound (`notificationTimeoutMs`,
  *   default 10 s; `MCPWIRE_POST_TIMEOUT`), and honours `SendOptions.signal` when one is given
@@ -60,6 +61,7 @@ import type { SseResumer } from './sse-resume.js';
 import type { SseStream } from './sse-stream.js';
 import type { SseStreams } from './sse-streams.js';
 import type { SendOptions } from './types.js';
+import { ON_WRITE, type HookedRequestOptions } from './write-hook.js';
 
 /** What every attempt of one POST shares. */
 interface PostParams {
@@ -126,11 +128,10 @@ export class PostExchange {
     // the server: it is not dispatched (and the protocol layer sends no cancellation for it).
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...link.where, phase });
     if (!link.open) throw link.closedError(phase);
-    if (attempt === 0) options?.onDispatched?.();
     const boundMs = p.requestId === undefined && !p.isInit && !p.longLived ? (link.opts.notificationTimeoutMs ?? DEFAULT_NOTIFICATION_TIMEOUT_MS) : undefined;
     const linked = boundMs === undefined ? linkSignals(link.lifetime, signal) : boundSignals(link.lifetime, signal, boundMs);
     try {
-      return await this.exchange(message, options, linked.signal, headers, p);
+      return await this.exchange(message, options, linked.signal, headers, p, attempt === 0 ? options?.onDispatched : undefined);
     } catch (err) {
       if (!link.open) throw link.closedError(phase);
       if (linked.timedOut === true) throw postTimeout('the POST of a notification or response', boundMs!, { ...link.where, phase });
@@ -142,21 +143,30 @@ export class PostExchange {
   }
 
   /** The POST itself and its answer (`postOnce` links and unlinks the abort signals around it). */
-  private async exchange(message: JSONRPCMessage, options: SendOptions | undefined, both: AbortSignal, headers: Record<string, string>, p: PostParams): Promise<void | Refused> {
+  private async exchange(
+    message: JSONRPCMessage,
+    options: SendOptions | undefined,
+    both: AbortSignal,
+    headers: Record<string, string>,
+    p: PostParams,
+    written: (() => void) | undefined,
+  ): Promise<void | Refused> {
     const link = this.link;
     const { isInit, requestId, phase, sentOn } = p;
+    const request: HookedRequestOptions = {
+      origin: link.target.origin,
+      path: link.target.path,
+      method: 'POST',
+      headers,
+      body: options?.serialized ?? JSON.stringify(message),
+      signal: both,
+      headersTimeout: 0,
+      bodyTimeout: p.longLived ? 0 : link.idleMs,
+      [ON_WRITE]: written,
+    };
     let res: Dispatcher.ResponseData;
     try {
-      res = await link.dispatcher.request({
-        origin: link.target.origin,
-        path: link.target.path,
-        method: 'POST',
-        headers,
-        body: options?.serialized ?? JSON.stringify(message),
-        signal: both,
-        headersTimeout: 0,
-        bodyTimeout: p.longLived ? 0 : link.idleMs,
-      });
+      res = await link.postDispatcher.request(request);
     } catch (err) {
       throw link.requestFailure('POST', err, phase);
     }

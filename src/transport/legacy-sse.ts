@@ -7,8 +7,9 @@
  * That revision has no resumption: when the stream ends — or stays silent for
  * `idleStreamTimeoutMs` (default 300 000 ms, 0 = never) — the transport is closed
  * (`onclose(ConnectionClosedError)`), and a supervisor reconnects from scratch.
- * `SendOptions.onDispatched` is called right before each POST is handed to undici (after the
- * auth headers resolved), never when the signal was aborted by then. A leading UTF-8 BOM in an
+ * `SendOptions.onDispatched` is called right before a request's POST is written to a socket
+ * (after the auth headers resolved and undici had a connection for it; write-hook.ts), never
+ * when the signal was aborted by then. A leading UTF-8 BOM in an
  * event's data is skipped. A 401/403 on the stream's GET or on a POST is shown to the auth
  * provider (`onUnauthorized`), which may re-authorize; the GET or POST is then made again with
  * the new headers, at most MAX_AUTH_REPLAYS times, as the Streamable HTTP transport does (one
@@ -42,6 +43,7 @@ import { GET_REQUEST, HttpAuth, Refused, type AuthRequest } from './http-auth.js
 import { readSse } from './http-sse.js';
 import { boundSignals, Lifetime, linkSignals } from './lifetime.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
+import { ON_WRITE, writeHooked, type HookedRequestOptions } from './write-hook.js';
 
 export type LegacySseTransportOptions = HttpTransportOptions;
 
@@ -57,6 +59,8 @@ export class LegacySseTransport implements Transport {
   private readonly opts: LegacySseTransportOptions;
   private readonly target: Target;
   private readonly dispatcher: Dispatcher;
+  /** `dispatcher` for the POSTs: tells when one is written (write-hook.ts). */
+  private readonly postDispatcher: Dispatcher;
   private readonly ownPool: Pool | undefined;
   private readonly lifetime = new Lifetime();
   private readonly where: ErrWhere;
@@ -87,6 +91,7 @@ export class LegacySseTransport implements Transport {
       this.ownPool = createPool(this.target.origin, options);
       this.dispatcher = this.ownPool;
     }
+    this.postDispatcher = writeHooked(this.dispatcher);
   }
 
   /** The URL messages are POSTed to, once the `endpoint` event arrived. */
@@ -241,13 +246,13 @@ export class LegacySseTransport implements Transport {
     // basic.utilities.cancellation#1: not dispatched when given up before the POST started.
     if (signal?.aborted === true) throw new AbortError('the request was given up before its POST was sent', { ...this.where, phase });
     if (this.state !== 'open' || this.endpoint === undefined) throw this.closedError(phase);
-    if (first) options?.onDispatched?.();
     const endpoint = this.endpoint;
     const linked = boundMs === undefined ? linkSignals(this.lifetime, signal) : boundSignals(this.lifetime, signal, boundMs);
     try {
       let res: Dispatcher.ResponseData;
       try {
-        res = await this.dispatcher.request({ origin: endpoint.origin, path: endpoint.path, method: 'POST', headers, body, signal: linked.signal });
+        const request: HookedRequestOptions = { origin: endpoint.origin, path: endpoint.path, method: 'POST', headers, body, signal: linked.signal, [ON_WRITE]: first ? options?.onDispatched : undefined };
+        res = await this.postDispatcher.request(request);
       } catch (err) {
         if (this.state !== 'open') throw this.closedError(phase);
         if (linked.timedOut) throw postTimeout('the POST (legacy endpoint)', boundMs!, { ...this.where, phase });
