@@ -33,19 +33,16 @@ class WriteHook implements Handler {
   constructor(
     private readonly inner: Handler,
     private written: (() => void) | undefined,
+    private readonly signal: AbortSignal | undefined,
   ) {}
 
   onConnect(abort: Abort, context?: unknown): void {
-    // The inner handler aborts at once (through `abort`) when its signal fired while queued:
-    // such a request is not written.
-    let aborted = false;
-    this.inner.onConnect?.((err) => {
-      aborted = true;
-      abort(err);
-    }, context);
+    this.inner.onConnect?.(abort, context);
     const written = this.written;
     this.written = undefined;
-    if (!aborted && written !== undefined) written();
+    // undici's request handler aborts at once when its signal fired while the request was
+    // queued: such a request is not written.
+    if (written !== undefined && this.signal?.aborted !== true) written();
   }
   onResponseStarted(): void {
     this.inner.onResponseStarted?.();
@@ -74,8 +71,9 @@ class WriteHook implements Handler {
 export function writeHooked(dispatcher: Dispatcher): Dispatcher {
   const hooked = Object.create(dispatcher) as Dispatcher;
   hooked.dispatch = (opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean => {
-    const written = (opts as HookedRequestOptions)[ON_WRITE];
-    return dispatcher.dispatch(opts, written === undefined ? handler : (new WriteHook(handler as Handler, written) as unknown as Dispatcher.DispatchHandler));
+    const o = opts as HookedRequestOptions;
+    const written = o[ON_WRITE];
+    return dispatcher.dispatch(opts, written === undefined ? handler : (new WriteHook(handler as Handler, written, o.signal as AbortSignal | undefined) as unknown as Dispatcher.DispatchHandler));
   };
   return hooked;
 }
