@@ -33,6 +33,12 @@ import { ServerSlot, type ConnectFn, type HostClient, type ServerState } from '.
 import { sanitizeText } from './text.js';
 import { redactData } from './tool-result.js';
 import { adaptTools, type AdaptedTool, type ToolCatalog } from './tools.js';
+import { isToolSearchName, parseCallArgs, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
+import { offeredToModel } from './search/documents.js';
+import { CatalogSearch } from './search/catalog-search.js';
+import type { ToolSearchHit, ToolSearchOptions } from './search/tool-index.js';
+import { hostToolError } from './host-tool-results.js';
+import { OUTCOME_CODES, typedResult } from './outcome.js';
 
 export type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
 
@@ -263,8 +269,37 @@ export class McpHost extends EventEmitter {
     return [...this.current.tools];
   }
 
-  /** What to give the agent: the adapted tools plus the host tools the ready servers support. */
-  toolDefinitions(): (AdaptedTool | HostToolDefinition)[] {
+  /**
+   * Ranks the tools offered to a model now (every ready server's, not the config's denied ones,
+   * not app-only ones) against `query`: best first, with scores (docs/host.md, "Tool search").
+   * The search engine loads on the first call; the index follows the catalog's changes.
+   */
+  searchTools(query: string, options: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
+    return this.search.search(query, options);
+  }
+
+  private readonly search = new CatalogSearch({
+    catalog: () => this.current,
+    serverTitle: (id) => {
+      const info = this.client(id)?.serverInfo;
+      return info === undefined ? undefined : sanitizeText(info.title ?? info.name, 100, true);
+    },
+  });
+
+  /**
+   * What to give the agent: the adapted tools plus the host tools the ready servers support. With
+   * `toolSearch`, the agent mode: `mcp_tools_search` and `mcp_tool_call` instead of the adapted
+   * tools, plus the pinned ones (`ToolSearchMode`), plus the host tools.
+   */
+  toolDefinitions(options: { toolSearch?: boolean | ToolSearchMode } = {}): (AdaptedTool | HostToolDefinition | SearchToolDefinition)[] {
+    const host = this.hostToolDefinitions();
+    const mode = options.toolSearch;
+    if (mode === undefined || mode === false) return [...this.current.tools, ...host];
+    const offered = this.current.tools.filter((t) => offeredToModel(this.current.byName.get(t.name)?.tool));
+    return [...searchToolDefinitions(), ...pinnedTools(offered, mode === true ? undefined : mode.pinned), ...host];
+  }
+
+  private hostToolDefinitions(): HostToolDefinition[] {
     const ready = [...this.slots.values()].filter((s) => s.state === 'ready' && s.client);
     const has = (f: 'resources' | 'prompts') => this.options.hostTools !== false && ready.some((s) => s.client!.serverCapabilities?.[f] !== undefined);
     const host = hostToolDefinitions().filter((d) =>
@@ -274,7 +309,7 @@ export class McpHost extends EventEmitter {
           ? has('resources')
           : has('prompts'),
     );
-    return [...this.current.tools, ...host];
+    return host;
   }
 
   /**
@@ -284,6 +319,7 @@ export class McpHost extends EventEmitter {
    * typed tool error results (`outcome`, `code`, `retryable`; outcome.ts).
    */
   callTool(name: string, args: unknown, options: AgentCallOptions = {}): Promise<HostCallResult> {
+    if (isToolSearchName(name) && !this.closed) return this.searchModeCall(name, args, options);
     if (this.closed) return Promise.resolve({ content: [{ type: 'text', text: 'the MCP host is closed' }], isError: true, outcome: 'unavailable', code: 'MCPWIRE_HOST_CLOSED', retryable: false, attempts: 0, durationMs: 0 });
     this.callState ??= new CallState({ results: this.options.results, maxParallel: () => this.options.maxParallel ?? this.settings.maxParallel });
     const retry = this.options.retry === undefined ? undefined : { ...NO_RETRY, ...this.options.retry };
@@ -295,6 +331,25 @@ export class McpHost extends EventEmitter {
     );
   }
   private callState: CallState | undefined;
+
+  /**
+   * The agent mode's two tools: the search, or a found tool called by name — then exactly as a
+   * direct `callTool` (the same checks, permission, queues and result), except that an app-only
+   * tool is not the model's to call.
+   */
+  private async searchModeCall(name: string, args: unknown, options: AgentCallOptions): Promise<HostCallResult> {
+    const started = Date.now();
+    if (name === TOOL_SEARCH_NAMES.search) return { ...(await this.search.runSearchTool(args)), durationMs: Date.now() - started };
+    const parsed = parseCallArgs(args);
+    if (!parsed.ok) return typedResult(hostToolError(parsed.error), 'invalid_arguments', OUTCOME_CODES.invalidArguments);
+    const inner = parsed.value.name;
+    if (isToolSearchName(inner)) return typedResult(hostToolError(`${TOOL_SEARCH_NAMES.call} calls a found tool, not "${inner}"`), 'invalid_arguments', OUTCOME_CODES.invalidArguments);
+    const entry = this.current.byName.get(inner);
+    if (entry !== undefined && !offeredToModel(entry.tool)) {
+      return typedResult(hostToolError(`unknown tool "${sanitizeText(inner, 128, true)}"`), 'unknown_tool', OUTCOME_CODES.unknownTool);
+    }
+    return this.callTool(inner, parsed.value.arguments, options);
+  }
 
   /** Reconnects one server now (e.g. after authorizing it), resetting its retry count. */
   async restart(id: string): Promise<void> {

@@ -1,0 +1,51 @@
+/**
+ * Tool search over a host's live catalog: the index (`tool-index.ts`) is made on the first
+ * search and brought in step with the catalog whenever the catalog object changed since — the
+ * host replaces it on every change (a server's `list_changed`, a reconnect, add/remove/reload, a
+ * server going down), so a search always sees the tools the model could call now. Also runs the
+ * search tool of the agent mode (`agent-tools.ts`).
+ */
+import { OUTCOME_CODES, typedResult, type HostCallResult } from '../outcome.js';
+import { hostToolError } from '../host-tool-results.js';
+import type { ToolCatalog } from '../tools.js';
+import { AGENT_SEARCH_LIMIT, parseSearchArgs, searchToolResult } from './agent-tools.js';
+import { createToolIndex, type ToolIndex, type ToolSearchHit, type ToolSearchOptions } from './tool-index.js';
+
+/** What the search reads from the host. */
+export interface CatalogSource {
+  catalog(): ToolCatalog;
+  /** The title (or name) a server introduced itself with, while it is connected. */
+  serverTitle(id: string): string | undefined;
+}
+
+export class CatalogSearch {
+  private index: Promise<ToolIndex> | undefined;
+  private synced: ToolCatalog | undefined;
+
+  constructor(private readonly source: CatalogSource) {}
+
+  /** The best matches of `query` among the tools offered to a model now (see `ToolSearchOptions`). */
+  async search(query: string, options: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
+    this.index ??= createToolIndex();
+    const index = await this.index;
+    const catalog = this.source.catalog();
+    if (catalog !== this.synced) {
+      index.sync(catalog.tools.map((tool) => ({ tool, original: catalog.byName.get(tool.name)?.tool, serverTitle: this.source.serverTitle(tool.server) })));
+      this.synced = catalog;
+    }
+    return index.search(query, options);
+  }
+
+  /** The agent mode's search tool: arguments checked, the hits as its result. Never throws. */
+  async runSearchTool(args: unknown): Promise<HostCallResult> {
+    const parsed = parseSearchArgs(args);
+    if (!parsed.ok) return typedResult(hostToolError(parsed.error), 'invalid_arguments', OUTCOME_CODES.invalidArguments);
+    const { query, limit, servers } = parsed.value;
+    try {
+      const hits = await this.search(query, { limit: limit ?? AGENT_SEARCH_LIMIT, ...(servers !== undefined ? { servers } : {}) });
+      return typedResult(searchToolResult(query, hits), 'ok', OUTCOME_CODES.ok);
+    } catch (err) {
+      return typedResult(hostToolError(`tool search failed: ${err instanceof Error ? err.message : String(err)}`), 'unavailable', 'MCPWIRE_TOOL_SEARCH_UNAVAILABLE');
+    }
+  }
+}
