@@ -38,3 +38,4 @@ export { openBrowser, openerCommand, type BrowserOpener } from '../auth/opener.j
 export { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
 export { TOOL_SEARCH_NAMES, AGENT_SEARCH_LIMIT, deferredTools, type DeferredTool, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
 export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type ToolSearchHit, type ToolSearchOptions } from './search/tool-index.js';
+export { searchCatalog } from './search/catalog-search.js';

@@ -15,7 +15,7 @@
  * gets such a request during its call as an `input_required` result (held-call.ts), if its
  * request declared the feature; else the server's request is refused.
  */
-import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer } from '../host/index.js';
+import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer, type ToolSearchMode } from '../host/index.js';
 import type { ClientOptions } from '../mcp/client-options.js';
 import type { ClientCapabilities, CreateMessageResult, ElicitResult, Root } from '../mcp/types.js';
 import type { Transport } from '../transport/types.js';
@@ -52,6 +52,11 @@ export interface GatewayOptions {
   secrets?: string[];
   /** Bounds of the calls held for a 2026-07-28 client's input (input-rounds.ts): how many, how long. */
   inputRounds?: InputRoundsOptions;
+  /**
+   * List only the tool-search tools (`mcp_tools_search`, `mcp_tool_call`), the pinned tools and
+   * the gateway's own instead of every server's tools (`serve --tool-search`; docs/serve.md).
+   */
+  toolSearch?: boolean | ToolSearchMode;
 }
 
 /** Who a downstream server's request during a call goes to: a handshake-era session, or a modern client's held call. */
@@ -63,6 +68,7 @@ export class Gateway implements SessionGateway {
   readonly down: Downstream;
   readonly version: string;
   readonly pageSize: number;
+  readonly toolSearch: ToolSearchMode | undefined;
   readonly instructions = 'One MCP server in front of several: tools are named mcp_<server>_<tool>, prompts mcp_<server>_<prompt>; mcpwire_status (or the resource mcpwire://status) shows each server.';
   private readonly sessions = new Set<GatewaySession>();
   private hostPromise: Promise<McpHost> | undefined;
@@ -84,6 +90,7 @@ export class Gateway implements SessionGateway {
   ) {
     this.version = options.version ?? '0.0.0';
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.toolSearch = options.toolSearch === true ? {} : options.toolSearch === false ? undefined : options.toolSearch;
     this.down = new Downstream(this.servers());
     this.inputRounds = new InputRounds(options.inputRounds);
     this.resourceWatch = new ResourceWatch(this.down, (uri) => {

@@ -7,7 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
-import { sanitizeText, type AdaptedTool, type McpHost } from '../host/index.js';
+import { sanitizeText, TOOL_SEARCH_NAMES, type AdaptedTool, type McpHost, type ToolSearchMode } from '../host/index.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 import { Connection } from '../protocol/connection.js';
 import type { IncomingRequestContext } from '../protocol/incoming.js';
@@ -15,7 +15,7 @@ import type { Transport } from '../transport/types.js';
 import { invalidParams, type Downstream } from './downstream.js';
 import { page } from './pages.js';
 import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, statusRows } from './status.js';
-import { gatewayToolCall } from './tool-call.js';
+import { calledToolName, gatewayToolCall } from './tool-call.js';
 import type { Tracer } from '../trace/tracer.js';
 import { correlation } from './trace.js';
 import { Subscriptions, type ListKind, type ResourceWatcher } from './subscriptions.js';
@@ -42,6 +42,8 @@ export interface SessionGateway {
   readonly down: Downstream;
   readonly version: string;
   readonly pageSize: number;
+  /** Set: tools/list shows the tool-search tools and the pinned ones only. */
+  readonly toolSearch?: ToolSearchMode;
   readonly instructions?: string;
   /** The host, started on first use with `caps` (else the session's `initialize` capabilities) offered downstream. */
   ensureHost(session: GatewaySession, caps?: ClientCapabilities): Promise<McpHost>;
@@ -207,14 +209,18 @@ export class GatewaySession {
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
     this.on('tools/list', async (params) => {
       const host = await this.ready();
-      const tools = host.tools().map((t) => gatewayTool(host, t, this.gateway.annotationsTrusted(t.server)));
-      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...tools], params?.cursor, this.gateway.pageSize);
+      const mode = this.gateway.toolSearch;
+      const listed = mode === undefined ? host.tools() : host.toolDefinitions({ toolSearch: mode }).filter((d): d is AdaptedTool => 'server' in d);
+      const tools = listed.map((t) => gatewayTool(host, t, this.gateway.annotationsTrusted(t.server)));
+      const search = mode === undefined ? [] : searchTools(host);
+      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...search, ...tools], params?.cursor, this.gateway.pageSize);
     });
     this.on('tools/call', async (params, ctx, served) => {
       const host = await this.ready();
       if (params?.name === STATUS_TOOL) return this.statusResult();
       if (served.modern) this.checkParamHeaders(host, params);
-      const server = typeof params?.name === 'string' ? host.catalog.byName.get(params.name)?.server : undefined;
+      const called = calledToolName(params);
+      const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
       const traced = this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {};
       if (served.modern && asksForInput(served.caps)) {
         return this.held('tools/call', params, ctx, served, (call) =>
@@ -310,6 +316,14 @@ function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean)
   if (t.outputSchema) out.outputSchema = t.outputSchema;
   if (t.annotations && annotationsTrusted) out.annotations = t.annotations;
   return out;
+}
+
+/** The tool-search mode's two tools (`mcp_tools_search` is read-only). */
+function searchTools(host: McpHost): Record<string, unknown>[] {
+  return host
+    .toolDefinitions({ toolSearch: true })
+    .filter((d) => d.name === TOOL_SEARCH_NAMES.search || d.name === TOOL_SEARCH_NAMES.call)
+    .map((d) => ({ name: d.name, description: d.description, inputSchema: d.parameters, ...(d.name === TOOL_SEARCH_NAMES.search ? { annotations: { readOnlyHint: true } } : {}) }));
 }
 
 /** `mcp_result_read`, so a result the host cut for size can be read to its end. */

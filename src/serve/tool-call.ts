@@ -19,7 +19,7 @@
  * An unknown tool is a -32602 protocol error (server.tools: "Unknown tools"); every other
  * failure is a tool error result whose text says what happened.
  */
-import type { HostCallResult, McpHost } from '../host/index.js';
+import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/index.js';
 import { invalidParams } from './downstream.js';
 
 export interface CallDeps {
@@ -43,6 +43,13 @@ export function downstreamMeta(caller: unknown, correlation: Record<string, unkn
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** The tool a `tools/call` runs: its `name`, or for the tool-search mode's call tool the found tool it names. */
+export function calledToolName(params: Record<string, unknown> | undefined): unknown {
+  if (params?.name !== TOOL_SEARCH_NAMES.call) return params?.name;
+  const args = params.arguments;
+  return typeof args === 'object' && args !== null ? (args as Record<string, unknown>).name : undefined;
+}
+
 export async function gatewayToolCall(deps: CallDeps, params: Record<string, unknown> | undefined): Promise<Record<string, unknown>> {
   const name = params?.name;
   if (typeof name !== 'string') throw invalidParams('tools/call: "name" must be a string');
@@ -50,7 +57,8 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
   let last = -Infinity;
   let done = false;
-  const entry = deps.host.catalog.byName.get(name);
+  const called = calledToolName(params);
+  const entry = typeof called === 'string' ? deps.host.catalog.byName.get(called) : undefined;
   const server = entry?.server;
   const meta = downstreamMeta(params?._meta, deps.correlation);
   const result = await deps.host.callTool(name, args, {

@@ -6,6 +6,8 @@
  * unless `--listen` says), prints `LISTEN <url>` on stderr, and runs until SIGINT/SIGTERM.
  * `--max-held` and `--held-ttl-ms` bound the calls held for a 2026-07-28 client's input
  * (input_required rounds): how many wait at once, how long each waits for the client's retry.
+ * `--tool-search` lists only `mcp_tools_search` and `mcp_tool_call` (plus each `--pin`ned tool,
+ * a public name or a `server/tool` pattern) instead of every server's tools.
  */
 import { traceTarget } from '../../index.js';
 import { parseTimeout, UsageError } from '../args.js';
@@ -13,7 +15,7 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 import { packageVersion } from '../../util/package-files.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
 
 /** setTimeout's largest delay: a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -39,7 +41,7 @@ function version(): string {
 }
 
 export default function serve(argv: string[]): Promise<number> {
-  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' } } as const;
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' }, 'tool-search': { type: 'boolean' }, pin: { type: 'string', multiple: true } } as const;
   return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
     if (positionals.length > 0) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
@@ -47,6 +49,8 @@ export default function serve(argv: string[]): Promise<number> {
     const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
     if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 10_000)) throw new UsageError('--page-size: a whole number from 1 to 10000');
     const held = inputRounds(values);
+    if (values.pin !== undefined && !values['tool-search']) throw new UsageError('--pin goes with --tool-search');
+    const search = values['tool-search'] ? { toolSearch: { pinned: values.pin ?? [] } } : {};
     const config = await loadView(values);
     run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
@@ -58,7 +62,7 @@ export default function serve(argv: string[]): Promise<number> {
     const clientOptions = { clientInfo: { name: 'mcpwire-gateway', version: version() }, trace: trace === undefined ? (false as const) : { file: trace }, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
     const host = { closeOnExit: true, clientOptions };
     if (!values.http) {
-      await api.serveStdio(config, { version: version(), log, host, ...held, ...(pageSize !== undefined ? { pageSize } : {}) });
+      await api.serveStdio(config, { version: version(), log, host, ...held, ...search, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
     }
     let token: string | undefined;
@@ -66,7 +70,7 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...search, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -7,6 +7,7 @@
  * `tools <id> <tool>` shows one tool with every parameter described.
  * `--json` is an array of `{ name, server, tool, description, inputSchema }` where `name` is the
  * public name and `tool` the server's own name (what `mcpwire call <id> <tool>` takes).
+ * `--search "<words>" [--limit N]` ranks them instead (`tool-search-view.ts`).
  *
  * `mcpwire --stdio "<cmd>" | --url <url> tools [<tool>] [--json]`: every tool (all pages) of an
  * ad-hoc server; its `--json` is the raw `tools` array as the server sent it.
@@ -24,19 +25,23 @@ import { displayWidth } from '../width.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { paramLines, params, typeText } from '../signature.js';
 import { didYouMean } from '../suggest.js';
+import { printSearch, searchLimit } from '../tool-search-view.js';
 import { adHocServer, withClient, type TargetFlags } from '../target.js';
 
-const USAGE = 'usage: mcpwire tools [<id> [<tool>]] [--schema] [--names] [--json]  |  mcpwire --stdio "<cmd>" tools [<tool>] [--schema] [--json]';
-const OWN = { imports: CONFIG_OPTIONS.imports, schema: { type: 'boolean' }, names: { type: 'boolean' } } as const;
+const USAGE = 'usage: mcpwire tools [<id> [<tool>]] [--schema] [--names] [--json]  |  mcpwire tools [<id>] --search "<words>" [--limit <n>] [--json]  |  mcpwire --stdio "<cmd>" tools [<tool>] [--schema] [--json]';
+const OWN = { imports: CONFIG_OPTIONS.imports, schema: { type: 'boolean' }, names: { type: 'boolean' }, search: { type: 'string' }, limit: { type: 'string' } } as const;
 
 interface ViewFlags {
   schema?: boolean;
   names?: boolean;
+  search?: string;
+  limit?: string;
 }
 
 export default function tools(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: OWN, onError: reportHinted }, async ({ values, positionals }) => {
     if (adHocServer(values) === undefined) return await configTools(values, positionals);
+    if (values.search !== undefined) throw new UsageError('--search ranks the configured servers\' tools (no --stdio/--url)');
     if (positionals.length > 1) throw new UsageError('with --stdio/--url, tools takes at most a tool name (no server id)');
     const list = await withClient(values, (client) => client.listTools());
     if (values.json) {
@@ -73,7 +78,9 @@ async function configTools(values: TargetFlags & ViewFlags & { json?: boolean; c
   let scrub = (s: string) => s;
   try {
     const [id, only] = positionals;
-    if (positionals.length > 2) throw new UsageError(USAGE);
+    if (positionals.length > 2 || (values.search !== undefined && only !== undefined)) throw new UsageError(USAGE);
+    const limit = values.search !== undefined ? searchLimit(values.limit) : undefined;
+    if (values.limit !== undefined && values.search === undefined) throw new UsageError('--limit goes with --search');
     const config = await loadView(values);
     scrub = scrubber(config.servers);
     if (config.servers.length === 0) {
@@ -86,13 +93,17 @@ async function configTools(values: TargetFlags & ViewFlags & { json?: boolean; c
       servers,
       values,
       { capRequests: false, daemon: true, onDiagnostic: (server, message) => process.stderr.write(`mcpwire: warning: ${server ? `server "${server}": ` : ''}${scrub(safeText(message, 500))}\n`) },
-      (host: McpHost) => {
+      async (host: McpHost) => {
         for (const s of host.status()) {
           if (s.state === 'ready' || (s.state === 'disabled' && id === undefined)) continue;
           if (s.state === 'error' && s.lastError?.startsWith('invalid configuration') && id === undefined) continue; // reported as a config diagnostic
           failed = true;
           const login = s.state === 'auth_required' && servers.some((c) => c.id === s.id && canLogIn(c)) ? `; run \`mcpwire login ${s.id}\`` : '';
           process.stderr.write(`mcpwire: warning: server "${s.id}" is ${s.state}${s.lastError ? `: ${scrub(timeoutHint(safeText(s.lastError, 500)))}` : ''}${login}\n`);
+        }
+        if (values.search !== undefined) {
+          if ((await printSearch(host, values.search, { limit: limit!, ...(id !== undefined ? { server: id } : {}), json: values.json })) !== 0) failed = true;
+          return;
         }
         const adapted = host.tools().map((t: AdaptedTool) => ({ adapted: t, original: host.catalog.byName.get(t.name)?.tool }));
         // Printed before the host closes: a server slow to shut down does not delay the list.

@@ -49,3 +49,11 @@ export class CatalogSearch {
     }
   }
 }
+
+/**
+ * One search over a catalog held elsewhere (a host's `catalog`, or the daemon's view of one):
+ * a fresh index, the same ranking and filters as `host.searchTools`.
+ */
+export async function searchCatalog(catalog: ToolCatalog, query: string, options: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
+  return new CatalogSearch({ catalog: () => catalog, serverTitle: () => undefined }).search(query, options);
+}
