@@ -26,7 +26,7 @@ function entries() {
     'cli/main', 'cli/demo-server/main', 'daemon/main',
     // modules that tests and the benches (bench/micro.mjs, scripts/*-bench.mjs) load by path
     'auth/file-store', 'trace/tracer', 'trace/redact', 'transport/streamable-http',
-    'jsonrpc/framer', 'protocol/registry', 'protocol/connection',
+    'jsonrpc/framer', 'protocol/registry', 'protocol/connection', 'host/search/tool-index',
   ];
   for (const f of fs.readdirSync(path.join(src, 'cli', 'commands'))) if (f.endsWith('.ts')) names.push(`cli/commands/${f.slice(0, -3)}`);
   return Object.fromEntries(names.map((n) => [n, path.join(built, `${n}.js`)]));

@@ -5,22 +5,22 @@
  * so a `list_changed`, a reconnect or a reload costs the changed tools only.
  *
  * Ranking: every field counts, a match in the tool's name counts most, then its title (`BOOST`);
- * a query's words are stemmed like the index's (`words.ts`); words of four letters or more also
- * match as a prefix (`screen` → screenshot), of six or more with one or two typos; the everyday
- * synonyms of a query's words count at half weight. A tool matching more of the query's words
- * ranks above one matching fewer (minisearch multiplies by the number of matched words).
+ * a query's words are stemmed like the index's and marked with their synonym groups (`words.ts`),
+ * so a tool with the very word outranks one with a synonym; words of five letters or more also
+ * match as a prefix (`screensh` → screenshot). No fuzzy matching: it costs ~10× per query at
+ * 10,000 tools and an agent's queries have few typos. A tool matching more of the query's terms
+ * ranks above one matching fewer (minisearch multiplies by the number of matched terms).
  */
 import type MiniSearch from 'minisearch';
-import type { SearchOptions } from 'minisearch';
 import type { ToolAnnotations } from '../../mcp/types.js';
 import { documentKey, offeredToModel, toolDocument, type IndexedTool, type ToolDocument } from './documents.js';
-import { queryTerms, splitWords, termOf } from './words.js';
+import { splitWords, termsOf } from './words.js';
 
 /** Field weights of the ranking (see the module comment). */
 export const BOOST: Readonly<Record<Exclude<keyof ToolDocument, 'id'>, number>> = { name: 3, title: 2, description: 1, params: 0.5, server: 0.7 };
 const FIELDS = Object.keys(BOOST) as (keyof typeof BOOST)[];
-/** Synonyms of a query word weigh this much of the word itself. */
-const SYNONYM_WEIGHT = 0.5;
+/** Query words this long also match as a prefix (`screensh` → screenshot). */
+const PREFIX_MIN = 5;
 
 /** Default and largest number of hits of one search. */
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -72,8 +72,8 @@ export class ToolIndex {
       fields: FIELDS,
       idField: 'id',
       tokenize: splitWords,
-      processTerm: termOf,
-      searchOptions: { boost: BOOST, combineWith: 'OR', prefix: (t) => t.length >= 4, fuzzy: (t) => (t.length >= 6 ? 0.2 : false) },
+      processTerm: termsOf,
+      searchOptions: { boost: BOOST, combineWith: 'OR', prefix: (t) => t.length >= PREFIX_MIN && !t.startsWith('~'), fuzzy: false },
     });
   }
 
@@ -107,26 +107,18 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolSearchHit[] {
     const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     const servers = options.servers === undefined ? undefined : new Set(options.servers);
-    const filter = (r: { id: unknown }) => {
+    const filter = servers === undefined && options.readOnly !== true ? undefined : (r: { id: unknown }) => {
       const e = this.entries.get(r.id as string);
       if (e === undefined) return false;
       if (servers !== undefined && !servers.has(e.tool.server)) return false;
       return options.readOnly !== true || e.tool.annotations?.readOnlyHint === true;
     };
     const words = splitWords(query.slice(0, 1000));
-    const own = new Set(words.map(termOf).filter((t): t is string => t !== null));
-    const synonyms = new Set(words.flatMap((w) => queryTerms(w)?.slice(1) ?? []).filter((t) => !own.has(t)));
-    if (own.size === 0 && synonyms.size === 0) return [];
-    const queries: (string | SearchOptions & { queries: string[] })[] = [words.join(' ')];
-    if (synonyms.size > 0) queries.push({ queries: [[...synonyms].join(' ')], boost: scaled(SYNONYM_WEIGHT), prefix: false, fuzzy: false, tokenize: (s) => s.split(' '), processTerm: (t) => t });
-    const results = this.engine.search({ combineWith: 'OR', queries }, { filter });
+    if (!words.some((w) => termsOf(w) !== null)) return [];
+    const results = this.engine.search(words.join(' '), filter === undefined ? {} : { filter });
     results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return results.slice(0, limit).map((r) => hit(this.entries.get(r.id as string)!, r.score));
   }
-}
-
-function scaled(weight: number): Record<string, number> {
-  return Object.fromEntries(FIELDS.map((f) => [f, BOOST[f] * weight]));
 }
 
 function hit(e: IndexedTool, score: number): ToolSearchHit {
