@@ -16,14 +16,15 @@ const STOP = new Set(
   'a an and are as at be by can do does for from has have how i if in into is it its me my of on or our please so that the their them then there these this those to too us was we what when where which who will with you your'.split(' '),
 );
 
-/** Character classes of the splitter: 0 separator, 1 lower-case letter (or a letter without case), 2 upper-case, 3 digit. */
-function classOf(c: string, code: number): number {
+/** Character class of the splitter: 0 separator, 1 lower-case letter (or a letter without case), 2 upper-case, 3 digit. */
+function classOf(text: string, i: number, code: number): number {
   if (code < 128) {
     if (code >= 97 && code <= 122) return 1;
     if (code >= 65 && code <= 90) return 2;
     if (code >= 48 && code <= 57) return 3;
     return 0;
   }
+  const c = String.fromCodePoint(text.codePointAt(i)!);
   if (/\p{Lu}/u.test(c)) return 2;
   if (/\p{L}/u.test(c)) return 1;
   return /\p{N}/u.test(c) ? 3 : 0;
@@ -34,24 +35,26 @@ export function splitWords(text: string): string[] {
   const out: string[] = [];
   let start = -1;
   let prev = 0;
-  const chars = Array.from(text);
-  for (let i = 0; i <= chars.length; i++) {
-    const c = chars[i] ?? ' ';
-    const k = classOf(c, c.charCodeAt(0));
+  let prevAt = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    if (code >= 0xdc00 && code <= 0xdfff) continue; // the low half of a pair: classed with its high half
+    const k = classOf(text, i, code);
     if (k === 0) {
-      if (start >= 0) out.push(chars.slice(start, i).join(''));
+      if (start >= 0) out.push(text.slice(start, i));
       start = -1;
     } else if (start < 0) start = i;
     else if (k === 2 && (prev === 1 || prev === 3)) {
       // getTiny → get | Tiny; v2Api → v2 | Api
-      out.push(chars.slice(start, i).join(''));
+      out.push(text.slice(start, i));
       start = i;
-    } else if (k === 1 && prev === 2 && i - start >= 2) {
+    } else if (k === 1 && prev === 2 && prevAt > start) {
       // HTTPServer → HTTP | Server: the last capital starts the next word
-      out.push(chars.slice(start, i - 1).join(''));
-      start = i - 1;
+      out.push(text.slice(start, prevAt));
+      start = prevAt;
     }
     prev = k;
+    prevAt = i;
   }
   return out;
 }
