@@ -209,11 +209,7 @@ export class GatewaySession {
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
     this.on('tools/list', async (params) => {
       const host = await this.ready();
-      const mode = this.gateway.toolSearch;
-      const listed = mode === undefined ? host.tools() : host.toolDefinitions({ toolSearch: mode }).filter((d): d is AdaptedTool => 'server' in d);
-      const tools = listed.map((t) => gatewayTool(host, t, this.gateway.annotationsTrusted(t.server)));
-      const search = mode === undefined ? [] : searchTools(host);
-      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...search, ...tools], params?.cursor, this.gateway.pageSize);
+      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...listedTools(host, this.gateway)], params?.cursor, this.gateway.pageSize);
     });
     this.on('tools/call', async (params, ctx, served) => {
       const host = await this.ready();
@@ -316,6 +312,14 @@ function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean)
   if (t.outputSchema) out.outputSchema = t.outputSchema;
   if (t.annotations && annotationsTrusted) out.annotations = t.annotations;
   return out;
+}
+
+/** The servers' tools as listed; with `--tool-search`, the two search tools and the pinned ones instead. */
+function listedTools(host: McpHost, gateway: SessionGateway): Record<string, unknown>[] {
+  const mode = gateway.toolSearch;
+  const listed = mode === undefined ? host.tools() : host.toolDefinitions({ toolSearch: mode }).filter((d): d is AdaptedTool => 'server' in d);
+  const tools = listed.map((t) => gatewayTool(host, t, gateway.annotationsTrusted(t.server)));
+  return mode === undefined ? tools : [...searchTools(host), ...tools];
 }
 
 /** The tool-search mode's two tools (`mcp_tools_search` is read-only). */
