@@ -4,6 +4,7 @@
  */
 import { StdioTransport } from './stdio.js';
 import type { Transport } from './types.js';
+import type { SandboxOptions } from './spawn/sandbox-policy.js';
 import type { HttpAuthProvider } from './http-common.js';
 
 export interface StdioServerConfig {
@@ -18,6 +19,8 @@ export interface StdioServerConfig {
   inheritEnv?: boolean;
   /** Env names whose values are secrets whatever they look like (redacted from traces and errors). */
   secretNames?: string[];
+  /** Run the server sandboxed (spawn/sandbox-policy.ts; off when absent). */
+  sandbox?: SandboxOptions;
 }
 
 export interface HttpServerConfig {
@@ -70,6 +73,7 @@ export async function createTransport(config: ServerConfig, options: TransportFa
       shutdown: options.shutdown,
       onStderr: options.onStderr,
       closeOnExit: options.closeOnExit,
+      sandbox: config.sandbox,
     });
   }
   const { createHttpTransport } = await import('./http-factory.js');

@@ -9,5 +9,6 @@ export { childEnv } from './env.js';
 export { registerExitCloser } from './exit-hooks.js';
 export { killsGroupAfterExit, killStep, shutdownLadder, stepSignal } from './spawn/kill.js';
 export { notFoundHint } from './spawn/not-found.js';
+export { prepareSandbox } from './spawn/sandbox-launch.js';
 export { localSpawnPlan, runKillStep } from './spawn/system.js';
 export { StderrRing } from './stderr-ring.js';

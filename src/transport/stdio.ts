@@ -20,6 +20,8 @@ import { ConnectionClosedError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
 import type { KillStep, KillStrength } from './spawn/kill.js';
+import type { SandboxLaunch } from './spawn/sandbox-launch.js';
+import type { SandboxOptions } from './spawn/sandbox-policy.js';
 import type { StderrRing } from './stderr-ring.js';
 import type { MessageExtra, SendOptions, Transport, TransportDiagnostic, TransportEvent } from './types.js';
 
@@ -49,6 +51,11 @@ export interface StdioTransportOptions {
    * process group on 'exit' (default false; see exit-hooks.ts).
    */
   closeOnExit?: boolean;
+  /**
+   * Run the server sandboxed (spawn/sandbox-launch.ts): bubblewrap on Linux, sandbox-exec on
+   * macOS, refused elsewhere. Its environment is then the sandbox's (`env` names), not `inheritEnv`.
+   */
+  sandbox?: SandboxOptions;
 }
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
@@ -99,6 +106,8 @@ export class StdioTransport implements Transport {
   private closeRequested = false;
   /** The environment the server was started with (its PATH explains a command not found). */
   private spawnEnv: Record<string, string> = {};
+  /** The sandbox's wrapper, proxy and temp dir, when `sandbox` is set (undone when the process is gone). */
+  private launch: SandboxLaunch | undefined;
 
   constructor(options: StdioTransportOptions) {
     this.opts = options;
@@ -122,11 +131,22 @@ export class StdioTransport implements Transport {
   start(): Promise<void> {
     if (this.state !== 'new') return Promise.reject(new TransportError('stdio transport already started', this.where('spawn')));
     this.state = 'starting';
-    if (rt !== undefined) return this.spawnWith(rt);
+    if (rt !== undefined && this.opts.sandbox === undefined) return this.spawnWith(rt);
     return loadRuntime().then(
-      (loaded) => {
+      async (loaded) => {
+        if (this.opts.sandbox !== undefined && this.state === 'starting') {
+          const { command, args = [], cwd, env, serverId, sandbox } = this.opts;
+          try {
+            this.launch = await loaded.prepareSandbox({ command, args, cwd, env, serverId, sandbox });
+          } catch (err) {
+            this.state = 'closed';
+            this.finish();
+            throw err;
+          }
+        }
         if (this.state === 'starting') return this.spawnWith(loaded);
-        // close() came while the modules loaded: no process was started.
+        // close() came while the modules loaded (or the sandbox was prepared): no process was started.
+        this.launch?.cleanup();
         this.state = 'closed';
         this.finish();
         this.onclose?.();
@@ -147,8 +167,9 @@ export class StdioTransport implements Transport {
     return new Promise<void>((resolve, reject) => {
       let child: ChildProcessWithoutNullStreams;
       try {
-        const env = (this.spawnEnv = m.childEnv(this.opts.env, this.opts.inheritEnv));
-        const plan = m.localSpawnPlan(command, args, env, cwd);
+        const launch = this.launch;
+        const env = (this.spawnEnv = launch?.env ?? m.childEnv(this.opts.env, this.opts.inheritEnv));
+        const plan = launch !== undefined ? { file: launch.file, args: launch.args, windowsVerbatimArguments: false } : m.localSpawnPlan(command, args, env, cwd);
         child = m.spawn(plan.file, plan.args, {
           cwd,
           env,
@@ -158,6 +179,7 @@ export class StdioTransport implements Transport {
           windowsVerbatimArguments: plan.windowsVerbatimArguments,
         });
       } catch (err) {
+        this.launch?.cleanup();
         this.state = 'closed';
         this.finish();
         reject(this.spawnError(err as NodeJS.ErrnoException));
@@ -174,6 +196,7 @@ export class StdioTransport implements Transport {
         const wasClosing = this.state === 'closing';
         this.state = 'closed';
         this.unregisterExit?.();
+        this.launch?.cleanup();
         this.finish();
         reject(this.spawnError(err));
         if (wasClosing) this.onclose?.();
@@ -340,6 +363,7 @@ export class StdioTransport implements Transport {
     // Make sure nothing the server started outlives it (its group; see spawn/kill.ts for Windows).
     const m = rt!;
     if (m.killsGroupAfterExit(process.platform) && child.pid !== undefined) m.runKillStep(m.killStep(process.platform, child.pid, 'kill'));
+    this.launch?.cleanup();
     this.finish();
     const { code, signal } = this.exitInfo ?? { code: null, signal: null };
     const tail = this.stderrTail;
