@@ -33,6 +33,7 @@ import { executeHostTool } from './host-tool-calls.js';
 import { isHostToolName } from './host-tools.js';
 import { boundJson, classifyError, jsonBytes, MAX_META_BYTES, OUTCOME_CODES, typedResult as typed, type HostCallResult, type RpcErrorInfo } from './outcome.js';
 import { boundAndStore } from './result-pages.js';
+import { withSandboxNote } from './sandbox-call.js';
 import { mayRetry, NO_RETRY, retryDelay } from './retry.js';
 import { errorText, type HostClient, type ServerSlot } from './server-slot.js';
 import { sanitizeText } from './text.js';
@@ -104,10 +105,11 @@ async function withRetries(run: Run): Promise<HostCallResult> {
     } else {
       // The HTTP session id is a bearer credential of this server: never the agent's to see.
       slot.redaction.addSecrets([(client as { sessionId?: string }).sessionId]);
+      const mark = slot.denials.count;
       const sent = await attempt(run, slot, client);
       if (sent.sent) attempts++;
-      if ('result' in sent) return finish(run, slot, sent.result, attempts);
-      failure = failed(run, slot, sent.error, attempts);
+      if ('result' in sent) return withSandboxNote(finish(run, slot, sent.result, attempts), slot, mark);
+      failure = withSandboxNote(failed(run, slot, sent.error, attempts), slot, mark);
       failedClient = failure.outcome === 'transport' ? client : undefined;
     }
     failure.attempts = attempts;

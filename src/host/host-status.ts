@@ -6,6 +6,7 @@
 import type { ServerStatus } from './host-types.js';
 import { capabilitySummary, instructionsSummary } from './runtime.js';
 import type { ServerSlot } from './server-slot.js';
+import { sandboxStatus } from './sandbox-note.js';
 import { sanitizeText } from './text.js';
 
 /** What the host knows beside the slot: its tools in the catalog, the listed tools it does not offer, the view. */
@@ -28,6 +29,7 @@ export function slotStatus(s: ServerSlot, view: StatusView): ServerStatus {
     retries: s.retries,
   };
   if (s.lastError !== undefined) out.lastError = s.lastError;
+  if (s.server.config.sandbox !== undefined) out.sandbox = sandboxStatus(s.server.config.sandbox, s.denials.all);
   if (s.lastConnectedAt !== undefined) out.lastConnectedAt = s.lastConnectedAt;
   if (s.nextRetryAt !== undefined) out.nextRetryAt = s.nextRetryAt;
   const info = s.client?.serverInfo;

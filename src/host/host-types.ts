@@ -11,6 +11,7 @@ import type { ConfigSource, ResolvedServer, RetrySettings, TransportKind } from 
 import type { HostAuthOptions } from './oauth.js';
 import type { PermissionHook } from './permissions.js';
 import type { ResultStoreOptions } from './result-pages.js';
+import type { SandboxStatus } from './sandbox-note.js';
 import type { ConnectFn, ServerState } from './server-slot.js';
 import type { BoundOptions } from './tool-result.js';
 import type { AdaptOptions } from './tools.js';
@@ -95,6 +96,8 @@ export interface ServerStatus {
   instructions?: string;
   /** Only in the detail view: the negotiated capabilities object (untrusted, as the server sent it). */
   serverCapabilities?: ServerCapabilities;
+  /** Present when the server runs sandboxed: its grants and what the sandbox refused (`sandbox-note.ts`). */
+  sandbox?: SandboxStatus;
 }
 
 /** Options of `status()`. */

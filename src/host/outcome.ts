@@ -25,6 +25,7 @@
 import { AuthRequiredError, CapabilityError, JsonRpcError, ProtocolError, TimeoutError, ValidationError, AbortError, McpWireError } from '../errors.js';
 import { sanitizeText } from './text.js';
 import type { ToolResultForAgent } from './tool-result.js';
+import type { SandboxStatus } from './sandbox-note.js';
 
 /** What happened to a call (see the module comment). */
 export type CallOutcome =
@@ -68,6 +69,8 @@ export interface HostCallResult extends ToolResultForAgent {
   metaDropped?: number;
   /** Handle of the full result when content was cut: read the rest with `mcp_result_read`. */
   resultId?: string;
+  /** A failed call to a sandboxed server: its grants and what the sandbox refused (`sandbox-note.ts`). */
+  sandbox?: SandboxStatus;
   /**
    * Wall-clock milliseconds from `callTool` to this result: permission, queue waits, every
    * attempt, retry delays and reconnect waits included.

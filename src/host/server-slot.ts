@@ -20,6 +20,7 @@ import { toConnectConfig } from './config/connect.js';
 import { untrustedHint } from './config/trust.js';
 import type { ResolvedServer } from './config/types.js';
 import { serverRedaction, type ServerRedaction } from './redaction.js';
+import { DenialLog, denialText } from './sandbox-note.js';
 import { sanitizeText } from './text.js';
 
 /**
@@ -64,6 +65,8 @@ export class ServerSlot {
   lastConnectedAt: number | undefined;
   retries = 0;
   nextRetryAt: number | undefined;
+  /** What this server's sandbox refused that the host saw (the proxy's refusals), bounded. */
+  readonly denials = new DenialLog();
   private generation = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private abort: AbortController | undefined;
@@ -157,7 +160,7 @@ export class ServerSlot {
     try {
       const pinned = this.server.config.protocolVersion;
       const era = pinned !== undefined ? { protocolVersion: pinned } : this.knownEra !== undefined ? { knownEra: this.knownEra } : {};
-      client = await this.deps.connect(toConnectConfig(this.server), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...era, signal: abort.signal });
+      client = await this.deps.connect(this.connectConfig(), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...era, signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
       this.pending = client;
       this.attach(client, gen);
@@ -180,6 +183,19 @@ export class ServerSlot {
       await client?.close().catch(() => {});
       this.failed(err);
     }
+  }
+
+  /** The connect() config, a sandbox's refusals reported to this slot. */
+  private connectConfig(): ServerConfig {
+    const config = toConnectConfig(this.server);
+    if (config.transport === 'stdio' && config.sandbox !== undefined) {
+      config.sandbox.onDenied = (d) => {
+        const line = denialText(d);
+        this.denials.record(line);
+        this.deps.onDiagnostic(this, `sandbox: ${line}`);
+      };
+    }
+    return config;
   }
 
   private attach(client: HostClient, gen: number): void {

@@ -23,6 +23,7 @@ export function toConnectConfig(server: ResolvedServer): ServerConfig {
     const out: StdioServerConfig = { transport: 'stdio', id: server.id, command: c.command, args: [...c.args], env: { ...c.env } };
     if (c.cwd !== undefined) out.cwd = c.cwd;
     if (c.secretNames !== undefined) out.secretNames = [...c.secretNames];
+    if (c.sandbox !== undefined) out.sandbox = structuredClone(c.sandbox);
     return out;
   }
   if (server.transport === 'http' && c.url !== undefined) {

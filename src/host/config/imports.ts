@@ -22,12 +22,14 @@
  *   (program and arguments) and `environment`, or `type: "remote"` with `url` and `headers`;
  *   `enabled: false` disables.
  *
+ * VS Code's `sandboxEnabled`/`sandbox` become the native `sandbox` (sandbox.ts).
  * Other keys (`autoApprove`, `envFile`, `startup_timeout_sec`, …) belong to other tools and are
  * ignored (some with a warning when ignoring them changes what runs: `envFile`, `enabled_tools`).
  */
-import { expandEntry, type ExpandContext, type VariableSyntax } from './expand.js';
+import { expandEntry, expandString, type ExpandContext, type VariableSyntax } from './expand.js';
 import type { FileSyntax } from './formats.js';
 import { isPlainObject, type EntryIssue } from './schema.js';
+import { sandboxFromVsCode } from './sandbox.js';
 
 /** Which tool's file (see the module comment). */
 export type ImportFormat = 'mcpServers' | 'vscode' | 'claude-json' | 'windsurf' | 'codex' | 'opencode';
@@ -77,6 +79,15 @@ export function convertImportEntry(raw: unknown, format: ImportFormat, ctx: Expa
   else if (format === 'opencode') convertOpenCode(raw, out);
   else convertMcpServers(format === 'windsurf' && raw.url === undefined && raw.serverUrl !== undefined ? { ...raw, url: raw.serverUrl } : raw, out);
   out.issues.push(...expandEntry(out.entry, variableSyntax(format), ctx));
+  if (format === 'vscode') {
+    const expand = (v: string, field: string): string => {
+      const r = expandString(v, 'vscode', ctx);
+      for (const message of r.problems) out.issues.push({ field, message });
+      return r.value;
+    };
+    const sandbox = sandboxFromVsCode(raw, expand, out.warnings);
+    if (sandbox !== undefined) out.entry.sandbox = sandbox;
+  }
   return out;
 }
 

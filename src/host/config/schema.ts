@@ -8,6 +8,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { isLoopback } from '../../auth/http.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../../mcp/versions.js';
+import { sandboxSchema, sandboxSettings } from './sandbox.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -129,6 +130,8 @@ export const serverEntrySchema = z.object({
   trust_annotations: z.boolean().optional(),
   /** `mcpwire daemon start` holds only the servers marked so, when any is (docs/daemon.md). */
   keep_alive: z.boolean().optional(),
+  /** Run this stdio server sandboxed (./sandbox.ts, docs/sandbox.md); off when absent or false. */
+  sandbox: sandboxSchema.optional(),
   /** Pins the protocol version and so the era (src/mcp/eras/select.ts): no probe. Default: found per server. */
   protocol_version: z
     .string()
@@ -204,6 +207,7 @@ function crossFieldIssues(raw: unknown): EntryIssue[] {
   const out: EntryIssue[] = [];
   if ((raw.transport === 'http' || raw.transport === 'sse') && raw.url === undefined) out.push({ field: 'url', message: `required when transport is "${raw.transport}"` });
   if (raw.transport === 'stdio' && raw.command === undefined) out.push({ field: 'command', message: 'required when transport is "stdio"' });
+  if ((raw.transport === 'http' || raw.transport === 'sse') && raw.sandbox !== undefined && raw.sandbox !== false) out.push({ field: 'sandbox', message: 'applies to stdio servers only (the host starts them)' });
   if (typeof raw.url === 'string' && !isHttpUrl(raw.url)) out.push({ field: 'url', message: 'must be an absolute http(s) URL' });
   // A typo inside `permissions` ("denied" for "deny") would silently allow calls: an error.
   if (isPlainObject(raw.permissions)) {
@@ -246,6 +250,8 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.trust_annotations === true) config.trustAnnotations = true;
   if (e.keep_alive !== undefined) config.keepAlive = e.keep_alive;
   if (e.protocol_version !== undefined) config.protocolVersion = e.protocol_version;
+  const sandbox = sandboxSettings(e.sandbox);
+  if (sandbox !== undefined) config.sandbox = sandbox;
   return { transport: e.transport === 'sse' ? 'http' : e.transport, enabled: e.enabled !== false, config };
 }
 

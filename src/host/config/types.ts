@@ -3,6 +3,8 @@
  * normalized shape, and the diagnostics the loader reports instead of throwing.
  */
 
+import type { SandboxSettings } from './sandbox.js';
+
 /** The two transports a configured server can use. */
 export type TransportKind = 'stdio' | 'http';
 
@@ -92,6 +94,8 @@ export interface NormalizedServerConfig {
   keepAlive?: boolean;
   /** `protocol_version`: pins the version and its era (no probe); default: found per server. */
   protocolVersion?: string;
+  /** `sandbox`: the server runs sandboxed with these grants (./sandbox.ts); absent: unsandboxed. */
+  sandbox?: SandboxSettings;
 }
 
 /** When and how often a failed tool call is sent again (`src/host/retry.ts`). */

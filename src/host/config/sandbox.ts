@@ -1,0 +1,96 @@
+/**
+ * The `sandbox` of a stdio server's entry (docs/sandbox.md): `true` or `{}` turns it on with the
+ * defaults (system directories and the server's own package read-only, a private temp dir, no
+ * home, the environment reduced to what the entry names, no network); the object grants more:
+ * `{ filesystem: { read, write }, network: "none" | { allow: [host names] }, env: [names] }`.
+ * Strict: a misspelt key is an error, never a silently wider or narrower sandbox.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { SandboxSpec } from '../../transport/spawn/sandbox-policy.js';
+
+/** A normalized sandbox: every list present. */
+export interface SandboxSettings extends SandboxSpec {
+  filesystem: { read: string[]; write: string[] };
+  network: 'none' | { allow: string[] };
+  env: string[];
+}
+
+const absolutePath = z
+  .string()
+  .min(1)
+  .refine((p) => !/[\0\r\n]/.test(p), 'must not contain NUL or line breaks')
+  .refine((p) => path.isAbsolute(p), 'must be an absolute path');
+/** `api.github.com`, `*.npmjs.org`, `localhost:8080`, `[::1]:8080`. */
+const HOST_PATTERN = /^(?:(?:\*\.)?[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+export const sandboxSchema = z.union([
+  z.boolean(),
+  z
+    .object({
+      filesystem: z.object({ read: z.array(absolutePath).max(256).optional(), write: z.array(absolutePath).max(256).optional() }).strict().optional(),
+      network: z
+        .union([
+          z.literal('none'),
+          z.object({ allow: z.array(z.string().regex(HOST_PATTERN, 'must be a host name, *.domain or host:port')).max(256) }).strict(),
+        ])
+        .optional(),
+      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).max(256).optional(),
+    })
+    .strict(),
+]);
+
+/** The normalized sandbox, or undefined when off (absent or `false`). */
+export function sandboxSettings(raw: z.infer<typeof sandboxSchema> | undefined): SandboxSettings | undefined {
+  if (raw === undefined || raw === false) return undefined;
+  const o = raw === true ? {} : raw;
+  return {
+    filesystem: { read: (o.filesystem?.read ?? []).map((p) => path.resolve(p)), write: (o.filesystem?.write ?? []).map((p) => path.resolve(p)) },
+    network: o.network === undefined || o.network === 'none' ? 'none' : { allow: [...o.network.allow] },
+    env: [...(o.env ?? [])],
+  };
+}
+
+/** The native (snake_case is the same here) shape of normalized settings, for writing an entry back. */
+export function sandboxEntry(s: SandboxSettings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (s.filesystem.read.length > 0 || s.filesystem.write.length > 0) {
+    const fsv: Record<string, string[]> = {};
+    if (s.filesystem.read.length > 0) fsv.read = s.filesystem.read;
+    if (s.filesystem.write.length > 0) fsv.write = s.filesystem.write;
+    out.filesystem = fsv;
+  }
+  if (s.network !== 'none') out.network = s.network;
+  if (s.env.length > 0) out.env = s.env;
+  return out;
+}
+
+/** A problem converting an imported sandbox (the field inside the imported entry). */
+export interface SandboxImportNote {
+  field: string;
+  message: string;
+}
+
+/**
+ * VS Code's `sandboxEnabled` + `sandbox` (`filesystem.allowWrite`, `network.allowedDomains`) as
+ * the native `sandbox`; `expand` resolves `${workspaceFolder}`, `${userHome}`… in paths. VS
+ * Code's deny lists have no counterpart (ours grants by allow-list: what is not granted is not
+ * there) and are reported as ignored.
+ */
+export function sandboxFromVsCode(raw: Record<string, unknown>, expand: (s: string, field: string) => string, notes: SandboxImportNote[]): unknown {
+  if (raw.sandboxEnabled !== true) {
+    if (raw.sandbox !== undefined) notes.push({ field: 'sandbox', message: 'ignored: "sandboxEnabled" is not true, the server runs unsandboxed' });
+    return undefined;
+  }
+  const src = typeof raw.sandbox === 'object' && raw.sandbox !== null ? (raw.sandbox as Record<string, Record<string, unknown> | undefined>) : {};
+  const out: Record<string, unknown> = {};
+  const list = (v: unknown, field: string): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string').map((x) => expand(x, field)) : []);
+  const write = list(src.filesystem?.allowWrite, 'sandbox.filesystem.allowWrite');
+  if (write.length > 0) out.filesystem = { write };
+  const allow = list(src.network?.allowedDomains, 'sandbox.network.allowedDomains');
+  if (allow.length > 0) out.network = { allow };
+  for (const [k, f] of [['filesystem', 'denyRead'], ['filesystem', 'denyWrite'], ['network', 'deniedDomains']] as const) {
+    if (src[k]?.[f] !== undefined) notes.push({ field: `sandbox.${k}.${f}`, message: 'ignored: the sandbox grants by allow-list (what is not granted is not reachable)' });
+  }
+  return out;
+}
