@@ -22,10 +22,17 @@ import http from 'node:http';
 import net from 'node:net';
 import readline from 'node:readline';
 
-const tools = ['read_file', 'write_file', 'connect', 'resolve', 'proxy_get', 'spawn_orphan', 'env'].map((name) => ({
-  name,
-  inputSchema: { type: 'object' },
-}));
+const str = { type: 'string' };
+const params = {
+  read_file: { path: str },
+  write_file: { path: str, content: str },
+  connect: { host: str, port: { type: 'number' } },
+  resolve: { host: str },
+  proxy_get: { url: str },
+  spawn_orphan: { marker: str },
+  env: { names: { type: 'array', items: str } },
+};
+const tools = Object.entries(params).map(([name, properties]) => ({ name, inputSchema: { type: 'object', properties } }));
 
 const ok = (text) => ({ content: [{ type: 'text', text }] });
 const fail = (text) => ({ content: [{ type: 'text', text }], isError: true });

@@ -63,7 +63,7 @@ function publicName(server: string, tool: string): string {
   return `mcp_${slug(server)}_${slug(tool)}_${createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8)}`;
 }
 
-const STATUS_KEYS = ['enabled', 'era', 'id', 'last_connected_at', 'last_error', 'next', 'protocol_version', 'source', 'state', 'tools', 'transport'];
+const STATUS_KEYS = ['enabled', 'era', 'id', 'last_connected_at', 'last_error', 'next', 'protocol_version', 'sandbox', 'source', 'state', 'tools', 'transport'];
 
 describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_000 }, () => {
   it('adds stdio and http servers per scope, refuses a duplicate without --replace, lists with sources', async () => {

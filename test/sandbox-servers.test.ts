@@ -111,7 +111,9 @@ describe.skipIf(noBwrap)('a sandboxed server is reaped with its whole tree (bubb
       shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 200 },
     });
     const events: string[] = [];
-    t.onevent = (e) => e.type === 'signal' && events.push(e.signal);
+    t.onevent = (e) => {
+      if (e.type === 'signal') events.push(String(e.signal));
+    };
     await t.start();
     await until('its children to run', () => withMarker(`${marker}-child`).length > 0 && withMarker(`${marker}-escaped`).length > 0);
     await t.close();

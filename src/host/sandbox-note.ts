@@ -83,3 +83,10 @@ export function sandboxErrorNote(serverId: string, st: SandboxStatus): string {
   const denied = st.denied.length > 0 ? `; denied: ${st.denied.join('; ')}` : '';
   return `[mcpwire] server "${serverId}" runs sandboxed (${st.summary})${denied}`;
 }
+
+/** The note of a failed call (`text`: what the server said) to a sandboxed server, or undefined when it is not sandboxed. */
+export function sandboxNoteFor(server: { id: string; config: { sandbox?: SandboxSettings } }, text: string, denied: readonly string[] = []): string | undefined {
+  const grants = server.config.sandbox;
+  if (grants === undefined) return undefined;
+  return sandboxErrorNote(server.id, sandboxStatus(grants, [...denied, ...inferDenials(text, grants)]));
+}

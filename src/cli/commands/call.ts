@@ -19,7 +19,7 @@
  * when the tool reports `isError: true` or the request fails.
  */
 import type { CallToolResult, McpClient, RequestId, Tool } from '../../index.js';
-import { clientAuthOptions, decidePermission, publicToolName, type ResolvedServer } from '../../host-api.js';
+import { clientAuthOptions, decidePermission, publicToolName, sandboxNoteFor, type ResolvedServer } from '../../host-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { runCommand, type CommandRun, type Scrub } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
@@ -139,7 +139,9 @@ async function callConfigured(values: Values, req: CallRequest, run: CommandRun)
   return withProgress(async (opts) => {
     const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
     try {
-      return await invoke(client, req, { ...opts, timeoutMs }, run);
+      const result = await invoke(client, req, { ...opts, timeoutMs }, run);
+      if (result.isError) sandboxNote(server, result, run);
+      return result;
     } finally {
       await client.close();
     }
@@ -166,6 +168,13 @@ async function invoke(client: McpClient, req: CallRequest, opts: CallOpts & { ti
     deadline.stop();
     stop?.();
   }
+}
+
+/** A failed call of a sandboxed server: say so on stderr, with what the sandbox probably denied (docs/sandbox.md). */
+function sandboxNote(server: ResolvedServer, result: CallToolResult, run: CommandRun): void {
+  const text = (result.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  const note = sandboxNoteFor(server, text);
+  if (note !== undefined) process.stderr.write(`mcpwire: ${safeText(run.scrub(note.replace(/^\[mcpwire\] /, '')), 2000)}\n`);
 }
 
 /** A `permissions.deny` rule of the server's config refuses the call before anything is sent. */

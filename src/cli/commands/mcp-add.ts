@@ -14,6 +14,7 @@
  * (global, `--config`) are always trusted.
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { addServer, projectEntryTrust, trustWrittenEntry, type WrittenTrust } from '../../host-api.js';
 import { parse, splitCommandLine, UsageError } from '../args.js';
 import { CONFIG_OPTIONS, pathOptions, reportFailure, secretPairs, writeTarget } from '../config-target.js';
@@ -35,6 +36,11 @@ const OPTIONS = {
   'oauth-client-id': { type: 'string' },
   'oauth-client-secret': { type: 'string' },
   'oauth-scope': { type: 'string' },
+  sandbox: { type: 'boolean' },
+  'sandbox-read': { type: 'string', multiple: true },
+  'sandbox-write': { type: 'string', multiple: true },
+  'sandbox-allow': { type: 'string', multiple: true },
+  'sandbox-env': { type: 'string', multiple: true },
 } as const;
 
 const USAGE = 'usage: mcpwire mcp add <id> --url <url> [--transport http|sse] … | --command <cmd> [--arg <value>]… (see mcpwire mcp --help)';
@@ -63,7 +69,7 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
     const misplaced = (names: string[]) => names.filter((n) => (values as Record<string, unknown>)[n] !== undefined);
     let note: string | undefined;
     if (transport === 'http' || transport === 'sse') {
-      const wrong = misplaced(['command', 'arg', 'cwd', 'env']);
+      const wrong = misplaced(['command', 'arg', 'cwd', 'env', 'sandbox', 'sandbox-read', 'sandbox-write', 'sandbox-allow', 'sandbox-env']);
       if (wrong.length) throw new UsageError(`--${wrong[0]} is for a stdio server (--command); an HTTP server takes --url and --header`);
       if (values.url === undefined) throw new UsageError(`--transport ${transport} needs --url <url>`);
       entry.url = values.url;
@@ -86,6 +92,8 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
       if (values.cwd !== undefined) entry.cwd = values.cwd;
       const env = envEntries(values.env ?? []);
       if (Object.keys(env).length) entry.env = env;
+      const sandbox = sandboxEntry(values);
+      if (sandbox !== undefined) entry.sandbox = sandbox;
     }
     if (values['request-timeout-ms'] !== undefined) {
       const n = Number(values['request-timeout-ms']);
@@ -113,6 +121,24 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
     if (err instanceof Error && err.message.endsWith('(use replace to overwrite)')) err.message = err.message.replace('(use replace to overwrite)', '(use --replace to overwrite)');
     return reportFailure(err);
   }
+}
+
+/**
+ * `--sandbox` (the defaults) and the grants that imply it: `--sandbox-read/-write <dir>` (made
+ * absolute here), `--sandbox-allow <host>`, `--sandbox-env <NAME>` (docs/sandbox.md).
+ */
+function sandboxEntry(values: { sandbox?: boolean; 'sandbox-read'?: string[]; 'sandbox-write'?: string[]; 'sandbox-allow'?: string[]; 'sandbox-env'?: string[] }): Record<string, unknown> | undefined {
+  const read = (values['sandbox-read'] ?? []).map((p) => path.resolve(p));
+  const write = (values['sandbox-write'] ?? []).map((p) => path.resolve(p));
+  const allow = values['sandbox-allow'] ?? [];
+  const env = values['sandbox-env'] ?? [];
+  if (values.sandbox !== true && read.length + write.length + allow.length + env.length === 0) return undefined;
+  for (const n of env) if (!ENV_NAME.test(n)) throw new UsageError(`--sandbox-env takes a variable name, not "${safeText(n, 40)}"`);
+  const out: Record<string, unknown> = {};
+  if (read.length + write.length > 0) out.filesystem = { ...(read.length ? { read } : {}), ...(write.length ? { write } : {}) };
+  if (allow.length > 0) out.network = { allow };
+  if (env.length > 0) out.env = env;
+  return out;
 }
 
 /** What the trust of the written entry is, in words (`own`: the user's own file, always trusted). */

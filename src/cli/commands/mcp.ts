@@ -9,6 +9,7 @@ const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
       'mcp add <id> --transport http --url <url> [--header k=v]… [--oauth-authorization-url <url>] [--oauth-token-url <url>]\n' +
       '        [--oauth-registration-url <url>] [--oauth-client-id <id>] [--oauth-client-secret <secret>] [--oauth-scope <scope>]\n' +
       '    mcpwire mcp add <id> --transport stdio --command <cmd> [--arg <value>]… [--cwd <dir>] [--env k=v]…\n' +
+      '        [--sandbox] [--sandbox-read <dir>]… [--sandbox-write <dir>]… [--sandbox-allow <host>]… [--sandbox-env <NAME>]…\n' +
       '        common: [--scope project|global] [--replace] [--enabled true|false] [--request-timeout-ms <ms>]',
   },
   list: { file: './mcp-list.js', usage: 'mcp list [--scope effective|project|global] [--imports]' },
@@ -22,7 +23,7 @@ const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
 const VALUED = new Set([
   '--stdio', '--url', '--header', '--timeout-ms', '--trace', '--config', '--scope', '--transport', '--command', '--arg', '--cwd', '--env',
   '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url', '--oauth-registration-url', '--oauth-client-id',
-  '--oauth-client-secret', '--oauth-scope',
+  '--oauth-client-secret', '--oauth-scope', '--sandbox-read', '--sandbox-write', '--sandbox-allow', '--sandbox-env',
 ]);
 
 function usage(): string {

@@ -5,7 +5,8 @@
  * auth_required | ready | error`) and tool count, then closes everything. With an id: that
  * server only, plus `last_error` and `last_connected_at`. `--json`: see docs/cli.md. A project
  * server of a project the user has not trusted (`mcpwire trust`) is never spawned: it shows
- * `untrusted`, with the hint as its error.
+ * `untrusted`, with the hint as its error. A sandboxed server shows its grants (`sandbox`) and
+ * what its sandbox refused (docs/sandbox.md).
  */
 import { canLogIn } from '../login-hint.js';
 import type { ServerStatus } from '../../host-api.js';
@@ -33,6 +34,8 @@ export interface StatusRow {
   protocol_version: string | null;
   /** The command that fixes the state, when there is one (`mcpwire login <id>` for `auth_required`). */
   next: string | null;
+  /** A sandboxed server's grants (paths, host names, env names) and what the sandbox refused; null when unsandboxed. */
+  sandbox: { summary: string; grants: unknown; denied: string[] } | null;
 }
 
 function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlySet<string>): StatusRow {
@@ -49,6 +52,7 @@ function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlyS
     protocol_version: s.protocolVersion ?? null,
     // A server with its own Authorization header is fixed in its config, not by logging in.
     next: s.state === 'auth_required' && loginable.has(s.id) ? `mcpwire login ${s.id}` : null,
+    sandbox: s.sandbox === undefined ? null : { summary: s.sandbox.summary, grants: s.sandbox.grants, denied: s.sandbox.denied.map(scrub) },
   };
 }
 
@@ -90,13 +94,16 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
       ['tools', String(r.tools)],
       ['last_error', r.last_error === null ? '-' : timeoutHint(r.last_error)],
       ['last_connected_at', r.last_connected_at ?? '-'],
+      ['sandbox', r.sandbox === null ? 'no (runs as the user)' : r.sandbox.summary],
+      ...(r.sandbox !== null && r.sandbox.denied.length > 0 ? ([['sandbox_denied', r.sandbox.denied.join('; ')]] as [string, string][]) : []),
       ...(r.next !== null ? ([['next', r.next]] as [string, string][]) : []),
     ];
     process.stdout.write(`${lines.map(([k, v]) => `${k.padEnd(18)} ${safeText(v, 1000)}`).join('\n')}\n`);
     return;
   }
   const hasError = rows.some((r) => r.last_error !== null);
-  const headers = ['id', 'transport', 'source', 'enabled', 'state', 'tools', ...(hasError ? ['error'] : [])];
+  const hasSandbox = rows.some((r) => r.sandbox !== null);
+  const headers = ['id', 'transport', 'source', 'enabled', 'state', 'tools', ...(hasSandbox ? ['sandboxed'] : []), ...(hasError ? ['error'] : [])];
   const body = rows.map((r) => [
     safeText(r.id, 64),
     r.transport,
@@ -104,6 +111,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     String(r.enabled),
     r.state,
     String(r.tools),
+    ...(hasSandbox ? [r.sandbox === null ? 'no' : r.sandbox.denied.length > 0 ? `yes (${r.sandbox.denied.length} denied)` : 'yes'] : []),
     ...(hasError ? [cellText(timeoutHint(r.last_error ?? ''), 300)] : []),
   ]);
   // The error column wraps on a narrow terminal: its end (the command, the code) is the point.

@@ -49,3 +49,4 @@ export {
 export { listTrustedProjects, projectEntryTrust, trustProject, trustWrittenEntry, untrustProject, type PendingServer, type TrustEditOptions, type TrustResult, type WrittenTrust } from './trust-edit.js';
 export { addServer, removeServer, setServerEnabled, type AddServerOptions, type SetEnabledOutcome } from './write.js';
 export { toConnectConfig } from './connect.js';
+export { sandboxLoosened, sandboxSettings, type SandboxSettings } from './sandbox.js';

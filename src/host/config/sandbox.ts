@@ -94,3 +94,19 @@ export function sandboxFromVsCode(raw: Record<string, unknown>, expand: (s: stri
   }
   return out;
 }
+
+/**
+ * Whether `after` grants a server more than `before`: the sandbox removed, a path readable or
+ * writable that was not (a grant inside an old one is no more), a host, an env name, any network
+ * where there was none. The trust of a project server survives a change only when it is not.
+ */
+export function sandboxLoosened(before: SandboxSettings | undefined, after: SandboxSettings | undefined): boolean {
+  if (before === undefined) return false;
+  if (after === undefined) return true;
+  const inside = (p: string, dirs: readonly string[]) => dirs.some((d) => p === d || p.startsWith(d.endsWith('/') ? d : d + '/'));
+  if (after.filesystem.write.some((p) => !inside(p, before.filesystem.write))) return true;
+  if (after.filesystem.read.some((p) => !inside(p, [...before.filesystem.read, ...before.filesystem.write]))) return true;
+  if (after.env.some((n) => !before.env.includes(n))) return true;
+  if (after.network === 'none') return false;
+  return before.network === 'none' || after.network.allow.some((h) => !(before.network as { allow: string[] }).allow.includes(h));
+}

@@ -7,6 +7,7 @@
  * writes the store holding its lock (`edit-lock.ts`): parallel commands never drop each other's.
  */
 import { stat } from 'node:fs/promises';
+import { sandboxLoosened } from './sandbox.js';
 import path from 'node:path';
 import { ConfigError } from '../../errors.js';
 import { readIfExists } from '../../fs/atomic.js';
@@ -80,8 +81,8 @@ export async function projectEntryTrust(dir: string, id: string, options: TrustE
 /**
  * Server `id` was just written in the project's native file by the user (`mcp add`). A new entry
  * is trusted: the user wrote it. A replaced one (`before`: as it was, from `projectEntryTrust`)
- * keeps its trust when it runs the same thing (transport, command and args, url) and drops it
- * when that changed: the new command is asked for with `mcpwire trust`.
+ * keeps its trust when it runs the same thing (transport, command and args, url) in a sandbox no
+ * looser (sandbox.ts), and drops it when that changed: the new command is asked for with `mcpwire trust`.
  */
 export async function trustWrittenEntry(dir: string, id: string, replaced: boolean, before: { server: ResolvedServer; trusted: boolean } | undefined, options: TrustEditOptions = {}): Promise<WrittenTrust> {
   const project = await projectRealPath(dir, options.cwd);
@@ -112,10 +113,10 @@ function editTrustStore(file: string, change: (store: TrustStoreData) => boolean
   });
 }
 
-/** Whether two entries run the same thing: transport, command and arguments, URL. */
+/** Whether two entries run the same thing (transport, command and arguments, URL) and `b`'s sandbox grants no more than `a`'s. */
 function sameRun(a: ResolvedServer, b: ResolvedServer): boolean {
   const run = (s: ResolvedServer) => JSON.stringify([s.transport, s.config.command ?? null, s.config.args ?? [], s.config.url ?? null]);
-  return run(a) === run(b);
+  return run(a) === run(b) && !sandboxLoosened(a.config.sandbox, b.config.sandbox);
 }
 
 function trustedServer(project: string, s: ResolvedServer): TrustedProject['servers'][number] {
