@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../src/transport/spawn/sandbox-launch.js';
 import { runCli } from './support/cli-process.js';
-import { cleanup, node, root, run, sandbox } from './support/cli-user.js';
+import { cleanup, node, root, run, sandbox, sh } from './support/cli-user.js';
 
 const HOSTILE = path.join(root, 'mock-servers', 'hostile-server.mjs');
 const noBwrap = process.platform !== 'linux' || findBwrap() === undefined;
@@ -71,6 +71,19 @@ describe.skipIf(noBwrap)('sandboxed servers in the CLI (bubblewrap; skipped only
     file.mcp.servers.jail.sandbox = undefined as never;
     fs.writeFileSync(sb.projectFile, JSON.stringify(file));
     expect(await status()).toBe('untrusted');
+  });
+
+  it('docs/sandbox.md: the `mcp add` block runs as written and status shows the sandbox', async () => {
+    const doc = fs.readFileSync(path.join(root, 'docs', 'sandbox.md'), 'utf8');
+    const block = /```sh ran-by: test\/sandbox-cli\.test\.ts[^\n]*\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(block).toBeDefined();
+    const sb = sandbox();
+    fs.copyFileSync(HOSTILE, path.join(sb.proj, 'server.mjs'));
+    const r = await sh(sb, `mcpwire() { ${JSON.stringify(node)} ${JSON.stringify(path.join(root, 'dist', 'cli', 'main.js'))} "$@"; }\nset -e\n${block!}`);
+    expect(r.stderr).toBe('');
+    const row = JSON.parse(r.stdout.slice(r.stdout.indexOf('{\n'))) as { state: string; sandbox: { summary: string } };
+    expect(row.state).toBe('ready');
+    expect(row.sandbox.summary).toContain(`write ${path.join(sb.proj, 'notes')}`);
   });
 
   it('the daemon starts a sandboxed server sandboxed: its environment and HOME are the sandbox\'s', async () => {
