@@ -48,89 +48,96 @@ export function isInternalAddress(address: string): boolean {
   return a === '::1' || a === '::' || /^fe[89ab]/.test(a);
 }
 
+/** The address to connect to for `host:port`, or why not (see the module comment). */
+export async function decideTarget(allow: readonly string[], host: string, port: number): Promise<{ address: string } | { refused: string }> {
+  if (allowedBy(allow, host, port) === undefined) return { refused: 'not on the allow-list' };
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  let address = bare;
+  if (net.isIP(bare) === 0) {
+    try {
+      address = (await lookup(bare)).address;
+    } catch {
+      return { refused: 'name does not resolve' };
+    }
+  }
+  const literal = net.isIP(bare) !== 0 || bare.toLowerCase() === 'localhost';
+  if (isInternalAddress(address) && !literal) return { refused: `resolves to an internal address (${address})` };
+  return { address };
+}
+
+type Deny = (host: string, port: number, reason: string) => void;
+type Track = (s: Duplex) => void;
+
+/** A plain-HTTP request in absolute form (`GET http://host/path`): forwarded when allowed. */
+function plainRequest(allow: readonly string[], deny: Deny, req: http.IncomingMessage, res: http.ServerResponse): void {
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '');
+  } catch {
+    res.writeHead(400).end('mcpwire sandbox proxy: absolute http:// URL expected\n');
+    return;
+  }
+  const port = Number(url.port || 80);
+  void decideTarget(allow, url.hostname, port).then((d) => {
+    if ('refused' in d) {
+      deny(url.hostname, port, d.refused);
+      res.writeHead(403, { 'content-type': 'text/plain' }).end(`mcpwire sandbox: ${url.hostname}:${port} ${d.refused}\n`);
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-connection'];
+    delete headers['proxy-authorization'];
+    const up = http.request({ host: d.address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false, timeout: CONNECT_TIMEOUT_MS }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    req.pipe(up);
+  });
+}
+
+/** A CONNECT tunnel: opened when allowed, else 403. */
+function tunnel(allow: readonly string[], deny: Deny, track: Track, req: http.IncomingMessage, client: Duplex, head: Buffer): void {
+  track(client);
+  client.on('error', () => {});
+  const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
+  if (m === null) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
+  const host = m[1];
+  const port = Number(m[2]);
+  void decideTarget(allow, host, port).then((d) => {
+    if ('refused' in d) {
+      deny(host, port, d.refused);
+      client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nmcpwire sandbox: ${host}:${port} ${d.refused}\n`);
+      return;
+    }
+    const up = net.connect({ host: d.address, port, timeout: CONNECT_TIMEOUT_MS });
+    track(up);
+    up.once('connect', () => {
+      up.setTimeout(0);
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) up.write(head);
+      up.pipe(client);
+      client.pipe(up);
+    });
+    up.once('timeout', () => up.destroy());
+    up.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
+    client.once('close', () => up.destroy());
+  });
+}
+
 /** Starts the proxy of one sandbox (see the module comment); `tcp`: on 127.0.0.1 instead of a Unix socket. */
 export async function startSandboxProxy(allow: readonly string[], onDenied: (d: SandboxDenial) => void, tcp = false): Promise<SandboxProxy> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-proxy-'));
   fs.chmodSync(dir, 0o700);
   const socket = path.join(dir, 'proxy.sock');
   const sockets = new Set<Duplex>();
-  const track = (s: Duplex) => {
+  const track: Track = (s) => {
     sockets.add(s);
     s.once('close', () => sockets.delete(s));
   };
-
-  /** The address to connect to, or why not. */
-  const decide = async (host: string, port: number): Promise<{ address: string } | { refused: string }> => {
-    const entry = allowedBy(allow, host, port);
-    if (entry === undefined) return { refused: 'not on the allow-list' };
-    const bare = host.replace(/^\[(.*)\]$/, '$1');
-    let address = bare;
-    if (net.isIP(bare) === 0) {
-      try {
-        address = (await lookup(bare)).address;
-      } catch {
-        return { refused: 'name does not resolve' };
-      }
-    }
-    const literal = net.isIP(bare) !== 0 || bare.toLowerCase() === 'localhost';
-    if (isInternalAddress(address) && !literal) return { refused: `resolves to an internal address (${address})` };
-    return { address };
-  };
-  const deny = (host: string, port: number, reason: string) => onDenied({ kind: 'network', host: host.slice(0, 253), port, reason, at: Date.now() });
-
-  const server = http.createServer((req, res) => {
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '');
-    } catch {
-      res.writeHead(400).end('mcpwire sandbox proxy: absolute http:// URL expected\n');
-      return;
-    }
-    const port = Number(url.port || 80);
-    void decide(url.hostname, port).then((d) => {
-      if ('refused' in d) {
-        deny(url.hostname, port, d.refused);
-        res.writeHead(403, { 'content-type': 'text/plain' }).end(`mcpwire sandbox: ${url.hostname}:${port} ${d.refused}\n`);
-        return;
-      }
-      const headers = { ...req.headers };
-      delete headers['proxy-connection'];
-      delete headers['proxy-authorization'];
-      const up = http.request({ host: d.address, port, method: req.method, path: url.pathname + url.search, headers, setHost: false, timeout: CONNECT_TIMEOUT_MS }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
-      up.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
-      req.pipe(up);
-    });
-  });
-  server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
-    track(client);
-    client.on('error', () => {});
-    const m = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(req.url ?? '');
-    if (m === null) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
-    const host = m[1];
-    const port = Number(m[2]);
-    void decide(host, port).then((d) => {
-      if ('refused' in d) {
-        deny(host, port, d.refused);
-        client.end(`HTTP/1.1 403 Forbidden\r\ncontent-type: text/plain\r\n\r\nmcpwire sandbox: ${host}:${port} ${d.refused}\n`);
-        return;
-      }
-      const up = net.connect({ host: d.address, port, timeout: CONNECT_TIMEOUT_MS });
-      track(up);
-      up.once('connect', () => {
-        up.setTimeout(0);
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        if (head.length > 0) up.write(head);
-        up.pipe(client);
-        client.pipe(up);
-      });
-      up.once('timeout', () => up.destroy());
-      up.on('error', () => client.end('HTTP/1.1 502 Bad Gateway\r\n\r\n'));
-      client.once('close', () => up.destroy());
-    });
-  });
+  const deny: Deny = (host, port, reason) => onDenied({ kind: 'network', host: host.slice(0, 253), port, reason, at: Date.now() });
+  const server = http.createServer((req, res) => plainRequest(allow, deny, req, res));
+  server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => tunnel(allow, deny, track, req, client, head));
   server.on('connection', (s) => {
     if (sockets.size >= MAX_SOCKETS) return void s.destroy();
     track(s);
