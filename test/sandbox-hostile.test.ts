@@ -17,25 +17,12 @@ import { findBwrap } from '../src/transport/spawn/sandbox-launch.js';
 import { startAndSettle, stdioServer } from './support/host-servers.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { until } from './support/until.js';
+import { withMarker } from './support/proc-marker.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOSTILE = path.join(ROOT, 'mock-servers', 'hostile-server.mjs');
 const noBwrap = process.platform !== 'linux' || findBwrap() === undefined;
 const tmp = tempDirs('mcpwire-sbx-');
-
-/** Processes of this machine whose command line holds `marker`. */
-function withMarker(marker: string): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${d}/cmdline`, 'latin1').includes(marker)) out.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 function listen(body: string): Promise<http.Server> {
   const s = http.createServer((_req, res) => res.end(body));

@@ -4,7 +4,7 @@
  * schema and VS Code's import — and the refusals: Windows, and Linux without bubblewrap.
  */
 import { describe, expect, it } from 'vitest';
-import { sandboxSettings, sandboxSchema } from '../src/host/config/sandbox.js';
+import { sandboxLoosened, sandboxSettings, sandboxSchema, type SandboxSettings } from '../src/host/config/sandbox.js';
 import { validateServerEntry } from '../src/host/config/schema.js';
 import { convertImportEntry } from '../src/host/config/imports.js';
 import { bwrapArgs, PROXY_SOCKET } from '../src/transport/spawn/bwrap.js';
@@ -157,6 +157,29 @@ describe('the sandbox config', () => {
     const off = convertImportEntry({ command: 'npx', sandbox: { filesystem: {} } }, 'vscode', ctx);
     expect(off.entry.sandbox).toBeUndefined();
     expect(off.warnings.map((w) => w.field)).toContain('sandbox');
+  });
+});
+
+describe('whether a changed sandbox is looser (trust is kept only when it is not)', () => {
+  const s = (o: Partial<SandboxSettings> & { read?: string[]; write?: string[] } = {}): SandboxSettings => ({
+    filesystem: { read: o.read ?? [], write: o.write ?? [] },
+    network: o.network ?? 'none',
+    env: o.env ?? [],
+  });
+  it('removing it, a new path outside the old grants, a new env name, any new host is looser', () => {
+    expect(sandboxLoosened(s(), undefined)).toBe(true);
+    expect(sandboxLoosened(s({ write: ['/a'] }), s({ write: ['/b'] }))).toBe(true);
+    expect(sandboxLoosened(s({ read: ['/a'] }), s({ write: ['/a'] }))).toBe(true);
+    expect(sandboxLoosened(s(), s({ env: ['TOKEN'] }))).toBe(true);
+    expect(sandboxLoosened(s(), s({ network: { allow: ['x.example'] } }))).toBe(true);
+    expect(sandboxLoosened(s({ network: { allow: ['x.example'] } }), s({ network: { allow: ['x.example', 'y.example'] } }))).toBe(true);
+  });
+  it('the same, a narrower path, fewer hosts, no network, or adding a sandbox where there was none is not', () => {
+    expect(sandboxLoosened(s({ write: ['/a'] }), s({ write: ['/a'] }))).toBe(false);
+    expect(sandboxLoosened(s({ write: ['/a'] }), s({ write: ['/a/b'], read: ['/a/c'] }))).toBe(false);
+    expect(sandboxLoosened(s({ network: { allow: ['x.example', 'y.example'] } }), s({ network: { allow: ['x.example'] } }))).toBe(false);
+    expect(sandboxLoosened(s({ network: { allow: ['x.example'] } }), s())).toBe(false);
+    expect(sandboxLoosened(undefined, s())).toBe(false);
   });
 });
 

@@ -14,25 +14,13 @@ import { StdioTransport } from '../src/transport/stdio.js';
 import { findBwrap } from '../src/transport/spawn/sandbox-launch.js';
 import { tempDirs } from './support/temp-dirs.js';
 import { until } from './support/until.js';
+import { withMarker } from './support/proc-marker.js';
 
 const require = createRequire(import.meta.url);
 const bin = (pkg: string) => path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'dist', 'index.js');
 const noBwrap = process.platform !== 'linux' || findBwrap() === undefined;
 const tmp = tempDirs('mcpwire-sbx-real-');
 const text = (r: { content?: unknown[] }) => (r.content ?? []).map((c) => (c as { text?: string }).text ?? '').join('\n');
-
-function withMarker(marker: string): number[] {
-  const out: number[] = [];
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      if (fs.readFileSync(`/proc/${d}/cmdline`, 'latin1').includes(marker)) out.push(Number(d));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
 
 describe.skipIf(noBwrap)('real servers sandboxed (bubblewrap; skipped only where bwrap is absent)', () => {
   const clients: McpClient[] = [];

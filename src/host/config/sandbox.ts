@@ -51,20 +51,6 @@ export function sandboxSettings(raw: z.infer<typeof sandboxSchema> | undefined):
   };
 }
 
-/** The native (snake_case is the same here) shape of normalized settings, for writing an entry back. */
-export function sandboxEntry(s: SandboxSettings): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  if (s.filesystem.read.length > 0 || s.filesystem.write.length > 0) {
-    const fsv: Record<string, string[]> = {};
-    if (s.filesystem.read.length > 0) fsv.read = s.filesystem.read;
-    if (s.filesystem.write.length > 0) fsv.write = s.filesystem.write;
-    out.filesystem = fsv;
-  }
-  if (s.network !== 'none') out.network = s.network;
-  if (s.env.length > 0) out.env = s.env;
-  return out;
-}
-
 /** A problem converting an imported sandbox (the field inside the imported entry). */
 export interface SandboxImportNote {
   field: string;
