@@ -3,6 +3,8 @@
  * sandbox-exec profile for each config shape, the proxy's allow-list matching, the config
  * schema and VS Code's import — and the refusals: Windows, and Linux without bubblewrap.
  */
+import fs from 'node:fs';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { sandboxLoosened, sandboxSettings, sandboxSchema, type SandboxSettings } from '../src/host/config/sandbox.js';
 import { validateServerEntry } from '../src/host/config/schema.js';
@@ -184,6 +186,37 @@ describe('whether a changed sandbox is looser (trust is kept only when it is not
 });
 
 describe('where no sandbox can be had, the server is not started', () => {
+  it('macOS: sandbox-exec with the generated profile, HOME/TMPDIR the private temp dir, removed by cleanup; an allow-list adds the proxy on loopback', async () => {
+    const l = await prepareSandbox({ command: 'node', args: ['srv.js'], sandbox: {}, env: { K: 'v' } }, 'darwin', { PATH: '/usr/bin', SECRET: 's' });
+    expect(l.file).toBe('/usr/bin/sandbox-exec');
+    expect(l.args[0]).toBe('-p');
+    expect(l.args[1]).toContain('(deny default)');
+    expect(l.args.slice(2)).toEqual(['node', 'srv.js']);
+    expect(l.env).toMatchObject({ PATH: '/usr/bin', K: 'v', HOME: l.env.TMPDIR });
+    expect(l.env.SECRET).toBeUndefined();
+    expect(l.args[1]).toContain(`(allow file-read* file-write* (subpath "${l.env.TMPDIR}"))`);
+    expect(fs.existsSync(l.env.TMPDIR!)).toBe(true);
+    l.cleanup();
+    expect(fs.existsSync(l.env.TMPDIR!)).toBe(false);
+    const denied: string[] = [];
+    const p = await prepareSandbox({ command: 'node', args: [], sandbox: { network: { allow: ['x.example'] }, onDenied: (d) => denied.push(d.host) } }, 'darwin', { PATH: '/usr/bin' });
+    try {
+      const port = /remote ip "localhost:(\d+)"/.exec(p.args[1])?.[1];
+      expect(port).toBeDefined();
+      expect(p.env.HTTPS_PROXY).toBe(`http://127.0.0.1:${port}`);
+      const answer = await new Promise<string>((resolve) => {
+        const c = net.connect(Number(port), '127.0.0.1', () => c.write('CONNECT evil.example:443 HTTP/1.1\r\nHost: evil.example:443\r\n\r\n'));
+        let got = '';
+        c.on('data', (d: Buffer) => (got += d.toString()));
+        c.on('close', () => resolve(got));
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 403 /);
+      expect(denied).toEqual(['evil.example']);
+    } finally {
+      p.cleanup();
+    }
+  });
+
   it('Windows: refused, naming the platform', async () => {
     await expect(prepareSandbox({ command: 'node', args: [], sandbox: {} }, 'win32')).rejects.toMatchObject({
       code: 'MCPWIRE_SANDBOX_UNSUPPORTED',
