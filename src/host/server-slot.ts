@@ -19,6 +19,7 @@ export type { ConnectFn, HostClient } from './host-client.js';
 import { toConnectConfig } from './config/connect.js';
 import { untrustedHint } from './config/trust.js';
 import type { ResolvedServer } from './config/types.js';
+import type { ServerConfig } from '../transport/create.js';
 import { serverRedaction, type ServerRedaction } from './redaction.js';
 import { DenialLog, denialText } from './sandbox-note.js';
 import { sanitizeText } from './text.js';
