@@ -3,12 +3,17 @@
  * directory writable, nothing else), server-memory (the directory of its memory file),
  * server-everything (nothing but the defaults). And the sandboxed process tree is reaped as an
  * unsandboxed one is: a server that crashes, one that hangs and ignores SIGTERM — with whatever
- * they started.
+ * they started. The gateway (`serve`) starts a sandboxed server the same way.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/host/index.js';
+import { serveHttp } from '../src/serve-api.js';
 import { connect, type McpClient } from '../src/index.js';
 import { StdioTransport } from '../src/transport/stdio.js';
 import { findBwrap } from '../src/transport/spawn/sandbox-launch.js';
@@ -110,4 +115,29 @@ describe.skipIf(noBwrap)('a sandboxed server is reaped with its whole tree (bubb
     expect(events[0]).toBe('SIGTERM');
     await until('every process of the tree to be gone', () => withMarker(marker).length === 0);
   }, 30_000);
+});
+
+describe.skipIf(noBwrap)('the gateway (serve) starts a sandboxed server sandboxed (bubblewrap)', () => {
+  it('a tool of a sandboxed server, called through the gateway: the OS refusal and the sandbox note reach its client', async () => {
+    const dir = tmp();
+    const key = path.join(dir, 'id_rsa');
+    fs.writeFileSync(key, 'planted');
+    const configFile = path.join(dir, 'config.json');
+    const hostile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'mock-servers', 'hostile-server.mjs');
+    fs.writeFileSync(configFile, JSON.stringify({ version: 1, mcp: { servers: { jail: { command: process.execPath, args: [hostile], sandbox: true } } } }));
+    const gw = await serveHttp(await loadConfig({ globalPath: configFile }), { log: () => {}, host: { permission: 'allow' } });
+    const client = new Client({ name: 'sandbox-check', version: '1.0.0' });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(gw.url)));
+      const { tools } = await client.listTools();
+      const read = tools.find((t) => t.name.startsWith('mcp_jail_read_file'))!;
+      const r = await client.callTool({ name: read.name, arguments: { path: key } });
+      expect(r.isError).toBe(true);
+      expect(text(r as { content?: unknown[] })).toContain('ENOENT');
+      expect(text(r as { content?: unknown[] })).toContain('server "jail" runs sandboxed');
+    } finally {
+      await client.close();
+      await gw.close();
+    }
+  }, 60_000);
 });
