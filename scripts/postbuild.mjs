@@ -22,7 +22,7 @@ const src = path.join(root, 'src');
 /** Files loaded by their path: the package's exports and bin, what the CLI imports by a computed name, what mcpwire spawns, and the modules tests and bench scripts load on their own. */
 function entries() {
   const names = [
-    'index', 'host-api', 'check-api', 'serve-api', 'trace-api',
+    'index', 'host-api', 'check-api', 'serve-api', 'trace-api', 'apps-api',
     'cli/main', 'cli/demo-server/main', 'daemon/main',
     // modules that tests and the benches (bench/micro.mjs, scripts/*-bench.mjs) load by path
     'auth/file-store', 'trace/tracer', 'trace/redact', 'transport/streamable-http',

@@ -33,7 +33,7 @@ describe.skipIf(!built)('the bundled build (dist/)', () => {
   it('what two entries both export is one value (one class, one constant), not a copy per entry', async () => {
     // (a plain function may differ on purpose: the root's createTracer is a wrapper that loads the tracer)
     const isPlainFunction = (v: unknown) => typeof v === 'function' && !/^class\b/.test(Function.prototype.toString.call(v));
-    const entries = ['index', 'host-api', 'check-api', 'serve-api', 'trace-api'];
+    const entries = ['index', 'host-api', 'check-api', 'serve-api', 'trace-api', 'apps-api'];
     const mods = await Promise.all(entries.map((e) => import(pathToFileURL(path.join(dist, `${e}.js`)).href) as Promise<Record<string, unknown>>));
     let shared = 0;
     for (let a = 0; a < mods.length; a++) {

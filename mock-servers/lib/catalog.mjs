@@ -7,7 +7,7 @@ import { RpcError, INVALID_PARAMS, RESOURCE_NOT_FOUND, isObject } from './rpc.mj
 
 /** Keys of a scenario tool entry that are mock configuration, not part of the Tool shown. */
 const TOOL_CONFIG_KEYS = ['builtin', 'result', 'error', 'behavior'];
-const RESOURCE_CONFIG_KEYS = ['text', 'blob', 'behavior'];
+const RESOURCE_CONFIG_KEYS = ['text', 'blob', 'behavior', 'contentMeta'];
 const PROMPT_CONFIG_KEYS = ['messages', 'behavior'];
 
 const strip = (o, keys) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
@@ -119,6 +119,7 @@ function contentOf(uri, src, vars) {
   if (src.mimeType) c.mimeType = src.mimeType;
   if (src.blob !== undefined) c.blob = src.blob;
   else c.text = fill(src.text ?? '', vars);
+  if (src.contentMeta !== undefined) c._meta = src.contentMeta; // the read content's _meta (MCP Apps: _meta.ui)
   return c;
 }
 

@@ -46,4 +46,10 @@ export interface AgentCallOptions
    * `progressToken` is the host's own and is not taken from here.
    */
   _meta?: Record<string, unknown>;
+  /**
+   * Who calls: the agent (default) or an MCP Apps view of the tool's own server (`src/apps`).
+   * The agent may not call a tool whose `_meta.ui.visibility` lacks `"model"`, a view not one
+   * whose visibility lacks `"app"` (both refused, nothing sent).
+   */
+  caller?: 'agent' | 'app';
 }

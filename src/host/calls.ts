@@ -19,6 +19,7 @@
 import { AbortError, TimeoutError } from '../errors.js';
 import type { CallToolOptions } from '../mcp/client.js';
 import type { CallToolResult, Tool } from '../mcp/types.js';
+import { isAppCallable, isModelVisible } from '../mcp/ui-meta.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { sleep } from '../util/sleep.js';
@@ -61,6 +62,13 @@ export async function executeToolCall(ctx: CallContext, publicName: string, args
   return result;
 }
 
+/** Why `caller` may not call `tool` by its MCP Apps visibility, or undefined. */
+function visibilityRefusal(tool: Tool, caller: 'agent' | 'app', origin: string): string | undefined {
+  if (caller === 'agent' && !isModelVisible(tool)) return `MCP tool ${origin} is for its app's view only (_meta.ui.visibility lacks "model"); not sent`;
+  if (caller === 'app' && !isAppCallable(tool)) return `MCP tool ${origin} may not be called by an app view (_meta.ui.visibility lacks "app"); not sent`;
+  return undefined;
+}
+
 /** The call checked (known tool, object arguments valid for its schema, permission) and its limits; or why not. */
 async function prepare(ctx: CallContext, publicName: string, args: unknown, options: AgentCallOptions, started: number): Promise<Run | HostCallResult> {
   const state = ctx.state ?? new CallState();
@@ -68,6 +76,8 @@ async function prepare(ctx: CallContext, publicName: string, args: unknown, opti
   if (entry === undefined) return typed(hostToolError(`unknown tool "${sanitizeText(publicName, 128, true)}"`), 'unknown_tool', OUTCOME_CODES.unknownTool);
   const where: Origin = { server: entry.server, tool: entry.tool.name };
   const origin = `${entry.server}/${sanitizeText(entry.tool.name, 128, true)}`;
+  const refused = visibilityRefusal(entry.tool, options.caller ?? 'agent', origin);
+  if (refused !== undefined) return typed(hostToolError(refused), 'denied', OUTCOME_CODES.denied, where);
   const first = ctx.slots.get(entry.server);
   if (first === undefined) return typed(hostToolError(`MCP server "${entry.server}" is not connected (unknown)`), 'unavailable', OUTCOME_CODES.unavailable, where);
   const cfg = first.server.config;

@@ -18,6 +18,7 @@
  */
 import type { Tool, ToolAnnotations } from '../mcp/types.js';
 import { matchesAny } from './permissions.js';
+import { isModelVisible } from '../mcp/ui-meta.js';
 import { HOST_TOOL_NAMES } from './host-tools.js';
 import { sanitizeText } from './text.js';
 import { assignToolNames, sha256Hex, type HashHex, type NameRequest } from './tool-names.js';
@@ -110,7 +111,10 @@ export function adaptTools(servers: readonly ServerTools[], options: AdaptOption
   const catalog: ToolCatalog = { tools: [], byName: new Map(), diagnostics };
   for (const [req, publicName] of names) {
     const r = req as NameRequest & { tool: Tool; denied: boolean };
-    if (r.denied) {
+    // Denied, and app-only tools (MCP Apps: "MUST NOT include tools in the agent's tool list when
+    // their visibility does not include model"): findable by name, so a call is refused with the
+    // reason (and a view's call can still reach an app-only tool), never listed.
+    if (r.denied || !isModelVisible(r.tool)) {
       catalog.byName.set(publicName, { server: r.serverId, tool: r.tool });
       continue;
     }
