@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { file: string; summary: string }> = {
   resources: { file: './commands/resources.js', summary: 'list resources (URIs to read): resources [<id>]' },
   templates: { file: './commands/templates.js', summary: 'list resource templates: templates [<id>]' },
   prompts: { file: './commands/prompts.js', summary: 'list prompts and their arguments: prompts [<id>]' },
+  app: { file: './commands/app.js', summary: "call a tool and show its MCP Apps view in the browser: app <id>.<tool> [key=value…] [--no-open]" },
   call: { file: './commands/call.js', summary: 'call a tool: call <id> <tool> [key=value…] [--args <json>|@file|-]' },
   read: { file: './commands/read.js', summary: 'read a resource: read <id> <uri>' },
   prompt: { file: './commands/prompt.js', summary: 'get a prompt: prompt <id> <name> [--args <json>]' },
