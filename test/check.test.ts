@@ -26,15 +26,16 @@ describe('check registry', () => {
       expect(c.id).toMatch(/^[a-z][a-z-]*\.[a-z0-9-]+$/);
       expect(c.title.length).toBeGreaterThan(5);
       // a spec clause, JSON-RPC 2.0, schema.json — or, for *.fixture-expect, the --fixtures (or suite profile) expectations
-      expect(c.clause).toMatch(c.id.endsWith('.fixture-expect') ? /^--fixtures expect$/ : /^(basic|server|client)[.#/]|^jsonrpc-2\.0 §|^schema\.json /);
+      expect(c.clause).toMatch(c.id.endsWith('.fixture-expect') ? /^--fixtures expect$/ : /^(basic|server|client)[.#/]|^jsonrpc-2\.0 §|^schema\.json |^apps 2026-01-26 /);
       expect(['MUST', 'SHOULD']).toContain(c.level);
     }
   });
 
   it('every stdio-capable check has a fixture knob that breaks it (HTTP ones: check-http; robustness: check-robustness)', () => {
     const broken = new Set(Object.values(BUGS));
-    // 2026-07-28 checks have their planted bugs in mock-servers/check-modern (test/check-modern*.test.ts)
-    const missing = ALL_CHECKS.filter((c) => c.transport !== 'http' && c.robustness !== true && !c.id.startsWith('modern.') && !broken.has(c.id)).map((c) => c.id);
+    // 2026-07-28 checks have their planted bugs in mock-servers/check-modern (test/check-modern*.test.ts),
+    // MCP Apps checks theirs in mock-servers/apps (test/apps-check.test.ts)
+    const missing = ALL_CHECKS.filter((c) => c.transport !== 'http' && c.robustness !== true && !c.id.startsWith('modern.') && !c.id.startsWith('apps.') && !broken.has(c.id)).map((c) => c.id);
     expect(missing).toEqual([]);
   });
 
@@ -101,7 +102,9 @@ describe('the clean fixture passes the battery', () => {
     expect(report.era).toBe('handshake');
     expect(skipped.filter((r) => r.id.startsWith('modern.')).map((r) => r.detail)).toEqual(ALL_CHECKS.filter((c) => c.id.startsWith('modern.')).map(() => 'not applicable: 2026-07-28 only; the server is checked at the handshake era'));
     // Over stdio every http.* check is not applicable; the others below for the reason given.
-    expect(skipped.map((r) => r.id).filter((id) => !id.startsWith('http.') && !id.startsWith('modern.')).sort()).toEqual([
+    // The fixture is no MCP Apps server: every apps.* check is not applicable (test/apps-check.test.ts).
+    expect(skipped.filter((r) => r.id.startsWith('apps.')).map((r) => r.id)).toEqual(ALL_CHECKS.filter((c) => c.id.startsWith('apps.')).map((c) => c.id));
+    expect(skipped.map((r) => r.id).filter((id) => !id.startsWith('http.') && !id.startsWith('modern.') && !id.startsWith('apps.')).sort()).toEqual([
       'capabilities.undeclared-refused', // the fixture declares every capability
       'tasks.ignored-when-undeclared', // the fixture declares tasks
       'tools.content-base64', // no tool result carries image/audio data

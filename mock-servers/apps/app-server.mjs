@@ -11,6 +11,9 @@
 //   silent           view that never sends ui/initialize
 //   legacy           the deprecated flat _meta["ui/resourceUri"], a base64 blob view, metadata in resources/list only
 // MOCK_APP_ROLE=other: instead a plain server with one tool, other_tool.
+// MOCK_APP_ROLE=check: a correct app server (probe, refresh, legacy) for `mcpwire check`, with one
+// bug planted by MOCK_APP_BUG (test/apps-check.test.ts): not-ui | missing | mime | not-html |
+// csp-key | csp-entry | permission | visibility | app-only-no-view.
 const PROBE = String.raw`<!doctype html><html><head><meta charset="utf-8"><title>probe</title></head><body><h1>probe view</h1><script>
 (() => {
   const send = (m) => window.parent.postMessage(m, '*');
@@ -65,5 +68,24 @@ const scenario =
           { uri: 'ui://mock/legacy.html', name: 'legacy', mimeType: MIME, blob: Buffer.from(LEGACY).toString('base64'), _meta: { ui: { csp: { connectDomains: ['https://api.example.com'] }, prefersBorder: false } } },
         ],
       };
+if (process.env.MOCK_APP_ROLE === 'check') {
+  const bug = process.env.MOCK_APP_BUG ?? '';
+  const keep = ['probe', 'refresh', 'legacy'];
+  scenario.tools = scenario.tools.filter((t) => keep.includes(t.name));
+  scenario.resources = scenario.resources.filter((r) => r.name === 'probe' || r.name === 'legacy');
+  const tool = (n) => scenario.tools.find((t) => t.name === n);
+  const res = (n) => scenario.resources.find((r) => r.name === n);
+  res('legacy')._meta.ui.permissions = { clipboardWrite: {} };
+  res('legacy')._meta.ui.csp.resourceDomains = ['https://*.cdn.example.com'];
+  if (bug === 'not-ui') tool('probe')._meta = view('https://mock/probe.html');
+  if (bug === 'missing') tool('probe')._meta = view('ui://mock/none.html');
+  if (bug === 'mime') res('probe').mimeType = 'text/html';
+  if (bug === 'not-html') res('probe').text = 'just text';
+  if (bug === 'csp-key') res('legacy')._meta.ui.csp = { connect_domains: ['https://api.example.com'] };
+  if (bug === 'csp-entry') res('legacy')._meta.ui.csp = { connectDomains: ["https://api.example.com/v1; script-src 'unsafe-eval'"] };
+  if (bug === 'permission') res('legacy')._meta.ui.permissions = { camera: {}, usb: {} };
+  if (bug === 'visibility') tool('refresh')._meta = { ui: { visibility: ['app', 'agent'] } };
+  if (bug === 'app-only-no-view') scenario.tools = [tool('refresh')];
+}
 process.env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
 await import('../stdio-server.mjs');

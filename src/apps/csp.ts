@@ -7,6 +7,8 @@
  * a path, a `;`, spaces, quotes) is dropped and reported, never pasted into the policy.
  */
 
+import { isViewCspOrigin } from '../mcp/ui-meta.js';
+
 /** The domains a view declares (`McpUiResourceCsp`). */
 export interface ViewCsp {
   connectDomains?: string[];
@@ -27,13 +29,8 @@ export interface ViewPermissions {
 export const DEFAULT_VIEW_CSP =
   "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; media-src 'self' data:; connect-src 'none'; object-src 'none'";
 
-const ORIGIN = /^(?:https?|wss?):\/\/(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(?::(?:\d{1,5}|\*))?\/?$/;
-const IPV6_ORIGIN = /^(?:https?|wss?):\/\/\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?\/?$/;
-
 /** Whether `entry` is an origin a CSP source list may hold (wildcard subdomains allowed). */
-export function isCspOrigin(entry: unknown): entry is string {
-  return typeof entry === 'string' && (ORIGIN.test(entry) || IPV6_ORIGIN.test(entry));
-}
+export const isCspOrigin = isViewCspOrigin;
 
 /** What `buildCsp` made: the policy, the entries used (what the host grants) and those dropped. */
 export interface BuiltCsp {

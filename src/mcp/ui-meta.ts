@@ -50,3 +50,15 @@ export function isModelVisible(tool: unknown): boolean {
 export function isAppCallable(tool: unknown): boolean {
   return toolVisibility(tool).includes('app');
 }
+
+const ORIGIN = /^(?:https?|wss?):\/\/(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?(?::(?:\d{1,5}|\*))?\/?$/;
+const IPV6_ORIGIN = /^(?:https?|wss?):\/\/\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?\/?$/;
+
+/** Whether `entry` of a view's `_meta.ui.csp` is an origin (`scheme://host[:port]`, a `*.` wildcard subdomain allowed). */
+export function isViewCspOrigin(entry: unknown): entry is string {
+  return typeof entry === 'string' && (ORIGIN.test(entry) || IPV6_ORIGIN.test(entry));
+}
+
+/** The keys of `_meta.ui.csp`, and of `_meta.ui.permissions`, the extension defines. */
+export const VIEW_CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriDomains'] as const;
+export const VIEW_PERMISSION_KEYS = ['camera', 'microphone', 'geolocation', 'clipboardWrite'] as const;

@@ -15,6 +15,7 @@ import { lifecycleChecks } from '../basics/lifecycle.js';
 import { paginationChecks } from '../basics/pagination.js';
 import { resourcePromptChecks } from '../features/resources-prompts.js';
 import { toolChecks } from '../features/tools.js';
+import { appsChecks } from '../features/apps.js';
 import { trafficChecks } from '../basics/traffic.js';
 import { BlockedError, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from '../core/types.js';
 import { utilityChecks } from '../basics/utilities.js';
@@ -52,6 +53,7 @@ export const ALL_CHECKS: readonly CheckDef[] = [
   ...capabilityChecks,
   ...paginationChecks,
   ...toolChecks,
+  ...appsChecks,
   ...resourcePromptChecks,
   ...expectationChecks,
   ...taskChecks,
