@@ -110,6 +110,17 @@ export class Downstream {
   }
 
   /** The server a `resources/read` of `uri` goes to, when the listing named it (else undefined: each is asked in turn). */
+  /** `resources/read` of `uri` on `server` alone (a view the gateway mapped: apps.ts), redacted. */
+  async readFrom(server: string, uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const target = this.ready('resources').find(([id]) => id === server) ?? this.ready().find(([id]) => id === server);
+    if (target === undefined) throw new JsonRpcError(-32002, `Resource not found: ${uri}`, { uri });
+    try {
+      return this.redact(server, (await target[1].readResource(uri, { signal })) as unknown as Record<string, unknown>);
+    } catch (err) {
+      throw this.upstreamError(err);
+    }
+  }
+
   serverOfUri(uri: string): string | undefined {
     return this.uriOwner.get(uri);
   }

@@ -15,6 +15,7 @@
  * gets such a request during its call as an `input_required` result (held-call.ts), if its
  * request declared the feature; else the server's request is refused.
  */
+import { appsClientOptions } from './apps.js';
 import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer, type ToolSearchMode } from '../host/index.js';
 import type { ClientOptions } from '../mcp/client-options.js';
 import type { ClientCapabilities, CreateMessageResult, ElicitResult, Root } from '../mcp/types.js';
@@ -186,7 +187,7 @@ export class Gateway implements SessionGateway {
     const host = createHost(this.config as ConfigLoadResult, {
       permission: 'allow',
       ...given,
-      clientOptions: (server) => ({ ...(typeof given.clientOptions === 'function' ? given.clientOptions(server) : given.clientOptions), ...this.forwarding(server, caps) }),
+      clientOptions: (server) => appsClientOptions({ ...(typeof given.clientOptions === 'function' ? given.clientOptions(server) : given.clientOptions), ...this.forwarding(server, caps) }, caps),
     });
     this.down.host = host;
     this.host = host;

@@ -5,6 +5,7 @@
  * request whose `_meta` names a version is a 2026-07-28 one, served without `initialize` (modern.ts).
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
+import { appOnlyTools, declaresApps, gatewayReadResult, gatewayResources, gatewayToolMeta, upstreamViewUri } from './apps.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
 import { sanitizeText, TOOL_SEARCH_NAMES, type AdaptedTool, type McpHost, type ToolSearchMode } from '../host/index.js';
@@ -207,9 +208,10 @@ export class GatewaySession {
       this.initialized = true;
     });
     c.setNotificationHandler('notifications/roots/list_changed', () => this.gateway.rootsChanged(this));
-    this.on('tools/list', async (params) => {
+    this.on('tools/list', async (params, _ctx, served) => {
       const host = await this.ready();
-      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...listedTools(host, this.gateway)], params?.cursor, this.gateway.pageSize);
+      const appOnly = declaresApps(served.caps ?? this.clientCapabilities) ? appOnlyTools(host) : []; // apps.ts
+      return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...listedTools(host, this.gateway), ...appOnly], params?.cursor, this.gateway.pageSize);
     });
     this.on('tools/call', async (params, ctx, served) => {
       const host = await this.ready();
@@ -218,16 +220,17 @@ export class GatewaySession {
       const called = calledToolName(params);
       const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
       const traced = this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {};
+      const rendersApps = declaresApps(served.caps ?? this.clientCapabilities);
       if (served.modern && asksForInput(served.caps)) {
         return this.held('tools/call', params, ctx, served, (call) =>
-          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), ...traced }, params)),
+          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, ...traced }, params)),
         );
       }
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), ...traced }, params));
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...traced }, params));
     });
     this.on('resources/list', async (params, ctx) => {
       await this.ready();
-      return page('resources', [STATUS_RESOURCE, ...(await down.resources(ctx.signal))], params?.cursor, this.gateway.pageSize);
+      return page('resources', [STATUS_RESOURCE, ...gatewayResources(await down.resources(ctx.signal), (u) => down.serverOfUri(u))], params?.cursor, this.gateway.pageSize);
     });
     this.on('resources/templates/list', async (params, ctx) => {
       await this.ready();
@@ -238,6 +241,8 @@ export class GatewaySession {
       const uri = params?.uri;
       if (typeof uri !== 'string') throw invalidParams('resources/read: "uri" must be a string');
       if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: statusRows(this.host, down) }) }] };
+      const view = upstreamViewUri(uri, (id) => this.host?.client(id) !== undefined); // a server's ui:// view (apps.ts)
+      if (view !== undefined) return this.gateway.whileCalling(view.server, this, async () => gatewayReadResult(await down.readFrom(view.server, view.uri, ctx.signal), view.server, view.uri));
       if (served.modern && asksForInput(served.caps)) {
         return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal)));
       }
@@ -311,6 +316,9 @@ function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean)
   if (title) out.title = title;
   if (t.outputSchema) out.outputSchema = t.outputSchema;
   if (t.annotations && annotationsTrusted) out.annotations = t.annotations;
+  const entry = host.catalog.byName.get(t.name);
+  const meta = entry === undefined ? undefined : gatewayToolMeta(entry.server, entry.tool); // MCP Apps' _meta.ui, views mapped (apps.ts)
+  if (meta !== undefined) out._meta = meta;
   return out;
 }
 

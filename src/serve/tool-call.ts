@@ -19,6 +19,7 @@
  * An unknown tool is a -32602 protocol error (server.tools: "Unknown tools"); every other
  * failure is a tool error result whose text says what happened.
  */
+import { isModelVisible } from '../mcp/ui-meta.js';
 import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/index.js';
 import { invalidParams } from './downstream.js';
 
@@ -31,6 +32,8 @@ export interface CallDeps {
   log(server: string | undefined, params: Record<string, unknown>): void;
   /** `_meta` added to the downstream request (e.g. `{ "mcpwire.dev/upstream": … }`). */
   correlation?: Record<string, unknown>;
+  /** The caller renders MCP Apps views: it may call a tool only an app may call, for its view (apps.ts). */
+  rendersApps?: boolean;
 }
 
 /** The caller's `_meta` as it goes down (see the module comment); undefined when nothing is left. */
@@ -61,8 +64,10 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const entry = typeof called === 'string' ? deps.host.catalog.byName.get(called) : undefined;
   const server = entry?.server;
   const meta = downstreamMeta(params?._meta, deps.correlation);
+  const appOnly = deps.rendersApps === true && entry !== undefined && !isModelVisible(entry.tool);
   const result = await deps.host.callTool(name, args, {
     signal: deps.signal,
+    ...(appOnly ? { caller: 'app' as const } : {}),
     ...(meta !== undefined ? { _meta: meta } : {}),
     ...(typeof token === 'string' || typeof token === 'number'
       ? {
