@@ -1,6 +1,6 @@
 /**
  * MCP Apps end to end: the extension's own example servers (npm, 2.0.3) rendered by `mcpwire app`
- * in headless Chromium through the double-iframe sandbox page. Each view reaches
+ * in headless Chromium through the double-iframe sandbox page (docs/apps.md's `mcpwire app` block: ran-by: test/apps-example-servers.test.ts). Each view reaches
  * `ui/notifications/initialized` and receives its tool input and result; the views' own tool
  * calls (the time button, the system monitor's polling of its app-only tool) are answered through
  * the host; `ui/message` reaches the terminal; the host<->view lane is in the trace. Screenshots are

@@ -3,7 +3,8 @@
  * example app servers whose views share one URI (`ui://get-time/mcp-app.html`) are told apart as
  * `ui://<server>/…` and each is read back from its own server; `_meta.ui` stays on listed tools;
  * the extension is declared to the servers only when the client declared it; tools only an app
- * may call are listed (and callable) only for a client that renders views.
+ * may call are listed (and callable) only for a client that renders views. docs/apps.md's `mcpwire serve`
+ * block: ran-by: test/serve-apps.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
