@@ -5,8 +5,7 @@
  * Where the stable text and the 2.0.4 schema differ, both shapes are accepted: `ui/message`
  * content as one block or an array.
  */
-import type { AppBridgeHost } from './bridge.js';
-import { ViewRequestError, type AppBridgeOptions, type DisplayMode, type ViewContent } from './bridge-types.js';
+import { ViewRequestError, type AppBridgeOptions, type BridgeState, type DisplayMode, type ViewContent } from './bridge-types.js';
 
 type Msg = Record<string, unknown>;
 const isObj = (v: unknown): v is Msg => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -25,7 +24,7 @@ export function hostCapabilitiesOf(o: AppBridgeOptions): Msg {
 
 interface Ctx {
   options: AppBridgeOptions;
-  bridge: AppBridgeHost;
+  bridge: BridgeState;
   signal: AbortSignal;
 }
 

@@ -104,3 +104,11 @@ export interface AppBridgeOptions {
   /** Milliseconds clock for the rate gate (default `performance.now`). */
   now?: () => number;
 }
+
+/** What the view's request handlers (bridge-requests.ts) read and change of the bridge. */
+export interface BridgeState {
+  readonly hostContext: HostContext;
+  readonly appCapabilities: Record<string, unknown>;
+  modelContext: { content?: unknown[]; structuredContent?: Record<string, unknown> } | undefined;
+  setHostContext(change: Partial<HostContext>): void;
+}

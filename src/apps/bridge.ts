@@ -12,13 +12,13 @@
 import { APP_VIEW_PROTOCOL_VERSION, APP_VIEW_PROTOCOL_VERSIONS } from './constants.js';
 import { DEFAULT_VIEW_LIMITS, RateGate, type ViewLimits } from './limits.js';
 import { answerViewRequest, hostCapabilitiesOf } from './bridge-requests.js';
-import type { AppBridgeOptions, HostContext, ViewProblem } from './bridge-types.js';
+import type { AppBridgeOptions, BridgeState, HostContext, ViewProblem } from './bridge-types.js';
 import { AppViewError } from './view.js';
 
 type Msg = Record<string, unknown>;
 const isObj = (v: unknown): v is Msg => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export class AppBridgeHost {
+export class AppBridgeHost implements BridgeState {
   private readonly o: AppBridgeOptions;
   private readonly limits: Required<ViewLimits>;
   private readonly gate: RateGate;

@@ -57,6 +57,14 @@ async function readViews(ctx: CheckContext, v: Views): Promise<Map<string, { con
   });
 }
 
+/** The views that could be read (URI and content), or why the content checks do not apply. */
+async function readContents(ctx: CheckContext): Promise<[string, Item][] | Verdict> {
+  const v = await appTools(ctx);
+  if ('status' in v) return v;
+  const read = [...(await readViews(ctx, v))].flatMap(([uri, r]): [string, Item][] => (r.content === undefined ? [] : [[uri, r.content]]));
+  return read.length === 0 ? notApplicable('no view could be read (see apps.view-readable)') : read;
+}
+
 const viewReadable: CheckDef = {
   id: 'apps.view-readable',
   title: "each tool's view (_meta.ui.resourceUri) is a ui:// resource resources/read returns",
@@ -82,12 +90,10 @@ const viewMime: CheckDef = {
   clause: 'apps 2026-01-26 UI Resource Format',
   level: 'MUST',
   async run(ctx) {
-    const v = await appTools(ctx);
-    if ('status' in v) return v;
-    const read = [...(await readViews(ctx, v))].filter(([, r]) => r.content !== undefined);
-    if (read.length === 0) return notApplicable('no view could be read (see apps.view-readable)');
-    for (const [uri, r] of read) {
-      if (r.content!.mimeType !== APP_MIME_TYPE) return violated(`view ${JSON.stringify(uri)} has mimeType ${JSON.stringify(r.content!.mimeType)}; it MUST be "${APP_MIME_TYPE}"`, { uri, mimeType: r.content!.mimeType });
+    const read = await readContents(ctx);
+    if ('status' in read) return read;
+    for (const [uri, content] of read) {
+      if (content.mimeType !== APP_MIME_TYPE) return violated(`view ${JSON.stringify(uri)} has mimeType ${JSON.stringify(content.mimeType)}; it MUST be "${APP_MIME_TYPE}"`, { uri, mimeType: content.mimeType });
     }
     return pass();
   },
@@ -106,12 +112,10 @@ const viewHtml: CheckDef = {
   clause: 'apps 2026-01-26 UI Resource Format',
   level: 'MUST',
   async run(ctx) {
-    const v = await appTools(ctx);
-    if ('status' in v) return v;
-    const read = [...(await readViews(ctx, v))].filter(([, r]) => r.content !== undefined);
-    if (read.length === 0) return notApplicable('no view could be read (see apps.view-readable)');
-    for (const [uri, r] of read) {
-      const html = htmlOf(r.content!);
+    const read = await readContents(ctx);
+    if ('status' in read) return read;
+    for (const [uri, content] of read) {
+      const html = htmlOf(content);
       if (html === undefined) return violated(`view ${JSON.stringify(uri)} has neither text nor blob: content MUST be provided via either`);
       if (!/^\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html\b|<html\b)/i.test(html)) return violated(`view ${JSON.stringify(uri)} is not an HTML document (no <!doctype html> or <html> at its start): content MUST be a valid HTML5 document`, html.slice(0, 120));
     }
