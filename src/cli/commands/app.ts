@@ -79,7 +79,7 @@ async function show(host: McpHost, server: ResolvedServer, toolName: string, arg
   process.stderr.write(`mcpwire: view ${view.view.uri} CSP: ${view.csp}\n`);
   const page = await startAppPage({ title: `${server.id}.${toolName} — mcpwire app`, csp: view.csp, allow: view.allow, prefersBorder: view.view.meta.prefersBorder });
   const file = traceTarget(process.env, o.trace);
-  const tracer: Tracer | undefined = file === undefined ? undefined : await createTracer({ file, serverId: server.id, transport: 'app-view', secrets: o.secrets });
+  const tracer: Tracer | undefined = file === undefined ? undefined : await createTracer({ file, serverId: `${server.id}:view`, transport: 'app-view', secrets: o.secrets });
   const bridge = startBridge(host, server.id, tool, view, page, tracer, o);
   try {
     process.stdout.write(`${page.url}\n`);
