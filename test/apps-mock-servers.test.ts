@@ -113,13 +113,16 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
     page.on('console', (m) => consoleLines.push(m.text()));
     await page.goto(await run.url);
     await run.waitErr('the view is initialized');
-    const frame = () => viewFrame(page)!;
+    // The view's frame may not be listed (or may still be navigating) when the host reports the
+    // view initialized: read it once it is there.
+    const read = async () => (await viewFrame(page)?.evaluate<string>('document.body.innerText').catch(() => '')) ?? '';
     const end = Date.now() + 30_000;
-    while (!(await frame().evaluate<string>('document.body.innerText')).includes(`done ${action}`)) {
-      if (Date.now() > end) throw new Error(`the probe did not finish ${action}`);
+    let text = await read();
+    while (!text.includes(`done ${action}`)) {
+      if (Date.now() > end) throw new Error(`the probe did not finish ${action}: ${text.slice(0, 300)}`);
       await new Promise((r) => setTimeout(r, 200));
+      text = await read();
     }
-    const text = await frame().evaluate<string>('document.body.innerText');
     return { run, page, text, consoleLines };
   }
   async function end(p: Awaited<ReturnType<typeof probe>>) {
