@@ -34,7 +34,7 @@ import { sanitizeText } from './text.js';
 import { redactData } from './tool-result.js';
 import { adaptTools, type AdaptedTool, type ToolCatalog } from './tools.js';
 import { isToolSearchName, parseCallArgs, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
-import { offeredToModel } from './search/documents.js';
+import { isModelVisible } from '../mcp/ui-meta.js';
 import { CatalogSearch } from './search/catalog-search.js';
 import type { ToolSearchHit, ToolSearchOptions } from './search/tool-index.js';
 import { hostToolError } from './host-tool-results.js';
@@ -295,7 +295,7 @@ export class McpHost extends EventEmitter {
     const host = this.hostToolDefinitions();
     const mode = options.toolSearch;
     if (mode === undefined || mode === false) return [...this.current.tools, ...host];
-    const offered = this.current.tools.filter((t) => offeredToModel(this.current.byName.get(t.name)?.tool));
+    const offered = this.current.tools.filter((t) => isModelVisible(this.current.byName.get(t.name)?.tool));
     return [...searchToolDefinitions(), ...pinnedTools(offered, mode === true ? undefined : mode.pinned), ...host];
   }
 
@@ -345,7 +345,7 @@ export class McpHost extends EventEmitter {
     const inner = parsed.value.name;
     if (isToolSearchName(inner)) return typedResult(hostToolError(`${TOOL_SEARCH_NAMES.call} calls a found tool, not "${inner}"`), 'invalid_arguments', OUTCOME_CODES.invalidArguments);
     const entry = this.current.byName.get(inner);
-    if (entry !== undefined && !offeredToModel(entry.tool)) {
+    if (entry !== undefined && !isModelVisible(entry.tool)) {
       return typedResult(hostToolError(`unknown tool "${sanitizeText(inner, 128, true)}"`), 'unknown_tool', OUTCOME_CODES.unknownTool);
     }
     return this.callTool(inner, parsed.value.arguments, options);

@@ -6,7 +6,7 @@
  *
  * App-only tools: the MCP Apps extension marks a tool the model must not see with
  * `_meta.ui.visibility` lacking `"model"` (e.g. `["app"]`); such a tool is indexed nowhere
- * (`offeredToModel`). A missing or malformed `visibility` is the default, visible to the model.
+ * (`isModelVisible`, src/mcp/ui-meta.ts). A missing or malformed `visibility` is the default, visible to the model.
  */
 import type { Tool } from '../../mcp/types.js';
 import { sanitizeText } from '../text.js';
@@ -38,15 +38,6 @@ export interface IndexedTool {
   original?: Tool;
   /** The server's title or name as it introduced itself, when known. */
   serverTitle?: string;
-}
-
-/** False for an app-only tool of the MCP Apps extension (`_meta.ui.visibility` without `"model"`). */
-export function offeredToModel(tool: Pick<Tool, '_meta'> | undefined): boolean {
-  const ui = (tool?._meta as Record<string, unknown> | undefined)?.ui;
-  if (typeof ui !== 'object' || ui === null) return true;
-  const visibility = (ui as Record<string, unknown>).visibility;
-  if (!Array.isArray(visibility)) return true;
-  return visibility.includes('model');
 }
 
 function capped(s: unknown): string {

@@ -13,7 +13,8 @@
  */
 import type MiniSearch from 'minisearch';
 import type { ToolAnnotations } from '../../mcp/types.js';
-import { documentKey, offeredToModel, toolDocument, type IndexedTool, type ToolDocument } from './documents.js';
+import { isModelVisible } from '../../mcp/ui-meta.js';
+import { documentKey, toolDocument, type IndexedTool, type ToolDocument } from './documents.js';
 import { splitWords, termsOf } from './words.js';
 
 /** Field weights of the ranking (see the module comment). */
@@ -85,7 +86,7 @@ export class ToolIndex {
   /** Brings the index in step with `entries` (the catalog's tools offered to a model; app-only ones are left out here). */
   sync(entries: readonly IndexedTool[]): void {
     const next = new Map<string, IndexedTool>();
-    for (const e of entries) if (offeredToModel(e.original)) next.set(e.tool.name, e);
+    for (const e of entries) if (isModelVisible(e.original)) next.set(e.tool.name, e);
     for (const id of [...this.keys.keys()]) {
       if (next.has(id)) continue;
       this.engine.discard(id);
