@@ -7,7 +7,11 @@
  */
 import type { ServerConfig } from '../../transport/create.js';
 import { CheckContext, isObject } from '../core/context.js';
-import { declared, listAll, type ListMethod } from '../core/lists.js';
+import { LIST_KEY, listAll, MAX_PAGES, type ListMethod } from '../core/lists.js';
+import { META_SERVER_INFO } from '../core/modern-wire.js';
+import { describeOutcome } from '../core/probe.js';
+import { NEWEST_HANDSHAKE } from '../core/revisions.js';
+import { chooseEra, initializeRefusal } from './era.js';
 import { targetName } from './runner.js';
 
 export const SNAPSHOT_VERSION = 1;
@@ -34,29 +38,49 @@ export function normalize(v: unknown): unknown {
 
 const by = (key: string) => (a: Record<string, unknown>, b: Record<string, unknown>) => String(a[key]).localeCompare(String(b[key]));
 
-/** Connects, reads every list (all pages), and returns the normalized surface. */
-export async function takeSnapshot(target: ServerConfig, options: { timeoutMs?: number; closeOnExit?: boolean } = {}): Promise<Surface> {
-  const ctx = new CheckContext(target, { timeoutMs: options.timeoutMs ?? 10_000, ...(options.closeOnExit ? { closeOnExit: true } : {}) });
+/** What a snapshot reads from a server, in either era. */
+interface Offered {
+  protocolVersion: string | undefined;
+  serverInfo: Record<string, unknown>;
+  capabilities: Record<string, unknown>;
+  list: (m: ListMethod) => Promise<Record<string, unknown>[]>;
+}
+
+export interface SnapshotOptions {
+  timeoutMs?: number;
+  closeOnExit?: boolean;
+  /** Pins the protocol version and so the era (default: `server/discover` first, as the client chooses). */
+  protocolVersion?: string;
+}
+
+/**
+ * Connects, reads every list (all pages), and returns the normalized surface. The era is chosen
+ * as `check` chooses it (src/check/era.ts): a 2026-07-28 server is read statelessly
+ * (`server/discover`, then each declared list with its per-request `_meta`), any other one
+ * through an `initialize` session.
+ */
+export async function takeSnapshot(target: ServerConfig, options: SnapshotOptions = {}): Promise<Surface> {
+  const pinned = options.protocolVersion;
+  const ctx = new CheckContext(target, { timeoutMs: options.timeoutMs ?? 10_000, ...(options.closeOnExit ? { closeOnExit: true } : {}), ...(pinned !== undefined ? { protocolVersion: pinned } : {}) });
+  const fail = (what: string): Error => new Error(`snapshot of ${targetName(target)}: ${what}`);
   try {
-    const s = await ctx.session().catch((err: Error) => {
-      throw new Error(`snapshot of ${targetName(target)}: ${err.message.replace(/^blocked: /, '')}`);
-    });
-    const read = async (m: ListMethod, cap: string): Promise<Record<string, unknown>[]> => {
-      if (!declared(s, cap)) return [];
-      const l = await listAll(ctx, s, m);
-      if (l.failed !== undefined && m !== 'resources/templates/list') throw new Error(`snapshot of ${targetName(target)}: ${m} failed`);
-      return l.items;
-    };
+    const era = await chooseEra(ctx, pinned);
+    if (era.refused !== undefined) throw fail(era.refused.detail);
+    ctx.era = era.era;
+    ctx.version = era.version;
+    ctx.discover = era.discover;
+    const offered = era.era === 'modern' ? await modernOffer(ctx, era.discover, fail) : await handshakeOffer(ctx, pinned, fail);
+    const read = async (m: ListMethod, cap: string): Promise<Record<string, unknown>[]> => (isObject(offered.capabilities[cap]) ? offered.list(m) : []);
     const tools = await read('tools/list', 'tools');
     const resources = await read('resources/list', 'resources');
-    const resourceTemplates = await read('resources/templates/list', 'resources');
+    const resourceTemplates = await read('resources/templates/list', 'resources').catch(() => []);
     const prompts = await read('prompts/list', 'prompts');
-    const info = s.serverInfo ?? {};
+    const info = offered.serverInfo;
     return normalize({
       snapshotVersion: SNAPSHOT_VERSION,
-      ...(s.protocolVersion ? { protocolVersion: s.protocolVersion } : {}),
+      ...(offered.protocolVersion ? { protocolVersion: offered.protocolVersion } : {}),
       serverInfo: Object.fromEntries(['name', 'title', 'version'].filter((k) => info[k] !== undefined).map((k) => [k, info[k]])),
-      capabilities: s.capabilities,
+      capabilities: offered.capabilities,
       tools: [...tools].sort(by('name')),
       resources: [...resources].sort(by('uri')),
       resourceTemplates: [...resourceTemplates].sort(by('uriTemplate')),
@@ -65,6 +89,58 @@ export async function takeSnapshot(target: ServerConfig, options: { timeoutMs?: 
   } finally {
     await ctx.closeAll();
   }
+}
+
+/** The handshake era: one `initialize` session, its lists read page by page. */
+async function handshakeOffer(ctx: CheckContext, pinned: string | undefined, fail: (what: string) => Error): Promise<Offered> {
+  const s = await ctx.session().catch((err: Error) => {
+    // a -32022 naming other versions is a refused version, said as such; `check`'s pointer to its own check is not for snapshot
+    throw fail(initializeRefusal(ctx, pinned ?? NEWEST_HANDSHAKE)?.detail ?? err.message.replace(/^blocked: /, '').replace(/; see [\w.-]+$/, ''));
+  });
+  return {
+    protocolVersion: s.protocolVersion,
+    serverInfo: s.serverInfo ?? {},
+    capabilities: s.capabilities,
+    list: async (m) => {
+      const l = await listAll(ctx, s, m);
+      if (l.failed !== undefined) throw fail(`${m} failed`);
+      return l.items;
+    },
+  };
+}
+
+/** The 2026-07-28 era: the DiscoverResult, then each list with its per-request `_meta`. */
+async function modernOffer(ctx: CheckContext, discover: Record<string, unknown> | undefined, fail: (what: string) => Error): Promise<Offered> {
+  const wire = ctx.wire();
+  let d = discover;
+  if (d === undefined) {
+    const a = await wire.send('server/discover');
+    if (a.outcome.kind !== 'result') throw fail(`server/discover got ${describeOutcome(a.outcome)}`);
+    d = a.outcome.result;
+  }
+  const info = isObject(d._meta) ? d._meta[META_SERVER_INFO] : undefined;
+  return {
+    protocolVersion: wire.version,
+    serverInfo: isObject(info) ? info : {},
+    capabilities: isObject(d.capabilities) ? d.capabilities : {},
+    list: async (m) => {
+      const items: Record<string, unknown>[] = [];
+      const seen = new Set<string>();
+      let cursor: unknown;
+      for (let page = 1; page <= MAX_PAGES; page++) {
+        const a = await wire.send(m, cursor === undefined ? {} : { cursor });
+        if (a.outcome.kind !== 'result') throw fail(`${m} got ${describeOutcome(a.outcome)}`);
+        const arr = a.outcome.result[LIST_KEY[m]];
+        if (!Array.isArray(arr)) throw fail(`${m} answered no "${LIST_KEY[m]}" list`);
+        items.push(...arr.filter(isObject));
+        const next = a.outcome.result.nextCursor;
+        if (next === undefined || next === null || seen.has(JSON.stringify(next))) return items;
+        seen.add(JSON.stringify(next));
+        cursor = next;
+      }
+      return items;
+    },
+  };
 }
 
 // ---- diff ------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * `mcpwire snapshot <id> | --stdio "<cmd>" | --url <url> [-o surface.json]`: the server's surface
+ * `mcpwire snapshot <id> | --stdio "<cmd>" | --url <url> [-o surface.json]`: the server's surface (either era)
  * (server info, capabilities, tools with schemas, resources, templates, prompts), normalized
  * and sorted, as JSON (to the file, or stdout).
  *
@@ -15,7 +15,7 @@ import { CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '..
 import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
-const USAGE = 'usage: mcpwire snapshot (<id> | --stdio "<command line>" | --url <url>) [-o <file>]\n       mcpwire snapshot diff <old.json> <new.json> [--json]';
+const USAGE = 'usage: mcpwire snapshot (<id> | --stdio "<command line>" | --url <url>) [--protocol-version <v>] [-o <file>]\n       mcpwire snapshot diff <old.json> <new.json> [--json]';
 
 async function readSurface(file: string) {
   let text: string;
@@ -51,6 +51,7 @@ export default function snapshot(argv: string[]): Promise<number> {
       return d.breaking.length > 0 ? 1 : 0;
     }
     let target = adHocServer(values);
+    let protocolVersion = values['protocol-version'];
     if (target !== undefined && positionals.length > 0) throw new UsageError(`with --stdio/--url, snapshot takes no server id\n${USAGE}`);
     if (target === undefined) {
       if (positionals.length !== 1) throw new UsageError(`no server: give a configured server id, --stdio "<command line>" or --url <url>\n${USAGE}`);
@@ -59,8 +60,9 @@ export default function snapshot(argv: string[]): Promise<number> {
       const server = findServer(config, positionals[0]);
       usableServer(server);
       target = toConnectConfig(server);
+      protocolVersion ??= server.config.protocolVersion;
     }
-    const surface = await takeSnapshot(target, { timeoutMs: parseTimeout(values['timeout-ms']) ?? 10_000, closeOnExit: true });
+    const surface = await takeSnapshot(target, { timeoutMs: parseTimeout(values['timeout-ms']) ?? 10_000, closeOnExit: true, ...(protocolVersion !== undefined ? { protocolVersion } : {}) });
     const text = `${JSON.stringify(surface, null, 2)}\n`;
     if (values.output !== undefined) {
       await writeFile(values.output, text);
