@@ -3,7 +3,8 @@
  * (`npm run build` first): after the connect timeout the failure names the server and the phase,
  * then shows what the server printed — the lines on stdout that were not JSON-RPC and the tail
  * of its stderr — with the values given by `--env` never shown; a server that printed nothing
- * is said to have printed nothing. Every command path: `call`, `tools`, `request`.
+ * is said to have printed nothing, one whose stderr tail the error already shows is not; the
+ * command is shown quoted as a shell would need it. Every command path: `call`, `tools`, `request`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +29,9 @@ beforeAll(() => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-adhoc-silent-')));
   fs.writeFileSync(path.join(dir, 'silent.mjs'), SILENT);
   fs.writeFileSync(path.join(dir, 'mute.mjs'), 'process.stdin.resume();\n');
+  fs.writeFileSync(path.join(dir, 'dies.mjs'), "process.stderr.write('fatal: no config file\\n');\nprocess.exit(3);\n");
+  fs.mkdirSync(path.join(dir, 'with space'));
+  fs.writeFileSync(path.join(dir, 'with space', 'mute.mjs'), 'process.stdin.resume();\n');
   fs.mkdirSync(path.join(dir, 'home'));
   env = { PATH: process.env.PATH, HOME: path.join(dir, 'home'), XDG_CONFIG_HOME: path.join(dir, 'xdg'), XDG_RUNTIME_DIR: path.join(dir, 'run'), MCPWIRE_NO_DAEMON: '1', NO_COLOR: '1' };
 });
@@ -77,5 +81,22 @@ describe('an ad-hoc server that never answers', () => {
     const r = await run(['call', '--stdio', `node ${path.join(dir, 'mute.mjs')}`, 'anything', '--timeout-ms', '3000']);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').slice(1)).toEqual([`the server (node ${path.join(dir, 'mute.mjs')}) printed nothing on stdout or stderr`, '']);
+  }, 60_000);
+
+  it('the command is shown as it was quoted: an argument with a space or a quote comes back quoted', async () => {
+    const script = path.join(dir, 'with space', 'mute.mjs');
+    const r = await run(['call', '--stdio', `node "${script}" --greeting "it's"`, 'anything', '--timeout-ms', '3000']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n').slice(1)).toEqual([`the server (node '${script}' --greeting 'it'\\''s') printed nothing on stdout or stderr`, '']);
+  }, 60_000);
+});
+
+describe('an ad-hoc server that writes to stderr and exits', () => {
+  it('its stderr tail is shown once, in the error, and it is never said to have printed nothing', async () => {
+    const r = await run(['tools', '--stdio', `node ${path.join(dir, 'dies.mjs')}`, '--timeout-ms', '5000']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/exited with code 3; stderr tail:\nfatal: no config file/);
+    expect(r.stderr.split('fatal: no config file')).toHaveLength(2);
+    expect(r.stderr).not.toContain('printed nothing');
   }, 60_000);
 });

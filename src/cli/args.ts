@@ -82,6 +82,11 @@ export function splitCommandLine(line: string): string[] {
   return out;
 }
 
+/** The inverse of splitCommandLine: each argument quoted for a POSIX shell where it needs it. */
+export function joinCommandLine(args: readonly string[]): string {
+  return args.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
 /**
  * `k=v` pairs from repeated options. For `--header`, the HTTP form `Name: value` is accepted too
  * (a `:` before any `=`), as curl takes it. An error never echoes the value (it may be a secret).

@@ -7,7 +7,7 @@
 import { cliElicitation } from './elicit.js';
 import { configSecrets, connect, McpClient, traceTarget, type ClientOptions, type ServerConfig } from '../index.js';
 import { Redactor } from '../trace-api.js';
-import { keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
+import { joinCommandLine, keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
 import { safeText } from './output.js';
 
 export interface TargetFlags {
@@ -136,8 +136,11 @@ export async function connectAdHoc(server: ServerConfig, options: ClientOptions)
     if (err instanceof Error && !(err instanceof UsageError)) {
       // The values given with --env are secrets: a server echoing one never shows it here.
       const redactor = new Redactor({ secrets: configSecrets({ env: server.env }) });
-      const printed = printedText([server.command, ...(server.args ?? [])].join(' '), stdout, err.message.includes('stderr tail') ? [] : stderr.lines());
-      (err as ServerOutput).serverOutput = redactor.redactString(printed);
+      // the error itself may already end with the stderr tail: then it is not repeated, and the
+      // server is not said to have printed nothing
+      const stderrShown = err.message.includes('stderr tail');
+      const printed = printedText(joinCommandLine([server.command, ...(server.args ?? [])]), stdout, stderrShown ? [] : stderr.lines(), stderrShown);
+      if (printed !== undefined) (err as ServerOutput).serverOutput = redactor.redactString(printed);
     }
     throw err;
   } finally {
@@ -156,14 +159,18 @@ export function serverOutputOf(err: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** What the server printed, as lines (nothing printed at all is said too); control characters dropped. */
-function printedText(commandLine: string, stdout: readonly string[], stderr: readonly string[]): string {
+/**
+ * What the server printed, as lines (nothing printed at all is said too, unless the error already
+ * showed its stderr: then only stdout lines, or nothing); control characters dropped.
+ */
+function printedText(commandLine: string, stdout: readonly string[], stderr: readonly string[], stderrShown: boolean): string | undefined {
   const lines = (list: readonly string[]) => [...new Set(list)].map((l) => `\n    ${safeText(l, LINE_CHARS)}`);
   const parts: string[] = [];
   if (stdout.length > 0) parts.push(`\n  on stdout, not JSON-RPC${stdout.length === SHOWN_LINES ? ` (the first ${SHOWN_LINES} lines)` : ''}:`, ...lines(stdout));
   if (stderr.length > 0) parts.push('\n  on stderr (the last lines):', ...lines(stderr));
   const who = `the server (${safeText(commandLine, LINE_CHARS)})`;
-  return parts.length === 0 ? `${who} printed nothing on stdout or stderr` : `${who} printed:${parts.join('')}`;
+  if (parts.length === 0) return stderrShown ? undefined : `${who} printed nothing on stdout or stderr`;
+  return `${who} printed:${parts.join('')}`;
 }
 
 /** The last lines of a stream, bounded (a server may print without end). */
