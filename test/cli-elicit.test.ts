@@ -63,7 +63,7 @@ describe('CLI elicitation prompt', () => {
     expect(out).toMatch(/must be at least 2 characters/);
     expect(out).toMatch(/must be a valid email/);
     expect(out).toMatch(/\[default: 30\]/);
-    expect(out).toMatch(/1\) #f00  2\) #0f0/);
+    expect(out).toMatch(/1\) Red  2\) Green/);
     expect(out).toMatch(/send \{"name":"Ann".*\? \[y\]es \/ \[n\]o, decline \/ \[c\]ancel/);
   });
 
@@ -96,6 +96,32 @@ describe('CLI elicitation prompt', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('titled enums show their titles and send their values: oneOf/anyOf const+title, multi-select items.anyOf, legacy enumNames; a title typed out counts too', async () => {
+    const titled: ElicitRequestParams = {
+      mode: 'form',
+      message: 'Pick',
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          hero: { type: 'string', oneOf: [{ const: 'hero-1', title: 'Ada Lovelace' }, { const: 'hero-2', title: 'Grace Hopper' }], default: 'hero-2' },
+          sidekick: { type: 'string', anyOf: [{ const: 'sk-1', title: 'Robin' }, { const: 'sk-2', title: 'Watson' }] },
+          team: { type: 'array', items: { anyOf: [{ const: 't-a', title: 'Alpha' }, { const: 't-b', title: 'Bravo' }, { const: 't-c', title: 'Charlie' }] } },
+          size: { type: 'string', enum: ['s', 'm', 'l'], enumNames: ['Small', 'Medium', 'Large'] },
+        },
+      },
+    };
+    const t = terminal(['', 'watson', '1,3', '3', 'y']);
+    const r = await cliElicitation(t.streams)(titled, ctx);
+    expect(r).toEqual({ action: 'accept', content: { hero: 'hero-2', sidekick: 'sk-2', team: ['t-a', 't-c'], size: 'l' } });
+    const out = t.written();
+    expect(out).toMatch(/1\) Ada Lovelace  2\) Grace Hopper/);
+    expect(out).toMatch(/\[default: Grace Hopper\]/);
+    expect(out).toMatch(/1\) Robin  2\) Watson/);
+    expect(out).toMatch(/1\) Alpha  2\) Bravo  3\) Charlie/);
+    expect(out).toMatch(/1\) Small  2\) Medium  3\) Large/);
+    expect(out).not.toMatch(/\d\) (hero|sk|t)-/);
   });
 
   it('strips terminal control sequences from server text', async () => {

@@ -53,21 +53,40 @@ function lineReader(input: NodeJS.ReadableStream, signal: AbortSignal) {
   };
 }
 
-function choices(f: Field): string[] | undefined {
-  const src = f.type === 'array' ? (f.items as Field | undefined) : f;
-  if (src === undefined) return undefined;
-  if (Array.isArray(src.enum)) return src.enum.map(String);
-  const consts = (src.oneOf ?? src.anyOf) as { const: string }[] | undefined;
-  return Array.isArray(consts) ? consts.map((c) => c.const) : undefined;
+/** One option of an enum field: the value sent, and the title shown (the value itself when untitled). */
+interface Choice {
+  value: unknown;
+  label: string;
 }
 
-/** The typed value of what the user typed for field `f` (numbers, yes/no, lists, choice numbers). */
+/**
+ * The options of a single- or multi-select field, with their titles: titled `oneOf`/`anyOf`
+ * (`const` + `title`), a plain `enum` with the legacy `enumNames`, and the same under `items`.
+ */
+function choices(f: Field): Choice[] | undefined {
+  const src = f.type === 'array' ? (f.items as Field | undefined) : f;
+  if (src === undefined || src === null || typeof src !== 'object') return undefined;
+  if (Array.isArray(src.enum)) {
+    const names = Array.isArray(src.enumNames) ? src.enumNames : [];
+    return src.enum.map((v: unknown, i) => ({ value: v, label: typeof names[i] === 'string' ? names[i] : String(v) }));
+  }
+  const consts = src.oneOf ?? src.anyOf;
+  if (!Array.isArray(consts)) return undefined;
+  return consts
+    .filter((c): c is Field => c !== null && typeof c === 'object' && 'const' in c)
+    .map((c) => ({ value: c.const, label: typeof c.title === 'string' ? c.title : String(c.const) }));
+}
+
+/** The typed value of what the user typed for field `f` (numbers, yes/no, lists, choice numbers or titles). */
 export function parseAnswer(f: Field, text: string): unknown {
   const t = text.trim();
-  const pick = (s: string) => {
-    const c = choices(f);
+  const c = choices(f);
+  const pick = (s: string): unknown => {
+    if (c === undefined) return s;
     const n = Number(s);
-    return c !== undefined && Number.isInteger(n) && n >= 1 && n <= c.length ? c[n - 1] : s;
+    if (Number.isInteger(n) && n >= 1 && n <= c.length) return c[n - 1]!.value;
+    // a title typed out sends its value; a value typed out is kept
+    return c.find((x) => x.value === s)?.value ?? c.find((x) => x.label.toLowerCase() === s.toLowerCase())?.value ?? s;
   };
   switch (f.type) {
     case 'number':
@@ -82,15 +101,22 @@ export function parseAnswer(f: Field, text: string): unknown {
   }
 }
 
+/** A value as the user sees it: the title of the option it is, else its JSON. */
+function shown(value: unknown, c: Choice[] | undefined): string {
+  const label = (v: unknown) => c?.find((x) => x.value === v)?.label;
+  if (Array.isArray(value) && c !== undefined && value.every((v) => label(v) !== undefined)) return value.map(label).join(', ');
+  return label(value) ?? JSON.stringify(value);
+}
+
 function describeField(name: string, f: Field, required: boolean): string {
   const label = clean(f.title ?? name);
   const c = choices(f);
   const parts = [`${label}${required ? ' *' : ''}`];
   if (f.description !== undefined) parts.push(`(${clean(f.description)})`);
-  if (c !== undefined) parts.push(`\n    choose ${f.type === 'array' ? 'one or more, comma-separated' : 'one'}: ${c.map((x, i) => `${i + 1}) ${clean(x)}`).join('  ')}`);
+  if (c !== undefined) parts.push(`\n    choose ${f.type === 'array' ? 'one or more, comma-separated' : 'one'}: ${c.map((x, i) => `${i + 1}) ${clean(x.label)}`).join('  ')}`);
   else if (f.type === 'boolean') parts.push('[y/n]');
   // client.elicitation#10: defaults pre-populate the field (Enter keeps them).
-  if (f.default !== undefined) parts.push(`[default: ${clean(JSON.stringify(f.default))}]`);
+  if (f.default !== undefined) parts.push(`[default: ${clean(shown(f.default, c))}]`);
   return `  ${parts.join(' ')}: `;
 }
 
