@@ -2,8 +2,8 @@
  * `mcpwire status [<id>]`: the runtime view of the configured servers — connects every enabled configured
  * server concurrently (a short per-server initialize timeout, default 5000 ms, `--timeout-ms`
  * overrides), reports id, transport, source, enabled, state (`disabled | untrusted | connecting |
- * auth_required | ready | error`) and tool count, then closes everything. With an id: that
- * server only, plus `last_error` and `last_connected_at`. `--json`: see docs/cli.md. A project
+ * auth_required | ready | error`), tool count and protocol version, then closes everything. With
+ * an id: that server only, plus `era`, `last_error` and `last_connected_at`. `--json`: see docs/cli.md. A project
  * server of a project the user has not trusted (`mcpwire trust`) is never spawned: it shows
  * `untrusted`, with the hint as its error. A sandboxed server shows its grants (`sandbox`) and
  * what its sandbox refused (docs/sandbox.md).
@@ -92,6 +92,8 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
       ['enabled', String(r.enabled)],
       ['state', r.state],
       ['tools', String(r.tools)],
+      ['era', r.era ?? '-'],
+      ['protocol_version', r.protocol_version ?? '-'],
       ['last_error', r.last_error === null ? '-' : timeoutHint(r.last_error)],
       ['last_connected_at', r.last_connected_at ?? '-'],
       ['sandbox', r.sandbox === null ? 'no (runs as the user)' : r.sandbox.summary],
@@ -103,7 +105,10 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
   }
   const hasError = rows.some((r) => r.last_error !== null);
   const hasSandbox = rows.some((r) => r.sandbox !== null);
-  const headers = ['id', 'transport', 'source', 'enabled', 'state', 'tools', ...(hasSandbox ? ['sandboxed'] : []), ...(hasError ? ['error'] : [])];
+  // the protocol version says the era too (2026-07-28: modern; an older one: the initialize
+  // handshake); shown when some server speaks one, as the error column when some server has one
+  const hasVersion = rows.some((r) => r.protocol_version !== null);
+  const headers = ['id', 'transport', 'source', 'enabled', 'state', 'tools', ...(hasVersion ? ['protocol'] : []), ...(hasSandbox ? ['sandboxed'] : []), ...(hasError ? ['error'] : [])];
   const body = rows.map((r) => [
     safeText(r.id, 64),
     r.transport,
@@ -111,6 +116,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
     String(r.enabled),
     r.state,
     String(r.tools),
+    ...(hasVersion ? [r.protocol_version ?? '-'] : []),
     ...(hasSandbox ? [r.sandbox === null ? 'no' : r.sandbox.denied.length > 0 ? `yes (${r.sandbox.denied.length} denied)` : 'yes'] : []),
     ...(hasError ? [cellText(timeoutHint(r.last_error ?? ''), 300)] : []),
   ]);
