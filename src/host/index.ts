@@ -32,6 +32,7 @@ export {
   type LoginOptions,
   type LogoutResult,
 } from './oauth.js';
+export { oauthOffer, type OAuthOffer, type OAuthOfferOptions } from './oauth-offer.js';
 export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type FileTokenStoreOptions } from '../auth/file-store.js';
 export { TokenStoreLockError } from '../auth/lock.js';
 export { startLoopbackReceiver, parsePastedRedirect, type LoopbackOptions, type LoopbackReceiver } from '../auth/loopback.js';

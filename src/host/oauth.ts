@@ -30,6 +30,7 @@ import { idJagAssertion } from '../auth/id-jag.js';
 import { readJwt, workloadAssertion, type WorkloadAssertionSource } from '../auth/workload.js';
 import type { AuthCallOptions, AuthorizationInteraction, GrantKindName, OAuthClientProvider, OAuthProviderOptions, StoredGrant, TokenStore, UnauthorizedInfo } from '../auth/types.js';
 import { Serial } from '../util/serial.js';
+import { oauthOffer } from './oauth-offer.js';
 import { ConfigError } from '../errors.js';
 import { userConfigDir, type PathOptions } from './config/paths.js';
 import type { ResolvedServer } from './config/types.js';
@@ -301,6 +302,11 @@ export interface LoginOptions {
 /** Runs the authorization code flow for `server` now and stores the grant. */
 export async function loginServer(server: ResolvedServer, auth: HostAuthOptions, store: TokenStore, options: LoginOptions = {}): Promise<StoredGrant> {
   const base = providerOptionsFor(server, auth, store, options.onSecret);
+  if (base.grantType === undefined || base.grantType === 'authorization_code') {
+    // a server that advertises no OAuth needs no login: said so, rather than failing at registration
+    const offer = await oauthOffer(server, { ...(auth.fetch ? { fetch: auth.fetch } : {}), ...(options.signal ? { signal: options.signal } : {}) });
+    if (offer.kind === 'not-offered') throw new AuthError(`server "${server.id}" advertises no OAuth (${offer.detail}): it needs no login`, 'MCPWIRE_AUTH_NOT_OFFERED', { serverId: server.id });
+  }
   const withSecrets = options.onSecret !== undefined ? { onSecret: options.onSecret } : {};
   const call = { ...(options.signal ? { signal: options.signal } : {}), ...(options.scope !== undefined ? { scope: options.scope } : {}) };
   if (options.interaction !== undefined) {

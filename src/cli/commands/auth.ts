@@ -1,20 +1,23 @@
 /**
  * `mcpwire auth status [<id>] [--json]`: what the token store holds for each configured server,
- * read locally (nothing is sent): state (`none`, `valid`, `expired`, `not_applicable` for stdio or a server with its own
+ * read from the store: state (`none`, `valid`, `expired`, `not_applicable` for stdio or a server with its own
  * Authorization header),
  * granted scopes, expiry, whether a refresh token is held, and the client kind
  * (`pre-registered` from the config, `registered` by DCR/CIMD), how the grant was obtained
  * (`authorization_code`, `client_credentials`, `jwt-bearer` = workload identity, `id-jag` =
  * enterprise-managed) and whether the token is sender-constrained (`dpop` with the key's RFC 7638
- * thumbprint, never the key). Never a token or secret.
+ * thumbprint, never the key). Never a token or secret. The table's `next` suggests `mcpwire login`
+ * only where it can work: an HTTP server with nothing stored is asked whether it advertises OAuth
+ * at all (metadata, a 401 challenge; src/host/oauth-offer.ts), and one that does not is said to
+ * need none.
  */
-import { authStatusRows, authStorePath, FileTokenStore, type AuthStatusRow } from '../../host-api.js';
+import { authStatusRows, authStorePath, FileTokenStore, oauthOffer, type AuthStatusRow, type ResolvedServer } from '../../host-api.js';
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, findServer, loadView, pathOptions, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
-import { staticAuthorization } from '../login-hint.js';
+import { canLogIn, staticAuthorization } from '../login-hint.js';
 
 const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
 
@@ -35,14 +38,25 @@ export default async function auth(argv: string[]): Promise<number> {
       process.stdout.write('no MCP servers configured\n');
       return 0;
     }
-    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id))))}\ntoken store: ${store.file}\n`);
+    const noOAuth = await advertisingNoOAuth(servers.filter((s) => canLogIn(s) && rows.some((r) => r.id === s.id && r.state === 'none')));
+    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id), noOAuth)))}\ntoken store: ${store.file}\n`);
     return 0;
   });
 }
 
-function cells(r: AuthStatusRow, ownHeader: string[]): string[] {
+/**
+ * The ids of HTTP servers with nothing stored that advertise no OAuth (no metadata, no 401
+ * challenge), asked concurrently: they need no login, and are not told to run one.
+ */
+async function advertisingNoOAuth(servers: ResolvedServer[]): Promise<Set<string>> {
+  const offers = await Promise.all(servers.map(async (s) => [s.id, (await oauthOffer(s)).kind] as const));
+  return new Set(offers.filter(([, kind]) => kind === 'not-offered').map(([id]) => id));
+}
+
+function cells(r: AuthStatusRow, ownHeader: string[], noOAuth: ReadonlySet<string>): string[] {
   // A server whose config sets its own Authorization header does not log in with OAuth.
-  const next = !ownHeader.includes(r.id) && (r.state === 'none' || (r.state === 'expired' && !r.refreshable)) ? `mcpwire login ${r.id}` : '';
+  const loginNeeded = !ownHeader.includes(r.id) && (r.state === 'none' || (r.state === 'expired' && !r.refreshable));
+  const next = noOAuth.has(r.id) ? 'none: the server advertises no OAuth' : loginNeeded ? `mcpwire login ${r.id}` : '';
   return [safeText(r.id, 64), r.state, grantLabel(r.grant), boundLabel(r.sender_constrained), safeText(r.scopes.join(' ') || '-', 80), r.expires_at ?? '-', r.refreshable ? 'yes' : 'no', r.client ?? '-', next];
 }
 
