@@ -460,7 +460,29 @@ export class McpHost extends EventEmitter {
 
 /** Builds a host from a loaded config (or a list of resolved servers). Call `start()` next. */
 export function createHost(config: ConfigLoadResult | readonly ResolvedServer[], options: HostOptions = {}): McpHost {
-  if (Array.isArray(config)) return new McpHost(config as readonly ResolvedServer[], options);
-  const loaded = config as ConfigLoadResult;
-  return new McpHost(loaded.servers, options, loaded.host);
+  if (Array.isArray(config)) return new McpHost(resolvedList(config as readonly unknown[], 'the list given'), options);
+  const loaded = config as Partial<ConfigLoadResult> | null | undefined;
+  if (loaded === null || typeof loaded !== 'object' || !Array.isArray(loaded.servers)) {
+    throw new ConfigError(`createHost expects loadConfig()'s result ({ servers, diagnostics }) or its servers array; got ${kindOf(config)}`);
+  }
+  return new McpHost(resolvedList(loaded.servers, 'servers'), options, loaded.host);
+}
+
+const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? `an object with ${Object.keys(v).slice(0, 5).map((k) => JSON.stringify(k)).join(', ') || 'no keys'}` : typeof v);
+
+/**
+ * A list of resolved servers (what loadConfig() gives), checked: a plain config entry
+ * (`{ id, command }`) in its place is a common mistake, said with the way to do it instead of
+ * failing deep inside.
+ */
+function resolvedList(list: readonly unknown[], what: string): readonly ResolvedServer[] {
+  list.forEach((s, n) => {
+    const r = s as Partial<ResolvedServer> | null;
+    if (r !== null && typeof r === 'object' && typeof r.id === 'string' && r.config !== null && typeof r.config === 'object' && typeof r.transport === 'string') return;
+    const id = r !== null && typeof r === 'object' && typeof r.id === 'string' ? ` (id ${JSON.stringify(sanitizeText(r.id, 64, true))})` : '';
+    throw new ConfigError(
+      `createHost expects loadConfig()'s result or its servers array (resolved servers); item ${n + 1} of ${what}${id} is ${kindOf(s)}, not a resolved server — to start from plain entries, createHost({ servers: [], diagnostics: [] }) then host.addServer(id, { command, args } or { url })`,
+    );
+  });
+  return list as readonly ResolvedServer[];
 }
