@@ -1,8 +1,8 @@
 /**
  * mcpwire as a user gets it: `npm pack` (of the built dist/; `npm run build` first), then
- * `npm install <tarball>` in a fresh project outside the clone, where `npx mcpwire demo` and
- * `import('mcpwire')` must work with nothing of the repository around them. Also what the
- * tarball holds (LICENSE, README.md, dist/; no tests, no mock-servers) and that its source maps
+ * `npm install <tarball>` in a fresh project outside the clone, where `npx mcpwire demo`, `--help`
+ * (naming the shipped docs/cli.md by its path) and `import('mcpwire')` must work with nothing of the repository around them. Also what the
+ * tarball holds (LICENSE, README.md, dist/, the user's docs/*.md; no tests, no mock-servers) and that its source maps
  * resolve, and README.md's install block (`sh ran-by: test/package.test.ts`), run against the
  * tarball with a temporary global prefix.
  *
@@ -91,7 +91,9 @@ describe('the packed package, installed outside the clone', () => {
   it('holds LICENSE, README.md, package.json and dist/ — no tests, no mock servers, no sources of the clone', () => {
     expect(files).toEqual(expect.arrayContaining(['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/cli/main.js', 'dist/cli/demo-server/main.js']));
     expect(readFileSync(join(dir, 'extracted', 'package', 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004[\s\S]*END OF TERMS AND CONDITIONS/);
-    const foreign = files.filter((f) => !/^(dist|schema)\//.test(f) && !['LICENSE', 'README.md', 'package.json'].includes(f));
+    // the user's manuals ship too: the CLI's --help points to docs/cli.md by its installed path
+    expect(files).toEqual(expect.arrayContaining(['docs/cli.md', 'docs/daemon.md', 'docs/serve.md', 'docs/host.md']));
+    const foreign = files.filter((f) => !/^(dist|schema)\//.test(f) && !/^docs\/[\w-]+\.md$/.test(f) && !['LICENSE', 'README.md', 'package.json'].includes(f));
     expect(foreign).toEqual([]);
     expect(files.filter((f) => /(^|\/)(test|mock-servers|spec-conformance|bench)\/|\.test\.|\.spec\./.test(f))).toEqual([]);
   });
@@ -130,6 +132,15 @@ describe('the packed package, installed outside the clone', () => {
     expect(demo.code, show(demo)).toBe(0);
     expect(demo.stdout).toMatch(/^connected to mcpwire-demo-server .* over stdio, protocol 2025-11-25/m);
     expect(demo.stdout).toMatch(/^progress → done 5 steps/m);
+
+    // --help names the manual by a path the user has: the installed package's docs/cli.md
+    const help = await run('npx', ['--no-install', 'mcpwire', '--help'], { cwd: project, env });
+    expect(help.code, show(help)).toBe(0);
+    const manual = /^every command and option: (.+)$/m.exec(help.stdout)?.[1];
+    expect(manual, help.stdout).toBe(join(project, 'node_modules', 'mcpwire', 'docs', 'cli.md'));
+    expect(readFileSync(manual!, 'utf8')).toMatch(/^## `status \[<id>\]`/m);
+    const demoHelp = await run('npx', ['--no-install', 'mcpwire', 'demo', '--help'], { cwd: project, env });
+    expect(demoHelp.stdout).toContain(`see ${manual}`);
 
     const bin = join(project, 'node_modules', '.bin', 'mcpwire');
     const script = `

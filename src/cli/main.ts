@@ -44,7 +44,7 @@ export function commandNames(): string[] {
   return Object.keys(COMMANDS);
 }
 
-function usage(): string {
+function usage(docs: string): string {
   const rows = Object.entries(COMMANDS).map(([n, c]) => `  ${n.padEnd(20)} ${c.summary}`);
   return [
     'usage: mcpwire [global options] <command> [options]',
@@ -55,7 +55,8 @@ function usage(): string {
     'global options: --stdio "<command line>" | --url <url>, --timeout-ms <ms>, --json, --trace <file>,',
     '                --protocol-version <v> (pin the version and era: 2026-07-28, 2025-11-25, …; default: per server)',
     'config:         --config <file> (one native config file instead of the layers), --imports (also read .mcp.json,',
-    '                .cursor/mcp.json, .vscode/mcp.json, Claude Desktop); see docs/cli.md',
+    '                .cursor/mcp.json, .vscode/mcp.json, Claude Desktop)',
+    `every command and option: ${docs}`,
   ].join('\n');
 }
 
@@ -77,6 +78,12 @@ export function splitCommand(argv: string[]): { command?: string; rest: string[]
   return { rest: argv };
 }
 
+/** The CLI's manual as the user has it: docs/cli.md of the installed package (shipped with it), by its full path. */
+async function cliDocs(): Promise<string> {
+  const { packageFile } = await import('../util/package-files.js');
+  return packageFile('docs', 'cli.md');
+}
+
 async function main(argv: string[]): Promise<number> {
   if (argv.includes('--version')) {
     const { packageVersion } = await import('../util/package-files.js');
@@ -86,20 +93,20 @@ async function main(argv: string[]): Promise<number> {
   const { command, rest } = splitCommand(argv);
   if (!command) {
     const asked = argv.includes('--help') || argv.includes('-h');
-    (asked ? process.stdout : process.stderr).write(`${usage()}\n`);
+    (asked ? process.stdout : process.stderr).write(`${usage(await cliDocs())}\n`);
     return asked ? 0 : 2;
   }
   const entry = COMMANDS[command];
   if (!entry) {
     const { didYouMean } = await import('./suggest.js');
     const message = `unknown command "${command}"${didYouMean(command, Object.keys(COMMANDS))}`;
-    process.stderr.write(`mcpwire: ${message}\n${usage()}\n`);
+    process.stderr.write(`mcpwire: ${message}\n${usage(await cliDocs())}\n`);
     if (rest.includes('--json')) process.stdout.write(`${JSON.stringify({ error: { message, exit_code: 2 } }, null, 2)}\n`);
     return 2;
   }
   // --help never starts a server: commands without their own help get their summary line.
   if ((rest.includes('--help') || rest.includes('-h')) && NO_OWN_HELP.has(command)) {
-    process.stdout.write(`usage: mcpwire ${command} …  — ${entry.summary}\nsee docs/cli.md\n`);
+    process.stdout.write(`usage: mcpwire ${command} …  — ${entry.summary}\nsee ${await cliDocs()}\n`);
     return 0;
   }
   const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`: a server's command line
