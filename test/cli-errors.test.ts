@@ -49,6 +49,35 @@ describe('errors that say what to do', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a web page (200 text/html) or HTTP 501 at the URL: "no MCP endpoint at <url> (HTTP 501, text/html)" during initialize, no HTML shown', async () => {
+    const page = '<!doctype html><html><body><h1>Not Implemented</h1><p>&lt;b&gt; &amp; more</p></body></html>';
+    const servers = await Promise.all(
+      [501, 200].map(async (status) => {
+        const server = http.createServer((req, res) => {
+          req.resume();
+          res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(page);
+        });
+        await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+        const { port } = server.address() as AddressInfo;
+        return { status, url: `http://127.0.0.1:${port}/mcp`, close: () => new Promise<void>((r) => server.close(() => r())) };
+      }),
+    );
+    try {
+      const sb = sandbox({});
+      for (const s of servers) {
+        for (const pin of [[], ['--protocol-version', '2025-11-25'], ['--protocol-version', '2026-07-28']]) {
+          const r = await run(sb, ['--url', s.url, 'tools', ...pin]);
+          expect(r.code).toBe(1);
+          expect(r.stderr, `${s.status} ${pin.join(' ')}`).toContain(`[server "${new URL(s.url).host}" during initialize] no MCP endpoint at ${s.url} (HTTP ${s.status}, text/html) — is the path right? (e.g. /mcp)`);
+          expect(r.stderr).not.toMatch(/html>|&lt;|&amp;|not valid JSON/);
+        }
+      }
+    } finally {
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+
   it('a server found only in an import file says to add --imports', async () => {
     const sb = sandbox({ native: { transport: 'stdio', command: node, args: [mockJs] } });
     writeJson(path.join(sb.proj, '.mcp.json'), { mcpServers: { imp: { command: node, args: [mockJs] } } });

@@ -287,3 +287,13 @@ export function mediaType(contentType: string | undefined): string {
   const semi = contentType.indexOf(';');
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
 }
+
+/** The URL without user info, query or fragment (they may hold credentials), for an error text. */
+export function endpointText(url: string | URL): string {
+  try {
+    const u = new URL(url.toString());
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '<invalid URL>';
+  }
+}

@@ -43,6 +43,7 @@ import {
   DEFAULT_NOTIFICATION_TIMEOUT_MS,
   answers,
   discard,
+  endpointText,
   header,
   httpError,
   httpErrorOf,
@@ -97,6 +98,9 @@ export class PostExchange {
     private readonly resumer: SseResumer,
     private readonly fallBack: FallBack,
   ) {}
+
+  /** An exchange was answered as MCP: from then on an HTML page or a 501 is that request's failure, not a wrong URL. */
+  private heard = false;
 
   post(message: JSONRPCMessage, options: SendOptions | undefined): Promise<void> {
     const isInit = options?.isInitialize === true;
@@ -172,10 +176,20 @@ export class PostExchange {
     }
     const status = res.statusCode;
     if (link.cb.onevent !== undefined) link.cb.onevent({ type: 'http', method: 'POST', status });
+    const media = mediaType(header(res.headers, 'content-type'));
+    if (!this.heard && notAnEndpoint(status, media)) {
+      discard(res.body);
+      throw new TransportError(`no MCP endpoint at ${endpointText(link.opts.url)} (HTTP ${status}${media ? `, ${media}` : ''}) — is the path right? (e.g. /mcp)`, {
+        ...link.where,
+        phase: 'initialize',
+        status,
+      });
+    }
     if (status < 200 || status >= 300) return this.refused(message, options, res, p);
     if (isInit) this.session.accept(res.headers, res.body);
-    if (mediaType(header(res.headers, 'content-type')) === 'text/event-stream') await this.readPostStream(res.body, p);
+    if (media === 'text/event-stream') await this.readPostStream(res.body, p);
     else await this.readJsonBody(res, p);
+    this.heard = true;
     if (isInit) this.session.initialized = true;
     else this.resumer.maybeOpenGetStream();
   }
@@ -337,4 +351,14 @@ function streamBroken(what: string, cause: unknown, where: { serverId?: string; 
     code: 'MCPWIRE_STREAM_BROKEN',
     ...(cause !== undefined ? { cause } : {}),
   });
+}
+
+/**
+ * The first answer says the URL is no MCP endpoint: a web page (`text/html`), or 501 Not
+ * Implemented. A 401/403 is an auth challenge and a 400/404/405 goes to the legacy fallback or
+ * its own error (whatever their body), so those are left to `refused`.
+ */
+function notAnEndpoint(status: number, media: string | undefined): boolean {
+  if ([400, 401, 403, 404, 405].includes(status)) return false;
+  return status === 501 || media === 'text/html';
 }

@@ -22,7 +22,7 @@
  */
 import { TransportError, type Phase } from '../errors.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
-import type { HttpTransportOptions } from './http-common.js';
+import { endpointText, type HttpTransportOptions } from './http-common.js';
 import { HttpLink } from './http-link.js';
 import { PostExchange } from './http-post.js';
 import { HttpSession } from './http-session.js';
@@ -184,12 +184,3 @@ export class StreamableHttpTransport implements Transport {
   }
 }
 
-/** The URL without user info, query or fragment (they may hold credentials), for an error text. */
-function endpointText(url: string | URL): string {
-  try {
-    const u = new URL(url.toString());
-    return `${u.origin}${u.pathname}`;
-  } catch {
-    return '<invalid URL>';
-  }
-}
