@@ -9,9 +9,13 @@
  *   `node server.js` and the example URLs mapped to this repository (test/support/docs-sandbox.ts).
  * - json/jsonc/untagged blocks are data or output shown to the reader: json must parse unless
  *   it elides with "…".
- * - ```sh no-run: <reason> marks a block that genuinely cannot run here; they stay few.
- * - ```sh ran-by: test/<file>.test.ts (<why>) marks a block another test runs in the setting it
- *   needs (README's global install runs in test/package.test.ts against the packed tarball).
+ * - `<!-- docs-test: no-run: <reason> -->` on the line before a fence marks a block that genuinely
+ *   cannot run here; they stay few.
+ * - `<!-- docs-test: ran-by: test/<file>.test.ts (<why>) -->` before a fence marks a block another
+ *   test runs in the setting it needs (README's global install runs in test/package.test.ts
+ *   against the packed tarball).
+ * - Annotations live in those HTML comments, which a reader never sees rendered: a fence's info
+ *   string is its language alone.
  *
  * Needs dist/ (npm test builds it first).
  */
@@ -55,6 +59,21 @@ describe('documentation code blocks (README.md, docs/*.md)', () => {
     expect(noRun.filter((b) => b.noRun!.length < 15).map((b) => `${b.where}: no-run needs a reason ("no-run: why")`)).toEqual([]);
     expect(noRun.filter((b) => DATA_LANGS.has(b.lang)).map((b) => `${b.where}: no-run on a data block`)).toEqual([]);
     expect(noRun.length, noRun.map((b) => `${b.where}: ${b.noRun}`).join('\n')).toBeLessThanOrEqual(MAX_NO_RUN);
+  });
+
+  it("README's first screen: a sentence saying what mcpwire is before Quick start, and how long npm test takes", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const head = readme.slice(0, readme.indexOf('## Quick start'));
+    expect(head).toMatch(/\nmcpwire is a [^\n]*Model Context Protocol/);
+    const quick = blocks.find((b) => b.file === 'README.md' && b.code.includes('npm test'))!;
+    expect(quick.code).toMatch(/npm test .*#.*about a quarter of an hour on 2 cores/);
+  });
+
+  it('annotations are HTML comments before the fence, never words in the fence a reader sees', () => {
+    expect(blocks.filter((b) => /(?:^|\s)(?:no-run|ran-by)\b/.test(b.fenceInfo)).map((b) => `${b.where}: \`\`\`${b.fenceInfo}`)).toEqual([]);
+    const annotated = blocks.filter((b) => b.annotation !== '');
+    expect(annotated.length).toBeGreaterThanOrEqual(2);
+    expect(annotated.filter((b) => !/^(?:no-run|ran-by):/.test(b.annotation)).map((b) => `${b.where}: ${b.annotation}`)).toEqual([]);
   });
 
   it('a block run by another test names a test file that exists and reads that block', () => {

@@ -2,8 +2,11 @@
  * Fenced code blocks of the project's Markdown (README.md, docs/*.md), for
  * test/docs-blocks.test.ts.
  *
- * Info string: the first word is the language; the rest are annotations. `no-run: <reason>`
- * marks a block that genuinely cannot run in a test (the reason is required).
+ * The fence's info string is the language alone; what the docs test needs to know of a block is
+ * said on the line right before its fence, in an HTML comment a reader never sees rendered:
+ * `<!-- docs-test: no-run: <reason> -->` marks a block that genuinely cannot run in a test (the
+ * reason is required); `<!-- docs-test: ran-by: test/<file>.test.ts (<why>) -->` one another test
+ * runs.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -14,7 +17,12 @@ export interface DocBlock {
   /** 1-based line of the opening fence. */
   line: number;
   lang: string;
+  /** The fence's info string and the `docs-test:` annotation of the line before it, as one. */
   info: string;
+  /** The fence's own info string (the language). */
+  fenceInfo: string;
+  /** The `<!-- docs-test: … -->` annotation before the fence ('' when none). */
+  annotation: string;
   /** Set for `no-run: <reason>` blocks (empty string when the reason is missing). */
   noRun: string | undefined;
   code: string;
@@ -30,6 +38,7 @@ export const SHELL_LANGS = new Set(['sh', 'bash', 'shell']);
 export const DATA_LANGS = new Set(['', 'json', 'jsonc', 'text']);
 
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+const ANNOTATION = /^\s*<!--\s*docs-test:\s*(.*?)\s*-->\s*$/;
 
 export function extractBlocks(markdown: string, file: string): DocBlock[] {
   const lines = markdown.split('\n');
@@ -38,7 +47,9 @@ export function extractBlocks(markdown: string, file: string): DocBlock[] {
     const open = FENCE.exec(lines[i]);
     if (!open) continue;
     const [, indent, fence, rest] = open;
-    const info = rest.trim();
+    const fenceInfo = rest.trim();
+    const annotation = i > 0 ? (ANNOTATION.exec(lines[i - 1])?.[1] ?? '') : '';
+    const info = [fenceInfo, annotation].filter(Boolean).join(' ');
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length; j++) {
@@ -46,9 +57,9 @@ export function extractBlocks(markdown: string, file: string): DocBlock[] {
       if (close && close[2][0] === fence[0] && close[2].length >= fence.length && close[3].trim() === '') break;
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j]);
     }
-    const lang = info.split(/\s+/)[0] ?? '';
-    const noRun = /(?:^|\s)no-run(?::\s*(.*))?$/.exec(info);
-    blocks.push({ file, line: i + 1, lang, info, noRun: noRun ? (noRun[1] ?? '').trim() : undefined, code: body.join('\n') + '\n', where: `${file}:${i + 1}` });
+    const lang = fenceInfo.split(/\s+/)[0] ?? '';
+    const noRun = /(?:^|\s)no-run(?::\s*(.*))?$/.exec(annotation);
+    blocks.push({ file, line: i + 1, lang, info, fenceInfo, annotation, noRun: noRun ? (noRun[1] ?? '').trim() : undefined, code: body.join('\n') + '\n', where: `${file}:${i + 1}` });
     i = j;
   }
   return blocks;
