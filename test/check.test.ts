@@ -78,6 +78,23 @@ describe('verdicts, report and exit code', () => {
     expect(checkExitCode(rep(['warn']), true)).toBe(1);
   });
 
+  it('not-applicable checks (the other era, the other transport) are one line under the table; --verbose lists them as rows', () => {
+    const results = [
+      toResult(should, { status: 'pass' }, 1),
+      ...Array.from({ length: 30 }, () => toResult(must, { status: 'skip', detail: 'not applicable: 2026-07-28 only; the server is checked at 2025-11-25' }, 0)),
+      toResult(must, { status: 'skip', detail: 'blocked: no working session' }, 0),
+    ];
+    const report = { target: 'node x.mjs', results, summary: summarize(results), durationMs: 1500 };
+    const text = renderCheckReport(report);
+    expect(text).not.toContain('not applicable: 2026-07-28 only');
+    expect(text).toContain('(30 checks not applicable to this server — of the other era or transport — not shown; --verbose lists them');
+    expect(text).toContain('blocked: no working session');
+    expect(text).toContain('1 passed, 0 failed, 0 warnings, 31 skipped');
+    const verbose = renderCheckReport(report, { verbose: true });
+    expect(verbose.split('\n').filter((l) => l.includes('not applicable: 2026-07-28 only'))).toHaveLength(30);
+    expect(verbose).not.toContain('not shown');
+  });
+
   it('the table lists every check and explains failures with the offending message', () => {
     const results = [
       toResult(must, { status: 'violated', detail: 'the ping result MUST be empty', evidence: { jsonrpc: '2.0', id: 3, result: { pong: true } } }, 1),

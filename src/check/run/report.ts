@@ -22,7 +22,14 @@ function pad(rows: string[][]): string[] {
   return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
-export function renderCheckReport(report: CheckReport): string {
+/** A check skipped because it is of the other era or the other transport (runner.ts says `not applicable: …`). */
+const notApplicable = (r: CheckResult): boolean => r.status === 'skip' && (r.detail ?? '').startsWith('not applicable');
+
+/**
+ * The report as a table. Checks that do not apply to this server (the other era's, the other
+ * transport's) are one line under the table unless `verbose` lists them as rows.
+ */
+export function renderCheckReport(report: CheckReport, options: { verbose?: boolean } = {}): string {
   const lines: string[] = [];
   const who = report.serverInfo ? ` — ${clean(String(report.serverInfo.name), 60)} ${clean(String(report.serverInfo.version), 30)}` : '';
   lines.push(`mcpwire check: ${clean(report.target, 120)}${who}${report.protocolVersion ? ` (protocol ${clean(report.protocolVersion, 20)})` : ''}`);
@@ -34,7 +41,10 @@ export function renderCheckReport(report: CheckReport): string {
   }
   lines.push('');
   const header = ['status', 'check', 'level', 'clause', 'detail'];
-  lines.push(...pad([header, header.map((h) => '-'.repeat(h.length)), ...report.results.map(row)]));
+  const hidden = options.verbose === true ? [] : report.results.filter(notApplicable);
+  const shown = hidden.length === 0 ? report.results : report.results.filter((r) => !notApplicable(r));
+  lines.push(...pad([header, header.map((h) => '-'.repeat(h.length)), ...shown.map(row)]));
+  if (hidden.length > 0) lines.push(`(${hidden.length} checks not applicable to this server — of the other era or transport — not shown; --verbose lists them, check --list names every check)`);
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');
   if (problems.length > 0) {
     lines.push('');

@@ -44,7 +44,7 @@ import { adHocServer } from '../target.js';
 const USAGE =
   'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all) [--json] [--junit <file>] ' +
   '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
-  "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--list]";
+  "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--verbose] [--list]";
 
 const list = (v: string[] | undefined) => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 
@@ -116,6 +116,7 @@ const OWN = {
   only: { type: 'string', multiple: true },
   skip: { type: 'string', multiple: true },
   'fail-on-warning': { type: 'boolean' },
+  verbose: { type: 'boolean' },
   list: { type: 'boolean' },
   all: { type: 'boolean' },
   junit: { type: 'string' },
@@ -186,7 +187,7 @@ export default function check(argv: string[]): Promise<number> {
     const failOnWarning = values['fail-on-warning'] === true;
     if (values.junit !== undefined) await writeFile(values.junit, renderJUnit(reports, { failOnWarning }));
     const code = Math.max(...reports.map((r) => checkExitCode(r.report, failOnWarning)));
-    printReports(reports, { json: values.json === true, adHoc: adHoc !== undefined, failOnWarning, code });
+    printReports(reports, { json: values.json === true, adHoc: adHoc !== undefined, failOnWarning, code, verbose: values.verbose === true });
     return code;
   });
 }
@@ -215,12 +216,12 @@ async function checkTargets(values: Values, positionals: string[], run: CommandR
 }
 
 /** The reports on stdout: JSON, or each report then (for several servers) a summary. */
-function printReports(reports: Array<{ name: string; report: CheckReport }>, o: { json: boolean; adHoc: boolean; failOnWarning: boolean; code: number }): void {
+function printReports(reports: Array<{ name: string; report: CheckReport }>, o: { json: boolean; adHoc: boolean; failOnWarning: boolean; code: number; verbose: boolean }): void {
   if (o.json) {
     printJson(reports.length === 1 && o.adHoc ? reports[0].report : { servers: reports.map((r) => ({ id: r.name, exitCode: checkExitCode(r.report, o.failOnWarning), report: r.report })), exitCode: o.code });
     return;
   }
-  for (const r of reports) process.stdout.write(`${renderCheckReport(r.report)}\n${reports.length > 1 ? '\n' : ''}`);
+  for (const r of reports) process.stdout.write(`${renderCheckReport(r.report, { verbose: o.verbose })}\n${reports.length > 1 ? '\n' : ''}`);
   if (reports.length > 1) {
     process.stdout.write('summary:\n');
     for (const r of reports) {
