@@ -116,7 +116,16 @@ describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () =>
   // cites basic.transports.streamable_http#69: check reports a server that breaks it
   it('modern.http-stateless: a session id minted on a stateless server (basic.transports.streamable_http#69)', T, () => catches('mints-session'));
   // cites basic.transports.streamable_http#3: check reports a server that breaks it
-  it('modern.http-origin: a foreign Origin served instead of 403 (basic.transports.streamable_http#3)', T, () => catches('origin-ignored'));
+  // the clean proxy refuses with 403 and a body with id null: a warning on the body, never a failure
+  it('modern.http-origin: a foreign Origin served instead of 403 (basic.transports.streamable_http#3)', T, () => catches('origin-ignored', [], 'warn'));
+
+  it('modern.http-origin: a 403 refusal the check provoked is judged by its status; its body (id null) is a warning there, not a modern.schema failure', T, async () => {
+    const r = await planted(undefined, 'http', ['modern.http-origin', 'modern.schema']);
+    expect(of(r, 'modern.schema').status, of(r, 'modern.schema').detail).toBe('pass');
+    const origin = of(r, 'modern.http-origin');
+    expect(origin.status).toBe('warn');
+    expect(origin.detail).toMatch(/HTTP 403 as required, but its JSON-RPC body does not validate .*\/id/);
+  });
   // cites server.utilities.caching#1: check reports a server that breaks it
   it('modern.cache-hints: tools/list with neither resultType nor cache hints is still judged (server.utilities.caching#1)', T, () => catches('no-hints-no-result-type'));
   // cites basic.patterns.mrtr#9: check reports a server that breaks it

@@ -13,6 +13,7 @@ import { HEADER_MISMATCH, UNSUPPORTED_VERSION, type Answer } from '../core/moder
 import { cheapRequest, handshakeInitialize, modernCheck, outcomeText } from './modern.js';
 import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
 import { MODERN_REVISIONS } from '../core/revisions.js';
+import { describeViolation, MODERN_SCHEMA, serverMessageViolations } from '../core/schema.js';
 
 function httpModern(def: Omit<CheckDef, 'revisions' | 'transport' | 'run'>, run: (ctx: CheckContext) => Promise<Verdict>): CheckDef {
   return {
@@ -114,8 +115,17 @@ const origin = httpModern(
     const wire = ctx.wire();
     const own = await wire.send('server/discover', {}, { headers: { origin: new URL((ctx.target as { url: string }).url).origin } });
     if (own.outcome.kind !== 'result') return notApplicable(`server/discover with the server's own Origin got ${outcomeText(own)}`);
+    const before = ctx.traffic.records.length;
     const a = await wire.send('server/discover', {}, { headers: { origin: FOREIGN_ORIGIN } });
-    if (a.status === 403) return pass(`Origin ${FOREIGN_ORIGIN}: HTTP 403`);
+    // The refusal is judged by its status code here; its body (often an error with id null, as
+    // an HTTP-level refusal has no request to name) is this check's to weigh, not modern.schema's.
+    const body = ctx.traffic.records.slice(before).filter((r) => r.dir === 'in');
+    for (const r of body) r.claims.push('');
+    if (a.status === 403) {
+      const bad = body.map((r) => ({ r, vs: serverMessageViolations(r.message, undefined, MODERN_SCHEMA) })).find((x) => x.vs.length > 0);
+      if (bad === undefined) return pass(`Origin ${FOREIGN_ORIGIN}: HTTP 403`);
+      return violated(`Origin ${FOREIGN_ORIGIN}: HTTP 403 as required, but its JSON-RPC body does not validate against the ${MODERN_SCHEMA} schema: ${bad.vs.slice(0, 2).map(describeViolation).join('; ')}`, bad.r.message, { level: 'SHOULD' });
+    }
     return violated(
       `servers MUST validate Origin (basic.transports.streamable_http#2); a server/discover with "Origin: ${FOREIGN_ORIGIN}" MUST get 403 Forbidden, it got ${outcomeText(a)}`,
       messageOf(a.outcome) ?? a.text,
