@@ -5,6 +5,7 @@
  * again (a tightened one by `mcp add --replace` keeps it); the daemon starts the server sandboxed
  * as the CLI does.
  */
+import { extractBlocks } from './support/docs-blocks.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,8 +76,9 @@ describe.skipIf(noBwrap)('sandboxed servers in the CLI (bubblewrap; skipped only
 
   it('docs/sandbox.md: the `mcp add` block runs as written and status shows the sandbox', async () => {
     const doc = fs.readFileSync(path.join(root, 'docs', 'sandbox.md'), 'utf8');
-    const start = doc.indexOf('```sh ran-by: test/sandbox-cli.test.ts');
-    const block = start < 0 ? undefined : doc.slice(doc.indexOf('\n', start) + 1, doc.indexOf('```', start + 3));
+    // the block's annotation is the HTML comment on the line before its fence (test/support/docs-blocks.ts)
+    const found = extractBlocks(doc, 'docs/sandbox.md').find((b) => b.annotation.startsWith('ran-by: test/sandbox-cli.test.ts'));
+    const block = found?.code;
     expect(block).toBeDefined();
     const sb = sandbox();
     fs.copyFileSync(HOSTILE, path.join(sb.proj, 'server.mjs'));
