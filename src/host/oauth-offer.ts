@@ -8,6 +8,7 @@
 import { parseBearerChallenge } from '../auth/challenge.js';
 import { discover } from '../auth/discovery.js';
 import type { ResolvedServer } from './config/types.js';
+import { discoverProbe } from '../mcp/eras/modern.js';
 
 /** What the probe found: `offered` (with how), `not-offered` (with what was asked), or `unknown` (it could not tell). */
 export type OAuthOffer = { kind: 'offered'; via: string } | { kind: 'not-offered'; detail: string } | { kind: 'unknown'; detail: string };
@@ -48,16 +49,16 @@ export async function oauthOffer(server: ResolvedServer, o: OAuthOfferOptions = 
 /** One unauthenticated request, as a client's first: its status and challenge (the body is dropped). */
 async function unauthenticated(server: ResolvedServer, url: string, f: typeof fetch, timeoutMs: number, signal?: AbortSignal): Promise<{ code: number; wwwAuthenticate: string | undefined }> {
   const s = AbortSignal.timeout(timeoutMs);
+  const probe = discoverProbe('mcpwire-oauth-probe');
   const res = await f(url, {
     method: 'POST',
     headers: {
       ...(server.config.headers ?? {}),
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'server/discover',
+      ...probe.headers,
     },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 'mcpwire-oauth-probe', method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    body: JSON.stringify(probe.body),
     signal: signal === undefined ? s : AbortSignal.any([signal, s]),
     redirect: 'manual',
   });

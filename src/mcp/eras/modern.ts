@@ -25,6 +25,19 @@ export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 /** The requests a server may answer with `input_required` (basic/patterns/mrtr "Supported Requests"). */
 const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
+/**
+ * A bare `server/discover` request at the newest stateless revision, with the headers its
+ * Streamable HTTP binding names: what a client's first contact looks like, for a caller that
+ * probes a server without a client (the host asking whether a server demands OAuth).
+ */
+export function discoverProbe(id: string): { headers: Record<string, string>; body: Record<string, unknown> } {
+  const version = MODERN_PROTOCOL_VERSIONS[0]!;
+  return {
+    headers: { 'mcp-protocol-version': version, 'mcp-method': 'server/discover' },
+    body: { jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: { [META_PROTOCOL_VERSION]: version, [META_CLIENT_CAPABILITIES]: {} } } },
+  };
+}
+
 export interface ModernOptions {
   serverId: string;
   /** The version asked for first (default: the newest mcpwire speaks). */
