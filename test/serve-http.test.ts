@@ -32,6 +32,26 @@ function request(url: string, init: { method?: string; headers?: Record<string, 
   });
 }
 
+/** POSTs `body`, reads up to the stream's priming event and drops the connection (a network failure); resolves to the priming event's id. */
+function postAndDrop(url: string, headers: Record<string, string>, body: unknown): Promise<string> {
+  const u = new URL(url);
+  return new Promise<string>((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => {
+        text += c.toString();
+        const m = /^id: (\S+)\n(?:retry: \d+\n)?data: \n\n/.exec(text);
+        if (m) {
+          req.destroy();
+          resolve(m[1]!);
+        }
+      });
+    });
+    req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+    req.end(JSON.stringify(body));
+  });
+}
+
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 /** The JSON-RPC messages of an SSE body. */
 const events = (body: string) => body.split('\n').filter((l) => l.startsWith('data: ') && l.length > 6).map((l) => JSON.parse(l.slice(6)));
@@ -93,26 +113,49 @@ describe('mcpwire serve --http', { timeout: 60_000 }, () => {
     const tools = events((await request(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).body)[0].result.tools as { name: string }[];
     const slow = tools.find((t) => t.name.startsWith('mcp_alpha_slow'))!.name;
     // POST the call, read up to the priming event, then drop the connection (a network failure).
-    const u = new URL(url);
-    const primed = await new Promise<string>((resolve, reject) => {
-      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => {
-          text += c.toString();
-          const m = /^id: (\S+)\n(?:retry: \d+\n)?data: \n\n/.exec(text);
-          if (m) {
-            req.destroy();
-            resolve(m[1]);
-          }
-        });
-      });
-      req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
-      req.end(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: slow, arguments: { ms: 800 } } }));
-    });
+    const primed = await postAndDrop(url, headers, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: slow, arguments: { ms: 800 } } });
     const resumed = await request(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed } });
     expect(resumed.status).toBe(200);
     expect(events(resumed.body)).toEqual([expect.objectContaining({ id: 7, result: expect.objectContaining({ content: [{ type: 'text', text: 'slept 800 ms' }] }) })]);
     expect((await request(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': '999-0' } })).status).toBe(400);
+  });
+
+  it('regression: after 65 requests in a session, a client that lost the next call\'s stream still gets its response by GET with Last-Event-ID', async () => {
+    const init = await request(url, { body: INIT });
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+    await request(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    for (let id = 10; id < 75; id++) expect(events((await request(url, { headers, body: { jsonrpc: '2.0', id, method: 'ping' } })).body)).toEqual([{ jsonrpc: '2.0', id, result: {} }]);
+    const tools = events((await request(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).body)[0].result.tools as { name: string }[];
+    const slow = tools.find((t) => t.name.includes('slow'))!.name;
+    const primed = await postAndDrop(url, headers, { jsonrpc: '2.0', id: 80, method: 'tools/call', params: { name: slow, arguments: { ms: 500 } } });
+    const resumed = await request(url, { method: 'GET', headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed } });
+    expect(resumed.status).toBe(200);
+    expect(events(resumed.body)).toEqual([expect.objectContaining({ id: 80, result: expect.objectContaining({ content: [{ type: 'text', text: 'slept 500 ms' }] }) })]);
+  });
+
+  // cites basic.utilities.cancellation#4: mcpwire serve is the receiver here: the gateway's own behaviour
+  it('basic.utilities.cancellation#4: a call the client cancels ends its POST stream at once, with no response on it', async () => {
+    const init = await request(url, { body: INIT });
+    const headers = { 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+    await request(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    const tools = events((await request(url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'tools/list' } })).body)[0].result.tools as { name: string }[];
+    const slow = tools.find((t) => t.name.includes('slow'))!.name;
+    // the call sleeps 30 s: its POST ending before that is the cancel's doing
+    const u = new URL(url);
+    let body = '';
+    const ended = new Promise<void>((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: slow, arguments: { ms: 30_000 } } }));
+    });
+    // the priming event is written once the gateway took the request
+    await expect.poll(() => body.includes('data: \n\n'), { timeout: 10_000 }).toBe(true);
+    expect((await request(url, { headers, body: { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'changed my mind' } } })).status).toBe(202);
+    await ended;
+    expect(events(body)).toEqual([]);
   });
 
   it('basic.transports#15: a JSON-RPC batch is refused with 400', async () => {
@@ -159,6 +202,103 @@ describe('serveHttp (mcpwire/serve) sessions', { timeout: 60_000 }, () => {
       await expect.poll(async () => (await request(gw.url, { headers: idle, body: { jsonrpc: '2.0', id: 3, method: 'ping' } })).status, { timeout: 10_000, interval: 800 }).toBe(404);
       expect((await request(gw.url, { headers: watched, body: { jsonrpc: '2.0', id: 4, method: 'ping' } })).status).toBe(200);
       get.destroy();
+    } finally {
+      await gw.close();
+    }
+  });
+});
+
+describe('serveHttp (mcpwire/serve): the guard, versions and bounds', { timeout: 60_000 }, () => {
+  const open = async (url: string, extra: Record<string, string> = {}) => {
+    const init = await request(url, { headers: extra, body: INIT });
+    expect(init.status).toBe(200);
+    return { ...extra, 'mcp-session-id': init.headers['mcp-session-id'] as string, 'mcp-protocol-version': '2025-11-25' };
+  };
+
+  it('regression: the bearer scheme is matched in any case (RFC 9110 §11.1); anything but the token is 401', async () => {
+    const { serveHttp } = await import('../src/serve/index.js');
+    const gw = await serveHttp([], { listen: '127.0.0.1:0', token: TOKEN, log: () => {} });
+    try {
+      for (const authorization of [`Bearer ${TOKEN}`, `bearer ${TOKEN}`, `BEARER ${TOKEN}`, `bEaReR  ${TOKEN}`]) {
+        expect((await request(gw.url, { headers: { authorization }, body: INIT })).status, authorization).toBe(200);
+      }
+      for (const authorization of ['', 'Bearer', `Bearer ${TOKEN}x`, `Bearer ${TOKEN.slice(1)}`, `Basic ${TOKEN}`, `Token ${TOKEN}`, TOKEN, `Bearer${TOKEN}`]) {
+        expect((await request(gw.url, { headers: { authorization }, body: INIT })).status, authorization).toBe(401);
+      }
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('concurrent POSTs in one session each get their own stream, under every MCP-Protocol-Version with Streamable HTTP (the official suite sends 2025-03-26)', async () => {
+    const { serveHttp } = await import('../src/serve/index.js');
+    const gw = await serveHttp([], { listen: '127.0.0.1:0', log: () => {} });
+    try {
+      const headers = await open(gw.url);
+      await request(gw.url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+      for (const version of ['2025-03-26', '2025-06-18', '2025-11-25']) {
+        const replies = await Promise.all([0, 1, 2].map((i) => request(gw.url, { headers: { ...headers, 'mcp-protocol-version': version }, body: { jsonrpc: '2.0', id: 1000 + i, method: 'tools/list', params: {} } })));
+        expect(replies.map((r) => r.status), version).toEqual([200, 200, 200]);
+        expect(replies.map((r) => r.headers['content-type'])).toEqual(Array(3).fill('text/event-stream'));
+        expect(replies.map((r) => events(r.body)[0].id)).toEqual([1000, 1001, 1002]);
+      }
+      for (const version of ['2024-11-05', '1999-01-01']) {
+        expect((await request(gw.url, { headers: { ...headers, 'mcp-protocol-version': version }, body: { jsonrpc: '2.0', id: 9, method: 'ping' } })).status, version).toBe(400);
+      }
+    } finally {
+      await gw.close();
+    }
+  });
+
+  it('sessions are capped: a new one ends the session idle the longest, or is refused with 503 while every session has a stream open', async () => {
+    const { serveHttp } = await import('../src/serve/index.js');
+    const gw = await serveHttp([], { listen: '127.0.0.1:0', maxSessions: 2, log: () => {} });
+    const held: http.ClientRequest[] = [];
+    /** A GET stream held open by the client. */
+    const hold = (headers: Record<string, string>) => {
+      const u = new URL(gw.url);
+      const get = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'GET', headers: { accept: 'text/event-stream', ...headers } });
+      get.on('error', () => {});
+      held.push(get);
+      return new Promise<void>((resolve) => get.on('response', (res) => (res.resume(), resolve())).end());
+    };
+    const ping = async (headers: Record<string, string>) => (await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'ping' } })).status;
+    try {
+      const a = await open(gw.url);
+      const b = await open(gw.url);
+      await hold(b);
+      const c = await open(gw.url); // a, idle, makes room
+      expect(await ping(a)).toBe(404);
+      expect(await ping(b)).toBe(200);
+      await hold(c);
+      const refused = await request(gw.url, { body: INIT });
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(JSON.parse(refused.body).error.message).toMatch(/2 sessions/);
+      expect(await ping(b)).toBe(200);
+      expect(await ping(c)).toBe(200);
+    } finally {
+      for (const g of held) g.destroy();
+      await gw.close();
+    }
+  });
+
+  it('regression: an error never echoes unbounded request text (a resources/read of a 100 KB URI that is not there)', async () => {
+    const { serveHttp } = await import('../src/serve/index.js');
+    const gw = await serveHttp([], { listen: '127.0.0.1:0', log: () => {} });
+    try {
+      const headers = await open(gw.url);
+      await request(gw.url, { headers, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+      const uri = `file:///${'x'.repeat(100_000)}`;
+      const reply = await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri } } });
+      const error = events(reply.body)[0].error;
+      expect(error).toMatchObject({ code: -32002, message: expect.stringMatching(/^Resource not found: file:\/\/\/x+… \(100008 chars\)$/) });
+      expect(reply.body.length).toBeLessThan(2_000);
+      // a short one is named whole, in the message and in data
+      const short = events((await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///nope' } } })).body)[0].error;
+      expect(short).toEqual({ code: -32002, message: 'Resource not found: file:///nope', data: { uri: 'file:///nope' } });
+      const method = 'x'.repeat(100_000);
+      expect((await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 4, method } })).body.length).toBeLessThan(2_000);
     } finally {
       await gw.close();
     }

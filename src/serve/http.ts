@@ -3,25 +3,35 @@
  * `http://<listen>/mcp`. Local by default (127.0.0.1); the listener takes requests for its own
  * address only — a foreign `Host`, or an `Origin` that is not its own, is 403 (basic.transports#8/#9,
  * against DNS rebinding; the tap's guard, http-guard.ts). Listening beyond loopback needs a
- * bearer token (`token`, basic.transports#10/#11): every request must then carry `Authorization: Bearer <token>`, else 401.
+ * bearer token (`token`, basic.transports#10/#11): every request must then carry `Authorization: Bearer <token>`, else 401
+ * (the scheme in any case, RFC 9110 §11.1; the credentials compared in constant time).
  *
  * Sessions: `initialize` without `MCP-Session-Id` opens one (a random UUID in the response's
  * header, basic.transports#39); any other request without it is 400 (basic.transports#43), with
  * an unknown one 404 (basic.transports#44); DELETE ends it. A body must be one JSON-RPC message
  * (basic.transports#15): a batch is 400. An unsupported `MCP-Protocol-Version` is 400
- * (basic.transports#50).
+ * (basic.transports#50); every handshake revision with Streamable HTTP (2025-03-26 on) is
+ * accepted in a session, as the revision negotiated is what shapes its messages.
+ *
+ * Bounds: at most `maxSessions` sessions; an `initialize` beyond that ends the session idle the
+ * longest (no request and no connected stream), or gets 503 when every session has a stream
+ * open. The sessions' resumption history is bounded per session and for all of them together
+ * (http-history.ts).
  *
  * 2026-07-28 (no sessions): a POST without `MCP-Session-Id` whose request names a version in its
  * `_meta` is served statelessly (modern.ts) by a session that lives as long as that POST's
  * stream, its answer on it; no session id is handed out.
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import { ConfigError } from '../errors.js';
 import type { ConfigLoadResult, ResolvedServer } from '../host/index.js';
+import { excerpt } from '../jsonrpc/types.js';
+import { REVISIONS } from '../mcp/versions.js';
 import { refusal } from '../tap/http-guard.js';
 import { listenOn, parseListen } from '../tap/http.js';
 import { Gateway, STATELESS, type GatewayOptions } from './gateway.js';
+import { HistoryBudget } from './http-history.js';
 import { HttpSessionTransport } from './http-session.js';
 import { GATEWAY_PROTOCOL_VERSION } from './session.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
@@ -40,6 +50,14 @@ export interface ServeHttpOptions extends GatewayOptions {
    * of it gets 404 and it starts a new session (basic.transports#45).
    */
   sessionIdleMs?: number;
+  /**
+   * Sessions at once (default 256). An `initialize` beyond that ends the session idle the
+   * longest — no connected stream, least recently active — or, when every session has a stream
+   * open, is refused with 503.
+   */
+  maxSessions?: number;
+  /** Resumption history kept, in bytes: per session (default 4 MiB) and for every session together (default 64 MiB). */
+  historyBytes?: { perSession?: number; total?: number };
 }
 
 export interface HttpGateway {
@@ -50,7 +68,9 @@ export interface HttpGateway {
 }
 
 const MCP_PATH = '/mcp';
-const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION, MODERN_VERSION]);
+/** `MCP-Protocol-Version` values accepted: the handshake revisions that have Streamable HTTP, and 2026-07-28. */
+const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION, MODERN_VERSION, ...Object.keys(REVISIONS).filter((v) => REVISIONS[v]!.streamableHttp)]);
+const DEFAULT_MAX_SESSIONS = 256;
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host.startsWith('127.') || host === '::1' || host === '[::1]';
@@ -84,17 +104,23 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
 }
 
 const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
+const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 
 class Router {
   hosts = new Set<string>();
   private readonly sessions = new Map<string, HttpSessionTransport>();
+  /** The SHA-256 of the token: digests of equal length compare in constant time whatever was sent. */
   private readonly token: Buffer | undefined;
+  private readonly budget: HistoryBudget;
+  private readonly maxSessions: number;
 
   constructor(
     private readonly gateway: Gateway,
     private readonly options: ServeHttpOptions,
   ) {
-    this.token = options.token ? Buffer.from(`Bearer ${options.token}`) : undefined;
+    this.token = options.token ? sha256(options.token) : undefined;
+    this.budget = new HistoryBudget(options.historyBytes?.total);
+    this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   }
 
   handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -110,7 +136,7 @@ class Router {
     const sessionId = typeof sid === 'string' ? sid : undefined;
     // A POST without a session may be a 2026-07-28 request: its body decides (deliver).
     if (!(req.method === 'POST' && sessionId === undefined) && this.unsupportedVersion(req.headers)) {
-      return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${String(req.headers['mcp-protocol-version'])}`);
+      return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${excerpt(String(req.headers['mcp-protocol-version']), 40)}`);
     }
     if (req.method === 'POST') return this.post(req, res, sessionId);
     const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
@@ -154,10 +180,25 @@ class Router {
     return typeof version === 'string' && !SUPPORTED_VERSIONS.has(version);
   }
 
+  /** `Authorization: Bearer <token>`, the scheme in any case (RFC 9110 §11.1), the credentials compared in constant time. */
   private authorized(header: string | undefined): boolean {
     if (this.token === undefined) return true;
-    const given = Buffer.from(header ?? '');
-    return given.length === this.token.length && timingSafeEqual(given, this.token);
+    const space = header?.indexOf(' ') ?? -1;
+    if (header === undefined || space === -1 || header.slice(0, space).toLowerCase() !== 'bearer') return false;
+    return timingSafeEqual(sha256(header.slice(space + 1).replace(/^ +/, '')), this.token);
+  }
+
+  /** Room for one more session: the one idle the longest ended if need be (see `maxSessions`); false when there is none to end. */
+  private roomForSession(): boolean {
+    if (this.sessions.size < this.maxSessions) return true;
+    let idlest: [string, HttpSessionTransport] | undefined;
+    for (const entry of this.sessions) {
+      if (entry[1].connectedStreams() === 0 && (idlest === undefined || entry[1].lastActive < idlest[1].lastActive)) idlest = entry;
+    }
+    if (idlest === undefined) return false;
+    this.sessions.delete(idlest[0]);
+    void idlest[1].close();
+    return true;
   }
 
   private reply(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string): void {
@@ -206,14 +247,17 @@ class Router {
       return refuseModern(res, message.id, { code: -32602, message: `Invalid params: a ${MODERN_VERSION} request carries io.modelcontextprotocol/protocolVersion (and its other required fields) in _meta` });
     }
     if (sessionId === undefined && this.unsupportedVersion(reqHeaders)) {
-      return void res.writeHead(400, { 'content-type': 'text/plain' }).end(`mcpwire serve: unsupported MCP-Protocol-Version ${String(reqHeaders['mcp-protocol-version'])}\n`);
+      return void res.writeHead(400, { 'content-type': 'text/plain' }).end(`mcpwire serve: unsupported MCP-Protocol-Version ${excerpt(String(reqHeaders['mcp-protocol-version']), 40)}\n`);
     }
     if (sessionId === undefined) {
       if (message.method !== 'initialize') {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Bad Request: no MCP-Session-Id (send initialize first)'));
       }
+      if (!this.roomForSession()) {
+        return void res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' }).end(rpcError(-32000, `Service Unavailable: the gateway serves ${this.maxSessions} sessions already, each with a stream open`));
+      }
       const id = randomUUID();
-      transport = new HttpSessionTransport(id);
+      transport = new HttpSessionTransport(id, { budget: this.budget, historyBytes: this.options.historyBytes?.perSession });
       this.sessions.set(id, transport);
       const t = transport;
       await this.gateway.attach(t);
