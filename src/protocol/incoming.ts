@@ -6,7 +6,7 @@
  * The outgoing side (our requests, their responses, progress, timeouts) is connection.ts.
  */
 import { AbortError, JsonRpcError, McpWireError } from '../errors.js';
-import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
+import { ErrorCode, excerpt, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId } from '../jsonrpc/types.js';
 import type { MessageExtra, Transport, TransportDiagnostic } from '../transport/types.js';
 import { rpcMessage } from './error-text.js';
 import type { ProtocolObserver } from './observer.js';
@@ -79,7 +79,7 @@ export class Incoming {
     const { id, method } = msg;
     const handler = this.requestHandlers.get(method);
     if (handler === undefined) {
-      this.reply(id, undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` });
+      this.reply(id, undefined, { code: ErrorCode.MethodNotFound, message: `Method not found: ${excerpt(method, 100)}` }); // the peer's text, bounded
       return;
     }
     if (this.inFlight.has(id)) {

@@ -17,6 +17,10 @@ import { serverRedaction, type ServerRedaction } from '../host/redaction.js';
 import { redactData } from '../host/tool-result.js';
 import { JsonRpcError } from '../errors.js';
 import { rpcMessage } from '../protocol/error-text.js';
+import { excerpt } from '../jsonrpc/types.js';
+
+/** A URI a client sent is echoed in an error's `data` up to this long (and quoted bounded in its message). */
+const MAX_ECHOED_URI = 2048;
 
 /** -32602: what the spec names for an unknown prompt, a bad cursor or bad params. */
 export function invalidParams(message: string): JsonRpcError {
@@ -89,7 +93,8 @@ export class Downstream {
   async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
     const owner = this.uriOwner.get(uri);
     const candidates = this.ready('resources').filter(([id]) => owner === undefined || id === owner);
-    let last: unknown = new JsonRpcError(-32002, `Resource not found: ${uri}`, { uri });
+    // The URI is the client's text: quoted bounded, and in `data` only when short.
+    let last: unknown = new JsonRpcError(-32002, `Resource not found: ${excerpt(uri, 200)}`, uri.length <= MAX_ECHOED_URI ? { uri } : undefined);
     for (const [server, client] of candidates) {
       try {
         return this.redact(server, (await client.readResource(uri, { signal })) as unknown as Record<string, unknown>);
@@ -142,7 +147,7 @@ export class Downstream {
       sent = { ...params, ref: { ...ref, name: t.prompt } };
     } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
       const owner = await this.templateOwner(ref.uri, signal);
-      if (owner === undefined) throw invalidParams(`no server offers the resource template ${ref.uri}`);
+      if (owner === undefined) throw invalidParams(`no server offers the resource template ${excerpt(ref.uri, 200)}`);
       [server, client] = owner;
     } else {
       throw invalidParams('completion/complete: ref must be a ref/prompt with a name or a ref/resource with a uri');
