@@ -100,7 +100,7 @@ export function keyValues(list: string[] | undefined, what: string): Record<stri
       out[kv.slice(0, colon).trim()] = kv.slice(colon + 1).trim();
       return;
     }
-    if (eq <= 0) throw new UsageError(`${what} must look like ${what === '--header' ? '"Name: value" or Name=value' : 'key=value'} (occurrence ${n + 1})`);
+    if (eq <= 0) throw new UsageError(`${what} must look like ${what === '--header' ? '"Name: value" or Name=value' : '<key>=<value>'} (occurrence ${n + 1})`);
     out[kv.slice(0, eq)] = kv.slice(eq + 1);
   });
   return out;

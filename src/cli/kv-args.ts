@@ -80,7 +80,7 @@ export function keyValueArgs(pairs: readonly string[], inputSchema: unknown): Re
   const out: Record<string, unknown> = {};
   for (const pair of pairs) {
     const i = pair.indexOf('=');
-    if (i <= 0) throw new UsageError(`arguments are key=value pairs (got ${JSON.stringify(safeText(pair, 40))})`);
+    if (i <= 0) throw new UsageError(`arguments are <key>=<value> pairs (got ${JSON.stringify(safeText(pair, 40))})`);
     const key = pair.slice(0, i);
     if (Object.hasOwn(out, key)) throw new UsageError(`argument "${safeText(key, 64)}" given twice`);
     out[key] = typedValue(key, pair.slice(i + 1), props[key]);

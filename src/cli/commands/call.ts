@@ -92,7 +92,7 @@ async function callRequest(values: Values, positionals: string[]): Promise<CallR
   const pairs = positionals.slice(fixed);
   const bad = pairs.find((p) => !isKeyValue(p));
   if (positionals.length < fixed || (adHoc || dotted ? isKeyValue(first) : isKeyValue(first) || isKeyValue(second))) throw new UsageError(USAGE);
-  if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value (or --args '<json>')\n${USAGE}`);
+  if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are <key>=<value> (or --args '<json>')\n${USAGE}`);
   const named = dotted ? splitDotted(first) : undefined;
   if (named !== undefined && (named.server === '' || named.tool === '')) throw new UsageError(USAGE);
   const fromJson = parseJsonObject(await argsText(values.args), '--args');
