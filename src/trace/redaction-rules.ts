@@ -174,6 +174,7 @@ function redactAssignments(r: string): string {
       while (r.charCodeAt(v) === 32) v++;
       if (r.charCodeAt(v) === 34 || r.charCodeAt(v) === 39) v++;
       end = runEnd(r, v, envValueChar);
+      if (sep === 58 && isProse(r, b, e, v, end)) continue;
     } else {
       continue;
     }
@@ -183,6 +184,34 @@ function redactAssignments(r: string): string {
     i = end;
   }
   return last === 0 ? r : out + r.slice(last);
+}
+
+/** A run of lowercase ASCII letters from `from` to `to` (at least one). */
+function lowercaseWord(r: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = r.charCodeAt(i);
+    if (c < 97 || c > 122) return false;
+  }
+  return true;
+}
+
+/**
+ * `name: value` that is a sentence, not a credential: `needs a bearer token: give --token-env
+ * <NAME>`, `OAuth tokens: logout <id>`. The name is a word as prose writes it (lowercase, or
+ * capitalized: not `GITHUB_TOKEN`, `api_key`, `Api-Key`), a space follows the colon, and the
+ * value is an unquoted lowercase word followed by more text on the same line. A credential
+ * written so (`password: hunter2`, `token: ghp_…`, `password: letmein` at the end of its line,
+ * `DB_PASSWORD: x y`, `token: 'x y'`) is still redacted.
+ */
+function isProse(r: string, nameStart: number, nameEnd: number, v: number, end: number): boolean {
+  if (v === nameEnd + 1 || r.charCodeAt(nameEnd) !== 58) return false; // `name:value`, or spaces before the colon
+  const first = r.charCodeAt(nameStart);
+  if (!lowercaseWord(r, nameStart + 1, nameEnd) || !(lowercaseWord(r, nameStart, nameStart + 1) || (first >= 65 && first <= 90))) return false;
+  if (!lowercaseWord(r, v, end)) return false; // quoted (v past the quote) values fail here too: `"` or `'` ends no word
+  const q = r.charCodeAt(v - 1);
+  if (q === 34 || q === 39) return false;
+  return r.charCodeAt(end) === 32 && end + 1 < r.length && r.charCodeAt(end + 1) > 32;
 }
 
 /** `scheme://user:pass@` → `scheme://user:[redacted]@`; `scheme://token@` → `scheme://[redacted]@`. */
