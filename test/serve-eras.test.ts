@@ -169,3 +169,13 @@ describe('mcpwire serve speaks both revisions, upstream and downstream', { timeo
     expect((err as JsonRpcError).data).toEqual({ supported: ['2026-07-28'], requested: '2099-01-01' });
   });
 });
+
+describe('docs/serve.md', () => {
+  it("the guide's first paragraph names both revisions the gateway speaks to its clients, not one revision 'on both sides'", () => {
+    const doc = fs.readFileSync(path.join(root, 'docs/serve.md'), 'utf8');
+    const first = doc.split(/\n\n/).find((p) => p.startsWith('`mcpwire serve`'))!;
+    expect(first).toMatch(/2025-11-25/);
+    expect(first).toMatch(/2026-07-28/);
+    expect(first).not.toMatch(/on both sides/);
+  });
+});
