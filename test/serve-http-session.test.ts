@@ -8,7 +8,7 @@
  * cancelled request's stream ended.
  */
 import type http from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { JSONRPCMessage } from '../src/jsonrpc/types.js';
 import { HistoryBudget } from '../src/serve/http-history.js';
 import { HttpSessionTransport } from '../src/serve/http-session.js';
@@ -159,16 +159,40 @@ describe('HttpSessionTransport: bounded streams and history', () => {
     expect(t.connectedStreams()).toBe(0);
   });
 
-  it('a response that went out on a live connection keeps nothing: no history, no resumption', async () => {
-    const t = new HttpSessionTransport('live');
-    const a = response();
-    t.acceptPost([call(1, 'p')], a.res, {});
-    await t.send(bigProgress('p', 1, 10_000));
-    expect(t.heldBytes).toBeGreaterThan(10_000); // kept while unanswered: the connection may still fail
-    await t.send(answer(1));
-    expect(t.heldBytes).toBe(0);
-    expect(t.resumableStreams).toBe(0);
-    expect(t.acceptGet(response().res, {}, a.primed())).toBe(false);
+  it('a stream answered on a live connection stays resumable a short while only (a client that vanished just then resumes at once), then keeps nothing', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      const t = new HttpSessionTransport('live');
+      const a = response();
+      t.acceptPost([call(1, 'p')], a.res, {});
+      await t.send(bigProgress('p', 1, 10_000));
+      await t.send(answer(1));
+      expect(a.out.ended).toBe(true);
+      // written, but the client had gone: it resumes from the priming event and gets the rest
+      const again = response();
+      expect(t.acceptGet(again.res, {}, a.primed())).toBe(true);
+      expect(again.messages().map((m) => m.id ?? m.method)).toEqual(['notifications/progress', 1]);
+      expect(t.heldBytes).toBe(0); // resumed to its end: let go
+      // one more, not resumed: kept for the grace period, then let go (by the next request, or the idle sweep)
+      const b = response();
+      t.acceptPost([call(2, 'q')], b.res, {});
+      await t.send(bigProgress('q', 1, 10_000));
+      await t.send(answer(2));
+      expect(t.heldBytes).toBeGreaterThan(10_000);
+      vi.advanceTimersByTime(30_000);
+      t.expireDelivered();
+      expect(t.heldBytes).toBe(0);
+      expect(t.resumableStreams).toBe(0);
+      expect(t.acceptGet(response().res, {}, b.primed())).toBe(false);
+      // and at most 16 such streams at once, whatever the time
+      for (let id = 10; id < 40; id++) {
+        t.acceptPost([call(id)], response().res, {});
+        await t.send(answer(id));
+      }
+      expect(t.resumableStreams).toBe(16);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('history is bounded in bytes per session: the oldest events go, and a resumption from before them is refused rather than served with a gap', async () => {

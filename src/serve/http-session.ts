@@ -18,8 +18,10 @@
  * then the stream continues on the new connection until its response is out (#24). Losing a
  * stream is no cancel (basic.transports#27).
  *
- * History, bounded: a stream whose response went out on a live connection keeps nothing (no
- * resumption is needed); the others keep their events, at most `MAX_EVENTS` per stream and
+ * History, bounded: a stream whose response went out on a live connection stays resumable a
+ * little while only — `DELIVERED_GRACE_MS`, and only the `MAX_DELIVERED` latest such streams: a
+ * write to a connection whose client just vanished is not delivery, and that client resumes at
+ * once — then keeps nothing; the others keep their events, at most `MAX_EVENTS` per stream and
  * `historyBytes` per session, and all sessions of a listener together share a `HistoryBudget`
  * (http-history.ts). Over a bound, finished streams go first (whole), then the oldest events of
  * the others; a resumption from before an event that was let go is refused (400), never served
@@ -37,6 +39,9 @@ import { HistoryBudget, SESSION_HISTORY_BYTES, type HistoryHolder } from './http
 const MAX_EVENTS = 1000;
 const MAX_STREAMS = 64;
 const RETRY_MS = 1000;
+/** How long, and how many, streams answered on a live connection stay resumable. */
+const DELIVERED_GRACE_MS = 30_000;
+const MAX_DELIVERED = 16;
 
 export interface HttpSessionLimits {
   /** History this session keeps, in bytes of JSON text (default 4 MiB). */
@@ -57,6 +62,8 @@ interface Stream {
   missed: boolean;
   /** In `streams`, resumable (an evicted stream still runs, keeping no history). */
   kept: boolean;
+  /** When its response went out on a live connection (ms since the epoch; 0: not so). */
+  deliveredAt: number;
   /** The connection the stream is written to now (none while the client has lost it). */
   res: http.ServerResponse | undefined;
   /** Requests of a POST stream not answered yet; undefined for the GET stream. */
@@ -77,6 +84,8 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
   /** The stream of each unanswered request, with the progress token it named (if any). */
   private readonly byRequest = new Map<RequestId, { stream: Stream; token: string | number | undefined }>();
   private readonly byToken = new Map<string | number, RequestId>();
+  /** Streams answered on a live connection, still resumable for a while, oldest first. */
+  private delivered: Stream[] = [];
   private standalone: Stream | undefined;
   private nextStream = 0;
   private closed = false;
@@ -174,9 +183,17 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
     this.budget.leave(this);
     this.historyBytes = 0;
     this.streams.clear();
+    this.delivered = [];
     this.byRequest.clear();
     this.byToken.clear();
     this.onclose?.();
+  }
+
+  /** Lets go of the streams answered on a live connection longer ago than the grace period (the idle sweep calls it too). */
+  expireDelivered(now = Date.now()): void {
+    let n = 0;
+    while (n < this.delivered.length && (this.delivered.length - n > MAX_DELIVERED || this.delivered[n]!.deliveredAt <= now - DELIVERED_GRACE_MS)) this.unkeep(this.delivered[n++]!);
+    if (n > 0) this.delivered = this.delivered.slice(n);
   }
 
   /** Frees history, oldest first: finished streams whole, then the oldest events of the others. */
@@ -217,17 +234,23 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
   }
 
   /**
-   * A POST stream with nothing left to answer: ended; its history let go unless it holds a
-   * response the client missed (`resumable`).
+   * A POST stream with nothing left to answer: ended. Not `resumable` (cancelled), its history is
+   * let go; answered on a live connection, it stays resumable for the grace period; else it keeps
+   * what the client missed.
    */
   private finish(stream: Stream, resumable = true): void {
     stream.done = true;
     this.detach(stream);
-    if (!resumable || !stream.missed) this.unkeep(stream);
+    if (!resumable) return this.unkeep(stream);
+    if (stream.missed || !stream.kept) return;
+    stream.deliveredAt = Date.now();
+    this.delivered.push(stream);
+    this.expireDelivered(stream.deliveredAt);
   }
 
   private open(res: http.ServerResponse, headers: http.OutgoingHttpHeaders, waiting: Set<RequestId> | undefined): Stream {
-    const stream: Stream = { id: ++this.nextStream, seq: 0, events: [], bytes: 0, lost: 0, missed: false, kept: true, res: undefined, waiting, done: false };
+    const stream: Stream = { id: ++this.nextStream, seq: 0, events: [], bytes: 0, lost: 0, missed: false, kept: true, deliveredAt: 0, res: undefined, waiting, done: false };
+    if (this.delivered.length > 0) this.expireDelivered();
     this.streams.set(stream.id, stream);
     if (this.streams.size > MAX_STREAMS) this.evict(stream);
     this.attach(stream, res, headers);

@@ -161,9 +161,10 @@ class Router {
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
   }
 
-  /** Ends the sessions idle for `idleMs` (see `sessionIdleMs`). */
+  /** Ends the sessions idle for `idleMs` (see `sessionIdleMs`); lets go of the others' streams answered a while ago. */
   endIdle(idleMs: number, now = Date.now()): void {
     for (const [id, t] of this.sessions) {
+      t.expireDelivered(now);
       if (t.connectedStreams() > 0 || now - t.lastActive < idleMs) continue;
       this.sessions.delete(id);
       void t.close();
