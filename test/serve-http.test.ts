@@ -297,8 +297,20 @@ describe('serveHttp (mcpwire/serve): the guard, versions and bounds', { timeout:
       // a short one is named whole, in the message and in data
       const short = events((await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 3, method: 'resources/read', params: { uri: 'file:///nope' } } })).body)[0].error;
       expect(short).toEqual({ code: -32002, message: 'Resource not found: file:///nope', data: { uri: 'file:///nope' } });
-      const method = 'x'.repeat(100_000);
-      expect((await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 4, method } })).body.length).toBeLessThan(2_000);
+      // nor any other name or value a client sent
+      const big = 'x'.repeat(100_000);
+      for (const [method, params] of [
+        [big, undefined],
+        ['prompts/get', { name: big }],
+        ['completion/complete', { ref: { type: 'ref/prompt', name: big }, argument: { name: 'a', value: 'b' } }],
+        ['completion/complete', { ref: { type: 'ref/resource', uri: big }, argument: { name: 'a', value: 'b' } }],
+        ['logging/setLevel', { level: big }],
+        ['tools/call', { name: big, arguments: {} }],
+      ] as const) {
+        const r = await request(gw.url, { headers, body: { jsonrpc: '2.0', id: 4, method, ...(params ? { params } : {}) } });
+        expect(events(r.body)[0].error, method.slice(0, 40)).toBeDefined();
+        expect(r.body.length, method.slice(0, 40)).toBeLessThan(2_000);
+      }
     } finally {
       await gw.close();
     }

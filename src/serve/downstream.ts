@@ -171,7 +171,7 @@ export class Downstream {
       const prefix = promptName(server, '');
       if (name.startsWith(prefix)) return { server, client, prompt: name.slice(prefix.length) };
     }
-    throw invalidParams(`unknown prompt "${name}" (or its server is not connected)`);
+    throw invalidParams(`unknown prompt "${excerpt(name, 200)}" (or its server is not connected)`);
   }
 
   private async templateOwner(uriTemplate: string, signal: AbortSignal): Promise<[string, McpClient] | undefined> {

@@ -8,6 +8,7 @@
 import { appOnlyTools, declaresApps, gatewayReadResult, gatewayResources, gatewayToolMeta, upstreamViewUri } from './apps.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
+import { excerpt } from '../jsonrpc/types.js';
 import { sanitizeText, TOOL_SEARCH_NAMES, type AdaptedTool, type McpHost, type ToolSearchMode } from '../host/index.js';
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 import { Connection } from '../protocol/connection.js';
@@ -269,7 +270,7 @@ export class GatewaySession {
     this.on('logging/setLevel', async (params) => {
       await this.ready();
       const level = params?.level;
-      if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) throw invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
+      if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) throw invalidParams(`logging/setLevel: unknown level ${excerpt(JSON.stringify(level) ?? String(level), 100)}`);
       this.level = level as LoggingLevel;
       await down.setLevel(this.level);
       return {};
