@@ -27,7 +27,7 @@ import http from 'node:http';
 import { ConfigError } from '../errors.js';
 import type { ConfigLoadResult, ResolvedServer } from '../host/index.js';
 import { excerpt } from '../jsonrpc/types.js';
-import { REVISIONS } from '../mcp/versions.js';
+import { STREAMABLE_HTTP_REVISIONS } from '../mcp/eras/handshake.js';
 import { refusal } from '../tap/http-guard.js';
 import { listenOn, parseListen } from '../tap/http.js';
 import { Gateway, STATELESS, type GatewayOptions } from './gateway.js';
@@ -69,7 +69,7 @@ export interface HttpGateway {
 
 const MCP_PATH = '/mcp';
 /** `MCP-Protocol-Version` values accepted: the handshake revisions that have Streamable HTTP, and 2026-07-28. */
-const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION, MODERN_VERSION, ...Object.keys(REVISIONS).filter((v) => REVISIONS[v]!.streamableHttp)]);
+const SUPPORTED_VERSIONS = new Set([GATEWAY_PROTOCOL_VERSION, MODERN_VERSION, ...STREAMABLE_HTTP_REVISIONS]);
 const DEFAULT_MAX_SESSIONS = 256;
 
 function isLoopback(host: string): boolean {

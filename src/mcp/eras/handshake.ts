@@ -12,6 +12,9 @@ import type { ClientCapabilities, Implementation, InitializeResult } from '../ty
 import { features, isSupportedVersion, resultShapes, SUPPORTED_PROTOCOL_VERSIONS, type RevisionFeatures } from '../versions.js';
 import type { EraCodec, EraFeature, EraIo, OpenOptions } from './codec.js';
 
+/** The handshake revisions that have Streamable HTTP (2025-03-26 on): the `MCP-Protocol-Version` values a server can take in a session. */
+export const STREAMABLE_HTTP_REVISIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter((v) => features(v)?.streamableHttp === true);
+
 export interface HandshakeOptions {
   serverId: string;
   /** The version to request (basic.lifecycle#8). */
