@@ -172,7 +172,6 @@ describe('HttpSessionTransport: bounded streams and history', () => {
       const again = response();
       expect(t.acceptGet(again.res, {}, a.primed())).toBe(true);
       expect(again.messages().map((m) => m.id ?? m.method)).toEqual(['notifications/progress', 1]);
-      expect(t.heldBytes).toBe(0); // resumed to its end: let go
       // one more, not resumed: kept for the grace period, then let go (by the next request, or the idle sweep)
       const b = response();
       t.acceptPost([call(2, 'q')], b.res, {});
@@ -248,5 +247,24 @@ describe('HttpSessionTransport: bounded streams and history', () => {
     // a response sent anyway goes nowhere
     await t.send(answer(1));
     expect(a.messages()).toHaveLength(1);
+  });
+});
+
+describe('HttpSessionTransport: a resumption', () => {
+  it('regression: primes with the Last-Event-ID it resumes from, so a client losing it again before the replay arrived still gets the replay', async () => {
+    const t = new HttpSessionTransport('twice');
+    const a = response();
+    t.acceptPost([call(1, 'p')], a.res, {});
+    const from = a.primed();
+    a.lose();
+    await t.send(progress('p', 1));
+    await t.send(answer(1));
+    // resumed, then lost again right after the priming event
+    const b = response();
+    expect(t.acceptGet(b.res, {}, from)).toBe(true);
+    expect(b.primed()).toBe(from);
+    const c = response();
+    expect(t.acceptGet(c.res, {}, b.primed())).toBe(true);
+    expect(c.messages().map((m) => m.id ?? m.method)).toEqual(['notifications/progress', 1]);
   });
 });

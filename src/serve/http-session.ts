@@ -242,7 +242,12 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
     stream.done = true;
     this.detach(stream);
     if (!resumable) return this.unkeep(stream);
-    if (stream.missed || !stream.kept) return;
+    if (!stream.missed) this.markDelivered(stream);
+  }
+
+  /** A finished stream written out whole to a connection: resumable for the grace period only. */
+  private markDelivered(stream: Stream): void {
+    if (!stream.kept || stream.deliveredAt !== 0) return;
     stream.deliveredAt = Date.now();
     this.delivered.push(stream);
     this.expireDelivered(stream.deliveredAt);
@@ -279,11 +284,14 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
     stream.bytes = 0;
   }
 
-  private attach(stream: Stream, res: http.ServerResponse, headers: http.OutgoingHttpHeaders): void {
+  /** `stream` on connection `res`, primed with the id to resume from: its latest event, or for a resumption the client's own `primeSeq`. */
+  private attach(stream: Stream, res: http.ServerResponse, headers: http.OutgoingHttpHeaders, primeSeq = stream.seq): void {
     if (stream.res !== undefined && stream.res !== res) stream.res.end();
     res.writeHead(200, { ...headers, ...SSE_HEADERS });
     // Priming: an id to resume from and how long to wait before reconnecting (basic.transports#20).
-    res.write(`id: ${stream.id}-${stream.seq}\nretry: ${RETRY_MS}\ndata: \n\n`);
+    // A resumption primes with the client's Last-Event-ID: losing this connection before the
+    // replay arrives must not make the client resume past events it never got.
+    res.write(`id: ${stream.id}-${primeSeq}\nretry: ${RETRY_MS}\ndata: \n\n`);
     stream.res = res;
     this.connected.delete(stream);
     this.connected.add(stream);
@@ -306,12 +314,12 @@ export class HttpSessionTransport implements Transport, HistoryHolder {
     if (stream === undefined || m === null) return false;
     const after = Number(m[2]);
     if (after < stream.lost || after > stream.seq) return false;
-    this.attach(stream, res, headers);
+    this.attach(stream, res, headers, after);
     for (const e of stream.events) if (e.seq > after) write(res, stream.id, e.seq, e.text);
     stream.missed = false;
     if (stream.done) {
       this.detach(stream);
-      this.unkeep(stream);
+      this.markDelivered(stream);
     }
     return true;
   }
