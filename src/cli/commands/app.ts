@@ -37,7 +37,7 @@ export default function app(argv: string[]): Promise<number> {
     const [first, ...pairs] = positionals;
     if (first === undefined || isKeyValue(first) || !first.includes('.')) throw new UsageError(USAGE);
     const bad = pairs.find((p) => !isKeyValue(p));
-    if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are key=value\n${USAGE}`);
+    if (bad !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(safeText(bad, 60))}: tool arguments are <key>=<value>\n${USAGE}`);
     const { server: id, tool } = splitDotted(first);
     const fromJson = parseJsonObject(await argsText(values.args), '--args');
     const config = await loadView(values);
