@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { staticGraph } from '../scripts/static-graph.mjs';
 
 const src = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
-const RANK: Record<string, number> = { index: 0, 'host-api': 0, 'check-api': 0, 'serve-api': 0, 'daemon-api': 0, 'trace-api': 0, 'apps-api': 0, cli: 1, serve: 1.5, daemon: 1.5, apps: 1.75, host: 2, check: 2, tap: 2, auth: 3, mcp: 4, trace: 5, protocol: 6, transport: 7, jsonrpc: 8, schema: 8.5, errors: 9, fs: 9, util: 9 };
+const RANK: Record<string, number> = { index: 0, 'host-api': 0, 'check-api': 0, 'serve-api': 0, 'daemon-api': 0, 'trace-api': 0, 'apps-api': 0, cli: 1, serve: 1.5, daemon: 1.5, apps: 1.75, host: 2, check: 2, tap: 2, store: 2.5, auth: 3, mcp: 4, trace: 5, protocol: 6, transport: 7, jsonrpc: 8, schema: 8.5, errors: 9, fs: 9, util: 9 };
 
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

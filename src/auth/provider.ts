@@ -273,10 +273,21 @@ class Provider implements OAuthClientProvider {
   }
 
   private async save(g: StoredGrant, options?: AuthCallOptions): Promise<StoredGrant> {
+    this.secret([g.access_token, g.refresh_token, g.client_secret, keySecret(g)]);
+    try {
+      await this.store.set(this.key, g, options);
+    } catch (err) {
+      // A shared store that refused the write (a lost lease: another worker holds a newer token)
+      // or could not be reached: what could not be stored is not used. Other stores keep the
+      // grant in memory as before.
+      if (!notStored(err)) {
+        this.grant = g;
+        this.loaded = true;
+      }
+      throw err;
+    }
     this.grant = g;
     this.loaded = true;
-    this.secret([g.access_token, g.refresh_token, g.client_secret, keySecret(g)]);
-    await this.store.set(this.key, g, options);
     return g;
   }
 
@@ -521,4 +532,10 @@ function failureText(e: unknown): string {
   const code = err?.cause?.code ?? err?.cause?.cause?.code;
   const message = String(err?.message ?? e);
   return typeof code === 'string' && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/** A shared store's refusal or absence (src/store's `MCPWIRE_STORE_FENCED` / `_UNAVAILABLE`). */
+function notStored(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'MCPWIRE_STORE_FENCED' || code === 'MCPWIRE_STORE_UNAVAILABLE';
 }

@@ -25,7 +25,8 @@ import type { ConfigLoadResult, HostSettings, ResolvedServer } from './config/ty
 import { slotStatus } from './host-status.js';
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
 import type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
-import { authStore, connectionAuthProvider, loginServer, logoutServer, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
+import { authStore, connectionAuthProvider, loginServer, logoutServer, storeHealth, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
+import type { StoreHealth } from '../store/redis-connection.js';
 import type { HostCallResult } from './outcome.js';
 import { NO_RETRY } from './retry.js';
 import { diffServers, serverFromEntry, trusted, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
@@ -115,6 +116,11 @@ export class McpHost extends EventEmitter {
   /** Every configured server's status, sorted by id: the table view unless `detail` (see `ServerStatus.instructions`). */
   status(options: StatusOptions = {}): ServerStatus[] {
     return [...this.slots.values()].map((s) => this.statusOf(s, options.detail === true)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** The token store's health: for a Redis store, whether it is reachable (`degraded` while not). */
+  storeStatus(): StoreHealth | undefined {
+    return storeHealth(this.tokens);
   }
 
   /** One server's status in detail (`/mcp <server-id>`): whole instructions, the capabilities object. */

@@ -17,7 +17,9 @@
  *   deletes the entry.
  * - The stdio transport never uses OAuth (basic.authorization#2).
  */
-import { FileTokenStore } from '../auth/file-store.js';
+import { openTokenStore, type TokenStoreWithHealth } from '../store/open.js';
+import type { StoreHealth } from '../store/redis-connection.js';
+import { storeSettingFrom } from '../store/setting.js';
 import { parseBearerChallenge } from '../auth/challenge.js';
 import { discover } from '../auth/discovery.js';
 import { AuthError, isAuthError } from '../auth/errors.js';
@@ -49,8 +51,10 @@ export function authStorePath(o: PathOptions = {}): string {
 
 /** OAuth settings of a host (`HostOptions.auth`) and of the CLI. */
 export interface HostAuthOptions {
-  /** Where grants live (default: the `mcp-auth.json` file store at `authStorePath()`). */
+  /** Where grants live (default: what `storeSetting` names, else the `mcp-auth.json` file store at `authStorePath()`). */
   store?: TokenStore;
+  /** The `store` setting when `MCPWIRE_STORE` is unset: `file` (default), `memory`, `redis://…`, `rediss://…`. */
+  storeSetting?: string;
   /** Opens the authorization URL for the user (the embedding host's browser opener). */
   openBrowser?: (url: URL) => unknown;
   /** How long a login waits for the browser to come back (default 300 000 ms). */
@@ -72,9 +76,27 @@ export interface HostAuthOptions {
   confirmLogin?: (info: { serverId: string; url: string }) => boolean | Promise<boolean>;
 }
 
-/** The store of `auth`, or the default file store. */
+/** Shared stores already opened, by URL: one Redis connection per process and store. */
+const opened = new Map<string, TokenStoreWithHealth>();
+
+/**
+ * The store of `auth`; else the one the `store` setting names (`MCPWIRE_STORE`, then
+ * `auth.storeSetting`): the `mcp-auth.json` file store by default, memory, or Redis.
+ */
 export function authStore(auth: HostAuthOptions = {}): TokenStore {
-  return auth.store ?? new FileTokenStore(authStorePath());
+  if (auth.store !== undefined) return auth.store;
+  const setting = storeSettingFrom(process.env, auth.storeSetting);
+  if (setting.kind !== 'redis') return openTokenStore(setting, { file: authStorePath() });
+  let s = opened.get(setting.url);
+  if (s === undefined) opened.set(setting.url, (s = openTokenStore(setting, { file: authStorePath() })));
+  return s;
+}
+
+/** What a token store says about itself (a store without `health` is taken as fine). */
+export function storeHealth(store: TokenStore | undefined): StoreHealth | undefined {
+  if (store === undefined) return undefined;
+  const h = (store as Partial<TokenStoreWithHealth>).health;
+  return typeof h === 'function' ? h.call(store) : undefined;
 }
 
 /** Whether OAuth applies to `server` (HTTP transport with a URL). */
