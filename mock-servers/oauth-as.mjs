@@ -13,6 +13,8 @@
  *   noRefresh          the authorization code grant issues no refresh token
  *   rotate             each refresh issues a new refresh token; a rotated-out one gets invalid_grant
  *   refreshError       the refresh grant fails with this OAuth error (e.g. invalid_grant, temporarily_unavailable)
+ *   refreshDelayMs     the refresh grant waits this long before it is looked at; a client that
+ *                      hangs up meanwhile (killed mid-refresh) leaves its refresh token live
  *   expiresIn          access token lifetime in seconds (default 3600)
  *   noExpiresIn        token responses carry no `expires_in` (it is only RECOMMENDED)
  *   dpop               DPoP (RFC 9449): the AS metadata lists dpop_signing_alg_values_supported
@@ -60,7 +62,7 @@ export async function startOAuthMock(options = {}) {
   const tokens = new Map(); // access → {scope, resource, expiresAt}
   const refreshes = new Map(); // refresh → {scope, resource, live}
   const clients = new Map(); // client_id → {secret, method}
-  const counters = { authorize: 0, token: 0, refresh: 0, register: 0, mcp: 0 };
+  const counters = { authorize: 0, token: 0, refresh: 0, register: 0, mcp: 0, refreshAbandoned: 0, revokedRefresh: 0 };
   let base = '';
 
   const issue = (scope, resource, withRefresh = true, jkt = undefined) => {
@@ -137,7 +139,16 @@ export async function startOAuthMock(options = {}) {
     return c.secret === undefined || c.secret === secret;
   };
 
-  const token = (req, res, params) => {
+  const token = (req, res, params, delayed = false) => {
+    if (o.refreshDelayMs > 0 && params.grant_type === 'refresh_token' && !delayed) {
+      let gone = false;
+      res.once('close', () => (gone = !res.writableFinished));
+      setTimeout(() => {
+        if (gone || res.destroyed || req.socket.destroyed) return void counters.refreshAbandoned++;
+        token(req, res, params, true);
+      }, o.refreshDelayMs);
+      return;
+    }
     counters.token++;
     if (!clientAuthOk(req, params)) return json(res, 401, { error: 'invalid_client' });
     let jkt;
@@ -159,6 +170,7 @@ export async function startOAuthMock(options = {}) {
       counters.refresh++;
       if (o.refreshError) return json(res, 400, { error: o.refreshError });
       const r = refreshes.get(params.refresh_token);
+      if (r !== undefined && !r.live) counters.revokedRefresh++;
       if (r === undefined || !r.live) return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token unknown or rotated out' });
       // RFC 9449 §5: a refresh token bound to a DPoP key is used only with a proof of that key.
       if (r.jkt !== undefined && r.jkt !== jkt) return json(res, 400, { error: 'invalid_grant', error_description: 'refresh token bound to another DPoP key' });
