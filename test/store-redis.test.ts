@@ -164,6 +164,27 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     expect((await b.get('s'))!.access_token).toBe('two');
   }, 30_000);
 
+  it('a refresh whose fenced write is refused (a login wrote meanwhile) is not used: the provider takes the stored token', async () => {
+    const port = await freePort();
+    await startRedis(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const m = await mock({ rotate: true, refreshDelayMs: 800 });
+    const { store } = await seedExpired(m, url);
+    const seeded = (await store.get('mock'))!;
+    const mine = new RedisTokenStore(parseStoreSetting(url));
+    stores.push(mine);
+    const p = createOAuthProvider({ serverUrl: m.url, serverKey: 'mock', store: mine, redirectUri: REDIRECT, interaction: follow });
+    const first = p.headers();
+    await until('the refresh at the AS', () => refreshGrants(m).length === 1);
+    await store.set('mock', { ...seeded, access_token: 'logged-in-meanwhile', expires_at: Date.now() + 3_600_000 });
+    const got = await first;
+    // The AS's answer was refused by the store: not sent now, nor later.
+    const issued = [...m.tokens.keys()].at(-1)!;
+    expect(got.authorization).not.toBe(`Bearer ${issued}`);
+    expect((await p.headers()).authorization).toBe('Bearer logged-in-meanwhile');
+    expect((await store.get('mock'))!.access_token).toBe('logged-in-meanwhile');
+  }, 30_000);
+
   it('Redis killed and restarted: a held token keeps working, status says degraded (no password anywhere), then recovers without a restart', async () => {
     const port = await freePort();
     const password = 'pw-never-shown-0123';
