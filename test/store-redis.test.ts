@@ -14,6 +14,8 @@ import { createOAuthProvider } from '../src/index.js';
 import { parseStoreSetting, RedisTokenStore, authStore, isStoreError } from '../src/host/index.js';
 import { at, follow, oauthMockHarness, REDIRECT, type Mock } from './support/oauth-mock.js';
 import { tempDirs } from './support/temp-dirs.js';
+import { createHost } from '../src/host/host.js';
+import type { ResolvedServer } from '../src/host/config/types.js';
 import { until } from './support/until.js';
 
 const REDIS = '/usr/bin/redis-server';
@@ -109,7 +111,7 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     const url = `redis://127.0.0.1:${port}`;
     const m = await mock({ rotate: true, refreshDelayMs: 1500 });
     const { store, refresh } = await seedExpired(m, url);
-    const workers = Array.from({ length: 8 }, () => worker({ STORE_URL: url, MCP_URL: m.url, LEASE_MS: '1000' }));
+    const workers = Array.from({ length: 8 }, () => worker({ STORE_URL: url, MCP_URL: m.url, LEASE_MS: '3000' }));
     // Killed once its refresh request has reached the AS (which answers it only after 1.5 s).
     await until('a refresh request at the AS', () => refreshGrants(m).length === 1, 30_000);
     const holder = await until('the worker refreshing', () => workers.find((w) => w.out.includes('refreshing')), 30_000);
@@ -122,7 +124,7 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     // that took over sent it once more and got the rotation. Nothing sent a rotated-out token.
     expect(m.counters.refreshAbandoned, JSON.stringify(m.counters)).toBe(1);
     const sent = refreshGrants(m);
-    expect(sent).toHaveLength(2);
+    expect(sent, JSON.stringify({ counters: m.counters, out: rest.map((w) => w.out) })).toHaveLength(2);
     expect(sent.map((e) => e.params.refresh_token)).toEqual([refresh, refresh]);
     expect(m.counters.revokedRefresh).toBe(0);
     expect(rest.filter((w) => w.out.includes('refreshing'))).toHaveLength(1);
@@ -139,27 +141,27 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     const b = new RedisTokenStore(parseStoreSetting(url), { leaseMs: 5000 });
     const raw = new RedisTokenStore(parseStoreSetting(url));
     stores.push(a, b, raw);
-    await a.set('s', { access_token: 'old' });
+    await a.set('s', { access_token: 'old', token_type: 'Bearer' });
     // A holds the lease and is "paused" past it: the lease key is gone (as if it expired) and B
     // takes over and writes a newer token; A's late write is refused.
     const late = await a.withLock('s', async () => {
       await (raw as unknown as { conn: { command(a: string[]): Promise<unknown> } }).conn.command(['DEL', 'fence:lease:s']);
-      await b.withLock('s', () => b.set('s', { access_token: 'newer' }));
-      return a.set('s', { access_token: 'stale' }).then(() => 'written', (e: unknown) => e);
+      await b.withLock('s', () => b.set('s', { access_token: 'newer', token_type: 'Bearer' }));
+      return a.set('s', { access_token: 'stale', token_type: 'Bearer' }).then(() => 'written', (e: unknown) => e);
     });
     expect(isStoreError(late) && late.code).toBe('MCPWIRE_STORE_FENCED');
     expect((await a.get('s'))!.access_token).toBe('newer');
     // The lease is held, but a login wrote meanwhile (the generation moved): refused too.
     const raced = await a.withLock('s', async () => {
-      await raw.set('s', { access_token: 'logged-in' });
-      return a.set('s', { access_token: 'refreshed' }).then(() => 'written', (e: unknown) => e);
+      await raw.set('s', { access_token: 'logged-in', token_type: 'Bearer' });
+      return a.set('s', { access_token: 'refreshed', token_type: 'Bearer' }).then(() => 'written', (e: unknown) => e);
     });
     expect(isStoreError(raced) && raced.code).toBe('MCPWIRE_STORE_FENCED');
     expect((await a.get('s'))!.access_token).toBe('logged-in');
     // Inside its own lease with nobody in between, writes go through (twice in a row too).
     await a.withLock('s', async () => {
-      await a.set('s', { access_token: 'one' });
-      await a.set('s', { access_token: 'two' });
+      await a.set('s', { access_token: 'one', token_type: 'Bearer' });
+      await a.set('s', { access_token: 'two', token_type: 'Bearer' });
     });
     expect((await b.get('s'))!.access_token).toBe('two');
   }, 30_000);
@@ -179,7 +181,7 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     await store.set('mock', { ...seeded, access_token: 'logged-in-meanwhile', expires_at: Date.now() + 3_600_000 });
     const got = await first;
     // The AS's answer was refused by the store: not sent now, nor later.
-    const issued = [...m.tokens.keys()].at(-1)!;
+    const issued = [...(m as unknown as { tokens: Map<string, unknown> }).tokens.keys()].at(-1)!;
     expect(got.authorization).not.toBe(`Bearer ${issued}`);
     expect((await p.headers()).authorization).toBe('Bearer logged-in-meanwhile');
     expect((await store.get('mock'))!.access_token).toBe('logged-in-meanwhile');
@@ -212,8 +214,43 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
     redis = await startRedis(port, ['--requirepass', password]);
     await until('recovered', () => store.health().state === 'ok', 20_000);
     expect(store.health().reconnects).toBe(1);
-    await store.set('mock', { access_token: 'after' });
+    await store.set('mock', { access_token: 'after', token_type: 'Bearer' });
     expect((await store.get('mock'))!.access_token).toBe('after');
+  }, 60_000);
+
+  it('a host on a Redis store: Redis killed mid-session, calls on the live connection go on, storeStatus() says degraded, then ok again without a restart', async () => {
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const url = `redis://127.0.0.1:${port}`;
+    const m = await mock();
+    const store = new RedisTokenStore(parseStoreSetting(url), { maxBackoffMs: 200 });
+    stores.push(store);
+    await createOAuthProvider({ serverUrl: m.url, serverKey: 'secure', store, redirectUri: REDIRECT, interaction: follow }).authorize();
+    const config = { args: [], env: {}, headers: {}, url: m.url, requestTimeoutMs: 30_000, legacySse: false, permissions: { allow: [], deny: [] } };
+    const server: ResolvedServer = { id: 'secure', source: 'global', file: path.join(tmp(), 'config.json'), enabled: true, transport: 'http', config };
+    const host = createHost([server], { backoff: { maxRetries: 0 }, permission: 'allow', auth: { store } });
+    try {
+      await host.start();
+      expect(host.serverStatus('secure')?.state).toBe('ready');
+      const tool = host.tools().find((t) => t.server === 'secure')!;
+      expect((await host.callTool(tool.name, {})).isError).toBeFalsy();
+      expect(host.storeStatus()?.state).toBe('ok');
+
+      await stop(redis);
+      await until('degraded', () => host.storeStatus()?.state === 'degraded', 15_000);
+      const during = await host.callTool(tool.name, {});
+      expect(during.isError, JSON.stringify(during.content)).toBeFalsy();
+      expect(host.serverStatus('secure')?.state).toBe('ready');
+
+      redis = await startRedis(port);
+      await until('recovered', () => host.storeStatus()?.state === 'ok', 20_000);
+      expect((await host.callTool(tool.name, {})).isError).toBeFalsy();
+      // Redis came back empty (no persistence): the store works again for new writes.
+      await store.set('other', { access_token: 'x', token_type: 'Bearer' });
+      expect((await store.get('other'))!.access_token).toBe('x');
+    } finally {
+      await host.close();
+    }
   }, 60_000);
 
   it('MCPWIRE_STORE selects the store; a bad setting is a clear error that never shows the password', () => {

@@ -22,7 +22,7 @@ import { KeyedSerial } from '../util/serial.js';
 import { sleep } from '../util/sleep.js';
 import { StoreError } from './errors.js';
 import { RedisConnection, type RedisConnectionOptions, type StoreHealth } from './redis-connection.js';
-import type { StoreSetting } from './setting.js';
+import { parseStoreSetting, type StoreSetting } from './setting.js';
 
 /** Options of `RedisTokenStore`. */
 export interface RedisTokenStoreOptions extends RedisConnectionOptions {
@@ -61,11 +61,16 @@ export class RedisTokenStore implements TokenStore {
   private readonly local = new KeyedSerial<string>();
   private readonly held = new AsyncLocalStorage<Lease>();
   private readonly leaseMs: number;
+  private readonly setting: Extract<StoreSetting, { kind: 'redis' }>;
 
+  /** `store`: a `redis://` / `rediss://` URL, or its parsed setting. */
   constructor(
-    private readonly setting: Extract<StoreSetting, { kind: 'redis' }>,
+    store: string | StoreSetting,
     private readonly options: RedisTokenStoreOptions = {},
   ) {
+    const setting = typeof store === 'string' ? parseStoreSetting(store, 'RedisTokenStore') : store;
+    if (setting.kind !== 'redis') throw new StoreError('MCPWIRE_STORE_CONFIG', `RedisTokenStore needs a redis:// or rediss:// URL, not the ${setting.kind} store`);
+    this.setting = setting;
     this.conn = new RedisConnection(setting, options);
     this.leaseMs = Math.max(200, options.leaseMs ?? 15_000);
   }
