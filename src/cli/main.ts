@@ -5,7 +5,8 @@
  * Commands are loaded lazily so `mcpwire --help` stays fast.
  */
 const COMMANDS: Record<string, { file: string; summary: string }> = {
-  mcp: { file: './commands/mcp.js', summary: 'configure servers: mcp add|list|remove|enable|disable|test' },
+  mcp: { file: './commands/mcp.js', summary: 'configure servers: mcp add|list|remove|enable|disable|test|update' },
+  registry: { file: './commands/registry.js', summary: 'find servers in an MCP registry: registry search <words> | show <name>[@version]' },
   status: { file: './commands/status.js', summary: 'connect the configured servers and show their state' },
   tools: { file: './commands/tools.js', summary: 'list tools as signatures: tools [<id> [<tool>]] [--schema] [--names]' },
   resources: { file: './commands/resources.js', summary: 'list resources (URIs to read): resources [<id>]' },
@@ -64,7 +65,8 @@ function usage(docs: string): string {
 export function splitCommand(argv: string[]): { command?: string; rest: string[] } {
   const valued = new Set(['--stdio', '--url', '--timeout-ms', '--protocol-version', '--trace', '--config', '--header', '--only', '--skip', '--junit', '--fixtures', '--output', '--slow-tool', '--slow-tool-args', '--args', '--scope',
     '--transport', '--command', '--arg', '--cwd', '--env', '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url',
-    '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope', '--prompt', '--resource', '--context']);
+    '--oauth-registration-url', '--oauth-client-id', '--oauth-client-secret', '--oauth-scope', '--prompt', '--resource', '--context',
+    '--registry', '--limit', '--cursor', '--from-registry', '--package', '--set', '--server-json', '--to']);
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a.startsWith('--')) {

@@ -41,7 +41,16 @@ const OPTIONS = {
   'sandbox-write': { type: 'string', multiple: true },
   'sandbox-allow': { type: 'string', multiple: true },
   'sandbox-env': { type: 'string', multiple: true },
+  /** `--from-registry <name>[@version]` (registry-add.ts) and its options. */
+  'from-registry': { type: 'string' },
+  registry: { type: 'string' },
+  package: { type: 'string' },
+  remote: { type: 'boolean' },
+  set: { type: 'string', multiple: true },
 } as const;
+
+/** The parsed options of `mcp add`. */
+export type AddValues = ReturnType<typeof parse<typeof OPTIONS>>['values'];
 
 const USAGE = 'usage: mcpwire mcp add <id> --url <url> [--transport http|sse] … | --command <cmd> [--arg <value>]… (see mcpwire mcp --help)';
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -50,6 +59,11 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
   try {
     const { values, positionals } = parse(argv, OPTIONS);
     const [id, extra] = positionals;
+    if (values['from-registry'] !== undefined) {
+      if (extra !== undefined) throw new UsageError('unexpected extra argument after <id>');
+      return (await import('../registry-add.js')).addFromRegistry(id, values['from-registry'], values);
+    }
+    for (const k of ['registry', 'package', 'remote', 'set'] as const) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --from-registry <name>`);
     if (!id) throw new UsageError(USAGE);
     if (extra !== undefined) throw new UsageError('unexpected extra argument after <id> (give server arguments with --arg <value>, one per argument)');
     if (values.stdio !== undefined) throw new UsageError('--stdio is for ad-hoc servers; use --command <cmd> [--arg <value>]…');
@@ -100,22 +114,8 @@ export default async function mcpAdd(argv: string[]): Promise<number> {
       if (!Number.isInteger(n) || n <= 0) throw new UsageError('--request-timeout-ms must be a positive integer');
       entry.request_timeout_ms = n;
     }
-    const target = writeTarget(values);
-    // The project file: what the store says of the entry before it is replaced (its trust is kept only for the same command).
-    const project = values.config === undefined && target.scope === 'project';
-    const before = project && values.replace === true ? await projectEntryTrust('.', id, pathOptions()) : undefined;
-    const { replaced, unset } = await addServer(target.file, id, entry, { replace: values.replace === true });
-    let trust: WrittenTrust | 'own' = 'own';
-    if (project) {
-      try {
-        trust = await trustWrittenEntry('.', id, replaced, before, pathOptions());
-      } catch (err) {
-        // The entry is written; only its trust could not be recorded (an invalid trust store).
-        trust = 'untrusted';
-        process.stderr.write(`mcpwire: note: the trust of "${id}" was not recorded: ${safeText((err as Error).message, 500)}\n`);
-      }
-    }
-    report({ id, transport, replaced, unset, note, trust, target, json: values.json === true });
+    const written = await writeEntry(id, entry, values);
+    report({ id, transport, note, json: values.json === true, ...written });
     return 0;
   } catch (err) {
     if (err instanceof Error && err.message.endsWith('(use replace to overwrite)')) err.message = err.message.replace('(use replace to overwrite)', '(use --replace to overwrite)');
@@ -141,8 +141,40 @@ function sandboxEntry(values: { sandbox?: boolean; 'sandbox-read'?: string[]; 's
   return out;
 }
 
+/** What writing an entry did: replaced or added, unset references, the trust, the file. */
+export interface Written {
+  replaced: boolean;
+  unset: string[];
+  trust: WrittenTrust | 'own';
+  target: { file: string; scope: string; label: string };
+}
+
+/**
+ * Writes `entry` as server `id` in the file of `--scope`/`--config` (the host's config writer)
+ * and records its trust: a project entry the user added is trusted; a replaced one keeps its
+ * trust only when it runs the same command. Shared with `mcp add --from-registry` and `mcp update`.
+ */
+export async function writeEntry(id: string, entry: Record<string, unknown>, flags: { config?: string; scope?: string; replace?: boolean }): Promise<Written> {
+  const target = writeTarget(flags);
+  // The project file: what the store says of the entry before it is replaced (its trust is kept only for the same command).
+  const project = flags.config === undefined && target.scope === 'project';
+  const before = project && flags.replace === true ? await projectEntryTrust('.', id, pathOptions()) : undefined;
+  const { replaced, unset } = await addServer(target.file, id, entry, { replace: flags.replace === true });
+  let trust: WrittenTrust | 'own' = 'own';
+  if (project) {
+    try {
+      trust = await trustWrittenEntry('.', id, replaced, before, pathOptions());
+    } catch (err) {
+      // The entry is written; only its trust could not be recorded (an invalid trust store).
+      trust = 'untrusted';
+      process.stderr.write(`mcpwire: note: the trust of "${id}" was not recorded: ${safeText((err as Error).message, 500)}\n`);
+    }
+  }
+  return { replaced, unset, trust, target };
+}
+
 /** What the trust of the written entry is, in words (`own`: the user's own file, always trusted). */
-const TRUST_WORDS: Record<WrittenTrust | 'own', string> = {
+export const TRUST_WORDS: Record<WrittenTrust | 'own', string> = {
   own: 'trusted (your own config file)',
   added: 'trusted (you added it; a later change by anyone else asks again)',
   kept: 'still trusted (the same command)',

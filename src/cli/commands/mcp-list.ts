@@ -32,6 +32,8 @@ export interface ListedServer {
   headers?: Record<string, string>;
   legacy_sse?: boolean;
   oauth?: Record<string, string> | null;
+  /** Where `mcp add --from-registry` got it: registry URL, server name, version, kind. */
+  from_registry?: { registry: string; name: string; version: string; package: string };
 }
 
 export function listedServer(s: ResolvedServer, scrub: (s: string) => string): ListedServer {
@@ -47,6 +49,8 @@ export function listedServer(s: ResolvedServer, scrub: (s: string) => string): L
     permissions: { allow: [...c.permissions.allow], deny: [...c.permissions.deny] },
     error: s.error === undefined ? null : scrub(s.error),
   };
+  const r = c.fromRegistry;
+  if (r !== undefined) out.from_registry = { registry: scrub(r.registry), name: scrub(r.name), version: scrub(r.version), package: r.package };
   if (s.transport === 'stdio') {
     out.command = scrub(c.command ?? '');
     out.args = c.args.map(scrub);
@@ -81,6 +85,8 @@ export function target(l: ListedServer): string {
 
 function details(l: ListedServer): string {
   const parts: string[] = l.state === 'untrusted' ? ['untrusted'] : [];
+  const r = l.from_registry;
+  if (r) parts.push(`from registry: ${safeText(r.name, 80)}@${safeText(r.version, 40)} (${r.package}) of ${safeText(r.registry, 80)}`);
   const names = (r: Record<string, string> | undefined) => Object.keys(r ?? {}).map((k) => `${safeText(k, 40)}=${REDACTED}`).join(', ');
   if (l.env && Object.keys(l.env).length) parts.push(`env: ${names(l.env)}`);
   if (l.headers && Object.keys(l.headers).length) parts.push(`headers: ${names(l.headers)}`);

@@ -10,6 +10,7 @@ const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
       '        [--oauth-registration-url <url>] [--oauth-client-id <id>] [--oauth-client-secret <secret>] [--oauth-scope <scope>]\n' +
       '    mcpwire mcp add <id> --transport stdio --command <cmd> [--arg <value>]… [--cwd <dir>] [--env k=v]…\n' +
       '        [--sandbox] [--sandbox-read <dir>]… [--sandbox-write <dir>]… [--sandbox-allow <host>]… [--sandbox-env <NAME>]…\n' +
+      '    mcpwire mcp add [<id>] --from-registry <name>[@version] [--package npm|pypi|oci|nuget|mcpb | --remote] [--set KEY=VALUE]… [--registry <url>]\n' +
       '        common: [--scope project|global] [--replace] [--enabled true|false] [--request-timeout-ms <ms>]',
   },
   list: { file: './mcp-list.js', usage: 'mcp list [--scope effective|project|global] [--imports]' },
@@ -17,13 +18,14 @@ const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
   enable: { file: './mcp-enable.js', usage: 'mcp enable <id> [--scope project|global]' },
   disable: { file: './mcp-disable.js', usage: 'mcp disable <id> [--scope project|global]' },
   test: { file: './mcp-test.js', usage: 'mcp test <id> [--scope effective|project|global] [--imports]' },
+  update: { file: './mcp-update.js', usage: 'mcp update <id> [--to <version>] [--yes]   (an entry added with --from-registry: show what changes; --yes writes it)' },
 };
 
 /** Options that take a value (so the subcommand word is not mistaken for one). */
 const VALUED = new Set([
   '--stdio', '--url', '--header', '--timeout-ms', '--trace', '--config', '--scope', '--transport', '--command', '--arg', '--cwd', '--env',
   '--enabled', '--request-timeout-ms', '--oauth-authorization-url', '--oauth-token-url', '--oauth-registration-url', '--oauth-client-id',
-  '--oauth-client-secret', '--oauth-scope', '--sandbox-read', '--sandbox-write', '--sandbox-allow', '--sandbox-env',
+  '--oauth-client-secret', '--oauth-scope', '--sandbox-read', '--sandbox-write', '--sandbox-allow', '--sandbox-env', '--from-registry', '--registry', '--package', '--set', '--to',
 ]);
 
 function usage(): string {

@@ -10,6 +10,7 @@ export type {
   ConfigSource,
   HostSettings,
   NormalizedServerConfig,
+  RegistryProvenance,
   OAuthSettings,
   PermissionSettings,
   ResolvedServer,

@@ -115,6 +115,10 @@ export const serverEntrySchema = z.object({
     .optional(),
   /** Env and header names whose values are secrets whatever they look like (src/trace/configured-secrets.ts). */
   secret_names: z.array(nonEmpty).optional(),
+  /** Where `mcp add --from-registry` got the entry (src/registry): shown by `mcp list`, used by `mcp update`. */
+  from_registry: z
+    .object({ registry: nonEmpty, name: nonEmpty, version: nonEmpty, package: nonEmpty, inputs: z.record(z.string(), z.array(z.string())).optional() })
+    .optional(),
   request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
   oauth: oauthSchema.optional(),
   permissions: permissionsSchema.optional(),
@@ -238,6 +242,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
   if (e.cwd !== undefined) config.cwd = e.cwd;
   if (e.url !== undefined) config.url = e.url;
   if (e.secret_names !== undefined) config.secretNames = [...e.secret_names];
+  if (e.from_registry !== undefined) config.fromRegistry = structuredClone(e.from_registry);
   if (e.oauth !== undefined) config.oauth = normalizeOAuth(e.oauth);
   if (e.roots !== undefined) config.roots = e.roots.map((r) => path.resolve(r));
   if (e.max_parallel !== undefined) config.maxParallel = e.max_parallel;

@@ -61,6 +61,16 @@ export interface PermissionSettings {
   deny: string[];
 }
 
+/** `from_registry` of an entry: the registry, server name and version it was built from, the kind chosen. */
+export interface RegistryProvenance {
+  registry: string;
+  name: string;
+  version: string;
+  package: string;
+  /** Non-secret values the user gave (an update gives them again). */
+  inputs?: Record<string, string[]>;
+}
+
 /** A server entry after validation, with defaults filled in and keys in camelCase. */
 export interface NormalizedServerConfig {
   command?: string;
@@ -71,6 +81,8 @@ export interface NormalizedServerConfig {
   headers: Record<string, string>;
   /** Env and header names whose values are secrets whatever they look like (`secret_names`; src/trace/configured-secrets.ts). */
   secretNames?: string[];
+  /** Where the entry came from when `mcp add --from-registry` wrote it (`from_registry`). */
+  fromRegistry?: RegistryProvenance;
   requestTimeoutMs: number;
   oauth?: OAuthSettings;
   /** The 2024-11-05 HTTP+SSE transport (imported `type: "sse"`). */
