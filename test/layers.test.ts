@@ -148,6 +148,7 @@ describe('the seams of the layers', () => {
     'apps/constants.ts 2026-01-26': "the MCP Apps view protocol's own version (host <-> view over postMessage), not an MCP revision",
     'apps/constants.ts 2025-11-21': "an earlier MCP Apps view protocol version a view may ask for, not an MCP revision",
     'trace/strict.ts 2026-07-28': 'strict mode names the schema files it ships (schema/<version>.schema.json): this one checks stateless-era sessions',
+    'registry/validate.ts 2025-12-11': "the MCP Registry's server.json schema version (schema/server-json-2025-12-11.schema.json), not a protocol revision",
   };
   /** Importers of the version table outside src/mcp/eras/, with why. */
   const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {

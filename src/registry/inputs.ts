@@ -31,7 +31,8 @@ export type GivenValues = ReadonlyMap<string, readonly string[]>;
 /** The environment variable a secret `key` of server `id` is read from. */
 export function secretVarFor(id: string, key: string, where: InputPlace): string {
   if (where === 'environment variable') return key;
-  return `${id}_${key}`.replace(/^[^A-Za-z_]+/, '').toUpperCase().replace(/[^A-Z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  const name = `${id}_${key.replace(/^[^A-Za-z0-9]+/, '')}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^[^A-Z]+|_+$/g, '');
+  return name || 'MCP_SECRET';
 }
 
 /** The inputs of one spec (itself, or the variables of its fixed value). */
