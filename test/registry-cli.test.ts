@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../mock-servers/http-server.mjs';
 import { startRegistry } from '../mock-servers/registry-server.mjs';
 import { cleanup, run, sandbox, type Sandbox } from './support/cli-user.js';
@@ -102,7 +103,7 @@ describe('mcp add --from-registry', () => {
   });
 
   it('remote: URL variable filled, the secret header stored as ${VAR} in secret_names; it reaches the server with the header and is never in config, trace or output', async () => {
-    const mock = await startHttpMock({ bearer: 's3cret-registry-token-93f1' });
+    const mock = (await startHttpMock({ bearer: 's3cret-registry-token-93f1' })) as { url: string; close(): Promise<void> };
     try {
       const sb = sandbox();
       const host = new URL(mock.url).host;
@@ -215,5 +216,24 @@ describe('errors a user meets (nothing is written)', () => {
     }
     const port = r2.port;
     expect(await fails(['registry', 'search', 'x'], { MCPWIRE_REGISTRY: `http://127.0.0.1:${port}` })).toMatch(/could not be reached: ECONNREFUSED/);
+  });
+});
+
+describe('mcpwire check --server-json', () => {
+  it('validates the file, starts the package it describes and checks it; a file that does not validate is refused naming the field', async () => {
+    const sb = sandbox();
+    const good = path.join(sb.dir, 'server.json');
+    fs.writeFileSync(good, JSON.stringify(memoryDoc()));
+    const r = await run(sb, ['check', '--server-json', good, '--set', `MEMORY_FILE_PATH=${path.join(sb.dir, 'm.json')}`, '--only', 'lifecycle.initialize-result', '--json'], { env: env(sb) });
+    expect(r.stderr).toContain('valid against the server.json schema 2025-12-11');
+    expect(r.code, r.stderr).toBe(0);
+    const report = (JSON.parse(r.stdout) as { servers: { id: string; report: { target: string; results: { id: string; status: string }[] } }[] }).servers[0].report;
+    expect(report.target).toBe(`npx -y ${memoryPkg}@${memoryVersion}`);
+    expect(report.results.find((x) => x.id === 'lifecycle.initialize-result')?.status).toBe('pass');
+    const bad = path.join(sb.dir, 'bad.json');
+    fs.writeFileSync(bad, JSON.stringify(example('invalid/package-version-latest.json')));
+    const refused = await run(sb, ['check', '--server-json', bad], { env: env(sb) });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('does not validate against the 2025-12-11 schema: /packages/0/version');
   });
 });

@@ -42,7 +42,7 @@ import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
 const USAGE =
-  'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all) [--json] [--junit <file>] ' +
+  'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all | --server-json <file> [--package <kind> | --remote] [--set KEY=VALUE]…) [--json] [--junit <file>] ' +
   '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
   "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--verbose] [--list]";
 
@@ -128,6 +128,11 @@ const OWN = {
   'slow-tool': { type: 'string' },
   'slow-tool-args': { type: 'string' },
   imports: CONFIG_OPTIONS.imports,
+  /** `--server-json <file>` (server-json-target.ts) and how to pick and fill its choice. */
+  'server-json': { type: 'string' },
+  package: { type: 'string' },
+  remote: { type: 'boolean' },
+  set: { type: 'string', multiple: true },
 } as const;
 
 type Values = Parsed<typeof OWN>['values'];
@@ -194,6 +199,15 @@ export default function check(argv: string[]): Promise<number> {
 
 /** Which servers: the ad-hoc one, or configured ones (by id, or --all) with their stored grants. */
 async function checkTargets(values: Values, positionals: string[], run: CommandRun): Promise<{ targets: Target[]; adHoc?: ServerConfig }> {
+  if (values['server-json'] !== undefined) {
+    if (positionals.length > 0 || values.all || values.stdio !== undefined || values.url !== undefined) throw new UsageError('--server-json names the server: no id, --all, --stdio or --url with it');
+    const { serverJsonTarget } = await import('../server-json-target.js');
+    const t = await serverJsonTarget(values);
+    const scrub = run.scrub;
+    run.scrub = (text: string) => t.secrets.reduce((acc, v) => (v.length >= 4 ? acc.split(v).join('[redacted]') : acc), scrub(text));
+    return { targets: [{ name: t.name, config: t.config }] };
+  }
+  for (const k of ['package', 'remote', 'set'] as const) if (values[k] !== undefined) throw new UsageError(`--${k} goes with --server-json <file>`);
   const adHoc = adHocServer(values);
   if (adHoc !== undefined) {
     if (positionals.length > 0 || values.all) throw new UsageError(`with --stdio/--url, check takes no server id and no --all\n${USAGE}`);
