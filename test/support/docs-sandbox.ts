@@ -13,6 +13,8 @@
  *   `node my-agent.js` → a small agent on `connect()` that calls `echo` on it;
  * - URLs: `http://127.0.0.1:3000/mcp` → the clean check fixture HTTP server; `https://mcp.example.com/mcp` →
  *   a scenario server with the resources and prompts the docs read (docs-http-server.ts);
+ *   `https://registry.example.com` → the scripted MCP registry (mock-servers/registry-server.mjs)
+ *   serving the documents of test/support/registry-fixtures.ts;
  * - the global config (`$XDG_CONFIG_HOME/mcpwire/config.json`) names one server, `mock`.
  *
  * Each block gets its own working directory and HOME (config files never leak between blocks
@@ -25,6 +27,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { startDocsHttpServer } from './docs-http-server.js';
+import { startRegistry } from '../../mock-servers/registry-server.mjs';
+import { memoryDoc, remoteDoc } from './registry-fixtures.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -98,9 +102,11 @@ export async function createSandbox(): Promise<Sandbox> {
 
   const httpFixture = await startCheckFixture();
   const docsServer = await startDocsHttpServer(DOCS_SCENARIO as never);
+  const registry = await startRegistry({ documents: [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc()] });
   const substitutions: Array<[string, string]> = [
     ['http://127.0.0.1:3000/mcp', httpFixture.url], // "a server on localhost" → the clean bundled HTTP server
     ['https://mcp.example.com/mcp', docsServer.url], // a remote server → resources/prompts the docs read
+    ['https://registry.example.com', registry.url], // an MCP registry → the scripted one (mock-servers/registry-server.mjs)
   ];
   let n = 0;
   return {
@@ -131,7 +137,7 @@ export async function createSandbox(): Promise<Sandbox> {
       return { cwd, env };
     },
     async close() {
-      await Promise.allSettled([httpFixture.close(), docsServer.close()]);
+      await Promise.allSettled([httpFixture.close(), docsServer.close(), registry.close()]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
