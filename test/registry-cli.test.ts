@@ -14,6 +14,8 @@ import { startRegistry } from '../mock-servers/registry-server.mjs';
 import { cleanup, run, sandbox, type Sandbox } from './support/cli-user.js';
 import { bundleDoc, catalog, example, MEMORY, memoryBundle, memoryDoc, memoryPkg, memoryVersion, npxShim, ociDoc, remoteDoc, sha256 } from './support/registry-fixtures.js';
 import { serverJsonProblems } from '../src/registry/validate.js';
+import { spawn } from 'node:child_process';
+import { hasScript, onPty, visible } from './support/pty.js';
 
 type Registry = Awaited<ReturnType<typeof startRegistry>>;
 let reg: Registry;
@@ -21,7 +23,7 @@ const SECRET = 'Bearer s3cret-registry-token-93f1';
 
 beforeAll(async () => {
   reg = await startRegistry({
-    documents: [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), ...catalog(250)],
+    documents: [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), hybridDoc(), ...catalog(250)],
   });
 });
 afterAll(async () => {
@@ -30,6 +32,10 @@ afterAll(async () => {
 });
 
 const env = (sb: Sandbox, extra: Record<string, string> = {}) => ({ MCPWIRE_REGISTRY: reg.url, PATH: `${npxShim(path.join(sb.dir, 'bin'))}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin`, ...extra });
+/** The memory server offered two ways: its npm package and a remote. */
+function hybridDoc(): Record<string, unknown> {
+  return { ...memoryDoc(), name: 'io.github.example/hybrid-memory', remotes: [{ type: 'streamable-http', url: 'https://memory.example.com/mcp' }] };
+}
 const projectConfig = (sb: Sandbox) => JSON.parse(fs.readFileSync(sb.projectFile, 'utf8')) as { mcp: { servers: Record<string, Record<string, unknown>> } };
 
 describe('the documents the tests serve', () => {
@@ -235,5 +241,35 @@ describe('mcpwire check --server-json', () => {
     const refused = await run(sb, ['check', '--server-json', bad], { env: env(sb) });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('does not validate against the 2025-12-11 schema: /packages/0/version');
+  });
+});
+
+describe.skipIf(!hasScript)('on a terminal', { timeout: 120_000 }, () => {
+  it('asks which choice when several fit, then each required value; writes what was answered', async () => {
+    const sb = sandbox();
+    const mem = path.join(sb.dir, 'asked.json');
+    const child = spawn('script', ['-qec', onPty(['mcp', 'add', 'hy', '--from-registry', 'io.github.example/hybrid-memory'], 200), '/dev/null'], { cwd: sb.proj, env: { ...process.env, ...sb.env, ...env(sb) } });
+    let out = '';
+    let step = 0;
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const seen = visible(out);
+      if (step === 0 && /how\? \[1-2\] $/.test(seen)) (step++, child.stdin.write('1\r'));
+      else if (step === 1 && /MEMORY_FILE_PATH = $/.test(seen)) (step++, child.stdin.write(`${mem}\r`));
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(killer);
+    expect(out).toContain(`1. npm ${memoryPkg}@${memoryVersion} (stdio)`);
+    expect(out).toContain('2. remote https://memory.example.com/mcp (streamable-http)');
+    expect(code, out).toBe(0);
+    expect(projectConfig(sb).mcp.servers.hy).toMatchObject({ command: 'npx', env: { MEMORY_FILE_PATH: mem } });
+  });
+
+  it('without a terminal, several choices are an error listing the flags', async () => {
+    const sb = sandbox();
+    const r = await run(sb, ['mcp', 'add', '--from-registry', 'io.github.example/hybrid-memory'], { env: env(sb) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`offers several ways to install it; say which: --package npm (npm ${memoryPkg}@${memoryVersion}), --remote (remote https://memory.example.com/mcp)`);
   });
 });
