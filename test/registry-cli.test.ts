@@ -23,7 +23,7 @@ const SECRET = 'Bearer s3cret-registry-token-93f1';
 
 beforeAll(async () => {
   reg = await startRegistry({
-    documents: [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), hybridDoc(), ...catalog(250)],
+    documents: [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), hybridDoc(), secretArgDoc('1.0.0'), secretArgDoc('1.1.0'), ...catalog(250)],
   });
 });
 afterAll(async () => {
@@ -35,6 +35,13 @@ const env = (sb: Sandbox, extra: Record<string, string> = {}) => ({ MCPWIRE_REGI
 /** The memory server offered two ways: its npm package and a remote. */
 function hybridDoc(): Record<string, unknown> {
   return { ...memoryDoc(), name: 'io.github.example/hybrid-memory', remotes: [{ type: 'streamable-http', url: 'https://memory.example.com/mcp' }] };
+}
+/** The memory server's package with a secret named argument (`--token`), at `version` of the document. */
+function secretArgDoc(version: string): Record<string, unknown> {
+  const d = memoryDoc();
+  const pkg = (d.packages as Record<string, unknown>[])[0];
+  pkg.packageArguments = [{ type: 'named', name: '--token', isSecret: true, isRequired: true }];
+  return { ...d, name: 'io.github.example/secret-arg', version };
 }
 const projectConfig = (sb: Sandbox) => JSON.parse(fs.readFileSync(sb.projectFile, 'utf8')) as { mcp: { servers: Record<string, Record<string, unknown>> } };
 
@@ -106,6 +113,19 @@ describe('mcp add --from-registry', () => {
     expect(entry.args).toEqual(['-y', `${memoryPkg}@${memoryVersion}`]);
     expect(entry.env).toEqual({ MEMORY_FILE_PATH: mem });
     expect((await run(sb, ['mcp', 'update', 'mem'], { env: env(sb) })).stdout).toContain('nothing to change');
+  });
+
+  it('mcp update of an entry with a secret argument shows what changes without the secret', async () => {
+    const sb = sandbox();
+    const secret = 'arg-secret-5512-value';
+    const e = env(sb, { SA_TOKEN: secret, MEMORY_FILE_PATH: path.join(sb.dir, 'm.json') });
+    const add = await run(sb, ['mcp', 'add', 'sa', '--from-registry', 'io.github.example/secret-arg@1.0.0', '--set', 'MEMORY_FILE_PATH=/tmp/m.json'], { env: e });
+    expect(add.code, add.stderr).toBe(0);
+    expect(projectConfig(sb).mcp.servers.sa).toMatchObject({ args: ['-y', `${memoryPkg}@${memoryVersion}`, '--token', '${SA_TOKEN}'], env: { SA_TOKEN: '${SA_TOKEN}' }, secret_names: ['SA_TOKEN'] });
+    const dry = await run(sb, ['mcp', 'update', 'sa'], { env: e });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('version: 1.0.0 → 1.1.0');
+    expect(dry.stdout + dry.stderr + add.stdout + add.stderr + fs.readFileSync(sb.projectFile, 'utf8')).not.toContain(secret);
   });
 
   it('remote: URL variable filled, the secret header stored as ${VAR} in secret_names; it reaches the server with the header and is never in config, trace or output', async () => {

@@ -8,7 +8,7 @@
 import { buildEntry, choicesOf, getServer, pickChoice, type RegistrySource } from '../../registry-api.js';
 import type { ResolvedServer } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { TRUST_WORDS, writeEntry } from './mcp-add.js';
 
@@ -19,7 +19,10 @@ export default async function mcpUpdate(argv: string[]): Promise<number> {
     const { values, positionals } = parse(argv, OPTIONS);
     const [id, extra] = positionals;
     if (!id || extra !== undefined) throw new UsageError('usage: mcpwire mcp update <id> [--to <version>] [--yes]');
-    const s = findServer(await loadView(values), id);
+    const loaded = await loadView(values);
+    const s = findServer(loaded, id);
+    // The configured entry is read expanded: a secret inside an argument or URL is its value here, never shown.
+    const scrub = scrubber(loaded.servers);
     const from = s.config.fromRegistry;
     if (from === undefined) throw new CliFailure(`server "${safeText(id, 64)}" was not added from a registry (no from_registry in its entry): nothing to update from`);
     if (s.source !== 'project' && s.source !== 'global') throw new CliFailure(`server "${safeText(id, 64)}" is defined in an imported file (${s.file}); update it there`);
@@ -28,7 +31,7 @@ export default async function mcpUpdate(argv: string[]): Promise<number> {
     if (choice === undefined) throw new CliFailure(`${server.name}@${server.version} no longer offers a ${from.package} choice`);
     const given = new Map(Object.entries(from.inputs ?? {}));
     const { entry, secrets } = buildEntry(server, choice, { id, registry: from.registry, given });
-    const changes = diff(s, entry, from);
+    const changes = diff(s, entry, from).map(scrub);
     if (values.json && !values.yes) {
       printJson({ id, from: from.version, to: server.version, changes, written: false });
       return 0;
@@ -59,13 +62,16 @@ function diff(s: ResolvedServer, entry: Record<string, unknown>, from: RegistryS
   const next = entry.from_registry as RegistrySource;
   if (next.version !== from.version) out.push(`version: ${from.version} → ${next.version}`);
   const was = s.config;
+  // The new entry's references expanded as the loaded one's were, so only real changes show.
+  const ex = (v: string) => v.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (ref, n: string) => process.env[n] ?? ref);
   const run = (cmd: string | undefined, args: readonly string[]) => [cmd ?? '', ...args].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
   if (entry.command !== undefined || was.command !== undefined) {
     const a = run(was.command, was.args);
-    const b = run(entry.command as string | undefined, (entry.args as string[] | undefined) ?? []);
+    const b = run(entry.command === undefined ? undefined : ex(entry.command as string), ((entry.args as string[] | undefined) ?? []).map(ex));
     if (a !== b) out.push(`command: ${safeText(a, 300)} → ${safeText(b, 300)}`);
   }
-  if ((entry.url ?? '') !== (was.url ?? '')) out.push(`url: ${safeText(was.url ?? '(none)', 200)} → ${safeText(entry.url ?? '(none)', 200)}`);
+  const url = entry.url === undefined ? undefined : ex(entry.url as string);
+  if ((url ?? '') !== (was.url ?? '')) out.push(`url: ${safeText(was.url ?? '(none)', 200)} → ${safeText(url ?? '(none)', 200)}`);
   const names = (r: unknown) => Object.keys((r as Record<string, string> | undefined) ?? {}).sort().join(', ') || '(none)';
   if (names(was.env) !== names(entry.env)) out.push(`environment variables: ${names(was.env)} → ${names(entry.env)}`);
   if (names(was.headers) !== names(entry.headers)) out.push(`headers: ${names(was.headers)} → ${names(entry.headers)}`);
