@@ -62,7 +62,7 @@ export function inputLine(i: NeededInput): string {
 export async function addFromRegistry(idArg: string | undefined, ref: string, values: AddValues): Promise<number> {
   try {
     if (values.package !== undefined && values.remote === true) throw new UsageError('--package and --remote exclude each other');
-    for (const k of ['command', 'url', 'transport', 'arg', 'env', 'header'] as const) {
+    for (const k of ['command', 'url', 'transport', 'arg', 'env', 'header', 'cwd', 'sandbox', 'sandbox-read', 'sandbox-write', 'sandbox-allow', 'sandbox-env'] as const) {
       if (values[k] !== undefined) throw new UsageError(`--${k} does not go with --from-registry (the server.json says how it runs; give its values with --set KEY=VALUE)`);
     }
     const registry = registryUrl(values.registry);
