@@ -18,5 +18,5 @@ export { createOAuthProvider } from './deferred.js';
 export { MemoryTokenStore } from './memory-store.js';
 export { AuthError, isAuthError } from './errors.js';
 export { parseBearerChallenge } from './challenge.js';
-export { canonicalResource, protectedResourceMetadataUrls, authorizationServerMetadataUrls } from './discovery.js';
+export { canonicalResource } from './discovery.js';
 export { idJagAssertion, type IdJagOptions } from './id-jag.js';

@@ -127,11 +127,6 @@ export function classifyError(err: unknown, redact: { text(s: string): string; d
   return { outcome: 'transport', code: 'MCPWIRE_UNKNOWN' };
 }
 
-/** Outcomes a retry may fix (for calls trusted to be idempotent, or when the config allows others). */
-export function isTransient(outcome: CallOutcome): boolean {
-  return outcome === 'transport' || outcome === 'timeout' || outcome === 'unavailable';
-}
-
 /** `value` when its JSON fits in `max` bytes; otherwise undefined. */
 export function boundJson(value: unknown, max: number): unknown {
   let text: string | undefined;

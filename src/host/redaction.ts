@@ -35,12 +35,6 @@ export interface ServerRedaction {
   addSecrets(values: Iterable<string | undefined>): void;
 }
 
-/** No secrets: `text` still applies the patterns. */
-export const NO_SECRETS: ServerRedaction = (() => {
-  const r = new Redactor();
-  return { text: (s) => r.redactString(s), data: (s) => s, addSecrets: () => {} };
-})();
-
 /** The redactions for `server`'s configured secrets. */
 export function serverRedaction(server: ResolvedServer): ServerRedaction {
   const c = server.config;

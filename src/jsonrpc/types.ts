@@ -104,10 +104,6 @@ export function isRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 }
 
-export const isJSONRPCRequest = (m: unknown): m is JSONRPCRequest => classify(m) === 'request';
-export const isJSONRPCNotification = (m: unknown): m is JSONRPCNotification => classify(m) === 'notification';
-export const isJSONRPCResultResponse = (m: unknown): m is JSONRPCResultResponse => classify(m) === 'result';
-export const isJSONRPCErrorResponse = (m: unknown): m is JSONRPCErrorResponse => classify(m) === 'error';
 
 /** A bounded, single-line excerpt of untrusted text for diagnostics and logs. */
 export function excerpt(text: string, max = 200): string {

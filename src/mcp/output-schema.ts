@@ -11,7 +11,7 @@
  */
 import type { SchemaCheck, SchemaOptions, SchemaProblem } from '../schema/index.js';
 
-export type { SchemaCheck, SchemaProblem };
+export type { SchemaCheck };
 
 let loaded: Promise<typeof import('../schema/index.js')> | undefined;
 

@@ -22,7 +22,7 @@ import { isTerminalStatus, RELATED_TASK_META_KEY } from './tasks.js';
 import { TASK_RECEIVER_METHODS, taskReceiverMethods, type TaskReceiverHost, type TaskReceiverMethod, type TaskReceiverOptions } from './task-receiver-options.js';
 import type { CreateTaskResult, ListTasksResult, Task, TaskStatus } from './types.js';
 
-export { taskReceiverCapability, taskReceiverMethods, type TaskReceiverHost, type TaskReceiverMethod, type TaskReceiverOptions } from './task-receiver-options.js';
+export { type TaskReceiverHost, type TaskReceiverMethod, type TaskReceiverOptions } from './task-receiver-options.js';
 
 const MIN_TTL_MS = 1_000;
 

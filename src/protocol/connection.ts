@@ -36,12 +36,9 @@ import {
 } from './registry.js';
 import { abortError, callbackFailed, closedFor, reasonText, sendFailed, tokenInUse } from './request-errors.js';
 
-export { toErrorObject, type IncomingRequestContext, type NotificationHandler, type RequestHandler } from './incoming.js';
+export { type IncomingRequestContext, type NotificationHandler, type RequestHandler } from './incoming.js';
 
 export {
-  DEFAULT_PROGRESS_INTERVAL_MS,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  UNKNOWN_PROGRESS,
   type ConnectionDiagnostic,
   type ConnectionOptions,
   type RequestOptions,

@@ -16,9 +16,6 @@ import type { ClientCapabilities } from '../mcp/types.js';
 import type { CallSink, HeldCall } from './held-call.js';
 import { requestIdentity, type InputRounds } from './input-rounds.js';
 
-/** Methods that may answer `input_required` (basic.patterns.mrtr#4). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
 /** Whether `caps` let the gateway put any downstream input request to the client. */
 export function asksForInput(caps: ClientCapabilities | undefined): caps is ClientCapabilities {
   return caps !== undefined && (caps.elicitation !== undefined || caps.sampling !== undefined || caps.roots !== undefined);

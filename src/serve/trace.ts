@@ -14,7 +14,7 @@ import { configuredSecrets } from '../trace/configured-secrets.js';
 import type { Tracer } from '../trace/tracer.js';
 
 /** The `_meta` key naming the upstream request a downstream call serves. */
-export const UPSTREAM_META = 'mcpwire.dev/upstream';
+const UPSTREAM_META = 'mcpwire.dev/upstream';
 /** The server id of the upstream leg's lines. */
 export const UPSTREAM_TRACE_ID = 'upstream';
 

@@ -20,7 +20,7 @@ import { normalizeParams, requestSubject, sameValue, similarity } from './match.
 import { obj, progressTokenOf, type InvalidExchange, type RecordedExchange, type ReplayScript, type ServerAction } from './replay-script.js';
 
 export { buildScript, ReplayScriptError } from './replay-script.js';
-export type { InvalidExchange, RecordedExchange, ReplayScript, ScriptOptions, ServerAction } from './replay-script.js';
+export type { RecordedExchange, ReplayScript, ServerAction } from './replay-script.js';
 
 export type MatchMode = 'strict' | 'loose';
 

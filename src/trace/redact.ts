@@ -32,7 +32,7 @@ import { jsonStringBytes, prototypePolluted, safeStringify } from './json-text.j
 import { isOAuthCode, isSensitiveKey, REDACTED, redactPatterns } from './redaction-rules.js';
 
 export { REDACTED } from './redaction-rules.js';
-export { MIN_SECRET_LENGTH, secretForms, urlSecrets } from './secret-forms.js';
+export { MIN_SECRET_LENGTH } from './secret-forms.js';
 export { jsonStringBytes } from './json-text.js';
 
 export interface RedactOptions {

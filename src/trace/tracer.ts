@@ -92,7 +92,6 @@ export interface Tracer extends ProtocolObserver {
   headerCopies?(headers: Record<string, string>, body: unknown): Record<string, string>;
 }
 
-export { traceTarget } from './target.js';
 
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };

@@ -25,9 +25,6 @@ export function safeInheritedEnv(platform: NodeJS.Platform = process.platform): 
   return platform === 'win32' ? WINDOWS_ENV : POSIX_ENV;
 }
 
-/** The names a child inherits on this platform. */
-export const SAFE_INHERITED_ENV: readonly string[] = safeInheritedEnv();
-
 export function childEnv(
   explicit: Record<string, string> | undefined,
   inheritAll = false,

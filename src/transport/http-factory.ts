@@ -22,4 +22,4 @@ export function createHttpTransport(options: CreateHttpTransportOptions): Transp
 }
 
 export { LegacySseTransport, StreamableHttpTransport };
-export type { HttpAuthProvider, HttpTransportOptions } from './http-common.js';
+export type { HttpTransportOptions } from './http-common.js';

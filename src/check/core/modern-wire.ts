@@ -19,9 +19,9 @@ export interface WireContext extends RawTarget {
   open(): Promise<Probe>;
 }
 
-export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
-export const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
-export const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+const META_CAPS = 'io.modelcontextprotocol/clientCapabilities';
+const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 export const META_SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 export const UNSUPPORTED_VERSION = -32022;

@@ -12,12 +12,11 @@ import type { CheckContext } from '../core/context.js';
 import { isObject } from '../core/context.js';
 import { describeOutcome, messageOf, type Recorded } from '../core/probe.js';
 import { describeViolation, MODERN_SCHEMA, serverMessageViolations, unclaimed } from '../core/schema.js';
-import { META_SERVER_INFO, META_SUBSCRIPTION, MISSING_CAPABILITY, supportedOf, UNSUPPORTED_VERSION, type Answer } from '../core/modern-wire.js';
-import { notApplicable, pass, violated, type CheckDef, type Verdict } from '../core/types.js';
+import { META_SERVER_INFO, META_SUBSCRIPTION, supportedOf, UNSUPPORTED_VERSION, type Answer } from '../core/modern-wire.js';
+import { notApplicable, pass, violated, type CheckDef } from '../core/types.js';
 
 export { MODERN_REVISIONS };
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
-const CACHEABLE = ['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read'];
 const CORE_RESULT_TYPES = new Set(['complete', 'input_required']);
 
 /** A check of the modern era. */
@@ -419,8 +418,7 @@ const modernSchema = modernCheck({
   },
 });
 
-export { MISSING_CAPABILITY, outcomeText };
+export { outcomeText };
 
 export const modernChecks: CheckDef[] = [discover, unsupportedVersion, initializeRefused, metaRequired, capabilitiesDeclared, cacheHints, resourceNotFound, subscriptionsListen, extensions];
 export const modernAggregates: CheckDef[] = [resultType, inputRequired, modernSchema];
-export type { Verdict };

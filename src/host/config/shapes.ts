@@ -37,11 +37,6 @@ export function kindOf(v: unknown): string {
   return `a ${typeof v}`;
 }
 
-/** True for a non-empty list whose items are objects with a string `name`. */
-export function isNamedList(v: unknown): v is Record<string, unknown>[] {
-  return Array.isArray(v) && v.length > 0 && v.every((e) => isPlainObject(e) && typeof e.name === 'string');
-}
-
 const keyList = (o: Record<string, unknown>): string =>
   Object.keys(o)
     .slice(0, 8)

@@ -18,7 +18,7 @@ import { supportedOf, typedModernError, UnsupportedProtocolVersionError } from '
 
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
