@@ -204,7 +204,7 @@ describe('errors a user meets (nothing is written)', () => {
 
   it('a required value not given, without a terminal: named', async () => {
     const err = await fails(['mcp', 'add', '--from-registry', MEMORY]);
-    expect(err).toContain('required value not given: MEMORY_FILE_PATH (environment variable: Where the graph is kept); give it with --set KEY=VALUE');
+    expect(err).toContain('required value not given: MEMORY_FILE_PATH (environment variable: Where the graph is kept); give it with --set <KEY>=<VALUE>');
   });
 
   it('a secret given on the command line is refused, its value never echoed', async () => {

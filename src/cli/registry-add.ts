@@ -1,6 +1,6 @@
 /**
  * `mcpwire mcp add [<id>] --from-registry <name>[@version] [--package <kind> | --remote]
- * [--set KEY=VALUE]… [--registry <url>]`: fetches the server.json (validated), picks the package
+ * [--set <KEY>=<VALUE>]… [--registry <url>]`: fetches the server.json (validated), picks the package
  * or remote (by flag, the only one, or asked on a terminal), checks its runner is installed,
  * takes the values it needs (`--set`, defaults, asked on a terminal; a missing one is an error
  * naming it), verifies an MCPB bundle, and writes the entry through the same writer and trust
@@ -28,12 +28,12 @@ import { TRUST_WORDS, writeEntry, type AddValues } from './commands/mcp-add.js';
 import { pathOptions, reportFailure } from './config-target.js';
 import { printJson, safeText } from './output.js';
 
-/** `--set KEY=VALUE`… as key → values (a key given twice: a repeated argument). */
+/** `--set <KEY>=<VALUE>`… as key → values (a key given twice: a repeated argument). */
 export function parseSets(list: readonly string[] = []): Map<string, string[]> {
   const out = new Map<string, string[]>();
   list.forEach((item, n) => {
     const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--set must look like KEY=VALUE (occurrence ${n + 1} has no KEY= part)`);
+    if (eq <= 0) throw new UsageError(`--set must look like <KEY>=<VALUE> (occurrence ${n + 1} has no KEY= part)`);
     const k = item.slice(0, eq);
     out.set(k, [...(out.get(k) ?? []), item.slice(eq + 1)]);
   });
@@ -63,7 +63,7 @@ export async function addFromRegistry(idArg: string | undefined, ref: string, va
   try {
     if (values.package !== undefined && values.remote === true) throw new UsageError('--package and --remote exclude each other');
     for (const k of ['command', 'url', 'transport', 'arg', 'env', 'header', 'cwd', 'sandbox', 'sandbox-read', 'sandbox-write', 'sandbox-allow', 'sandbox-env'] as const) {
-      if (values[k] !== undefined) throw new UsageError(`--${k} does not go with --from-registry (the server.json says how it runs; give its values with --set KEY=VALUE)`);
+      if (values[k] !== undefined) throw new UsageError(`--${k} does not go with --from-registry (the server.json says how it runs; give its values with --set <KEY>=<VALUE>)`);
     }
     const registry = registryUrl(values.registry);
     const { name, version } = parseRef(ref);

@@ -1,5 +1,5 @@
 /**
- * `mcpwire check --server-json <file> [--package <kind> | --remote] [--set KEY=VALUE]…`: what a
+ * `mcpwire check --server-json <file> [--package <kind> | --remote] [--set <KEY>=<VALUE>]…`: what a
  * publisher runs before `mcp-publisher publish`. The file is validated against the server.json
  * schema (refused naming the field), one of its choices becomes an entry as `mcp add
  * --from-registry` would build it, and that entry — `${VAR}` references read from this

@@ -1,7 +1,7 @@
 /**
  * The values a choice needs from the user, read off a package (runtime and package arguments,
  * environment variables) or a remote (URL variables, headers), and how a given value becomes
- * text of the entry. Each is named by a key the user gives with `--set KEY=VALUE`: an environment
+ * text of the entry. Each is named by a key the user gives with `--set <KEY>=<VALUE>`: an environment
  * variable's or header's name, a named argument's flag (`--port`), a positional argument's
  * `valueHint`, a variable's name. A fixed `value` from the publisher is not asked for; its
  * `{variables}` are. A secret is never a value of the entry: it becomes the reference `${VAR}`.
@@ -107,6 +107,6 @@ export class Resolution {
   finish(): void {
     if (this.missing.length === 0) return;
     const names = this.missing.map((m) => `${m.key} (${m.where}${m.description ? `: ${m.description.slice(0, 80)}` : ''})`);
-    throw new RegistryError('missing-value', `required value${names.length > 1 ? 's' : ''} not given: ${names.join('; ')}; give ${names.length > 1 ? 'each' : 'it'} with --set KEY=VALUE (or run in a terminal to be asked)`);
+    throw new RegistryError('missing-value', `required value${names.length > 1 ? 's' : ''} not given: ${names.join('; ')}; give ${names.length > 1 ? 'each' : 'it'} with --set <KEY>=<VALUE> (or run in a terminal to be asked)`);
   }
 }

@@ -42,7 +42,7 @@ import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
 const USAGE =
-  'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all | --server-json <file> [--package <kind> | --remote] [--set KEY=VALUE]…) [--json] [--junit <file>] ' +
+  'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all | --server-json <file> [--package <kind> | --remote] [--set <KEY>=<VALUE>]…) [--json] [--junit <file>] ' +
   '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
   "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--verbose] [--list]";
 

@@ -10,7 +10,7 @@ const SUBCOMMANDS: Record<string, { file: string; usage: string }> = {
       '        [--oauth-registration-url <url>] [--oauth-client-id <id>] [--oauth-client-secret <secret>] [--oauth-scope <scope>]\n' +
       '    mcpwire mcp add <id> --transport stdio --command <cmd> [--arg <value>]… [--cwd <dir>] [--env k=v]…\n' +
       '        [--sandbox] [--sandbox-read <dir>]… [--sandbox-write <dir>]… [--sandbox-allow <host>]… [--sandbox-env <NAME>]…\n' +
-      '    mcpwire mcp add [<id>] --from-registry <name>[@version] [--package npm|pypi|oci|nuget|mcpb | --remote] [--set KEY=VALUE]… [--registry <url>]\n' +
+      '    mcpwire mcp add [<id>] --from-registry <name>[@version] [--package npm|pypi|oci|nuget|mcpb | --remote] [--set <KEY>=<VALUE>]… [--registry <url>]\n' +
       '        common: [--scope project|global] [--replace] [--enabled true|false] [--request-timeout-ms <ms>]',
   },
   list: { file: './mcp-list.js', usage: 'mcp list [--scope effective|project|global] [--imports]' },

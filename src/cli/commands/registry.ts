@@ -3,7 +3,7 @@
  * <name>[@version]`, against `--registry <url>`, `MCPWIRE_REGISTRY`, or the official MCP Registry.
  * search: one page (name, version, what it offers, description) and the cursor of the next.
  * show: the validated server.json as choices — each package or remote, the command it would
- * run, whether its runner is installed, and every value it needs (`--set KEY=VALUE`).
+ * run, whether its runner is installed, and every value it needs (`--set <KEY>=<VALUE>`).
  */
 import {
   choicesOf,
@@ -96,7 +96,7 @@ async function show(base: string, ref: string, json: boolean): Promise<number> {
     out.push(`  ${flag}: ${safeText(c.label, 200)} (${c.transport}${runner})${c.unsupported ? ` — cannot install: ${c.unsupported}` : ''}`);
     for (const i of c.inputs) out.push(`      ${inputLine(i)}`);
   }
-  if (choices.length) out.push('', `install: mcpwire mcp add ${id} --from-registry ${server.name}@${server.version} [${choices.map((c) => (c.kind === 'remote' ? '--remote' : `--package ${c.kind}`)).filter((v, i, a) => a.indexOf(v) === i).join(' | ')}] [--set KEY=VALUE]…`);
+  if (choices.length) out.push('', `install: mcpwire mcp add ${id} --from-registry ${server.name}@${server.version} [${choices.map((c) => (c.kind === 'remote' ? '--remote' : `--package ${c.kind}`)).filter((v, i, a) => a.indexOf(v) === i).join(' | ')}] [--set <KEY>=<VALUE>]…`);
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
