@@ -6,8 +6,9 @@
  * they answer goes through the server's redaction (its configured secrets never reach the
  * gateway's client) before it leaves.
  *
- * Names: prompts are offered as `mcp_<server>_<prompt>` (the server id keeps two servers' prompts
- * apart); resource URIs are passed as the servers gave them, routed by the last listing, and a
+ * Names: prompts are named by the gateway's naming mode (names.ts: the server's own name,
+ * `<server>__<prompt>`, or `mcp_<server>_<prompt>`), by the last listing (a name not in it: the
+ * servers are listed again); resource URIs are passed as the servers gave them, routed by the last listing, and a
  * URI no listing named (a template's expansion) is asked of each resources server in id order.
  */
 import type { McpClient } from '../mcp/client.js';
@@ -17,6 +18,7 @@ import { serverRedaction, type ServerRedaction } from '../host/redaction.js';
 import { redactData } from '../host/tool-result.js';
 import { JsonRpcError } from '../errors.js';
 import { rpcMessage } from '../protocol/error-text.js';
+import { assignNames, type NameTable, type NamingMode } from './names.js';
 import { excerpt } from '../jsonrpc/types.js';
 
 /** A URI a client sent is echoed in an error's `data` up to this long (and quoted bounded in its message). */
@@ -33,8 +35,14 @@ export class Downstream {
   private readonly uriOwner = new Map<string, string>();
   private logLevel: LoggingLevel | undefined;
   host: McpHost | undefined;
+  /** The prompts' gateway names, by the last listing. */
+  private promptTable: NameTable | undefined;
 
-  constructor(servers: readonly ResolvedServer[]) {
+  constructor(
+    servers: readonly ResolvedServer[],
+    private readonly names: NamingMode = 'host',
+    private readonly report: (kind: 'prompt', table: NameTable) => void = () => {},
+  ) {
     for (const s of servers) this.redactions.set(s.id, serverRedaction(s));
   }
 
@@ -86,7 +94,11 @@ export class Downstream {
 
   async prompts(signal: AbortSignal): Promise<Prompt[]> {
     const lists = await this.each('prompts', (c) => c.listPrompts({ signal }));
-    return lists.flatMap(([server, list]) => list.map((p) => ({ ...p, name: promptName(server, p.name) })));
+    const all = lists.flatMap(([server, list]) => list.map((p) => ({ server, p })));
+    const table = assignNames(this.names, all.map(({ server, p }) => ({ server, name: p.name, hostName: promptName(server, p.name) })));
+    this.promptTable = table;
+    this.report('prompt', table);
+    return all.map(({ p }, i) => ({ ...p, name: table.items[i]!.gateway }));
   }
 
   /** `resources/read`: the listing's server for a known URI, else each resources server in turn. */
@@ -106,7 +118,7 @@ export class Downstream {
   }
 
   async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const target = this.promptTarget(name);
+    const target = await this.promptTarget(name, signal);
     try {
       return this.redact(target.server, (await target.client.getPrompt(target.prompt, args, { signal })) as unknown as Record<string, unknown>);
     } catch (err) {
@@ -131,8 +143,8 @@ export class Downstream {
   }
 
   /** The server of a prompt by its gateway name, when it is ready (else undefined). */
-  serverOfPrompt(name: string): string | undefined {
-    return this.ready('prompts').find(([server]) => name.startsWith(promptName(server, '')))?.[0];
+  async serverOfPrompt(name: string, signal: AbortSignal): Promise<string | undefined> {
+    return (await this.promptTarget(name, signal).catch(() => undefined))?.server;
   }
 
   /** `completion/complete`: a prompt reference by its gateway name, a resource template by its owner. */
@@ -142,7 +154,7 @@ export class Downstream {
     let client: McpClient;
     let sent: Record<string, unknown> = params;
     if (ref?.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const t = this.promptTarget(ref.name);
+      const t = await this.promptTarget(ref.name, signal);
       ({ server, client } = t);
       sent = { ...params, ref: { ...ref, name: t.prompt } };
     } else if (ref?.type === 'ref/resource' && typeof ref.uri === 'string') {
@@ -166,11 +178,12 @@ export class Downstream {
     await Promise.all(this.ready('logging').map(([, c]) => c.setLoggingLevel(level).catch(() => {})));
   }
 
-  private promptTarget(name: string): { server: string; client: McpClient; prompt: string } {
-    for (const [server, client] of this.ready('prompts')) {
-      const prefix = promptName(server, '');
-      if (name.startsWith(prefix)) return { server, client, prompt: name.slice(prefix.length) };
-    }
+  /** A prompt by its gateway name: its server's client and its own name (the servers listed again when the last listing lacks it). */
+  private async promptTarget(name: string, signal: AbortSignal): Promise<{ server: string; client: McpClient; prompt: string }> {
+    if (!this.promptTable?.byName.has(name)) await this.prompts(signal);
+    const item = this.promptTable?.byName.get(name);
+    const client = item === undefined ? undefined : this.ready('prompts').find(([id]) => id === item.server)?.[1];
+    if (item !== undefined && client !== undefined) return { server: item.server, client, prompt: item.name };
     throw invalidParams(`unknown prompt "${excerpt(name, 200)}" (or its server is not connected)`);
   }
 

@@ -29,6 +29,11 @@ import { traceFile, upstreamTracer } from './trace.js';
 import { HeldCall } from './held-call.js';
 import { InputRounds, type InputRoundsOptions } from './input-rounds.js';
 import { ResourceWatch } from './resource-watch.js';
+import { assignNames, defaultNaming, sharedNameLine, type NameTable, type NamingMode } from './names.js';
+import { STATUS_TOOL } from './status.js';
+
+/** The gateway's own tools: a downstream tool of that name is offered prefixed (as-is mode). */
+const GATEWAY_TOOLS: ReadonlySet<string> = new Set([STATUS_TOOL, 'mcp_result_read']);
 
 /** The session id of a stateless (2026-07-28) HTTP request's session: no session to tag. */
 export const STATELESS = 'stateless';
@@ -58,7 +63,15 @@ export interface GatewayOptions {
    * the gateway's own instead of every server's tools (`serve --tool-search`; docs/serve.md).
    */
   toolSearch?: boolean | ToolSearchMode;
+  /** The names of downstream tools and prompts (names.ts); default: the config's `mcp.serve_names`, else `as-is` for one server, `prefixed` for more. */
+  names?: NamingMode;
 }
+
+const NAMING_TEXT: Record<NamingMode, string> = {
+  'as-is': "tools and prompts keep their server's names (a name two servers share is <server>__<name>)",
+  prefixed: 'tools and prompts are named <server>__<name>',
+  host: 'tools are named mcp_<server>_<tool>_<hash>, prompts mcp_<server>_<prompt>',
+};
 
 /** Who a downstream server's request during a call goes to: a handshake-era session, or a modern client's held call. */
 type Caller = GatewaySession | HeldCall;
@@ -70,7 +83,12 @@ export class Gateway implements SessionGateway {
   readonly version: string;
   readonly pageSize: number;
   readonly toolSearch: ToolSearchMode | undefined;
-  readonly instructions = 'One MCP server in front of several: tools are named mcp_<server>_<tool>, prompts mcp_<server>_<prompt>; mcpwire_status (or the resource mcpwire://status) shows each server.';
+  readonly instructions: string;
+  /** How downstream tools and prompts are named (names.ts). */
+  readonly names: NamingMode;
+  private toolTable: { catalog: object; table: NameTable } | undefined;
+  /** Shared names already logged (once each). */
+  private readonly reported = new Set<string>();
   private readonly sessions = new Set<GatewaySession>();
   private hostPromise: Promise<McpHost> | undefined;
   private host: McpHost | undefined;
@@ -92,7 +110,10 @@ export class Gateway implements SessionGateway {
     this.version = options.version ?? '0.0.0';
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.toolSearch = options.toolSearch === true ? {} : options.toolSearch === false ? undefined : options.toolSearch;
-    this.down = new Downstream(this.servers());
+    const configured = Array.isArray(config) ? undefined : (config as ConfigLoadResult).host?.serveNames;
+    this.names = options.names ?? configured ?? defaultNaming(this.servers().filter((s) => s.enabled).length);
+    this.instructions = `One MCP server in front of several: ${NAMING_TEXT[this.names]}; mcpwire_status (or the resource mcpwire://status) shows each server.`;
+    this.down = new Downstream(this.servers(), this.names, (kind, table) => this.report(kind, table));
     this.inputRounds = new InputRounds(options.inputRounds);
     this.resourceWatch = new ResourceWatch(this.down, (uri) => {
       for (const s of this.sessions) s.subscriptions.updated(uri);
@@ -106,6 +127,27 @@ export class Gateway implements SessionGateway {
    */
   annotationsTrusted(id: string): boolean {
     return this.servers().some((s) => s.id === id && s.config.trustAnnotations === true);
+  }
+
+  /** The gateway names of the host's tools, recomputed when the catalog changes (names.ts). */
+  toolNames(host: McpHost): NameTable {
+    const catalog = host.catalog;
+    if (this.toolTable?.catalog === catalog) return this.toolTable.table;
+    const requests = catalog.tools.map((t) => ({ server: t.server, name: catalog.byName.get(t.name)?.tool.name ?? t.name, hostName: t.name }));
+    const table = assignNames(this.names, requests, GATEWAY_TOOLS);
+    this.report('tool', table);
+    this.toolTable = { catalog, table };
+    return table;
+  }
+
+  /** Logs each name two servers share, once (as-is mode offers it prefixed for each). */
+  private report(kind: 'tool' | 'prompt', table: NameTable): void {
+    for (const s of table.shared) {
+      const key = `${kind}\0${s.name}\0${s.servers.join('\0')}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      this.log(sharedNameLine(kind, s, table));
+    }
   }
 
   private servers(): readonly ResolvedServer[] {

@@ -9,6 +9,7 @@ import { ServerStdioTransport, type ServerStdioOptions } from './stdio-transport
 export { Gateway, type GatewayOptions } from './gateway.js';
 export { GATEWAY_CAPABILITIES, GATEWAY_PROTOCOL_VERSION } from './session.js';
 export { MODERN_VERSION } from './modern.js';
+export { NAMING_MODES, NAME_SEPARATOR, isNamingMode, type NamingMode } from './names.js';
 export { STATUS_TOOL, STATUS_URI } from './status.js';
 export { ServerStdioTransport } from './stdio-transport.js';
 export { serveHttp, type HttpGateway, type ServeHttpOptions } from './http.js';

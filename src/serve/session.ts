@@ -5,6 +5,7 @@
  * request whose `_meta` names a version is a 2026-07-28 one, served without `initialize` (modern.ts).
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
+import type { NameTable, NamingMode } from './names.js';
 import { appOnlyTools, declaresApps, gatewayReadResult, gatewayResources, gatewayToolMeta, upstreamViewUri } from './apps.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
@@ -62,6 +63,9 @@ export interface SessionGateway {
   readonly inputRounds: InputRounds;
   /** Whether the user trusts this server's tool annotations (`trust_annotations`). */
   annotationsTrusted(server: string): boolean;
+  /** How downstream tools and prompts are named, and the current tools' names (names.ts). */
+  readonly names: NamingMode;
+  toolNames(host: McpHost): NameTable;
 }
 
 const NOT_INITIALIZED = () => new JsonRpcError(-32600, 'Server not initialized: send initialize first');
@@ -172,6 +176,21 @@ export class GatewaySession {
     return withInputRounds(this.gateway.inputRounds, { method, params, caps: served.caps ?? {}, signal: ctx.signal, sink }, start);
   }
 
+  /**
+   * A `tools/call`'s params with the tool's host name for its gateway name (names.ts); the host's
+   * own `mcp_result_read` as it is. A name the gateway does not offer is -32602 naming the mode.
+   */
+  private hostToolParams(host: McpHost, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+    const name = params?.name;
+    // host: the host's names are the gateway's (a denied tool's name still reaches the host, which refuses it).
+    if (typeof name !== 'string' || name === 'mcp_result_read' || this.gateway.names === 'host') return params;
+    const item = this.gateway.toolNames(host).byName.get(name);
+    // the host's own tools (tool search's mcp_tools_search, mcp_tool_call) and host names (app-only tools) reach the host as they are
+    if (item === undefined && name.startsWith('mcp_')) return params;
+    if (item === undefined) throw invalidParams(`unknown tool "${name}" (--names ${this.gateway.names}: ${this.gateway.names === 'prefixed' ? '<server>__<tool>' : 'as its server names it'}; see tools/list)`);
+    return { ...params, name: item.hostName };
+  }
+
   /** A stateless POST's `Mcp-Param-*` headers against the arguments, by the tool's schema as listed (param-headers.ts). */
   private checkParamHeaders(host: McpHost, params: Record<string, unknown> | undefined): void {
     if (this.requestHeaders === undefined || typeof params?.name !== 'string') return;
@@ -214,9 +233,10 @@ export class GatewaySession {
       const appOnly = declaresApps(served.caps ?? this.clientCapabilities) ? appOnlyTools(host) : []; // apps.ts
       return page('tools', [STATUS_TOOL_DEFINITION, ...resultReadTool(host), ...listedTools(host, this.gateway), ...appOnly], params?.cursor, this.gateway.pageSize);
     });
-    this.on('tools/call', async (params, ctx, served) => {
+    this.on('tools/call', async (given, ctx, served) => {
       const host = await this.ready();
-      if (params?.name === STATUS_TOOL) return this.statusResult();
+      if (given?.name === STATUS_TOOL) return this.statusResult();
+      const params = this.hostToolParams(host, given);
       if (served.modern) this.checkParamHeaders(host, params);
       const called = calledToolName(params);
       const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
@@ -258,10 +278,11 @@ export class GatewaySession {
       const name = params?.name;
       if (typeof name !== 'string') throw invalidParams('prompts/get: "name" must be a string');
       const args = params?.arguments as Record<string, string> | undefined;
+      const server = await down.serverOfPrompt(name, ctx.signal);
       if (served.modern && asksForInput(served.caps)) {
-        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfPrompt(name), call, () => down.getPrompt(name, args, call.controller.signal)));
+        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(server, call, () => down.getPrompt(name, args, call.controller.signal)));
       }
-      return this.gateway.whileCalling(down.serverOfPrompt(name), this, () => down.getPrompt(name, args, ctx.signal));
+      return this.gateway.whileCalling(server, this, () => down.getPrompt(name, args, ctx.signal));
     });
     this.on('completion/complete', async (params, ctx) => {
       await this.ready();
@@ -311,8 +332,8 @@ export class GatewaySession {
  * host cut for size has no `structuredContent`; the gateway answers it as an error result
  * (tool-call.ts), which a client does not validate against the schema.
  */
-function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { name: t.name, description: t.description, inputSchema: t.parameters };
+function gatewayTool(host: McpHost, t: AdaptedTool, name: string, annotationsTrusted: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { name, description: t.description, inputSchema: t.parameters };
   const title = sanitizeText(host.catalog.byName.get(t.name)?.tool.title, 200, true);
   if (title) out.title = title;
   if (t.outputSchema) out.outputSchema = t.outputSchema;
@@ -327,7 +348,8 @@ function gatewayTool(host: McpHost, t: AdaptedTool, annotationsTrusted: boolean)
 function listedTools(host: McpHost, gateway: SessionGateway): Record<string, unknown>[] {
   const mode = gateway.toolSearch;
   const listed = mode === undefined ? host.tools() : host.toolDefinitions({ toolSearch: mode }).filter((d): d is AdaptedTool => 'server' in d);
-  const tools = listed.map((t) => gatewayTool(host, t, gateway.annotationsTrusted(t.server)));
+  const names = new Map(gateway.toolNames(host).items.map((n) => [n.hostName, n.gateway]));
+  const tools = listed.map((t) => gatewayTool(host, t, names.get(t.name) ?? t.name, gateway.annotationsTrusted(t.server)));
   return mode === undefined ? tools : [...searchTools(host), ...tools];
 }
 

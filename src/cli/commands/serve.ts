@@ -8,6 +8,8 @@
  * (input_required rounds): how many wait at once, how long each waits for the client's retry.
  * `--tool-search` lists only `mcp_tools_search` and `mcp_tool_call` (plus each `--pin`ned tool,
  * a public name or a `server/tool` pattern) instead of every server's tools.
+ * `--names` (or the config's `mcp.serve_names`) names the servers' tools and prompts: their own
+ * names, `<server>__<name>`, or the host's stable names (src/serve/names.ts).
  */
 import { traceTarget } from '../../index.js';
 import { parseTimeout, UsageError } from '../args.js';
@@ -15,7 +17,7 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 import { packageVersion } from '../../util/package-files.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--names <as-is|prefixed|host>] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
 
 /** setTimeout's largest delay: a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -41,7 +43,7 @@ function version(): string {
 }
 
 export default function serve(argv: string[]): Promise<number> {
-  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' }, 'tool-search': { type: 'boolean' }, pin: { type: 'string', multiple: true } } as const;
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' }, 'tool-search': { type: 'boolean' }, pin: { type: 'string', multiple: true }, names: { type: 'string' } } as const;
   return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
     if (positionals.length > 0) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
@@ -51,9 +53,12 @@ export default function serve(argv: string[]): Promise<number> {
     const held = inputRounds(values);
     if (values.pin !== undefined && !values['tool-search']) throw new UsageError('--pin goes with --tool-search');
     const search = values['tool-search'] ? { toolSearch: { pinned: values.pin ?? [] } } : {};
-    const config = await loadView(values);
-    run.scrub = scrubber(config.servers);
     const api = await import('../../serve-api.js');
+    const flagNames = values.names;
+    if (flagNames !== undefined && !api.isNamingMode(flagNames)) throw new UsageError(`--names: one of ${api.NAMING_MODES.join(', ')} (got "${flagNames}")`);
+    const config = await loadView(values);
+    const names = flagNames !== undefined ? { names: flagNames } : {};
+    run.scrub = scrubber(config.servers);
     const log = (line: string) => process.stderr.write(`mcpwire serve: ${run.scrub(line)}\n`);
     // SIGINT/SIGTERM/SIGHUP or exit close the servers it started (their process groups too);
     // --trace (or MCPWIRE_TRACE) traces every downstream connection, --timeout-ms is their default.
@@ -62,7 +67,7 @@ export default function serve(argv: string[]): Promise<number> {
     const clientOptions = { clientInfo: { name: 'mcpwire-gateway', version: version() }, trace: trace === undefined ? (false as const) : { file: trace }, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
     const host = { closeOnExit: true, clientOptions };
     if (!values.http) {
-      await api.serveStdio(config, { version: version(), log, host, ...held, ...search, ...(pageSize !== undefined ? { pageSize } : {}) });
+      await api.serveStdio(config, { version: version(), log, host, ...held, ...search, ...names, ...(pageSize !== undefined ? { pageSize } : {}) });
       return 0;
     }
     let token: string | undefined;
@@ -70,7 +75,7 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...search, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...search, ...names, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -106,13 +106,19 @@ function byName(dups: Map<string, EntryIssue[]>, list: readonly unknown[]): Map<
 
 /**
  * Host-wide settings: `mcp.max_parallel` (the limit of calls in flight across servers) and
- * `mcp.secret_names` (env and header names whose values are secrets in every server's entry).
+ * `mcp.secret_names` (env and header names whose values are secrets in every server's entry),
+ * `mcp.serve_names` (how `mcpwire serve` names tools and prompts).
  */
 function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, out: ParsedLayer): void {
   const v = mcp.max_parallel;
   if (v !== undefined) {
     if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 10_000) out.host = { ...out.host, maxParallel: v };
     else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.max_parallel' }, 'must be a whole number from 1 to 10000; ignored'));
+  }
+  const serve = mcp.serve_names;
+  if (serve !== undefined) {
+    if (serve === 'as-is' || serve === 'prefixed' || serve === 'host') out.host = { ...out.host, serveNames: serve };
+    else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.serve_names' }, 'must be "as-is", "prefixed" or "host"; ignored'));
   }
   const names = mcp.secret_names;
   if (names === undefined) return;

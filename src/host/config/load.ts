@@ -162,6 +162,8 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
   // host-wide settings: the highest layer that sets one wins
   const maxParallel = parsed.find((p) => p.host?.maxParallel !== undefined)?.host?.maxParallel;
   if (maxParallel !== undefined) result.host = { maxParallel };
+  const serveNames = parsed.find((p) => p.host?.serveNames !== undefined)?.host?.serveNames;
+  if (serveNames !== undefined) result.host = { ...result.host, serveNames };
   // Names marked secret by any layer count in every entry: marking more can only hide more.
   const secretNames = [...new Set(parsed.flatMap((p) => p.host?.secretNames ?? []))];
   if (secretNames.length > 0) {

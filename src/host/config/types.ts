@@ -139,6 +139,8 @@ export interface HostSettings {
    * like (`mcp.secret_names`; added to each entry's own `secret_names` when the config is loaded).
    */
   secretNames?: string[];
+  /** `mcp.serve_names`: how `mcpwire serve` names the servers' tools and prompts (`as-is`, `prefixed`, `host`). */
+  serveNames?: 'as-is' | 'prefixed' | 'host';
 }
 
 /** One server as the host sees it after all layers are merged. */
