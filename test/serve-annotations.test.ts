@@ -16,7 +16,7 @@ import { root } from './support/tap-helpers.js';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-annotations-'));
 const configFile = path.join(dir, 'config.json');
 const mock = { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs'), path.join(root, 'mock-servers/scenarios/demo.json')] };
-fs.writeFileSync(configFile, JSON.stringify({ version: 1, mcp: { servers: { alpha: mock, beta: { ...mock, trust_annotations: true } } } }));
+fs.writeFileSync(configFile, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: mock, beta: { ...mock, trust_annotations: true } } } }));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('mcpwire serve and tool annotations', { timeout: 60_000 }, () => {

@@ -14,7 +14,7 @@ import { cli, root, startUntil, stop } from './support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-check-'));
 const config = path.join(dir, 'config.json');
-fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] } } } }));
+fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] } } } }));
 const serveLine = `${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} serve --config ${JSON.stringify(config)}`;
 let progressTool = '';
 

@@ -25,7 +25,7 @@ fs.writeFileSync(
   JSON.stringify({
     version: 1,
     mcp: {
-      servers: {
+      serve_names: 'host', servers: {
         modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] },
         legacy: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] },
       },

@@ -39,7 +39,7 @@ describe('examples/go-host', { timeout: 240_000 }, () => {
     execFileSync('go', ['build', '-o', bin, '.'], { cwd: example, env, stdio: 'pipe' });
     const record = path.join(dir, 'alpha.jsonl');
     const config = path.join(dir, 'config.json');
-    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }));
+    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }));
     const child = spawn(bin, ['--', process.execPath, cli, 'serve', '--config', config], { cwd: dir, env: { ...process.env, MCPWIRE_TRACE: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -24,7 +24,7 @@ function setup(): { config: string; record: string } {
   const record = path.join(dir, `received-${n}.jsonl`);
   const config = path.join(dir, `config-${n}.json`);
   const env = { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['ask', 'echo'] }), MOCK_RECORD: record };
-  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { asker: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/serve/ask-many.mjs')], env } } } }));
+  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { asker: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/serve/ask-many.mjs')], env } } } }));
   return { config, record };
 }
 

@@ -20,7 +20,7 @@ const record = path.join(dir, 'received.jsonl');
 const configFile = path.join(dir, 'config.json');
 fs.writeFileSync(
   configFile,
-  JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }),
+  JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }),
 );
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

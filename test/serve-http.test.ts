@@ -14,7 +14,7 @@ import { cli, root, startUntil, stop } from './support/tap-helpers.js';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-http-'));
 const config = path.join(dir, 'config.json');
 const TOKEN = 'gw-token-9f3b1c7d2e';
-fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] } } } }));
+fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] } } } }));
 
 type Reply = { status: number; headers: http.IncomingHttpHeaders; body: string };
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
     JSON.stringify({
       version: 1,
       mcp: {
-        servers: {
+        serve_names: 'host', servers: {
           alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')] },
           beta: { transport: 'http', url: streamable.url },
           gamma: { transport: 'sse', url: legacy.url },

@@ -27,7 +27,7 @@ function setup(): { config: string; record: string } {
   const record = path.join(dir, `received-${n}.jsonl`);
   const config = path.join(dir, `config-${n}.json`);
   const env = { MOCK_SCENARIO_JSON: JSON.stringify({ tools: ['ask', 'askMany', 'echo'] }), MOCK_RECORD: record, API_TOKEN: SECRET };
-  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { asker: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/serve/ask-many.mjs')], env } } } }));
+  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { asker: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/serve/ask-many.mjs')], env } } } }));
   return { config, record };
 }
 
@@ -321,7 +321,7 @@ describe("mcpwire's own client through the gateway, 2026-07-28 on both legs of t
 
   it('basic.patterns.mrtr#16: behind the gateway a 2026-07-28 server asks through its own input_required; the gateway relays it as its own round and McpClient answers it', async () => {
     const config = path.join(dir, 'config-modern.json');
-    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] } } } }));
+    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] } } } }));
     const messages: string[] = [];
     const c = await connect(
       { id: 'gateway', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', config], env: { MCPWIRE_TRACE: '' } },

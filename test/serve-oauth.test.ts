@@ -79,7 +79,7 @@ describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire
     expect(secrets.length).toBeGreaterThan(0);
 
     const trace = path.join(dir, 'gateway-trace.jsonl');
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--trace', trace], cwd: path.join(dir, 'proj'), env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--names', 'host', '--trace', trace], cwd: path.join(dir, 'proj'), env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
     let stderr = '';
     transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
     const client = new Client({ name: 'sdk-through-gateway', version: '1.0.0' });
@@ -115,7 +115,7 @@ describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire
     const goEnv = { ...process.env, GOCACHE: path.join(dir, 'go-cache'), GOPATH: path.join(dir, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' };
     const bin = path.join(dir, 'go-host');
     execFileSync('go', ['build', '-o', bin, '.'], { cwd: example, env: goEnv, stdio: 'pipe' });
-    const child = spawn(bin, ['-progress', 'mcp_secure_whoami', '-slow', 'no-such-tool', '--', process.execPath, cli, 'serve'], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, ['-progress', 'mcp_secure_whoami', '-slow', 'no-such-tool', '--', process.execPath, cli, 'serve', '--names', 'host'], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

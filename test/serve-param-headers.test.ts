@@ -22,7 +22,7 @@ let id = 1;
 
 beforeAll(async () => {
   const config = path.join(dir, 'config.json');
-  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] } } } }));
+  fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { modern: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/modern/stdio-server.mjs')] } } } }));
   gw = await serveHttp(await loadConfig({ globalPath: config }), { log: () => {} });
   const list = await post(gw.url, { jsonrpc: '2.0', id: id++, method: 'tools/list', params: { _meta: meta() } }, modernHeaders({ method: 'tools/list', params: { _meta: meta() } }));
   const tool = (list.response!.result.tools as Msg[]).find((t) => /^mcp_modern_route_/.test(t.name))!;

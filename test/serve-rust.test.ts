@@ -79,7 +79,7 @@ async function runExample(bin: string, dir: string): Promise<Run> {
   writeJson(env.MCPWIRE_CONFIG_PATH, {
     version: 1,
     mcp: {
-      servers: {
+      serve_names: 'host', servers: {
         demo: { transport: 'stdio', command: node, args: [cli, 'demo', '--server'] },
         alpha: mock(['progress', 'echo'], { MOCK_RECORD: alphaRecord }),
         flaky: mock([{ name: 'crash', description: 'Dies mid-call', behavior: { crash } }], { FLAKY_API_TOKEN: SECRET }),
@@ -87,10 +87,10 @@ async function runExample(bin: string, dir: string): Promise<Run> {
     },
   });
   const notes = mock(['echo']);
-  writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { servers: { notes } } });
+  writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { serve_names: 'host', servers: { notes } } });
   const trusted = await runCli(['trust', ws], { cwd: ws, env });
   expect(trusted.code, trusted.stderr).toBe(0);
-  writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { servers: { notes, fetcher: mock(['echo'], { MOCK_RECORD: fetcherRecord }) } } });
+  writeJson(path.join(ws, '.mcpwire/config.json'), { version: 1, mcp: { serve_names: 'host', servers: { notes, fetcher: mock(['echo'], { MOCK_RECORD: fetcherRecord }) } } });
 
   const args = ['--workspace', ws, '--progress', 'mcp_demo_progress', '--cancel', 'mcp_alpha_progress', '--echo', 'mcp_alpha_echo', '--', node, cli, 'serve'];
   const child = spawn(bin, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });

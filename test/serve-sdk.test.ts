@@ -30,7 +30,7 @@ beforeAll(async () => {
     JSON.stringify({
       version: 1,
       mcp: {
-        servers: {
+        serve_names: 'host', servers: {
           alpha: { transport: 'stdio', command: process.execPath, args: [mockStdio] },
           beta: { transport: 'http', url: http.url },
         },

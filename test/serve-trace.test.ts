@@ -21,7 +21,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-trace-'));
 const config = path.join(dir, 'config.json');
 fs.writeFileSync(
   config,
-  JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { API_KEY: SECRET } } } } }),
+  JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { API_KEY: SECRET } } } } }),
 );
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -82,7 +82,7 @@ afterEach(async () => {
 
 function configWith(alpha: Record<string, unknown> = {}): string {
   const file = path.join(dir, `config-${++seq}.json`);
-  fs.writeFileSync(file, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [mock], ...alpha } } } }));
+  fs.writeFileSync(file, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [mock], ...alpha } } } }));
   return file;
 }
 

@@ -108,7 +108,8 @@ async function loadSingleFile(file: string, scope: Scope, named = false): Promis
   const result = resolveConfig([{ ...layer, project: scope === 'project' && !named }], { ...pathOptions(), ...trust });
   result.diagnostics.unshift(...extra);
   // A `{ "enabled": false }` stub is an override of a lower layer; seen alone it is not a problem.
-  return { servers: result.servers, diagnostics: result.diagnostics.filter((d) => !/disables a server that no lower layer defines$/.test(d.message)) };
+  // Its host-wide settings (`mcp.max_parallel`, `mcp.serve_names`…) come with it.
+  return { servers: result.servers, diagnostics: result.diagnostics.filter((d) => !/disables a server that no lower layer defines$/.test(d.message)), ...(result.host !== undefined ? { host: result.host } : {}) };
 }
 
 /** Config diagnostics go to stderr as warnings; they name file, server and field, never values. */

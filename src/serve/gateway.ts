@@ -188,6 +188,7 @@ export class Gateway implements SessionGateway {
 
   ended(session: GatewaySession): void {
     this.sessions.delete(session);
+    session.subscriptions.releaseAll();
     void session.tracer?.close().catch(() => {});
   }
 

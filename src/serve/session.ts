@@ -34,7 +34,7 @@ export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
 
 export const GATEWAY_CAPABILITIES = {
   tools: { listChanged: true },
-  resources: { listChanged: true },
+  resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
   logging: {},
   completions: {},
@@ -269,6 +269,21 @@ export class GatewaySession {
       }
       return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal));
     });
+    this.on('resources/subscribe', async (params, _ctx, served) => {
+      await this.ready();
+      const uri = resourceUri('resources/subscribe', params, served.modern);
+      try {
+        if (!(await this.subscriptions.subscribe(uri))) throw invalidParams(`resources/subscribe: no server behind the gateway can subscribe to ${uri}`);
+      } catch (err) {
+        throw err instanceof RangeError ? invalidParams(`resources/subscribe: ${err.message}`) : err;
+      }
+      return {};
+    });
+    this.on('resources/unsubscribe', async (params, _ctx, served) => {
+      await this.ready();
+      this.subscriptions.unsubscribe(resourceUri('resources/unsubscribe', params, served.modern));
+      return {};
+    });
     this.on('prompts/list', async (params, ctx) => {
       await this.ready();
       return page('prompts', await down.prompts(ctx.signal), params?.cursor, this.gateway.pageSize);
@@ -322,6 +337,14 @@ export class GatewaySession {
     const servers = statusRows(this.host, this.gateway.down);
     return { content: [{ type: 'text', text: JSON.stringify({ servers }) }], structuredContent: { servers } };
   }
+}
+
+/** The `uri` of a handshake-era `resources/subscribe` or `resources/unsubscribe` (a 2026-07-28 client uses `subscriptions/listen`). */
+function resourceUri(method: string, params: Record<string, unknown> | undefined, modern: boolean): string {
+  if (modern) throw new JsonRpcError(-32601, `Method not found: ${method} is a 2025-11-25 request (2026-07-28: subscriptions/listen with resourceSubscriptions)`);
+  const uri = params?.uri;
+  if (typeof uri !== 'string') throw invalidParams(`${method}: "uri" must be a string`);
+  return uri;
 }
 
 /**

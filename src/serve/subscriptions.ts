@@ -12,6 +12,11 @@
  * - Only what was asked for is sent (basic.patterns.subscriptions#1).
  * - It ends when the client cancels it (stdio: `notifications/cancelled`; HTTP: closing the
  *   stream) — no answer then — or when the gateway closes: a `complete` answer (#5, #6).
+ *
+ * A 2025-11-25 client's `resources/subscribe` and `resources/unsubscribe` (server/resources
+ * "Subscriptions") use the same downstream watch (one subscription per URI however many clients
+ * watch it); its `notifications/resources/updated` come without a subscription id. A session
+ * watches at most 256 URIs; its watches end with it.
  */
 import type { IncomingRequestContext } from '../protocol/incoming.js';
 import type { RequestId } from '../jsonrpc/types.js';
@@ -32,8 +37,13 @@ export interface ResourceWatcher {
   unwatch(uri: string): void;
 }
 
+/** The most URIs one handshake-era session subscribes to with `resources/subscribe`. */
+export const MAX_SESSION_SUBSCRIPTIONS = 256;
+
 export class Subscriptions {
   private readonly open = new Map<RequestId, Open>();
+  /** URIs this handshake-era session subscribed to (`resources/subscribe`). */
+  private readonly subscribed = new Set<string>();
 
   constructor(
     private readonly notify: (method: string, params: Record<string, unknown>) => Promise<void>,
@@ -90,8 +100,31 @@ export class Subscriptions {
     for (const [id, s] of this.open) if (s.kinds.has(kind)) this.notify(`notifications/${kind}/list_changed`, { _meta: { [SUBSCRIPTION_ID]: id } }).catch(() => {});
   }
 
-  /** A watched resource changed: each subscription that named it hears so. */
+  /** `resources/subscribe` of a 2025-11-25 client: false when no server behind the gateway subscribed to `uri`. */
+  async subscribe(uri: string): Promise<boolean> {
+    if (this.subscribed.has(uri)) return true;
+    if (this.watcher === undefined) return false;
+    if (this.subscribed.size >= MAX_SESSION_SUBSCRIPTIONS) throw new RangeError(`at most ${MAX_SESSION_SUBSCRIPTIONS} resource subscriptions per session`);
+    this.subscribed.add(uri);
+    const ok = await this.watcher.watch(uri).catch(() => false);
+    if (!ok) this.subscribed.delete(uri);
+    return ok;
+  }
+
+  /** `resources/unsubscribe`: the session stops watching `uri` (nothing when it did not). */
+  unsubscribe(uri: string): void {
+    if (this.subscribed.delete(uri)) this.watcher?.unwatch(uri);
+  }
+
+  /** The session ended: its `resources/subscribe` watches end. */
+  releaseAll(): void {
+    for (const uri of this.subscribed) this.watcher?.unwatch(uri);
+    this.subscribed.clear();
+  }
+
+  /** A watched resource changed: each subscription that named it hears so, and a handshake-era session that subscribed to it. */
   updated(uri: string): void {
+    if (this.subscribed.has(uri)) this.notify('notifications/resources/updated', { uri }).catch(() => {});
     for (const [id, s] of this.open) if (s.uris.has(uri)) this.notify('notifications/resources/updated', { _meta: { [SUBSCRIPTION_ID]: id }, uri }).catch(() => {});
   }
 
