@@ -124,7 +124,7 @@ describe.skipIf(noBwrap)('the gateway (serve) starts a sandboxed server sandboxe
     fs.writeFileSync(key, 'planted');
     const configFile = path.join(dir, 'config.json');
     const hostile = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'mock-servers', 'hostile-server.mjs');
-    fs.writeFileSync(configFile, JSON.stringify({ version: 1, mcp: { servers: { jail: { command: process.execPath, args: [hostile], sandbox: true } } } }));
+    fs.writeFileSync(configFile, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { jail: { command: process.execPath, args: [hostile], sandbox: true } } } }));
     const gw = await serveHttp(await loadConfig({ globalPath: configFile }), { log: () => {}, host: { permission: 'allow' } });
     const client = new Client({ name: 'sandbox-check', version: '1.0.0' });
     try {

@@ -26,7 +26,7 @@ function gateway(tag: string) {
     JSON.stringify({
       version: 1,
       mcp: {
-        servers: {
+        serve_names: 'host', servers: {
           vanilla: example('server-basic-vanillajs'),
           react: example('server-basic-react'),
           mock: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/app-server.mjs')], env: { MOCK_APP_ROLE: 'check', MOCK_RECORD: record } },

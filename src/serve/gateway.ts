@@ -111,7 +111,8 @@ export class Gateway implements SessionGateway {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.toolSearch = options.toolSearch === true ? {} : options.toolSearch === false ? undefined : options.toolSearch;
     const configured = Array.isArray(config) ? undefined : (config as ConfigLoadResult).host?.serveNames;
-    this.names = options.names ?? configured ?? defaultNaming(this.servers().filter((s) => s.enabled).length);
+    // --tool-search finds and calls tools by the host's names: its listed tools keep them too.
+    this.names = options.names ?? configured ?? (this.toolSearch !== undefined ? 'host' : defaultNaming(this.servers().filter((s) => s.enabled).length));
     this.instructions = `One MCP server in front of several: ${NAMING_TEXT[this.names]}; mcpwire_status (or the resource mcpwire://status) shows each server.`;
     this.down = new Downstream(this.servers(), this.names, (kind, table) => this.report(kind, table));
     this.inputRounds = new InputRounds(options.inputRounds);
