@@ -187,7 +187,7 @@ export class GatewaySession {
     const item = this.gateway.toolNames(host).byName.get(name);
     // the host's own tools (tool search's mcp_tools_search, mcp_tool_call) and host names (app-only tools) reach the host as they are
     if (item === undefined && name.startsWith('mcp_')) return params;
-    if (item === undefined) throw invalidParams(`unknown tool "${name}" (--names ${this.gateway.names}: ${this.gateway.names === 'prefixed' ? '<server>__<tool>' : 'as its server names it'}; see tools/list)`);
+    if (item === undefined) throw invalidParams(`unknown tool "${excerpt(name, 200)}" (--names ${this.gateway.names}: ${this.gateway.names === 'prefixed' ? '<server>__<tool>' : 'as its server names it'}; see tools/list)`);
     return { ...params, name: item.hostName };
   }
 
@@ -273,7 +273,7 @@ export class GatewaySession {
       await this.ready();
       const uri = resourceUri('resources/subscribe', params, served.modern);
       try {
-        if (!(await this.subscriptions.subscribe(uri))) throw invalidParams(`resources/subscribe: no server behind the gateway can subscribe to ${uri}`);
+        if (!(await this.subscriptions.subscribe(uri))) throw invalidParams(`resources/subscribe: no server behind the gateway can subscribe to ${excerpt(uri, 200)}`);
       } catch (err) {
         throw err instanceof RangeError ? invalidParams(`resources/subscribe: ${err.message}`) : err;
       }

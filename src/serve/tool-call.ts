@@ -22,6 +22,7 @@
 import { isModelVisible } from '../mcp/ui-meta.js';
 import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/index.js';
 import { invalidParams } from './downstream.js';
+import { excerpt } from '../jsonrpc/types.js';
 
 export interface CallDeps {
   host: McpHost;
@@ -85,7 +86,7 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
     onLog: (p) => deps.log(server, p),
   });
   done = true;
-  if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${name}"`);
+  if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${excerpt(name, 200)}"`);
   const out = toCallToolResult(result);
   if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
   return out;
