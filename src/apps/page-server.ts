@@ -63,21 +63,11 @@ export async function startAppPage(o: AppPageOptions): Promise<AppPage> {
     const url = req.url ?? '';
     const host = (req.headers.host ?? '').toLowerCase();
     const origin = req.headers.origin;
-    const deny = (status: number, why: string) => {
-      res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(`${why}\n`);
-    };
+    const deny = (status: number, why: string) => void res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end(`${why}\n`);
     if (url.startsWith(`/s/${sandboxToken}/`)) {
       if (host !== `127.0.0.1:${port}`) return deny(403, 'wrong host');
       if (req.method !== 'GET' || url !== `/s/${sandboxToken}/proxy`) return deny(404, 'not found');
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'content-security-policy': `${o.csp}; frame-ancestors ${hostOrigin()}`,
-        'referrer-policy': 'no-referrer',
-        'x-content-type-options': 'nosniff',
-      });
-      return res.end(proxyPageHtml(hostOrigin()));
+      return sendHtml(res, proxyPageHtml(hostOrigin()), { 'content-security-policy': `${o.csp}; frame-ancestors ${hostOrigin()}`, 'x-content-type-options': 'nosniff' });
     }
     if (!url.startsWith(`/h/${secret}/`)) return deny(404, 'not found');
     if (host !== `localhost:${port}`) return deny(403, 'wrong host');
@@ -85,13 +75,8 @@ export async function startAppPage(o: AppPageOptions): Promise<AppPage> {
     const site = req.headers['sec-fetch-site'];
     const rest = url.slice(`/h/${secret}/`.length);
     if (rest === '' && req.method === 'GET') {
-      res.writeHead(200, {
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${sandboxOrigin()}; frame-ancestors 'none'; base-uri 'none'`,
-      });
-      return res.end(hostPageHtml({ title: o.title, nonce, sandboxOrigin: sandboxOrigin(), proxyUrl: `${sandboxOrigin()}/s/${sandboxToken}/proxy`, allow: o.allow, prefersBorder: o.prefersBorder }));
+      const csp = `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'unsafe-inline'; connect-src 'self'; frame-src ${sandboxOrigin()}; frame-ancestors 'none'; base-uri 'none'`;
+      return sendHtml(res, hostPageHtml({ title: o.title, nonce, sandboxOrigin: sandboxOrigin(), proxyUrl: `${sandboxOrigin()}/s/${sandboxToken}/proxy`, allow: o.allow, prefersBorder: o.prefersBorder }), { 'content-security-policy': csp });
     }
     if (site !== undefined && site !== 'same-origin' && site !== 'none') return deny(403, 'cross-site request');
     if (rest === 'events' && req.method === 'GET') {
@@ -105,32 +90,11 @@ export async function startAppPage(o: AppPageOptions): Promise<AppPage> {
       for (const line of queue.splice(0)) res.write(line);
       return;
     }
-    if (rest === 'rpc' && req.method === 'POST') return receive(req, res, deny);
-    return deny(404, 'not found');
-  });
-
-  function receive(req: http.IncomingMessage, res: http.ServerResponse, deny: (s: number, w: string) => void): void {
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return deny(415, 'JSON only');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > maxBytes) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      if (over) return deny(413, `a message is at most ${maxBytes} bytes`);
-      let msg: unknown;
-      try {
-        msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return deny(400, 'not JSON');
-      }
-      res.writeHead(204, { 'cache-control': 'no-store' }).end();
+    if (rest === 'rpc' && req.method === 'POST') return receiveJson(req, res, deny, maxBytes, (msg) => {
       for (const l of listeners) l(msg);
     });
-  }
+    return deny(404, 'not found');
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -145,10 +109,7 @@ export async function startAppPage(o: AppPageOptions): Promise<AppPage> {
       if (stream !== undefined) stream.write(line);
       else if (queue.length < maxQueued) queue.push(line);
     },
-    onMessage(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onMessage: (listener) => (listeners.add(listener), () => listeners.delete(listener)),
   };
   return {
     url: `${hostOrigin()}/h/${secret}/`,
@@ -164,4 +125,34 @@ export async function startAppPage(o: AppPageOptions): Promise<AppPage> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** A page's HTML, never cached nor referred, with the headers given (its CSP above all). */
+function sendHtml(res: http.ServerResponse, html: string, headers: Record<string, string>): void {
+  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', ...headers });
+  res.end(html);
+}
+
+/** One JSON message POSTed by the page, at most `maxBytes`: answered 204 and handed to `deliver`. */
+function receiveJson(req: http.IncomingMessage, res: http.ServerResponse, deny: (s: number, w: string) => void, maxBytes: number, deliver: (msg: unknown) => void): void {
+  if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return deny(415, 'JSON only');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  req.on('data', (c: Buffer) => {
+    size += c.length;
+    if (size > maxBytes) over = true;
+    else chunks.push(c);
+  });
+  req.on('end', () => {
+    if (over) return deny(413, `a message is at most ${maxBytes} bytes`);
+    let msg: unknown;
+    try {
+      msg = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return deny(400, 'not JSON');
+    }
+    res.writeHead(204, { 'cache-control': 'no-store' }).end();
+    deliver(msg);
+  });
 }

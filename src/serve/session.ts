@@ -216,7 +216,6 @@ export class GatewaySession {
 
   private install(): void {
     const c = this.conn;
-    const down = this.gateway.down;
     this.on('ping', () => ({}));
     this.on('initialize', (params) => this.initialize(params));
     this.on('server/discover', () => discoverResult(GATEWAY_PROTOCOL_VERSION, this.gateway.instructions));
@@ -249,6 +248,12 @@ export class GatewaySession {
       }
       return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...traced }, params));
     });
+    this.installResourcesAndPrompts();
+  }
+
+  /** Resources, prompts, completion and logging: answered by the servers behind the gateway (Downstream). */
+  private installResourcesAndPrompts(): void {
+    const down = this.gateway.down;
     this.on('resources/list', async (params, ctx) => {
       await this.ready();
       return page('resources', [STATUS_RESOURCE, ...gatewayResources(await down.resources(ctx.signal), (u) => down.serverOfUri(u))], params?.cursor, this.gateway.pageSize);
