@@ -233,10 +233,10 @@ describe('mcpwire status', { timeout: 120_000 }, () => {
     const r = await run(sb, ['status']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.ms).toBeLessThan(15_000); // proves no hang (defaults are 60 s); generous for a loaded CI
-    expect(r.stdout).toMatch(/^id\s+transport\s+source\s+enabled\s+state\s+tools\s+error$/m);
-    expect(r.stdout).toMatch(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)$/m);
-    expect(Number(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)$/m.exec(r.stdout)![1])).toBeGreaterThan(5);
-    expect(r.stdout).toMatch(/^broken\s+stdio\s+project\s+true\s+error\s+0\s+.*command not found: "no-such-command-mcpwire-xyz"/m);
+    expect(r.stdout).toMatch(/^id\s+transport\s+source\s+enabled\s+state\s+tools\s+protocol\s+error$/m); // protocol: shown once a server is connected
+    expect(r.stdout).toMatch(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)\s+20\d\d-\d\d-\d\d$/m);
+    expect(Number(/^everything\s+stdio\s+project\s+true\s+ready\s+(\d+)\s/m.exec(r.stdout)![1])).toBeGreaterThan(5);
+    expect(r.stdout).toMatch(/^broken\s+stdio\s+project\s+true\s+error\s+0\s+-\s+.*command not found: "no-such-command-mcpwire-xyz"/m);
 
     const j = await run(sb, ['status', '--json']);
     expect(j.code).toBe(0);
@@ -496,7 +496,7 @@ describe('a cloned repository runs nothing before `mcpwire trust`', { timeout: 1
     expect(rows[2].last_error).toContain(hint);
     expect(r.stderr).toContain(hint);
     r = await run(sb, ['status']);
-    expect(r.stdout).toMatch(/^repo\s+stdio\s+project\s+true\s+untrusted\s+0\s+project server not trusted: run `mcpwire trust /m);
+    expect(r.stdout).toMatch(/^repo\s+stdio\s+project\s+true\s+untrusted\s+0\s+-\s+project server not trusted: run `mcpwire trust /m);
     r = await run(sb, ['status', 'repo', '--json']);
     expect(JSON.parse(r.stdout)).toMatchObject({ id: 'repo', state: 'untrusted' });
     r = await run(sb, ['mcp', 'list', '--json']);
