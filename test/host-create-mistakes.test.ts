@@ -26,7 +26,7 @@ describe('createHost with the wrong shape', () => {
     const err = thrown(() => createHost([{ id: 'files', command: 'npx' }] as never));
     expect(isConfigError(err), String(err)).toBe(true);
     expect(err.message).toMatch(/createHost expects loadConfig\(\)'s result or its servers array/);
-    expect(err.message).toMatch(/item 1 of the list given \(id "files"\) is an object with "id", "command", not a resolved server/);
+    expect(err.message).toMatch(/item\s1 of the list given \(id "files"\) is an object with "id", "command", not a resolved server/);
     expect(err.message).toMatch(/host\.addServer\(id, \{ command, args \}/);
   });
 
