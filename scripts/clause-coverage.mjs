@@ -11,7 +11,7 @@
  *   node scripts/clause-coverage.mjs --json     # the data
  *
  * A cited id that is not in the table (a typo, a clause of another revision) is reported as
- * `unknown`: test/clause-coverage.test.ts fails on any, and on a README section that is stale.
+ * `unknown`: test/house/clause-coverage.test.ts fails on any, and on a README section that is stale.
  *
  * Two revisions: an id is looked up in 2025-11-25's table, and in 2026-07-28's when that table
  * has no such id or the test file has a `// clauses: 2026-07-28` line (the numbering of the two

@@ -6,7 +6,7 @@
 //
 //   full (default): 100k tools/call at 64 in flight over stdio, the same over Streamable HTTP,
 //                   1k connect/close cycles (half stdio, half HTTP), 1k HTTP session renewals
-//   --short:        the CI version (test/soak.test.ts): 3k calls each, 40 cycles, 40 renewals
+//   --short:        the CI version (test/host/soak.test.ts): 3k calls each, 40 cycles, 40 renewals
 //
 // Figures printed at the end, one `SOAK <name> <value> <ok|FAIL>` line each, then `SOAK result`:
 //   pendingCount       0 on every client at the end of every phase

@@ -35,8 +35,8 @@ const run = (bug: string | undefined, skip: string[]) =>
 describe('check fixture: coverage of the battery', () => {
   it('every check has a violating knob (stdio here, HTTP in check-http.test.ts, robustness in check-robustness.test.ts)', () => {
     const covered = new Set([...Object.values(BUGS), ...Object.values(HTTP_BUGS), ...Object.values(ROBUST_BUGS)]);
-    // the 2026-07-28 checks' planted bugs: mock-servers/check-modern, run by test/check-modern.test.ts;
-    // the MCP Apps checks': mock-servers/apps, run by test/apps-check.test.ts
+    // the 2026-07-28 checks' planted bugs: mock-servers/check-modern, run by test/check/check-modern.test.ts;
+    // the MCP Apps checks': mock-servers/apps, run by test/apps/apps-check.test.ts
     const missing = ALL_CHECKS.filter((c) => !covered.has(c.id) && !c.id.startsWith('modern.') && !c.id.startsWith('apps.')).map((c) => c.id);
     expect(missing).toEqual([]);
     expect(ALL_CHECKS.length).toBeGreaterThanOrEqual(70);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A scripted MCP Apps server for the unhappy paths (test/apps-mock-servers.test.ts): the stdio
+// A scripted MCP Apps server for the unhappy paths (test/apps/apps-mock-servers.test.ts): the stdio
 // mock (../stdio-server.mjs) with a scenario of tools that have views, built here because the
 // views are HTML. Tools:
 //   probe {action}   view ui://mock/probe.html: initializes, then on its tool input does `action`:
@@ -12,7 +12,7 @@
 //   legacy           the deprecated flat _meta["ui/resourceUri"], a base64 blob view, metadata in resources/list only
 // MOCK_APP_ROLE=other: instead a plain server with one tool, other_tool.
 // MOCK_APP_ROLE=check: a correct app server (probe, refresh, legacy) for `mcpwire check`, with one
-// bug planted by MOCK_APP_BUG (test/apps-check.test.ts): not-ui | missing | mime | not-html |
+// bug planted by MOCK_APP_BUG (test/apps/apps-check.test.ts): not-ui | missing | mime | not-html |
 // csp-key | csp-entry | permission | visibility | app-only-no-view.
 const PROBE = String.raw`<!doctype html><html><head><meta charset="utf-8"><title>probe</title></head><body><h1>probe view</h1><script>
 (() => {

@@ -3,7 +3,7 @@
 // for tool search: `install_weather` adds `get_forecast` and `uninstall_weather` removes it (each
 // sends notifications/tools/list_changed); `render_chart_view` is app-only (MCP Apps:
 // `_meta.ui.visibility: ["app"]`); `wipe_disk` is there for a config to deny.
-// Used by test/tool-search-host.test.ts.
+// Used by test/host/search/tool-search-host.test.ts.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';

@@ -119,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
   return jsonOnFailure(rest.includes('--json'), () => mod.default(rest));
 }
 
-/** Commands that do not answer `--help` themselves (every other one does, connecting nothing: test/cli-errors.test.ts). */
+/** Commands that do not answer `--help` themselves (every other one does, connecting nothing: test/cli/cli-errors.test.ts). */
 const NO_OWN_HELP = new Set(['demo', 'conformance-client']);
 
 /**

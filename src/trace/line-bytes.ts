@@ -79,7 +79,7 @@ export function isPlainUint(n: unknown): n is number {
 
 // The fixed field names of a message line, written as stores of constants: a copy of a few bytes
 // (`TypedArray.prototype.set`) costs ~20 ns whatever its length, a byte loop ~2 ns a byte, a
-// constant store next to nothing. Each writes exactly its text (`test/trace-fast-path.test.ts`).
+// constant store next to nothing. Each writes exactly its text (`test/trace/trace-fast-path.test.ts`).
 
 /** `{"v":1,"t":` (the format version is one digit: `record.ts`). */
 export function putLineStart(buf: Uint8Array, pos: number, version: number): number {

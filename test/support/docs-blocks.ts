@@ -1,6 +1,6 @@
 /**
  * Fenced code blocks of the project's Markdown (README.md, docs/*.md), for
- * test/docs-blocks.test.ts.
+ * test/house/docs-blocks.test.ts.
  *
  * The fence's info string is the language alone; what the docs test needs to know of a block is
  * said on the line right before its fence, in an HTML comment a reader never sees rendered:

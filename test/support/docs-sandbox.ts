@@ -1,5 +1,5 @@
 /**
- * Where the documentation's code blocks run (test/docs-blocks.test.ts): a temporary directory
+ * Where the documentation's code blocks run (test/house/docs-blocks.test.ts): a temporary directory
  * standing in for a reader's project, with every name the examples use mapped to something of
  * this repository, never to the network:
  *

@@ -1,7 +1,7 @@
 // Drives a built RequestRegistry the way a busy client does — 64 requests in flight, each
 // awaited by a caller, settled in batches a macrotask apart as responses come — and prints the
 // young generation's collections meanwhile (run with --trace-gc-nvp; see
-// test/registry-retention.test.ts).
+// test/registry/registry-retention.test.ts).
 //   node --trace-gc-nvp registry-churn.mjs REGISTRY_JS|map [CALLS]
 // `map`: the same table as a plain Map, the yardstick.
 import { pathToFileURL } from 'node:url';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * One worker of the shared-token tests (test/store-redis.test.ts): a provider on the Redis store
+ * One worker of the shared-token tests (test/store/store-redis.test.ts): a provider on the Redis store
  * `STORE_URL` for the mock MCP server `MCP_URL`, asked once for its headers (the stored token is
  * expired, so it refreshes — or takes another worker's refresh). Prints `refreshing` when it
  * sends a refresh grant, then `token <access token>` and exits.

@@ -16,7 +16,7 @@
  * in its era: 2026-07-28 stateless, or the handshake era), `--all-versions` (one report per
  * version the server claims). Without either, the era is chosen as the client chooses it.
  */
-// (test/layers.test.ts: the CLI reaches the engine only through src/index.ts / check-api.ts).
+// (test/house/layers.test.ts: the CLI reaches the engine only through src/index.ts / check-api.ts).
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   ALL_CHECKS,

@@ -1,0 +1,71 @@
+/**
+ * `mcpwire check`'s MCP Apps checks (src/check/apps.ts): the extension's four example servers
+ * pass, the scripted app server (mock-servers/apps, MOCK_APP_ROLE=check) passes clean, and each
+ * planted bug fails the check that names it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { node, root, runCli } from '../support/cli-process.js';
+
+const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
+const BUGS: Record<string, string> = {
+  'not-ui': 'apps.view-readable',
+  missing: 'apps.view-readable',
+  mime: 'apps.view-mime',
+  'not-html': 'apps.view-html',
+  'csp-key': 'apps.csp-origins',
+  'csp-entry': 'apps.csp-origins',
+  permission: 'apps.known-values',
+  visibility: 'apps.known-values',
+  'app-only-no-view': 'apps.app-only-reachable',
+};
+const example = (name: string) => ({ transport: 'stdio', command: node, args: [join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
+const mock = (bug?: string) => ({ transport: 'stdio', command: node, args: [MOCK], env: { MOCK_APP_ROLE: 'check', ...(bug ? { MOCK_APP_BUG: bug } : {}) } });
+const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-check-'));
+const config = join(dir, 'config.json');
+writeFileSync(
+  config,
+  JSON.stringify({
+    version: 1,
+    mcp: {
+      servers: {
+        vanilla: example('server-basic-vanillajs'),
+        react: example('server-basic-react'),
+        budget: example('server-budget-allocator'),
+        sysmon: example('server-system-monitor'),
+        clean: mock(),
+        ...Object.fromEntries(Object.keys(BUGS).map((b) => [`bug-${b}`, mock(b)])),
+      },
+    },
+  }),
+);
+
+interface Report {
+  servers: { id: string; report: { results: { id: string; status: string; detail?: string }[] } }[];
+}
+async function apps(): Promise<Map<string, Map<string, string>>> {
+  const r = await runCli(['check', '--all', '--config', config, '--only', 'apps', '--json'], { timeoutMs: 170_000 });
+  const out = new Map<string, Map<string, string>>();
+  for (const s of (JSON.parse(r.stdout) as Report).servers) out.set(s.id, new Map(s.report.results.map((x) => [x.id, x.status])));
+  return out;
+}
+
+describe('check: MCP Apps', () => {
+  it('the example servers and the clean mock pass; each planted bug fails its check', { timeout: 180_000 }, async () => {
+    const got = await apps();
+    for (const id of ['vanilla', 'react', 'budget', 'sysmon', 'clean']) {
+      const statuses = [...got.get(id)!.values()];
+      expect(statuses.filter((s) => s === 'fail' || s === 'warn' || s === 'error'), id).toEqual([]);
+      expect(got.get(id)!.get('apps.view-readable'), id).toBe('pass');
+      expect(got.get(id)!.get('apps.view-mime'), id).toBe('pass');
+      expect(got.get(id)!.get('apps.view-html'), id).toBe('pass');
+    }
+    expect([...got.get('clean')!.values()].every((s) => s === 'pass')).toBe(true);
+    expect(got.get('sysmon')!.get('apps.app-only-reachable')).toBe('pass');
+    for (const [bug, check] of Object.entries(BUGS)) {
+      expect(got.get(`bug-${bug}`)!.get(check), bug).toBe(check === 'apps.app-only-reachable' ? 'warn' : 'fail');
+    }
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * A daemon that is still stopping never removes the socket of the daemon that replaced it, and a
+ * starting daemon treats a socket file as stale (removes it, listens there) only holding the
+ * socket's lock. Real processes through
+ * the built CLI (`npm run build` first) in a sandbox: the old daemon's server ignores stdin EOF
+ * and SIGTERM (test/fixtures/stubborn-stdio-server.mjs), so closing it takes the whole ladder;
+ * the old daemon is frozen (SIGSTOP) inside that window once its listener is closed, a new
+ * daemon starts, then the old one is let go (SIGCONT) to finish its stop.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { withFileLock } from '../../src/auth/lock.js';
+import { wait } from '../../src/util/sleep.js';
+import { alive, killAll, node, root, runCli, until, type CliRun } from '../support/cli-process.js';
+
+const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
+const pids: number[] = [];
+const dirs: string[] = [];
+let dir: string;
+let env: NodeJS.ProcessEnv;
+let socket: string;
+
+beforeEach(() => {
+  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-daemon-replaced-')));
+  dirs.push(dir);
+  const home = path.join(dir, 'home');
+  const runtime = path.join(dir, 'run');
+  fs.mkdirSync(home);
+  fs.mkdirSync(runtime, { mode: 0o700 });
+  socket = path.join(runtime, 'mcpwire', 'daemon.sock');
+  env = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: path.join(dir, 'global.json'), NO_COLOR: '1' };
+});
+
+afterAll(() => {
+  killAll(pids);
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+/** Whether something accepts a connection on the Unix socket `file`. */
+function answers(file: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(file);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+  });
+}
+
+const mcpwire = (args: string[]): Promise<CliRun> => runCli(args, { cwd: dir, env });
+
+interface Status {
+  running: boolean;
+  pid: number;
+  servers: { pid?: number }[];
+}
+async function status(): Promise<Status> {
+  const st = JSON.parse((await mcpwire(['daemon', 'status', '--json'])).stdout) as Status;
+  if (st.running) pids.push(st.pid, ...st.servers.flatMap((s) => (s.pid === undefined ? [] : [s.pid])));
+  return st;
+}
+
+describe('daemon socket ownership', () => {
+  it('a daemon stopping slowly does not remove the socket of the daemon started meanwhile', async () => {
+    const pidFile = path.join(dir, 'server.pid');
+    fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: { stubborn: { transport: 'stdio', command: node, args: [stubborn, pidFile] } } } }));
+    expect((await mcpwire(['daemon', 'start'])).code).toBe(0);
+    const old = await status();
+    const oldServer = old.servers[0].pid!;
+    process.kill(old.pid, 'SIGTERM'); // the old daemon stops: its listener closes, then its server takes the ladder
+    expect(await until(() => !fs.existsSync(socket), 10_000)).toBe(true);
+    process.kill(old.pid, 'SIGSTOP');
+    try {
+      expect(alive(oldServer)).toBe(true); // still closing its server: the window the new daemon starts in
+      const started = await mcpwire(['daemon', 'start']);
+      expect([started.code, started.stderr]).toEqual([0, '']);
+      const fresh = await status();
+      expect(fresh.pid).not.toBe(old.pid);
+    } finally {
+      process.kill(old.pid, 'SIGCONT');
+    }
+    expect(await until(() => !alive(old.pid), 30_000)).toBe(true); // the old daemon finished its stop
+    const after = await status();
+    expect(after.running).toBe(true);
+    expect(fs.existsSync(socket)).toBe(true);
+    const stop = await mcpwire(['daemon', 'stop']);
+    expect(stop.stdout).toBe(`daemon stopped (pid ${after.pid})\n`);
+  }, 120_000);
+
+  it('a starting daemon judges a socket file stale only holding the socket\'s lock', async () => {
+    fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: {} } }));
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    // a socket file whose daemon died (SIGKILL leaves the file)
+    const dead = spawn(node, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    await new Promise((resolve) => dead.stdout.once('data', resolve));
+    dead.kill('SIGKILL');
+    await new Promise((resolve) => dead.once('exit', resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    // another process (this one) holds the socket's lock, as a daemon starting or stopping does
+    const held = withFileLock(socket, async () => {
+      locked();
+      await released;
+    });
+    await holding;
+    const daemon = spawn(node, [path.join(root, 'dist/daemon/main.js'), '--idle-ms', '60000'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    pids.push(daemon.pid!);
+    let stderr = '';
+    daemon.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    try {
+      let answered = false;
+      for (const end = Date.now() + 5_000; Date.now() < end && !answered; await wait(100)) answered = await answers(socket);
+      expect(answered).toBe(false); // it waits: nothing listens in place of the stale file
+      expect(fs.existsSync(socket)).toBe(true);
+    } finally {
+      release();
+      await held;
+    }
+    let up = false;
+    for (const end = Date.now() + 30_000; Date.now() < end && !up; await wait(100)) up = await answers(socket);
+    expect(up, stderr).toBe(true);
+    const st = await status();
+    expect([st.running, st.pid]).toEqual([true, daemon.pid]);
+    expect((await mcpwire(['daemon', 'stop'])).code).toBe(0);
+  }, 120_000);
+});

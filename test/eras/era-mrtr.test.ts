@@ -1,0 +1,108 @@
+// clauses: 2026-07-28 (the ids in this file's titles are that revision's numbering; scripts/clause-coverage.mjs)
+/**
+ * Multi round-trip requests (basic/patterns/mrtr; src/mcp/mrtr.ts): an `input_required` result
+ * answered by the client's handlers, the request sent again with a new id, `inputResponses` and
+ * the server's `requestState` unchanged. Against the modern stdio mock in a child process, whose
+ * recordings (received and sent) are the proof.
+ */
+import { describe, expect, it } from 'vitest';
+import { CapabilityError, ProtocolError, TimeoutError } from '../../src/index.js';
+import { recordedMocks } from '../support/recorded-mock.js';
+
+const { mock, open } = recordedMocks('era-mrtr-', { protocolVersion: '2026-07-28' });
+
+/** The modern mock: its config, the tools/call requests it received, the answers it sent. */
+function modern(scenario?: object) {
+  const m = mock({ scenario, id: 'mrtr', recordSent: true });
+  return {
+    config: m.config,
+    calls: () => m.received().filter((r) => r.method === 'tools/call'),
+    answers: () => m.sent().filter((a) => a.id !== undefined && a.method === undefined),
+  };
+}
+
+const text = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;
+
+/** A server whose every tools/call asks for input (a scripted `input_required`). */
+const alwaysAsking = (result: object) => ({ extends: 'default', behavior: { methods: { 'tools/call': { result: { resultType: 'input_required', ...result } } } } });
+
+describe('multi round-trip requests', () => {
+  it('basic.patterns.mrtr#16/#17/#20, server.tools#8: the elicitation is answered, the retry has a new id, the inputResponses and the exact requestState', async () => {
+    const s = modern();
+    const asked: unknown[] = [];
+    const c = await open(s.config, {
+      onElicitation: async (params) => {
+        asked.push(params);
+        return { action: 'accept', content: { ok: true } };
+      },
+    });
+    const r = await c.callTool('confirm', { message: 'Deploy?' });
+    expect(text(r)).toBe('accept: {"ok":true} after 1 round(s)');
+    expect(asked).toMatchObject([{ mode: 'form', message: 'Deploy?' }]);
+    const [first, retry] = s.calls();
+    expect(s.calls()).toHaveLength(2);
+    expect(retry!.id).not.toBe(first!.id);
+    const interim = s.answers().find((a) => a.id === first!.id)!.result;
+    expect(interim.resultType).toBe('input_required');
+    expect(retry!.params.requestState).toBe(interim.requestState);
+    expect(retry!.params.inputResponses).toEqual({ confirm: { action: 'accept', content: { ok: true } } });
+    expect(retry!.params.arguments).toEqual({ message: 'Deploy?' });
+    expect(retry!.params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+  });
+
+  it('sampling and roots input requests are answered by the onSampling handler and the roots option', async () => {
+    const s = modern();
+    const c = await open(s.config, {
+      onSampling: async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'm' }),
+      roots: [{ uri: 'file:///work', name: 'work' }],
+    });
+    expect(text(await c.callTool('sample', { message: 'capital?' }))).toBe('model said: Paris');
+    expect(text(await c.callTool('roots', {}))).toBe('roots: file:///work');
+  });
+
+  it('basic.patterns.mrtr#19: no requestState in the interim result, none in the retry; the rounds are bounded (maxInputRounds)', async () => {
+    const s = modern(alwaysAsking({ inputRequests: { where: { method: 'roots/list', params: {} } } }));
+    const c = await open(s.config, { roots: [{ uri: 'file:///r', name: 'r' }], maxInputRounds: 2 });
+    const err = await c.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProtocolError);
+    expect((err as ProtocolError).code).toBe('MCPWIRE_INPUT_ROUNDS');
+    const calls = s.calls();
+    expect(calls).toHaveLength(3);
+    for (const retry of calls.slice(1)) {
+      expect('requestState' in retry.params).toBe(false);
+      expect(retry.params.inputResponses).toEqual({ where: { roots: [{ uri: 'file:///r', name: 'r' }] } });
+    }
+    expect(new Set(calls.map((x) => x.id)).size).toBe(3);
+  });
+
+  it('an input request the client has no handler for fails the call naming it, and the request is not sent again', async () => {
+    const s = modern(alwaysAsking({ inputRequests: { llm: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } } }, requestState: 's1' }));
+    const c = await open(s.config);
+    const err = await c.callTool('echo', { text: 'x' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CapabilityError);
+    expect((err as Error).message).toMatch(/"llm": sampling\/createMessage \(no `onSampling` option\)/);
+    expect(s.calls()).toHaveLength(1);
+  });
+
+  it("the caller's timeout spans every round: a handler still waiting when it passes ends the call, with no retry", async () => {
+    const s = modern();
+    const c = await open(s.config, { onElicitation: (_p, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) });
+    const err = await c.callTool('confirm', { message: 'never answered' }, { timeoutMs: 800 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TimeoutError);
+    expect(s.calls()).toHaveLength(1);
+  });
+
+  it("the caller's signal spans every round: aborting while the user is asked ends the call", async () => {
+    const s = modern();
+    const ac = new AbortController();
+    const c = await open(s.config, {
+      onElicitation: () => {
+        ac.abort(new Error('user closed the dialog'));
+        return new Promise(() => {});
+      },
+    });
+    const err = await c.callTool('confirm', { message: 'x' }, { signal: ac.signal }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/aborted/);
+    expect(s.calls()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Tool search's ranking over a small catalog (src/host/search): identifiers split into words,
+ * stems, the name and title boosts, filters, app-only tools, the index following changes, and
+ * the agent mode's definitions and deferred-loading shape. Each ranking case is built so that it
+ * fails when the piece it names is taken out (a boost set to 1, the case splitting or the stemmer
+ * removed): the competing tool then ranks first.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '../../../src/mcp/types.js';
+import { adaptTools } from '../../../src/host/tools.js';
+import { createToolIndex, type ToolIndex } from '../../../src/host/search/tool-index.js';
+import { splitWords, termOf } from '../../../src/host/search/words.js';
+import { porterStem } from '../../../src/host/search/porter.js';
+import { deferredTools, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES } from '../../../src/host/search/agent-tools.js';
+
+const t = (name: string, description: string, extra: Partial<Tool> = {}): Tool => ({ name, description, inputSchema: { type: 'object', properties: {} }, ...extra });
+
+async function indexOf(servers: { server: string; tools: Tool[] }[]): Promise<ToolIndex> {
+  const catalog = adaptTools(servers);
+  const index = await createToolIndex();
+  index.sync(catalog.tools.map((tool) => ({ tool, original: catalog.byName.get(tool.name)!.tool })));
+  return index;
+}
+
+const top = (index: ToolIndex, q: string, o = {}) => index.search(q, o).map((h) => h.tool);
+
+describe('words', () => {
+  it('splits snake, kebab, camel and Pascal case, acronyms and dotted names', () => {
+    expect(splitWords('browser_take_screenshot')).toEqual(['browser', 'take', 'screenshot']);
+    expect(splitWords('read-text-file')).toEqual(['read', 'text', 'file']);
+    expect(splitWords('getTinyImage')).toEqual(['get', 'Tiny', 'Image']);
+    expect(splitWords('HTTPServer.listV2Items')).toEqual(['HTTP', 'Server', 'list', 'V2', 'Items']);
+  });
+
+  it('stems like Porter and drops function words', () => {
+    expect(['listing', 'lists', 'listed'].map(porterStem)).toEqual(['list', 'list', 'list']);
+    expect(['relational', 'conditional', 'hopefulness', 'directories'].map(porterStem)).toEqual(['relat', 'condit', 'hope', 'directori']);
+    expect(termOf('The')).toBeNull();
+    expect(termOf('Deleting')).toBe('delet');
+  });
+});
+
+describe('ranking', () => {
+  it('finds a tool by the words of its camelCase name (fails without case splitting)', async () => {
+    const index = await indexOf([
+      { server: 'a', tools: [t('getTinyImage', 'Returns a small test picture.'), t('render', 'Render an image of a tiny size for previews.')] },
+    ]);
+    expect(top(index, 'get tiny image')[0]).toBe('getTinyImage');
+  });
+
+  it('finds a tool by the words of its snake_case name (fails without splitting at _)', async () => {
+    const index = await indexOf([
+      { server: 'a', tools: [t('list_allowed_directories', 'Shows where this server may go.'), t('roots', 'The allowed directories of the list of roots, as allowed directories.')] },
+    ]);
+    expect(top(index, 'list allowed directories')[0]).toBe('list_allowed_directories');
+  });
+
+  it('a match in the name outranks the same words in a description (fails without the name boost)', async () => {
+    const index = await indexOf([
+      { server: 'a', tools: [t('archive_entry', 'Delete file, then keep a copy.'), t('delete_file_in_storage_bucket', 'Takes an entry out of a bucket of the store, with its history.')] },
+    ]);
+    expect(top(index, 'delete file')[0]).toBe('delete_file_in_storage_bucket');
+  });
+
+  it('a match in the title outranks the same words in a description (fails without the title boost)', async () => {
+    const index = await indexOf([
+      { server: 'a', tools: [t('op1', 'Run it. Sends an email message; the email message goes out now.'), t('op2', 'Run it now.', { title: 'Send email' })] },
+    ]);
+    expect(top(index, 'send email')[0]).toBe('op2');
+  });
+
+  it('stems the query and the text alike: "deleting files" finds delete_file (fails without the stemmer)', async () => {
+    const index = await indexOf([{ server: 'a', tools: [t('delete_file', 'Removes one.'), t('deleting', 'Old files.'), t('noop', 'Nothing.')] }]);
+    const hits = index.search('deleting files');
+    expect(hits[0]!.tool).toBe('delete_file');
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+  });
+
+  it('matches parameter names and descriptions, and the server id', async () => {
+    const index = await indexOf([
+      { server: 'weather', tools: [t('lookup', 'Looks up.', { inputSchema: { type: 'object', properties: { postalCode: { type: 'string', description: 'Where to look' } } } })] },
+      { server: 'other', tools: [t('lookup', 'Looks up.')] },
+    ]);
+    expect(index.search('postal code')[0]).toMatchObject({ server: 'weather', tool: 'lookup' });
+    expect(index.search('weather lookup')[0]).toMatchObject({ server: 'weather' });
+  });
+
+  it('synonyms: "remove a folder" finds delete_directory; a prefix finds the whole word', async () => {
+    const index = await indexOf([{ server: 'a', tools: [t('delete_directory', 'Deletes it.'), t('move_file', 'Moves it.'), t('browser_take_screenshot', 'Captures the page.')] }]);
+    expect(top(index, 'remove a folder')[0]).toBe('delete_directory');
+    expect(top(index, 'screensh')[0]).toBe('browser_take_screenshot');
+  });
+
+  it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
+    const schema = { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] };
+    const index = await indexOf([
+      { server: 'fs', tools: [t('read_file', 'Read a file.', { inputSchema: schema as Tool['inputSchema'], annotations: { readOnlyHint: true } }), t('write_file', 'Write a file.')] },
+      { server: 'git', tools: [t('read_file_at_commit', 'Read a file at a commit.')] },
+    ]);
+    const hits = index.search('read file', { limit: 2 });
+    expect(hits).toHaveLength(2);
+    expect(hits[0]).toMatchObject({ server: 'fs', tool: 'read_file', parameters: schema });
+    expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
+    expect(index.search('read file', { servers: ['git'] }).map((h) => h.server)).toEqual(['git']);
+    expect(index.search('file', { readOnly: true }).map((h) => h.tool)).toEqual(['read_file']);
+    expect(index.search('the of')).toEqual([]);
+  });
+});
+
+describe('the index follows the catalog', () => {
+  it('adds, re-indexes and removes by difference; app-only tools are never indexed', async () => {
+    const index = await createToolIndex();
+    const sync = (tools: Tool[]) => {
+      const c = adaptTools([{ server: 's', tools }]);
+      index.sync(c.tools.map((tool) => ({ tool, original: c.byName.get(tool.name)!.tool })));
+    };
+    sync([t('alpha', 'first tool'), t('beta', 'second tool'), t('chart', 'draw a chart', { _meta: { ui: { visibility: ['app'] } } })]);
+    expect(index.size).toBe(2);
+    expect(top(index, 'chart')).toEqual([]);
+    sync([t('alpha', 'now about zebras'), t('gamma', 'third tool'), t('chart', 'draw a chart', { _meta: { ui: { visibility: ['model', 'app'] } } })]);
+    expect(top(index, 'zebras')).toEqual(['alpha']);
+    expect(top(index, 'first')).toEqual([]);
+    expect(top(index, 'second')).toEqual([]);
+    expect(top(index, 'third')).toEqual(['gamma']);
+    expect(top(index, 'chart')).toEqual(['chart']);
+  });
+});
+
+describe('agent mode', () => {
+  it('defines the search and call tools; pins by public name or server/tool pattern', () => {
+    const defs = searchToolDefinitions();
+    expect(defs.map((d) => d.name)).toEqual([TOOL_SEARCH_NAMES.search, TOOL_SEARCH_NAMES.call]);
+    expect(defs[0]!.parameters).toMatchObject({ required: ['query'] });
+    const c = adaptTools([{ server: 'fs', tools: [t('read_file', 'r'), t('write_file', 'w')] }, { server: 'mem', tools: [t('read_graph', 'g')] }]);
+    expect(pinnedTools(c.tools, ['fs/read_*']).map((x) => x.tool)).toEqual(['read_file']);
+    expect(pinnedTools(c.tools, [c.tools[2]!.name]).map((x) => x.tool)).toEqual(['read_graph']);
+  });
+
+  it('deferred loading: the API search tool first, every tool deferred but the pinned', () => {
+    const c = adaptTools([{ server: 'fs', tools: [t('read_file', 'r'), t('write_file', 'w')] }]);
+    const out = deferredTools(c.tools, { pinned: ['fs/read_file'] });
+    expect(out[0]).toEqual({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+    expect(out.slice(1)).toEqual([
+      { name: c.tools[0]!.name, description: c.tools[0]!.description, input_schema: c.tools[0]!.parameters },
+      { name: c.tools[1]!.name, description: c.tools[1]!.description, input_schema: c.tools[1]!.parameters, defer_loading: true },
+    ]);
+    expect(deferredTools([], { search: 'regex' })).toEqual([{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' }]);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * MCP Apps through `mcpwire serve` (src/serve/apps.ts), as the official SDK client sees it: two
+ * example app servers whose views share one URI (`ui://get-time/mcp-app.html`) are told apart as
+ * `ui://<server>/…` and each is read back from its own server; `_meta.ui` stays on listed tools;
+ * the extension is declared to the servers only when the client declared it; tools only an app
+ * may call are listed (and callable) only for a client that renders views. docs/apps.md's `mcpwire serve`
+ * block: ran-by: test/serve/serve-apps.test.ts.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { cli, root } from '../support/tap-helpers.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-apps-'));
+const example = (name: string) => ({ transport: 'stdio', command: process.execPath, args: [path.join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
+const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
+
+function gateway(tag: string) {
+  const record = path.join(dir, `${tag}-mock.jsonl`);
+  const config = path.join(dir, `${tag}.json`);
+  fs.writeFileSync(
+    config,
+    JSON.stringify({
+      version: 1,
+      mcp: {
+        serve_names: 'host', servers: {
+          vanilla: example('server-basic-vanillajs'),
+          react: example('server-basic-react'),
+          mock: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/app-server.mjs')], env: { MOCK_APP_ROLE: 'check', MOCK_RECORD: record } },
+        },
+      },
+    }),
+  );
+  const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--config', config], stderr: 'pipe', env: { ...process.env, MCPWIRE_TRACE: '' } as Record<string, string> });
+  return { transport, record };
+}
+const initializeOf = (record: string) => fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.method === 'initialize');
+
+describe('mcpwire serve in front of app servers, with the official SDK client', { timeout: 90_000 }, () => {
+  it('a client that renders views: distinct view URIs read from their own servers, _meta.ui kept, app-only tools listed and callable, the extension declared downstream', async () => {
+    const { transport, record } = gateway('apps');
+    const client = new Client({ name: 'sdk-apps-host', version: '1.0.0' }, { capabilities: { extensions: UI } as never });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      const uriOf = (prefix: string) => (tools.find((t) => t.name.startsWith(prefix))?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
+      expect(uriOf('mcp_vanilla_get')).toBe('ui://vanilla/get-time/mcp-app.html');
+      expect(uriOf('mcp_react_get')).toBe('ui://react/get-time/mcp-app.html');
+      const a = await client.readResource({ uri: 'ui://vanilla/get-time/mcp-app.html' });
+      const b = await client.readResource({ uri: 'ui://react/get-time/mcp-app.html' });
+      expect(a.contents[0]).toMatchObject({ uri: 'ui://vanilla/get-time/mcp-app.html', mimeType: 'text/html;profile=mcp-app' });
+      expect(b.contents[0]).toMatchObject({ uri: 'ui://react/get-time/mcp-app.html', mimeType: 'text/html;profile=mcp-app' });
+      expect((a.contents[0] as { text: string }).text).not.toBe((b.contents[0] as { text: string }).text);
+      const refresh = tools.find((t) => t.name.startsWith('mcp_mock_refresh'));
+      expect(refresh?._meta).toMatchObject({ ui: { visibility: ['app'] } });
+      expect(await client.callTool({ name: refresh!.name, arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'refreshed' }] });
+      expect(initializeOf(record).params.capabilities.extensions?.['io.modelcontextprotocol/ui']).toEqual({ mimeTypes: ['text/html;profile=mcp-app'] });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a client that does not: no app-only tool listed, the extension not declared downstream', async () => {
+    const { transport, record } = gateway('plain');
+    const client = new Client({ name: 'sdk-plain-host', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.some((t) => t.name.startsWith('mcp_vanilla_get'))).toBe(true);
+      expect(tools.some((t) => t.name.startsWith('mcp_mock_refresh'))).toBe(false);
+      expect(initializeOf(record).params.capabilities.extensions?.['io.modelcontextprotocol/ui']).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
