@@ -110,3 +110,32 @@ export async function resolveChromium(choice = process.env.MCPWIRE_CHROMIUM ?? '
   if (!existsSync(choice) || !isExecutable(choice)) throw new Error(`MCPWIRE_CHROMIUM=${choice}: not an executable file`);
   return { executablePath: choice, source: 'env' };
 }
+
+/**
+ * The flags every browser test starts Chromium with: headless, no sandbox (CI runs as root), and
+ * none of the background connections this machine's closed network refuses.
+ */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+/** A persistent browser context as playwright-core gives it, typed by the page shape a test uses. */
+export interface HeadlessContext<P> {
+  newPage(): Promise<P>;
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium (the one `resolveChromium` finds, or `executablePath`) with a
+ * profile in `profileDir`, through playwright-core. Structural types only, so the tests
+ * type-check whether or not playwright-core is installed.
+ */
+export async function launchHeadless<P>(profileDir: string, executablePath?: string): Promise<HeadlessContext<P>> {
+  const exe = executablePath ?? (await resolveChromium()).executablePath;
+  let chromium: { launchPersistentContext(dir: string, o: object): Promise<HeadlessContext<P>> };
+  try {
+    const mod = 'playwright-core';
+    chromium = ((await import(mod)) as { chromium: typeof chromium }).chromium;
+  } catch (err) {
+    throw new Error(`playwright-core is not installed (devDependency): ${(err as Error).message}`);
+  }
+  return chromium.launchPersistentContext(profileDir, { executablePath: exe, headless: true, args: CHROMIUM_ARGS });
+}

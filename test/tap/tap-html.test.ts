@@ -10,22 +10,16 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../src/index.js';
 import { renderHtml } from '../../src/trace-api.js';
-import { resolveChromium } from '../support/chromium.js';
-
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { launchHeadless, type HeadlessContext } from '../support/chromium.js';
 
 interface Page {
   on(event: 'pageerror', cb: (e: Error) => void): void;
   goto(url: string): Promise<unknown>;
   evaluate<T>(expression: string): Promise<T>;
 }
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-tap-html-'));
-let context: Context | undefined;
+let context: HeadlessContext<Page> | undefined;
 afterAll(async () => {
   await context?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -55,12 +49,9 @@ function peerTrace(): TraceRecord[] {
 
 describe('trace html of a tap trace with several peers (headless Chromium)', () => {
   it('one lane per peer, requests paired within their lane, no page errors', async () => {
-    const browser = await resolveChromium();
-    const mod = 'playwright-core';
-    const { chromium } = (await import(mod)) as { chromium: { launchPersistentContext(d: string, o: object): Promise<Context> } };
     const file = join(dir, 'peers.html');
     writeFileSync(file, renderHtml(peerTrace(), { title: 'peers.jsonl' }));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: browser.executablePath, headless: true, args: ARGS });
+    context = await launchHeadless<Page>(join(dir, 'profile'));
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -11,22 +11,16 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrace, renderHtml } from '../../src/trace-api.js';
-import { resolveChromium } from '../support/chromium.js';
-
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { launchHeadless, type HeadlessContext } from '../support/chromium.js';
 
 interface Page {
   on(event: 'pageerror', cb: (e: Error) => void): void;
   goto(url: string): Promise<unknown>;
   evaluate<T>(expression: string): Promise<T>;
 }
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-html-modern-'));
-let context: Context | undefined;
+let context: HeadlessContext<Page> | undefined;
 afterAll(async () => {
   await context?.close();
   rmSync(dir, { recursive: true, force: true });
@@ -40,12 +34,9 @@ describe('trace html of a 2026-07-28 trace (headless Chromium)', () => {
     const grouped = records.map((r, i) => i).filter((i) => records[i].id === records[first].id || records[i].id === records[retry].id);
     expect(grouped).toHaveLength(4);
 
-    const browser = await resolveChromium();
-    const mod = 'playwright-core';
-    const { chromium } = (await import(mod)) as { chromium: { launchPersistentContext(d: string, o: object): Promise<Context> } };
     const file = join(dir, 'modern.html');
     writeFileSync(file, renderHtml(records as never, { title: 'modern-mrtr.jsonl' }));
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: browser.executablePath, headless: true, args: ARGS });
+    context = await launchHeadless<Page>(join(dir, 'profile'));
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

@@ -11,11 +11,9 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTrace, renderHtml } from '../../src/trace/index.js';
-import { resolveChromium, type ChromiumSource } from '../support/chromium.js';
+import { launchHeadless, resolveChromium, type ChromiumSource, type HeadlessContext } from '../support/chromium.js';
 
 const FIXTURE = 'test/fixtures/trace/sample.jsonl';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 // Minimal structural types, so this file type-checks whether or not playwright-core is installed.
 interface Locator {
   count(): Promise<number>;
@@ -36,22 +34,14 @@ interface Page {
   /** Evaluated in the page (a string, so this file needs no DOM typings). */
   evaluate<T>(expression: string): Promise<T>;
 }
-interface Context {
-  newPage(): Promise<Page>;
-  close(): Promise<void>;
-}
-interface Chromium {
-  launchPersistentContext(dir: string, o: object): Promise<Context>;
-}
 
 describe('trace html in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpwire-html-'));
   const userData = join(dir, 'profile');
   const htmlFile = join(dir, 'trace.html');
   const records = parseTrace(readFileSync(FIXTURE, 'utf8')).records;
-  let context: Context | undefined;
+  let context: HeadlessContext<Page> | undefined;
   let page: Page;
-  let chromium: Chromium;
   let source: ChromiumSource;
   const consoleErrors: string[] = [];
   const requests: string[] = [];
@@ -60,14 +50,8 @@ describe('trace html in headless Chromium', () => {
   beforeAll(async () => {
     const browser = await resolveChromium();
     source = browser.source;
-    try {
-      const mod = 'playwright-core';
-      chromium = ((await import(mod)) as { chromium: Chromium }).chromium;
-    } catch (err) {
-      throw new Error(`playwright-core is not installed (devDependency): ${(err as Error).message}`);
-    }
     writeFileSync(htmlFile, renderHtml(records, { title: 'sample <b>.jsonl' }));
-    context = await chromium.launchPersistentContext(userData, { executablePath: browser.executablePath, headless: true, args: ARGS });
+    context = await launchHeadless<Page>(userData, browser.executablePath);
     page = await context.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
@@ -96,7 +80,7 @@ describe('trace html in headless Chromium', () => {
     const fallback = await resolveChromium('auto', dirname(process.execPath));
     expect(fallback.source).toBe('npm');
     if (source === 'npm') return; // the whole file already ran in it
-    const other = await chromium.launchPersistentContext(join(dir, 'profile-npm'), { executablePath: fallback.executablePath, headless: true, args: ARGS });
+    const other = await launchHeadless<Page>(join(dir, 'profile-npm'), fallback.executablePath);
     try {
       const p = await other.newPage();
       await p.goto(pathToFileURL(htmlFile).href);
