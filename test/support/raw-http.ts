@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { JSONRPCMessage } from '../../src/jsonrpc/types.js';
+import type { Transport, TransportDiagnostic, TransportEvent } from '../../src/transport/types.js';
+import { afterEachCleanups } from './cleanups.js';
 
 export interface RawRequest {
   method: string;
@@ -102,4 +104,30 @@ export function settledWithin<T>(p: Promise<T>, ms: number): Promise<{ value?: T
     ),
     pause(ms).then(() => 'pending' as const),
   ]);
+}
+
+/**
+ * A test file's raw servers and wired transports, each closed after its test: `server` starts a
+ * raw server, `wire` collects what a transport delivers (messages, events, diagnostics).
+ */
+export function rawHttpHarness() {
+  const cleanups = afterEachCleanups();
+  return {
+    cleanups,
+    async server(handler: RawHandler, path?: string): Promise<RawServer> {
+      const s = await rawServer(handler, path);
+      cleanups.push(() => s.close());
+      return s;
+    },
+    wire<T extends Transport>(t: T) {
+      const messages: Array<Record<string, unknown>> = [];
+      const events: TransportEvent[] = [];
+      const diagnostics: TransportDiagnostic[] = [];
+      t.onmessage = (m) => messages.push(m as Record<string, unknown>);
+      t.onevent = (e) => events.push(e);
+      t.ondiagnostic = (d) => diagnostics.push(d);
+      cleanups.push(() => t.close());
+      return { t, messages, events, diagnostics };
+    },
+  };
 }

@@ -12,26 +12,11 @@ import type { HttpAuthProvider, HttpTransportOptions } from '../../src/transport
 import { LegacySseTransport } from '../../src/transport/legacy-sse.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
 import type { TransportEvent } from '../../src/transport/types.js';
-import { answerInitialize, INIT, INITIALIZED, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler, type RawRequest } from '../support/raw-http.js';
-import { afterEachCleanups } from '../support/cleanups.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawHttpHarness, settledWithin, sseHead, waitFor, type RawHandler, type RawRequest } from '../support/raw-http.js';
 
-const cleanups = afterEachCleanups();
+const { cleanups, server, wire } = rawHttpHarness();
 
-async function server(handler: RawHandler) {
-  const s = await rawServer(handler);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function transport(url: string, extra: Partial<HttpTransportOptions> = {}) {
-  const t = new StreamableHttpTransport({ url, serverId: 'raw', ...extra });
-  const messages: unknown[] = [];
-  const events: TransportEvent[] = [];
-  t.onmessage = (m) => messages.push(m);
-  t.onevent = (e) => events.push(e);
-  cleanups.push(() => t.close());
-  return { t, messages, events };
-}
+const transport = (url: string, extra: Partial<HttpTransportOptions> = {}) => wire(new StreamableHttpTransport({ url, serverId: 'raw', ...extra }));
 
 const isNotificationPost = (r: RawRequest) => r.method === 'POST' && r.msg !== undefined && r.msg.id === undefined;
 

@@ -10,24 +10,11 @@ import { AbortError, TransportError } from '../../src/errors.js';
 import type { JSONRPCMessage } from '../../src/jsonrpc/types.js';
 import type { HttpTransportOptions } from '../../src/transport/http-common.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
-import { answerInitialize, INIT, INITIALIZED, pause, rawServer, settledWithin, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
-import { afterEachCleanups } from '../support/cleanups.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawHttpHarness, settledWithin, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
 
-const cleanups = afterEachCleanups();
+const { cleanups, server, wire } = rawHttpHarness();
 
-async function server(handler: RawHandler) {
-  const s = await rawServer(handler);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function transport(url: string, extra: Partial<HttpTransportOptions> = {}) {
-  const t = new StreamableHttpTransport({ url, serverId: 'raw', ...extra });
-  const messages: unknown[] = [];
-  t.onmessage = (m) => messages.push(m);
-  cleanups.push(() => t.close());
-  return { t, messages };
-}
+const transport = (url: string, extra: Partial<HttpTransportOptions> = {}) => wire(new StreamableHttpTransport({ url, serverId: 'raw', ...extra }));
 
 const request = (id: number, method = 'tools/call'): JSONRPCMessage => ({ jsonrpc: '2.0', id, method, params: { name: 'slow' } });
 const resultFor = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, result: { content: [] } });

@@ -11,25 +11,9 @@ import { MAX_AUTH_REPLAYS, type HttpAuthProvider } from '../../src/transport/htt
 import { LegacySseTransport } from '../../src/transport/legacy-sse.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
 import type { Transport, TransportDiagnostic } from '../../src/transport/types.js';
-import { answerInitialize, INIT, INITIALIZED, pause, rawServer, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
-import { afterEachCleanups } from '../support/cleanups.js';
+import { answerInitialize, INIT, INITIALIZED, pause, rawHttpHarness, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
 
-const cleanups = afterEachCleanups();
-
-async function server(handler: RawHandler, path?: string) {
-  const s = await rawServer(handler, path);
-  cleanups.push(() => s.close());
-  return s;
-}
-
-function wire<T extends Transport>(t: T) {
-  const messages: Array<Record<string, unknown>> = [];
-  const diagnostics: TransportDiagnostic[] = [];
-  t.onmessage = (m) => messages.push(m as Record<string, unknown>);
-  t.ondiagnostic = (d) => diagnostics.push(d);
-  cleanups.push(() => t.close());
-  return { t, messages, diagnostics };
-}
+const { cleanups, server, wire } = rawHttpHarness();
 
 type Info = { status: 401 | 403; wwwAuthenticate?: string; sentAuthorization?: string };
 
