@@ -12,7 +12,7 @@ import type { HttpTransportOptions } from '../../src/transport/http-common.js';
 import { StreamableHttpTransport } from '../../src/transport/streamable-http.js';
 import { answerInitialize, INIT, INITIALIZED, pause, rawHttpHarness, settledWithin, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
 
-const { cleanups, server, wire } = rawHttpHarness();
+const { server, wire } = rawHttpHarness();
 
 const transport = (url: string, extra: Partial<HttpTransportOptions> = {}) => wire(new StreamableHttpTransport({ url, serverId: 'raw', ...extra }));
 

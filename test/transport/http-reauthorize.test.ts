@@ -13,7 +13,7 @@ import { StreamableHttpTransport } from '../../src/transport/streamable-http.js'
 import type { Transport, TransportDiagnostic } from '../../src/transport/types.js';
 import { answerInitialize, INIT, INITIALIZED, pause, rawHttpHarness, sseHead, waitFor, type RawHandler } from '../support/raw-http.js';
 
-const { cleanups, server, wire } = rawHttpHarness();
+const { server, wire } = rawHttpHarness();
 
 type Info = { status: 401 | 403; wwwAuthenticate?: string; sentAuthorization?: string };
 
