@@ -3,7 +3,8 @@
 // mock (../stdio-server.mjs) with a scenario of tools that have views, built here because the
 // views are HTML. Tools:
 //   probe {action}   view ui://mock/probe.html: initializes, then on its tool input does `action`:
-//                    call-app-only | call-model-only | call-other | fetch (an undeclared origin) | flood
+//                    call-app-only | call-model-only | call-other | fetch (an undeclared origin) | flood |
+//                    open-link (ui/open-link of https://example.com/docs?from=probe, the answer shown)
 //   refresh          visibility ["app"] (the view may call it; the agent may not)
 //   model_only       visibility ["model"] (the agent may call it; a view may not)
 //   wrong_mime       view served as text/html (not text/html;profile=mcp-app)
@@ -26,6 +27,7 @@ const PROBE = String.raw`<!doctype html><html><head><meta charset="utf-8"><title
     if (action === 'call-model-only') log('model-only: ' + JSON.stringify(await req('tools/call', { name: 'model_only', arguments: {} })));
     if (action === 'call-other') log('other: ' + JSON.stringify(await req('tools/call', { name: 'other_tool', arguments: {} })));
     if (action === 'fetch') { try { await fetch('http://127.0.0.1:9/undeclared'); log('fetch: done'); } catch (err) { log('fetch: failed ' + err.message); } }
+    if (action === 'open-link') log('open-link: ' + JSON.stringify(await req('ui/open-link', { url: 'https://example.com/docs?from=probe' })));
     if (action === 'flood') for (let i = 0; i < 3000; i++) send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood ' + i } });
     log('done ' + action);
   }
