@@ -13,7 +13,9 @@ const MODALITIES = { text: {}, image: {}, audio: {}, resource: {}, resourceLink:
 
 /** `hostCapabilities` for `ui/initialize`: what the callbacks and the link offer, and the sandbox as granted. */
 export function hostCapabilitiesOf(o: AppBridgeOptions): Msg {
-  const caps: Msg = { serverTools: {}, serverResources: {} };
+  // listChanged: the host forwards the server's list changes to the view (ViewServerLink.onListChanged).
+  const lists = o.server.onListChanged !== undefined ? { listChanged: true } : {};
+  const caps: Msg = { serverTools: { ...lists }, serverResources: { ...lists } };
   if (o.on?.openLink) caps.openLinks = {};
   if (o.on?.log) caps.logging = {};
   if (o.on?.message) caps.message = MODALITIES;

@@ -25,7 +25,17 @@ export interface ViewServerLink {
   listResources(options: { signal?: AbortSignal }): Promise<Resource[]>;
   listResourceTemplates(options: { signal?: AbortSignal }): Promise<ResourceTemplate[]>;
   listPrompts(options: { signal?: AbortSignal }): Promise<Prompt[]>;
+  /**
+   * Calls `listener` when what the view can list changed on its server (its tools a view may
+   * call, its resources, its prompts); returns the unsubscribe. Given: the bridge forwards each
+   * change to the view as `notifications/<kind>/list_changed` and offers `listChanged` in
+   * `serverTools` / `serverResources`. Absent: neither.
+   */
+  onListChanged?(listener: (kind: ListKind) => void): () => void;
 }
+
+/** The lists a view reads through its host whose changes it can be told of. */
+export type ListKind = 'tools' | 'resources' | 'prompts';
 
 /** A request from the view the host refuses: answered as a JSON-RPC error (default code -32000). */
 export class ViewRequestError extends Error {

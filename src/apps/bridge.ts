@@ -12,7 +12,7 @@
 import { APP_VIEW_PROTOCOL_VERSION, APP_VIEW_PROTOCOL_VERSIONS } from './constants.js';
 import { DEFAULT_VIEW_LIMITS, RateGate, type ViewLimits } from './limits.js';
 import { answerViewRequest, hostCapabilitiesOf } from './bridge-requests.js';
-import type { AppBridgeOptions, BridgeState, HostContext, ViewProblem } from './bridge-types.js';
+import type { AppBridgeOptions, BridgeState, HostContext, ListKind, ViewProblem } from './bridge-types.js';
 import { AppViewError } from './view.js';
 
 type Msg = Record<string, unknown>;
@@ -25,6 +25,7 @@ export class AppBridgeHost implements BridgeState {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly queue: Msg[] = [];
   private unsubscribe?: () => void;
+  private unlisten?: () => void;
   private nextId = 1;
   private state: 'new' | 'initializing' | 'initialized' | 'closed' = 'new';
   private inputSent = false;
@@ -55,6 +56,7 @@ export class AppBridgeHost implements BridgeState {
   /** Starts listening to the view and the bounded wait for its initialization. */
   start(): this {
     this.unsubscribe = this.o.channel.onMessage((m) => this.receive(m));
+    this.unlisten = this.o.server.onListChanged?.((kind) => this.sendListChanged(kind));
     this.initTimer = setTimeout(() => {
       const message = `the view of server "${this.o.server.server}" did not initialize within ${this.limits.initTimeoutMs} ms`;
       this.problem({ code: 'init-timeout', message });
@@ -97,6 +99,17 @@ export class AppBridgeHost implements BridgeState {
     this.notify('ui/notifications/tool-cancelled', reason === undefined ? {} : { reason });
   }
 
+  /**
+   * `notifications/tools/list_changed` (or `resources/`, `prompts/`): the view's server changed
+   * what the view can list (forwarded as the 2.0.4 bridge does; offered as `listChanged` in
+   * `serverTools` / `serverResources` when the link reports changes). One waiting per kind
+   * until the view is initialized.
+   */
+  sendListChanged(kind: ListKind): void {
+    const method = `notifications/${kind}/list_changed`;
+    if (this.state === 'initialized' || !this.queue.some((m) => m.method === method)) this.notify(method, {});
+  }
+
   /** Merges `change` into the context and sends what differs as `ui/notifications/host-context-changed`. */
   setHostContext(change: Partial<HostContext>): void {
     const diff: Msg = {};
@@ -133,6 +146,7 @@ export class AppBridgeHost implements BridgeState {
     this.state = 'closed';
     clearTimeout(this.initTimer);
     this.unsubscribe?.();
+    this.unlisten?.();
     this.calls.abort(err);
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();

@@ -3,13 +3,14 @@
  * as the caller `app` — the host's permissions, input validation, timeouts, redaction, bounded
  * results and traces apply, and a tool whose visibility lacks `"app"` is refused there. A view
  * can name only tools of its own server (apps spec: "Cross-server tool calls are always
- * blocked"); `tools/list` shows it only the tools it may call.
+ * blocked"); `tools/list` shows it only the tools it may call. Its server's list changes are
+ * reported to the bridge, which tells the view.
  */
 import type { McpHost } from '../host/host.js';
 import type { HostCallResult } from '../host/outcome.js';
 import type { CallToolResult, Tool } from '../mcp/types.js';
 import { isAppCallable } from '../mcp/ui-meta.js';
-import { ViewRequestError, type ViewServerLink } from './bridge-types.js';
+import { ViewRequestError, type ListKind, type ViewServerLink } from './bridge-types.js';
 
 /** The public (catalog) name of tool `tool` of server `server`, app-only tools included; undefined when the server lists no such tool. */
 export function publicNameOf(host: McpHost, server: string, tool: string): string | undefined {
@@ -59,5 +60,32 @@ export function hostViewServer(host: McpHost, server: string): ViewServerLink {
       return c.listResourceTemplates === undefined ? [] : c.listResourceTemplates({ signal });
     },
     listPrompts: ({ signal }) => clientOf(host, server).listPrompts({ signal }),
+    onListChanged: (listener) => followLists(host, server, listener),
+  };
+}
+
+/**
+ * The host's news of `server`'s lists, for its view: resources and prompts as the server
+ * announced them; tools when the tools a view may call changed (the host re-lists on
+ * `notifications/tools/list_changed`, then reports the server's status).
+ */
+function followLists(host: McpHost, server: string, listener: (kind: ListKind) => void): () => void {
+  const keyOf = () => JSON.stringify(serverTools(host, server).filter(isAppCallable).map((t) => [t.name, t.description, t.inputSchema, t._meta]));
+  let tools = keyOf();
+  const onList = (e: { server: string; kind: 'resources' | 'prompts' }) => {
+    if (e.server === server) listener(e.kind);
+  };
+  const onStatus = (s: { id: string }) => {
+    if (s.id !== server) return;
+    const now = keyOf();
+    if (now === tools) return;
+    tools = now;
+    listener('tools');
+  };
+  host.on('listChanged', onList);
+  host.on('status', onStatus);
+  return () => {
+    host.off('listChanged', onList);
+    host.off('status', onStatus);
   };
 }

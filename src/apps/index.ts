@@ -17,6 +17,7 @@ export {
   type ViewContent,
   type ViewProblem,
   type ViewServerLink,
+  type ListKind,
 } from './bridge-types.js';
 export { DEFAULT_VIEW_LIMITS, type ViewLimits } from './limits.js';
 export { hostViewServer, publicNameOf, serverTools, viewToolResult } from './host-link.js';

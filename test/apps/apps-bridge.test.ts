@@ -98,6 +98,52 @@ describe('ui/initialize and the initialized gate', () => {
   });
 });
 
+describe("the server's list changes (hostCapabilities serverTools/serverResources listChanged)", () => {
+  function following() {
+    const p = pair();
+    let changed: ((kind: 'tools' | 'resources' | 'prompts') => void) | undefined;
+    const server = link({ onListChanged: (l) => ((changed = l), () => (changed = undefined)) });
+    const b = new AppBridgeHost({ channel: p.channel, server, hostInfo: { name: 'mcpwire', version: '0' } }).start();
+    return { p, b, change: (k: 'tools' | 'resources' | 'prompts') => changed?.(k), get following() {
+      return changed !== undefined;
+    } };
+  }
+
+  it('a link that reports changes: listChanged offered; one waiting per kind before initialized, each after', async () => {
+    const f = following();
+    f.p.fromView(init);
+    await tick();
+    const caps = (f.p.toView[0].result as Record<string, any>).hostCapabilities;
+    expect(caps.serverTools).toEqual({ listChanged: true });
+    expect(caps.serverResources).toEqual({ listChanged: true });
+    f.change('tools');
+    f.change('tools');
+    f.change('resources');
+    expect(f.p.toView).toHaveLength(1); // nothing before initialized
+    f.p.fromView(initialized);
+    await f.b.initialized;
+    f.change('prompts');
+    f.change('prompts');
+    expect(f.p.toView.slice(1)).toEqual([
+      { jsonrpc: '2.0', method: 'notifications/tools/list_changed', params: {} },
+      { jsonrpc: '2.0', method: 'notifications/resources/list_changed', params: {} },
+      { jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: {} },
+      { jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: {} },
+    ]);
+    f.b.close();
+    expect(f.following).toBe(false);
+  });
+
+  it('a link that does not: listChanged not offered', async () => {
+    const { p } = bridge();
+    p.fromView(init);
+    await tick();
+    const caps = (p.toView[0].result as Record<string, any>).hostCapabilities;
+    expect(caps.serverTools).toEqual({});
+    expect(caps.serverResources).toEqual({});
+  });
+});
+
 describe("the view's requests", () => {
   async function ready(extra: Partial<AppBridgeOptions> = {}) {
     const r = bridge(extra);
