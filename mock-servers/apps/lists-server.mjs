@@ -3,16 +3,29 @@
 // list changes a host forwards to a view (test/apps-list-changed.test.ts). `show` has the view
 // ui://lists/view.html; `add_app_tool` adds `extra`, a tool only the view may call (the agent's
 // list does not change; the SDK sends notifications/tools/list_changed); `add_resource` adds a
-// resource and `add_prompt` a prompt (each list_changed as well).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+// resource and `add_prompt` a prompt (each list_changed as well). For the gateway's mapping of
+// `ui://` URIs (test/serve-apps.test.ts): the resource template ui://lists/item/{id} and
+// `link_view`, whose result links the view and embeds it. LISTS_NAME names the server in what
+// it serves, so a test tells two of them apart.
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 
 const MIME = 'text/html;profile=mcp-app';
-const VIEW = '<!doctype html><html><body><p>lists</p></body></html>';
+const NAME = process.env.LISTS_NAME ?? 'lists';
+const VIEW = `<!doctype html><html><body><p>view of ${NAME}</p></body></html>`;
 const server = new McpServer({ name: 'lists-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } } });
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
 server.registerResource('view', 'ui://lists/view.html', { mimeType: MIME }, async (uri) => ({ contents: [{ uri: uri.href, mimeType: MIME, text: VIEW }] }));
+server.registerResource('item', new ResourceTemplate('ui://lists/item/{id}', { list: undefined }), { mimeType: MIME }, async (uri, { id }) => ({
+  contents: [{ uri: uri.href, mimeType: MIME, text: `<!doctype html><html><body><p>item ${id} of ${NAME}</p></body></html>` }],
+}));
+server.registerTool('link_view', { description: 'Links the view and embeds it.' }, async () => ({
+  content: [
+    { type: 'resource_link', uri: 'ui://lists/view.html', name: 'view', mimeType: MIME },
+    { type: 'resource', resource: { uri: 'ui://lists/view.html', mimeType: MIME, text: VIEW } },
+  ],
+}));
 server.registerPrompt('hello', { description: 'Says hello.' }, async () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] }));
 server.registerTool('show', { description: 'Shows the view.', _meta: { ui: { resourceUri: 'ui://lists/view.html' } } }, async () => text('shown'));
 let n = 0;

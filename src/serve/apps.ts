@@ -4,12 +4,14 @@
  * out views nobody renders), lists tools only an app may call (their views call them through
  * the client) and lets that client call them. Every tool keeps its `_meta.ui`; each server's
  * `ui://` URIs become `ui://<server>/<rest>` — still `ui://`, so hosts accept them, and two
- * servers' views cannot collide — and `resources/read` of one goes back to its server with the
+ * servers' views cannot collide — wherever a client meets one: a listed tool's `_meta.ui`,
+ * `resources/list`, `resources/templates/list`, a tool result's resource links and embedded
+ * resources, a read's contents; `resources/read` of one goes back to its server with the
  * server's own URI.
  */
 import { declaresApps, withAppsExtension } from '../apps/capability.js';
 import type { ClientOptions } from '../mcp/client-options.js';
-import type { ClientCapabilities, Resource, Tool } from '../mcp/types.js';
+import type { ClientCapabilities, Tool } from '../mcp/types.js';
 import { isAppCallable, isModelVisible, LEGACY_RESOURCE_URI_KEY, toolUiMeta, toolViewUri } from '../mcp/ui-meta.js';
 import type { McpHost } from '../host/host.js';
 import { sanitizeText } from '../host/text.js';
@@ -58,12 +60,32 @@ export function appOnlyTools(host: McpHost): Record<string, unknown>[] {
   return out;
 }
 
-/** `resources/list` with each server's `ui://` URIs mapped. */
-export function gatewayResources(list: Resource[], serverOf: (uri: string) => string | undefined): Resource[] {
-  return list.map((r) => {
-    const server = r.uri.startsWith('ui://') ? serverOf(r.uri) : undefined;
-    return server === undefined ? r : { ...r, uri: gatewayViewUri(server, r.uri) };
+/** A resource of `server` as the gateway lists it: a `ui://` URI mapped (two servers' views never collide). */
+export function gatewayResource<T extends { uri: string }>(server: string, r: T): T {
+  return r.uri.startsWith('ui://') ? { ...r, uri: gatewayViewUri(server, r.uri) } : r;
+}
+
+/** A resource template of `server` as the gateway lists it: a `ui://` template mapped like a URI (its expansions read back from that server). */
+export function gatewayTemplate<T extends { uriTemplate: string }>(server: string, t: T): T {
+  return t.uriTemplate.startsWith('ui://') ? { ...t, uriTemplate: gatewayViewUri(server, t.uriTemplate) } : t;
+}
+
+/**
+ * A tool result of `server` as the gateway answers it: the `ui://` URIs of its content — a
+ * resource link's `uri`, an embedded resource's `resource.uri` — mapped, so a client reads them
+ * back through the gateway from that server, as it does the views its tools list.
+ */
+export function gatewayResultViews(server: string, result: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(result.content)) return result;
+  const content = result.content.map((block: unknown) => {
+    if (block === null || typeof block !== 'object') return block;
+    const b = block as Record<string, unknown>;
+    if (b.type === 'resource_link' && typeof b.uri === 'string') return gatewayResource(server, b as { uri: string });
+    const res = b.resource as Record<string, unknown> | undefined;
+    if (b.type === 'resource' && res !== null && typeof res === 'object' && typeof res.uri === 'string') return { ...b, resource: gatewayResource(server, res as { uri: string }) };
+    return b;
   });
+  return { ...result, content };
 }
 
 /** A `resources/read` result's contents with the server's URI shown as the gateway's. */

@@ -20,6 +20,7 @@ import { JsonRpcError } from '../errors.js';
 import { rpcMessage } from '../protocol/error-text.js';
 import { assignNames, type NameTable, type NamingMode } from './names.js';
 import { excerpt } from '../jsonrpc/types.js';
+import { gatewayResource, gatewayTemplate } from './apps.js';
 
 /** A URI a client sent is echoed in an error's `data` up to this long (and quoted bounded in its message). */
 const MAX_ECHOED_URI = 2048;
@@ -77,9 +78,9 @@ export class Downstream {
     const lists = await this.each('resources', (c) => c.listResources({ signal }));
     this.uriOwner.clear();
     const out: Resource[] = [];
-    for (const [server, list] of lists) {
-      for (const r of list) {
-        if (this.uriOwner.has(r.uri)) continue; // two servers, one URI: the first id serves it
+    for (const [server, listed] of lists) {
+      for (const r of listed.map((x) => gatewayResource(server, x))) {
+        if (this.uriOwner.has(r.uri)) continue; // two servers, one URI: the first id serves it (a ui:// view is the server's own: apps.ts)
         this.uriOwner.set(r.uri, server);
         out.push(r);
       }
@@ -89,7 +90,7 @@ export class Downstream {
 
   async templates(signal: AbortSignal): Promise<ResourceTemplate[]> {
     const lists = await this.each('resources', (c) => c.listResourceTemplates({ signal }));
-    return lists.flatMap(([, list]) => list);
+    return lists.flatMap(([server, list]) => list.map((t) => gatewayTemplate(server, t)));
   }
 
   async prompts(signal: AbortSignal): Promise<Prompt[]> {

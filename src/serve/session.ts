@@ -6,7 +6,7 @@
  * Lists are the aggregate over ready servers, one opaque-cursor page at a time (pages.ts).
  */
 import type { NameTable, NamingMode } from './names.js';
-import { appOnlyTools, declaresApps, gatewayReadResult, gatewayResources, gatewayToolMeta, upstreamViewUri } from './apps.js';
+import { appOnlyTools, declaresApps, gatewayReadResult, gatewayToolMeta, upstreamViewUri } from './apps.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { JsonRpcError } from '../errors.js';
 import { excerpt } from '../jsonrpc/types.js';
@@ -256,7 +256,7 @@ export class GatewaySession {
     const down = this.gateway.down;
     this.on('resources/list', async (params, ctx) => {
       await this.ready();
-      return page('resources', [STATUS_RESOURCE, ...gatewayResources(await down.resources(ctx.signal), (u) => down.serverOfUri(u))], params?.cursor, this.gateway.pageSize);
+      return page('resources', [STATUS_RESOURCE, ...(await down.resources(ctx.signal))], params?.cursor, this.gateway.pageSize);
     });
     this.on('resources/templates/list', async (params, ctx) => {
       await this.ready();

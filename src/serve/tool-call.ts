@@ -22,6 +22,7 @@
 import { isModelVisible } from '../mcp/ui-meta.js';
 import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/index.js';
 import { invalidParams } from './downstream.js';
+import { gatewayResultViews } from './apps.js';
 import { excerpt } from '../jsonrpc/types.js';
 
 export interface CallDeps {
@@ -87,7 +88,7 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   });
   done = true;
   if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${excerpt(name, 200)}"`);
-  const out = toCallToolResult(result);
+  const out = server === undefined ? toCallToolResult(result) : gatewayResultViews(server, toCallToolResult(result)); // ui:// views mapped (apps.ts)
   if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
   return out;
 }

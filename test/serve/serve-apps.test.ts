@@ -3,7 +3,11 @@
  * example app servers whose views share one URI (`ui://get-time/mcp-app.html`) are told apart as
  * `ui://<server>/…` and each is read back from its own server; `_meta.ui` stays on listed tools;
  * the extension is declared to the servers only when the client declared it; tools only an app
- * may call are listed (and callable) only for a client that renders views. docs/apps.md's `mcpwire serve`
+ * may call are listed (and callable) only for a client that renders views. Every place a client
+ * meets a server's `ui://` URI through the gateway maps it the same way — `resources/list` (two
+ * servers listing one URI both appear), `resources/templates/list` (an expansion read back from
+ * its server), a tool result's resource link and embedded resource — and each reads back from
+ * its own server (mock-servers/apps/lists-server.mjs twice). docs/apps.md's `mcpwire serve`
  * block: ran-by: test/serve/serve-apps.test.ts.
  */
 import fs from 'node:fs';
@@ -12,10 +16,12 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { publicToolName } from '../../src/host/index.js';
 import { cli, root } from '../support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-apps-'));
 const example = (name: string) => ({ transport: 'stdio', command: process.execPath, args: [path.join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
+const lists = (name: string) => ({ transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/lists-server.mjs')], env: { LISTS_NAME: name } });
 const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 
 function gateway(tag: string) {
@@ -30,6 +36,8 @@ function gateway(tag: string) {
           vanilla: example('server-basic-vanillajs'),
           react: example('server-basic-react'),
           mock: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/app-server.mjs')], env: { MOCK_APP_ROLE: 'check', MOCK_RECORD: record } },
+          la: lists('la'),
+          lb: lists('lb'),
         },
       },
     }),
@@ -63,6 +71,34 @@ describe('mcpwire serve in front of app servers, with the official SDK client', 
     }
   });
 
+  it('ui:// URIs in resources/list, resource templates and tool results are mapped the same way and read back from their own server', async () => {
+    const { transport } = gateway('uris');
+    const client = new Client({ name: 'sdk-apps-host', version: '1.0.0' }, { capabilities: { extensions: UI } as never });
+    try {
+      await client.connect(transport);
+      const uris = (await client.listResources()).resources.map((r) => r.uri);
+      // two servers listing ui://get-time/mcp-app.html, two listing ui://lists/view.html: each appears, as its own
+      expect(uris).toEqual(expect.arrayContaining(['ui://vanilla/get-time/mcp-app.html', 'ui://react/get-time/mcp-app.html', 'ui://la/lists/view.html', 'ui://lb/lists/view.html']));
+      expect(uris.filter((u) => u.startsWith('ui://') && !/^ui:\/\/(vanilla|react|mock|la|lb)\//.test(u))).toEqual([]);
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+      expect(templates).toEqual(expect.arrayContaining(['ui://la/lists/item/{id}', 'ui://lb/lists/item/{id}']));
+      const item = await client.readResource({ uri: 'ui://lb/lists/item/7' });
+      expect(item.contents[0]).toMatchObject({ uri: 'ui://lb/lists/item/7', mimeType: 'text/html;profile=mcp-app' });
+      expect((item.contents[0] as { text: string }).text).toContain('item 7 of lb');
+      const { tools } = await client.listTools();
+      const linkView = tools.find((t) => t.name.startsWith('mcp_la_link_view'))!;
+      const r = (await client.callTool({ name: linkView.name, arguments: {} })) as { content: Record<string, any>[] };
+      expect(r.content[0]).toMatchObject({ type: 'resource_link', uri: 'ui://la/lists/view.html' });
+      expect(r.content[1]).toMatchObject({ type: 'resource', resource: { uri: 'ui://la/lists/view.html' } });
+      const view = await client.readResource({ uri: r.content[0].uri });
+      expect(view.contents[0]).toMatchObject({ uri: 'ui://la/lists/view.html' });
+      expect((view.contents[0] as { text: string }).text).toContain('view of la');
+      expect((await client.readResource({ uri: 'ui://lb/lists/view.html' })).contents[0]).toMatchObject({ text: expect.stringContaining('view of lb') });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a client that does not: no app-only tool listed, the extension not declared downstream', async () => {
     const { transport, record } = gateway('plain');
     const client = new Client({ name: 'sdk-plain-host', version: '1.0.0' });
@@ -71,6 +107,13 @@ describe('mcpwire serve in front of app servers, with the official SDK client', 
       const { tools } = await client.listTools();
       expect(tools.some((t) => t.name.startsWith('mcp_vanilla_get'))).toBe(true);
       expect(tools.some((t) => t.name.startsWith('mcp_mock_refresh'))).toBe(false);
+      // nor callable by its name (the name a client that renders views is given)
+      const refused = await client.callTool({ name: publicToolName('mock', 'refresh'), arguments: {} }).then(
+        (r) => JSON.stringify(r),
+        (e: Error) => e.message,
+      );
+      expect(refused).toMatch(/for its app's view only/);
+      expect(fs.readFileSync(record, 'utf8')).not.toContain('"name":"refresh"');
       expect(initializeOf(record).params.capabilities.extensions?.['io.modelcontextprotocol/ui']).toBeUndefined();
     } finally {
       await client.close();
