@@ -1,7 +1,9 @@
 /**
  * `mcpwire check`'s MCP Apps checks (src/check/apps.ts): the extension's four example servers
  * pass, the scripted app server (mock-servers/apps, MOCK_APP_ROLE=check) passes clean, and each
- * planted bug fails the check that names it.
+ * planted bug fails the check that names it and no other. The unhappy-path server (its default
+ * role) fails exactly the checks of its two server-side bugs (a view of the wrong MIME type, a
+ * missing view); its other bugs are a view's doing at run time (test/apps-mock-servers.test.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,6 +23,8 @@ const BUGS: Record<string, string> = {
   visibility: 'apps.known-values',
   'app-only-no-view': 'apps.app-only-reachable',
 };
+/** The six apps checks (src/check/apps.ts), each run against every server here. */
+const APPS_CHECKS = ['apps.app-only-reachable', 'apps.csp-origins', 'apps.known-values', 'apps.view-html', 'apps.view-mime', 'apps.view-readable'];
 const example = (name: string) => ({ transport: 'stdio', command: node, args: [join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
 const mock = (bug?: string) => ({ transport: 'stdio', command: node, args: [MOCK], env: { MOCK_APP_ROLE: 'check', ...(bug ? { MOCK_APP_BUG: bug } : {}) } });
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-check-'));
@@ -36,6 +40,8 @@ writeFileSync(
         budget: example('server-budget-allocator'),
         sysmon: example('server-system-monitor'),
         clean: mock(),
+        // the unhappy-path server of test/apps-mock-servers.test.ts as it is (its wrong_mime and missing views)
+        unhappy: { transport: 'stdio', command: node, args: [MOCK] },
         ...Object.fromEntries(Object.keys(BUGS).map((b) => [`bug-${b}`, mock(b)])),
       },
     },
@@ -64,8 +70,17 @@ describe('check: MCP Apps', () => {
     }
     expect([...got.get('clean')!.values()].every((s) => s === 'pass')).toBe(true);
     expect(got.get('sysmon')!.get('apps.app-only-reachable')).toBe('pass');
+    const unhappy = got.get('unhappy')!;
+    expect(unhappy.get('apps.view-readable')).toBe('fail'); // ui://mock/missing.html
+    expect(unhappy.get('apps.view-mime')).toBe('fail'); // ui://mock/wrong.html served as text/html
+    expect([...unhappy].filter(([, status]) => status === 'fail' || status === 'warn' || status === 'error').map(([id]) => id).sort()).toEqual(['apps.view-mime', 'apps.view-readable']);
+    expect([...got.get('vanilla')!.keys()].filter((k) => k.startsWith('apps.')).sort()).toEqual(APPS_CHECKS);
     for (const [bug, check] of Object.entries(BUGS)) {
-      expect(got.get(`bug-${bug}`)!.get(check), bug).toBe(check === 'apps.app-only-reachable' ? 'warn' : 'fail');
+      const results = got.get(`bug-${bug}`)!;
+      expect(results.get(check), bug).toBe(check === 'apps.app-only-reachable' ? 'warn' : 'fail');
+      // caught by the check that names it, and by no other: each planted bug is one check's
+      const flagged = [...results].filter(([, status]) => status === 'fail' || status === 'warn' || status === 'error').map(([id]) => id);
+      expect(flagged, bug).toEqual([check]);
     }
   });
 });
