@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, runApp, viewFrame, type Browser, type Page } from './support/app-browser.js';
+import { launchBrowser, runApp, viewText, type Browser, type Page } from './support/app-browser.js';
 import { node, root } from './support/cli-process.js';
 import { hasScript, onPty, visible } from './support/pty.js';
 import { until } from './support/until.js';
@@ -31,7 +31,7 @@ const envFor = (opened: string): NodeJS.ProcessEnv => {
   delete env.MCPWIRE_NO_BROWSER;
   return env;
 };
-const ARGS = ['app', 'mock.probe', 'action=open-link', '--no-open', '--config', config];
+const ARGS = ['app', 'mock.probe', 'action=open-link', '--no-open', '--config', config, '--init-timeout-ms', '90000'];
 
 let browser: Browser;
 beforeAll(async () => {
@@ -42,13 +42,7 @@ afterAll(async () => {
 });
 
 /** The probe's text once it finished its action (the view's frame may come late). */
-async function probeText(page: Page): Promise<string> {
-  const read = async () => (await viewFrame(page)?.evaluate<string>('document.body.innerText').catch(() => '')) ?? '';
-  return until('the probe view to finish open-link', async () => {
-    const t = await read();
-    return t.includes('done open-link') ? t : undefined;
-  }, 60_000, 200);
-}
+const probeText = (page: Page) => viewText(page, (t) => t.includes('done open-link'));
 
 /** `mcpwire app` on a pty: `answer` is typed at the `open it? [y/N]` question; ends with Ctrl-C once the view has its answer. */
 async function onTerminal(answer: string, opened: string) {
@@ -56,7 +50,7 @@ async function onTerminal(answer: string, opened: string) {
   let out = '';
   let asked = false;
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  const killer = setTimeout(() => child.kill('SIGKILL'), 110_000);
+  const killer = setTimeout(() => child.kill('SIGKILL'), 170_000);
   child.stdout.on('data', (c: Buffer) => {
     out += c.toString();
     if (!asked && /open it\? \[y\/N\] $/.test(visible(out))) {
@@ -79,7 +73,7 @@ async function onTerminal(answer: string, opened: string) {
 }
 
 describe.skipIf(!hasScript)('mcpwire app: ui/open-link asks on the terminal', () => {
-  it('yes: the link is shown, the opener is started once with it, the view hears it was opened', { timeout: 120_000 }, async () => {
+  it('yes: the link is shown, the opener is started once with it, the view hears it was opened', { timeout: 180_000 }, async () => {
     const opened = join(dir, 'opened-yes.txt');
     const r = await onTerminal('y', opened);
     expect(r.asked).toBe(true);
@@ -90,7 +84,7 @@ describe.skipIf(!hasScript)('mcpwire app: ui/open-link asks on the terminal', ()
     expect(r.code, r.out).toBe(130);
   });
 
-  it('no (Enter: the default is no): nothing is opened, the view hears it was not', { timeout: 120_000 }, async () => {
+  it('no (Enter: the default is no): nothing is opened, the view hears it was not', { timeout: 180_000 }, async () => {
     const opened = join(dir, 'opened-no.txt');
     const r = await onTerminal('', opened);
     expect(r.asked).toBe(true);
@@ -100,9 +94,9 @@ describe.skipIf(!hasScript)('mcpwire app: ui/open-link asks on the terminal', ()
     expect(existsSync(opened)).toBe(false);
   });
 
-  it('no terminal (stdin and stderr are pipes): never asked, never opened', { timeout: 120_000 }, async () => {
+  it('no terminal (stdin and stderr are pipes): never asked, never opened', { timeout: 180_000 }, async () => {
     const opened = join(dir, 'opened-pipe.txt');
-    const run = runApp(['mock.probe', 'action=open-link', '--config', config], envFor(opened));
+    const run = runApp(['mock.probe', 'action=open-link', '--config', config, '--init-timeout-ms', '90000'], envFor(opened));
     const page = await browser.newPage();
     try {
       await page.goto(await run.url);

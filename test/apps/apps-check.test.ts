@@ -52,14 +52,14 @@ interface Report {
   servers: { id: string; report: { results: { id: string; status: string; detail?: string }[] } }[];
 }
 async function apps(): Promise<Map<string, Map<string, string>>> {
-  const r = await runCli(['check', '--all', '--config', config, '--only', 'apps', '--json'], { timeoutMs: 170_000 });
+  const r = await runCli(['check', '--all', '--config', config, '--only', 'apps', '--json'], { timeoutMs: 280_000 });
   const out = new Map<string, Map<string, string>>();
   for (const s of (JSON.parse(r.stdout) as Report).servers) out.set(s.id, new Map(s.report.results.map((x) => [x.id, x.status])));
   return out;
 }
 
 describe('check: MCP Apps', () => {
-  it('the example servers and the clean mock pass; each planted bug fails its check', { timeout: 180_000 }, async () => {
+  it('the example servers and the clean mock pass; each planted bug fails its check', { timeout: 300_000 }, async () => {
     const got = await apps();
     for (const id of ['vanilla', 'react', 'budget', 'sysmon', 'clean']) {
       const statuses = [...got.get(id)!.values()];

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, runApp, viewFrame, type Browser, type Page } from '../support/app-browser.js';
+import { launchBrowser, runApp, viewFrame, viewText, type Browser, type Page } from '../support/app-browser.js';
 import { node, root } from '../support/cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-'));
@@ -35,12 +35,18 @@ const viewLane = (file: string): Line[] =>
     .split('\n')
     .map((l) => JSON.parse(l) as Line)
     .filter((l) => l.transport === 'app-view' && l.dir !== undefined);
-const until = async (what: () => Promise<boolean> | boolean, ms = 30_000) => {
+// Bounded waits, generous for a loaded 2-core CI machine; nothing asserts how long anything took.
+const until = async (what: () => Promise<boolean> | boolean, ms = 60_000, label = 'condition') => {
   const end = Date.now() + ms;
   while (!(await what())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
+    if (Date.now() > end) throw new Error(`${label} not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 200));
   }
+};
+/** The view's frame, once the page lists it. */
+const frameOf = async (page: Page) => {
+  await until(() => viewFrame(page) !== undefined, 60_000, 'the view frame listed');
+  return viewFrame(page)!;
 };
 
 let browser: Browser;
@@ -54,14 +60,15 @@ afterAll(async () => {
 /** Runs `mcpwire app <target>`, opens the page, waits for initialized and the result. */
 async function render(target: string) {
   const trace = join(dir, `${target}.jsonl`);
-  const run = runApp([target, '--config', config, '--trace', trace]);
+  // the view gets 90 s to initialize (the CLI's default is 30 s): React and the chart views load slowly on a busy machine
+  const run = runApp([target, '--config', config, '--trace', trace, '--init-timeout-ms', '90000']);
   const page: Page = await browser.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(await run.url);
-  await run.waitErr('the view is initialized');
+  await run.waitErr('the view is initialized', 100_000);
   await run.waitErr('result sent to the view');
-  await until(() => viewLane(trace).some((l) => l.method === 'ui/notifications/tool-result'));
+  await until(() => viewLane(trace).some((l) => l.method === 'ui/notifications/tool-result'), 60_000, 'tool-result in the trace');
   return { run, page, trace, errors };
 }
 
@@ -90,40 +97,38 @@ const answered = (lane: Line[], method: string, tool: string) => {
 };
 
 describe('mcpwire app renders the example app servers (headless Chromium)', () => {
-  it('basic-vanillajs: input and result; its own get-time call answered through the host; ui/message on the terminal', { timeout: 120_000 }, async () => {
+  it('basic-vanillajs: input and result; its own get-time call answered through the host; ui/message on the terminal', { timeout: 300_000 }, async () => {
     const r = await render('vanilla.get-time');
-    const frame = viewFrame(r.page)!;
-    await until(async () => /\d{4}-\d\d-\d\dT/.test(await frame.evaluate<string>('document.body.innerText')));
+    await viewText(r.page, (t) => /\d{4}-\d\d-\d\dT/.test(t));
+    const frame = await frameOf(r.page);
     await frame.evaluate(`[...document.querySelectorAll('button')].find((b) => /server time/i.test(b.textContent)).click()`);
     await frame.evaluate(`[...document.querySelectorAll('button')].find((b) => /send message/i.test(b.textContent)).click()`);
     await r.run.waitErr('app message (user): This is message text.');
-    await until(() => answered(viewLane(r.trace), 'tools/call', 'get-time').length > 0);
+    await until(() => answered(viewLane(r.trace), 'tools/call', 'get-time').length > 0, 60_000, 'the answered get-time call');
     const lane = await finish(r, 'vanilla');
     expect(answered(lane, 'tools/call', 'get-time')[0].msg?.result?.structuredContent).toMatchObject({ time: expect.any(String) });
     expect(r.errors).toEqual([]);
   });
 
-  it('basic-react: initialized, input and result', { timeout: 120_000 }, async () => {
+  it('basic-react: initialized, input and result', { timeout: 300_000 }, async () => {
     const r = await render('react.get-time');
-    const frame = viewFrame(r.page)!;
-    await until(async () => /\d{4}-\d\d-\d\dT/.test(await frame.evaluate<string>('document.body.innerText')));
+    await viewText(r.page, (t) => /\d{4}-\d\d-\d\dT/.test(t));
     await finish(r, 'react');
     expect(r.errors).toEqual([]);
   });
 
-  it('budget-allocator: initialized, input and result (its chart drawn)', { timeout: 120_000 }, async () => {
+  it('budget-allocator: initialized, input and result (its chart drawn)', { timeout: 300_000 }, async () => {
     const r = await render('budget.get-budget-data');
-    const frame = viewFrame(r.page)!;
-    await until(async () => (await frame.evaluate<number>('document.querySelectorAll("canvas").length')) > 0);
+    const frame = await frameOf(r.page);
+    await until(async () => (await frame.evaluate<number>('document.querySelectorAll("canvas").length').catch(() => 0)) > 0, 60_000, 'the chart canvas');
     await finish(r, 'budget');
     expect(r.errors).toEqual([]);
   });
 
-  it('system-monitor: its polling of the app-only poll-system-stats is answered through the host', { timeout: 120_000 }, async () => {
+  it('system-monitor: its polling of the app-only poll-system-stats is answered through the host', { timeout: 300_000 }, async () => {
     const r = await render('sysmon.get-system-info');
-    const frame = viewFrame(r.page)!;
-    expect(frame).toBeDefined(); // it starts polling on its own
-    await until(() => answered(viewLane(r.trace), 'tools/call', 'poll-system-stats').length >= 2);
+    await frameOf(r.page); // it starts polling on its own
+    await until(() => answered(viewLane(r.trace), 'tools/call', 'poll-system-stats').length >= 2, 60_000, 'two answered polls');
     const lane = await finish(r, 'sysmon');
     expect(answered(lane, 'tools/call', 'poll-system-stats')[0].msg?.result?.structuredContent).toMatchObject({ cpu: expect.anything() });
     expect(r.errors).toEqual([]);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type McpHost } from '../../src/host/index.js';
 import { APPS_EXTENSION, hostViewServer, loadToolView, publicNameOf, ViewCache, withAppsExtension } from '../../src/apps/index.js';
-import { launchBrowser, runApp, viewFrame, type Browser } from '../support/app-browser.js';
+import { launchBrowser, runApp, viewText, type Browser } from '../support/app-browser.js';
 import { node, root, runCli } from '../support/cli-process.js';
 import { startAndSettle, stdioServer } from '../support/host-servers.js';
 
@@ -83,7 +83,7 @@ describe('the engine against the mock app server', () => {
 });
 
 describe('mcpwire app refuses what it must not render', () => {
-  it('wrong MIME type, missing resource, app-only tool: exit 1, the server and the reason named', { timeout: 60_000 }, async () => {
+  it('wrong MIME type, missing resource, app-only tool: exit 1, the server and the reason named', { timeout: 180_000 }, async () => {
     const wrong = await runCli(['app', 'mock.wrong_mime', '--no-open', '--config', config]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain('app view of server "mock": resource "ui://mock/wrong.html" has MIME type "text/html"');
@@ -107,22 +107,15 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
   });
 
   async function probe(action: string) {
-    const run = runApp(['mock.probe', `action=${action}`, '--config', config]);
+    const run = runApp(['mock.probe', `action=${action}`, '--config', config, '--init-timeout-ms', '90000']);
     const page = await browser.newPage();
     const consoleLines: string[] = [];
     page.on('console', (m) => consoleLines.push(m.text()));
     await page.goto(await run.url);
     await run.waitErr('the view is initialized');
     // The view's frame may not be listed (or may still be navigating) when the host reports the
-    // view initialized: read it once it is there.
-    const read = async () => (await viewFrame(page)?.evaluate<string>('document.body.innerText').catch(() => '')) ?? '';
-    const end = Date.now() + 30_000;
-    let text = await read();
-    while (!text.includes(`done ${action}`)) {
-      if (Date.now() > end) throw new Error(`the probe did not finish ${action}: ${text.slice(0, 300)}`);
-      await new Promise((r) => setTimeout(r, 200));
-      text = await read();
-    }
+    // view initialized: viewText reads it once it is there (bounded).
+    const text = await viewText(page, (t) => t.includes(`done ${action}`));
     return { run, page, text, consoleLines };
   }
   async function end(p: Awaited<ReturnType<typeof probe>>) {
@@ -131,7 +124,7 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
     await p.page.close();
   }
 
-  it('a fetch to an origin the view did not declare is blocked by the CSP (a violation in the browser)', { timeout: 90_000 }, async () => {
+  it('a fetch to an origin the view did not declare is blocked by the CSP (a violation in the browser)', { timeout: 180_000 }, async () => {
     const p = await probe('fetch');
     expect(p.text).toContain('CSP violation: connect-src http://127.0.0.1:9/undeclared');
     expect(p.text).toContain('fetch: failed');
@@ -139,7 +132,7 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
     await end(p);
   });
 
-  it("the view's calls: its app-only tool answered; a model-only tool and another server's tool refused", { timeout: 90_000 }, async () => {
+  it("the view's calls: its app-only tool answered; a model-only tool and another server's tool refused", { timeout: 300_000 }, async () => {
     const ok = await probe('call-app-only');
     expect(ok.text).toMatch(/app-only: .*"result":\{"content":\[\{"type":"text","text":"refreshed"\}\]/);
     await end(ok);
@@ -152,8 +145,8 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
     await end(other);
   });
 
-  it('a view that floods is cut off: the command ends with the reason (exit 1)', { timeout: 90_000 }, async () => {
-    const run = runApp(['mock.probe', 'action=flood', '--config', config]);
+  it('a view that floods is cut off: the command ends with the reason (exit 1)', { timeout: 180_000 }, async () => {
+    const run = runApp(['mock.probe', 'action=flood', '--config', config, '--init-timeout-ms', '90000']);
     const page = await browser.newPage();
     await page.goto(await run.url);
     expect(await run.exited).toBe(1);
@@ -162,7 +155,7 @@ describe('mcpwire app: misbehaving views in headless Chromium', () => {
     await page.close();
   });
 
-  it('a view that never initializes: a bounded wait, then a clear error (exit 1)', { timeout: 90_000 }, async () => {
+  it('a view that never initializes: a bounded wait, then a clear error (exit 1)', { timeout: 180_000 }, async () => {
     const run = runApp(['mock.silent', '--config', config, '--init-timeout-ms', '3000']);
     const page = await browser.newPage();
     await page.goto(await run.url);

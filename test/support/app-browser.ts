@@ -19,18 +19,30 @@ export interface Page {
   frames(): Frame[];
   screenshot(o: { path: string; fullPage?: boolean }): Promise<unknown>;
   close(): Promise<void>;
+  setDefaultTimeout(ms: number): void;
+  setDefaultNavigationTimeout(ms: number): void;
 }
 export interface Browser {
   newPage(): Promise<Page>;
   close(): Promise<void>;
 }
 
-/** Launches headless Chromium. */
+/** Launches headless Chromium; its pages wait up to 90 s for what playwright waits on. */
 export async function launchBrowser(): Promise<Browser> {
   const exe = await resolveChromium();
   const mod = 'playwright-core';
   const { chromium } = (await import(mod)) as { chromium: { launch(o: object): Promise<Browser> } };
-  return chromium.launch({ executablePath: exe.executablePath, headless: true, args: ARGS });
+  const browser = await chromium.launch({ executablePath: exe.executablePath, headless: true, args: ARGS });
+  return {
+    // playwright's own waits (navigation, screenshots, evaluate) get 90 s, not its 30 s default: a loaded CI machine is slow
+    async newPage() {
+      const page = await browser.newPage();
+      page.setDefaultTimeout(90_000);
+      page.setDefaultNavigationTimeout(90_000);
+      return page;
+    },
+    close: () => browser.close(),
+  };
 }
 
 /** A running `mcpwire app`: its URL (first stdout line), its stderr so far, its exit. */
@@ -39,7 +51,7 @@ export interface AppRun {
   url: Promise<string>;
   stderr(): string;
   exited: Promise<number | null>;
-  /** Resolves when stderr contains `text` (rejects after `ms`). */
+  /** Resolves when stderr contains `text` (rejects after `ms`, default 60 s: a loaded CI machine starts servers and Chromium slowly). */
   waitErr(text: string | RegExp, ms?: number): Promise<void>;
 }
 
@@ -62,7 +74,7 @@ export function runApp(args: string[], env: NodeJS.ProcessEnv = process.env): Ap
     void exited.then((code) => reject(new Error(`mcpwire app exited (${code}) before printing a URL: ${err}`)));
   });
   url.catch(() => {});
-  const waitErr = (text: string | RegExp, ms = 30_000) =>
+  const waitErr = (text: string | RegExp, ms = 60_000) =>
     new Promise<void>((resolve, reject) => {
       const has = () => (typeof text === 'string' ? err.includes(text) : text.test(err));
       const timer = setTimeout(() => reject(new Error(`no ${String(text)} on stderr within ${ms} ms:\n${err}`)), ms);
@@ -80,4 +92,20 @@ export function runApp(args: string[], env: NodeJS.ProcessEnv = process.env): Ap
 /** The view's frame (the srcdoc iframe inside the sandbox proxy). */
 export function viewFrame(page: Page): Frame | undefined {
   return page.frames().find((f) => f.url() === 'about:srcdoc');
+}
+
+/**
+ * The view's text once `done(text)` holds: the frame may not be listed yet (or may be navigating)
+ * when the host reports the view initialized, so it is read again until then; bounded (`ms`),
+ * with the last text in the error.
+ */
+export async function viewText(page: Page, done: (text: string) => boolean, ms = 60_000): Promise<string> {
+  const end = Date.now() + ms;
+  let text = '';
+  for (;;) {
+    text = (await viewFrame(page)?.evaluate<string>('document.body.innerText').catch(() => '')) ?? '';
+    if (done(text)) return text;
+    if (Date.now() > end) throw new Error(`the view's text never got there within ${ms} ms; last seen: ${JSON.stringify(text.slice(0, 300))}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
