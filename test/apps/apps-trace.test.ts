@@ -1,7 +1,7 @@
 /**
  * The host<->view lane of an MCP App in a trace: every message in both directions, on a lane of
  * its own (server `<id>:view`, transport `app-view`), with the server's configured secrets and
- * credential-named values redacted as in server traffic.
+ * credential-named values redacted as in server traffic; `trace show` and `trace html` show it.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppBridgeHost, type ViewServerLink } from '../../src/apps/index.js';
 import { createTracer } from '../../src/index.js';
+import { runCli } from '../support/cli-process.js';
 
 // a configured secret shaped like no credential: only the server's secret list catches it
 const SECRET = 'orchid-lantern-velvet-harbour';
@@ -19,7 +20,7 @@ afterEach(() => {
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('the view lane of a trace', () => {
-  it('records both directions on its own lane, secrets redacted', async () => {
+  it('records both directions on its own lane, secrets redacted', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-trace-'));
     dirs.push(dir);
     const file = join(dir, 'view.jsonl');
@@ -67,5 +68,20 @@ describe('the view lane of a trace', () => {
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('hunter2-hunter2');
     expect(text).toContain('[redacted]');
+
+    // `trace show` and `trace html` show the lane as its own server label, redacted
+    const show = await runCli(['trace', 'show', file, '--no-color']);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/srv:view\s+← request\s+ui\/initialize/);
+    expect(show.stdout).toMatch(/srv:view\s+→ result\s+ui\/initialize/);
+    expect(show.stdout).toMatch(/srv:view\s+← request\s+tools\/call/);
+    const html = await runCli(['trace', 'html', file, '-o', '-']);
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toContain('srv:view');
+    expect(html.stdout).toContain('ui/notifications/initialized');
+    for (const out of [show.stdout, html.stdout]) {
+      expect(out).not.toContain(SECRET);
+      expect(out).not.toContain('hunter2-hunter2');
+    }
   });
 });
