@@ -5,7 +5,8 @@
  * browser opener is observed, not faked inside the CLI: a stand-in `xdg-open` first on PATH
  * writes the URL it was given to a file (the CLI starts the platform opener as it always does).
  * Yes: opened once, with that URL, and the view gets `{}`; no (Enter, the default): nothing
- * opened, the view gets `isError`; no terminal at all (pipes): never asked, never opened.
+ * opened, the view gets `isError`; no terminal at all (pipes): never asked, never opened. And
+ * without `--no-open` the same opener is started with the page's URL.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, runApp, viewText, type Browser, type Page } from './support/app-browser.js';
-import { node, root } from './support/cli-process.js';
+import { cli, node, root } from './support/cli-process.js';
 import { hasScript, onPty, visible } from './support/pty.js';
 import { until } from './support/until.js';
 
@@ -71,6 +72,25 @@ async function onTerminal(answer: string, opened: string) {
     await page.close();
   }
 }
+
+describe('mcpwire app opens its page', () => {
+  it('without --no-open the platform opener is started with the page URL (the one printed)', { timeout: 180_000 }, async () => {
+    const opened = join(dir, 'opened-page.txt');
+    const child = spawn(node, [cli, 'app', 'mock.probe', 'action=none', '--config', config], { cwd: root, env: envFor(opened), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const url = await until('the page URL on stdout', () => (out.includes('\n') ? out.split('\n')[0] : undefined), 60_000, 100);
+      await until('the opener to write its argument', () => existsSync(opened), 60_000);
+      expect(readFileSync(opened, 'utf8')).toBe(`${url}\n`);
+      expect(url).toMatch(/^http:\/\/localhost:\d+\/h\/[\w-]+\/$/);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(130);
+  });
+});
 
 describe.skipIf(!hasScript)('mcpwire app: ui/open-link asks on the terminal', () => {
   it('yes: the link is shown, the opener is started once with it, the view hears it was opened', { timeout: 180_000 }, async () => {

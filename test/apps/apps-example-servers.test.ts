@@ -107,6 +107,21 @@ describe('mcpwire app renders the example app servers (headless Chromium)', () =
     await until(() => answered(viewLane(r.trace), 'tools/call', 'get-time').length > 0, 60_000, 'the answered get-time call');
     const lane = await finish(r, 'vanilla');
     expect(answered(lane, 'tools/call', 'get-time')[0].msg?.result?.structuredContent).toMatchObject({ time: expect.any(String) });
+    // the ui/initialize answer: the host's context (tool info, theme, display mode, dimensions, locale, time zone, platform) and what it offers
+    const initId = lane.find((l) => l.dir === 'in' && l.method === 'ui/initialize')?.id;
+    const init = lane.find((l) => l.dir === 'out' && l.kind === 'result' && l.id === initId)?.msg?.result as Record<string, any>;
+    expect(init.hostContext).toMatchObject({
+      toolInfo: { tool: { name: 'get-time' } },
+      theme: 'light',
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      platform: 'web',
+      locale: expect.any(String),
+      timeZone: expect.any(String),
+      containerDimensions: expect.any(Object),
+    });
+    expect(Object.keys(init.hostCapabilities).sort()).toEqual(['logging', 'message', 'openLinks', 'sandbox', 'serverResources', 'serverTools', 'updateModelContext']);
+    expect(init.hostCapabilities.serverTools).toEqual({ listChanged: true });
     expect(r.errors).toEqual([]);
   });
 
