@@ -14,7 +14,8 @@
 // MOCK_APP_ROLE=other: instead a plain server with one tool, other_tool.
 // MOCK_APP_ROLE=check: a correct app server (probe, refresh, legacy) for `mcpwire check`, with one
 // bug planted by MOCK_APP_BUG (test/apps/apps-check.test.ts): not-ui | missing | mime | not-html |
-// csp-key | csp-entry | permission | visibility | app-only-no-view.
+// csp-key | csp-entry | permission | visibility | app-only-no-view. MOCK_APP_UPDATE=1 adds the stdio
+// mock's builtin `update` {uri} (notifications/resources/updated for a subscribed URI).
 const PROBE = String.raw`<!doctype html><html><head><meta charset="utf-8"><title>probe</title></head><body><h1>probe view</h1><script>
 (() => {
   const send = (m) => window.parent.postMessage(m, '*');
@@ -88,6 +89,7 @@ if (process.env.MOCK_APP_ROLE === 'check') {
   if (bug === 'permission') res('legacy')._meta.ui.permissions = { camera: {}, usb: {} };
   if (bug === 'visibility') tool('refresh')._meta = { ui: { visibility: ['app', 'agent'] } };
   if (bug === 'app-only-no-view') scenario.tools = [tool('refresh')];
+  if (process.env.MOCK_APP_UPDATE) scenario.tools.push('update'); // the stdio mock's builtin: notifications/resources/updated for a subscribed uri
 }
 process.env.MOCK_SCENARIO_JSON = JSON.stringify(scenario);
 await import('../stdio-server.mjs');

@@ -6,14 +6,19 @@
  * client (`subscribeResource`: `resources/subscribe` for a handshake-era server, its own
  * `subscriptions/listen` for a 2026-07-28 one). Subscriptions are counted per URI: the first
  * watcher subscribes, the last one gone unsubscribes. A server's `notifications/resources/updated`
- * for a URI watched on it goes to `onUpdated` (nothing else of it: the URI is the client's own). A server that
+ * for a URI watched on it goes to `onUpdated` (nothing else of it: the URI is the client's own;
+ * a server's `ui://` view is watched under the gateway's `ui://<server>/…` and asked of that
+ * server by its own URI, apps.ts). A server that
  * connects again (a new client) is subscribed again to what is watched on it.
  */
 import type { McpClient } from '../mcp/client.js';
 import type { Downstream } from './downstream.js';
+import { gatewayViewUri, upstreamViewUri } from './apps.js';
 
 interface Watched {
   count: number;
+  /** The URI as the servers know it: the watched one, or for a mapped `ui://` view its server's own (apps.ts). */
+  upstream: string;
   /** The servers subscribed for it. */
   servers: Set<string>;
 }
@@ -40,11 +45,13 @@ export class ResourceWatch {
       w.count++;
       return true;
     }
-    const entry: Watched = { count: 1, servers: new Set() };
+    const ready = this.down.ready('resources');
+    const view = upstreamViewUri(uri, (id) => ready.some(([s]) => s === id)); // a server's ui:// view, as the gateway shows it (apps.ts)
+    const entry: Watched = { count: 1, upstream: view?.uri ?? uri, servers: new Set() };
     this.watched.set(uri, entry);
-    const owner = this.down.serverOfUri(uri);
-    const candidates = this.down.ready('resources').filter(([id, c]) => (owner === undefined || id === owner) && c.serverCapabilities?.resources?.subscribe === true);
-    await Promise.all(candidates.map(([id, c]) => this.subscribe(id, c, uri, entry)));
+    const owner = view?.server ?? this.down.serverOfUri(uri);
+    const candidates = ready.filter(([id, c]) => (owner === undefined || id === owner) && c.serverCapabilities?.resources?.subscribe === true);
+    await Promise.all(candidates.map(([id, c]) => this.subscribe(id, c, entry)));
     if (entry.servers.size === 0 && this.watched.get(uri) === entry) {
       this.watched.delete(uri);
       return false;
@@ -57,20 +64,20 @@ export class ResourceWatch {
     const w = this.watched.get(uri);
     if (w === undefined || --w.count > 0) return;
     this.watched.delete(uri);
-    for (const [id, c] of this.down.ready('resources')) if (w.servers.has(id)) c.unsubscribeResource(uri).catch(() => {});
+    for (const [id, c] of this.down.ready('resources')) if (w.servers.has(id)) c.unsubscribeResource(w.upstream).catch(() => {});
   }
 
   /** `server` is ready again (a new client): it is subscribed again to the URIs watched on it. */
   connected(server: string): void {
     const client = this.down.ready('resources').find(([id]) => id === server)?.[1];
     if (client === undefined) return;
-    for (const [uri, w] of this.watched) if (w.servers.has(server)) void this.subscribe(server, client, uri, w);
+    for (const w of this.watched.values()) if (w.servers.has(server)) void this.subscribe(server, client, w);
   }
 
-  private async subscribe(id: string, client: McpClient, uri: string, entry: Watched): Promise<void> {
+  private async subscribe(id: string, client: McpClient, entry: Watched): Promise<void> {
     this.listen(id, client);
     try {
-      await client.subscribeResource(uri);
+      await client.subscribeResource(entry.upstream);
       entry.servers.add(id);
     } catch {
       // this server does not serve it: another may
@@ -83,7 +90,10 @@ export class ResourceWatch {
     client.on('resourceUpdated', (p: { uri?: unknown }) => {
       // the URI is the one the client named: only a watched one goes up
       const uri = p?.uri;
-      if (typeof uri === 'string' && this.watched.get(uri)?.servers.has(id) === true) this.onUpdated(uri);
+      if (typeof uri !== 'string') return;
+      if (this.watched.get(uri)?.servers.has(id) === true && this.watched.get(uri)!.upstream === uri) return this.onUpdated(uri);
+      const shown = gatewayViewUri(id, uri); // a view's update, told under the URI the client watches
+      if (shown !== uri && this.watched.get(shown)?.servers.has(id) === true) this.onUpdated(shown);
     });
   }
 }

@@ -7,13 +7,15 @@
  * meets a server's `ui://` URI through the gateway maps it the same way — `resources/list` (two
  * servers listing one URI both appear), `resources/templates/list` (an expansion read back from
  * its server), a tool result's resource link and embedded resource — and each reads back from
- * its own server (mock-servers/apps/lists-server.mjs twice). docs/apps.md's `mcpwire serve`
+ * its own server (mock-servers/apps/lists-server.mjs twice); a subscription to a mapped view goes
+ * to its server under the server's URI and its updates come back under the mapped one. docs/apps.md's `mcpwire serve`
  * block: ran-by: test/serve/serve-apps.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { publicToolName } from '../../src/host/index.js';
@@ -35,7 +37,7 @@ function gateway(tag: string) {
         serve_names: 'host', servers: {
           vanilla: example('server-basic-vanillajs'),
           react: example('server-basic-react'),
-          mock: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/app-server.mjs')], env: { MOCK_APP_ROLE: 'check', MOCK_RECORD: record } },
+          mock: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/app-server.mjs')], env: { MOCK_APP_ROLE: 'check', MOCK_RECORD: record, MOCK_APP_UPDATE: '1' } },
           la: lists('la'),
           lb: lists('lb'),
         },
@@ -94,6 +96,26 @@ describe('mcpwire serve in front of app servers, with the official SDK client', 
       expect(view.contents[0]).toMatchObject({ uri: 'ui://la/lists/view.html' });
       expect((view.contents[0] as { text: string }).text).toContain('view of la');
       expect((await client.readResource({ uri: 'ui://lb/lists/view.html' })).contents[0]).toMatchObject({ text: expect.stringContaining('view of lb') });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a subscription to a mapped view URI is asked of its server by its own URI; its updates come back under the mapped one', async () => {
+    const { transport, record } = gateway('subscribe');
+    const client = new Client({ name: 'sdk-apps-host', version: '1.0.0' }, { capabilities: { extensions: UI } as never });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    try {
+      await client.connect(transport);
+      await client.subscribeResource({ uri: 'ui://mock/mock/probe.html' });
+      const down = fs.readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l)).find((m) => m.method === 'resources/subscribe');
+      expect(down?.params.uri).toBe('ui://mock/probe.html');
+      const { tools } = await client.listTools();
+      const update = tools.find((t) => t.name.startsWith('mcp_mock_update'))!;
+      expect(await client.callTool({ name: update.name, arguments: { uri: 'ui://mock/probe.html' } })).toMatchObject({ content: [{ text: 'sent' }] });
+      for (let i = 0; i < 200 && updated.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(updated).toEqual(['ui://mock/mock/probe.html']);
     } finally {
       await client.close();
     }
