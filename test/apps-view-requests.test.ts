@@ -89,6 +89,29 @@ describe("a view's requests reach its own server through the host", () => {
   });
 });
 
+describe("the host's rules apply to a view's calls", () => {
+  it("a tool the config denies is refused to the view (nothing sent); the server's configured secret is redacted from what the view gets", { timeout: 60_000 }, async () => {
+    const SECRET = 'orchid-lantern-velvet-harbour';
+    const guarded = createHost([stdioServer('lists', [LISTS], { env: { LISTS_NAME: SECRET }, secretNames: ['LISTS_NAME'], permissions: { allow: [], deny: ['add_prompt'] } })], {
+      clientOptions: withAppsExtension({}),
+      permission: 'allow',
+      backoff: { maxRetries: 0 },
+    });
+    try {
+      await startAndSettle(guarded);
+      const link = hostViewServer(guarded, 'lists');
+      await expect(link.callTool('add_prompt', {}, {})).rejects.toThrow(/denied|not allowed|permission/i);
+      expect((await guarded.client('lists')!.listPrompts({})).map((p) => p.name)).toEqual(['hello']); // it did not run
+      const r = await link.callTool('link_view', {}, {});
+      const text = JSON.stringify(r);
+      expect(text).toContain('view of ');
+      expect(text).not.toContain(SECRET);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
+
 describe('the view cache follows a real host', () => {
   it("a server's views are forgotten on its resources list change and on its restart", { timeout: 60_000 }, async () => {
     const cache = new ViewCache();
