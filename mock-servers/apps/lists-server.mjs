@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // An MCP Apps server (the official SDK's, a test peer) whose lists change while it runs, for the
-// list changes a host forwards to a view (test/apps-list-changed.test.ts). `show` has the view
+// list changes a host forwards to a view (test/apps/apps-list-changed.test.ts). `show` has the view
 // ui://lists/view.html; `add_app_tool` adds `extra`, a tool only the view may call (the agent's
 // list does not change; the SDK sends notifications/tools/list_changed); `add_resource` adds a
 // resource and `add_prompt` a prompt (each list_changed as well). For the gateway's mapping of
-// `ui://` URIs (test/serve-apps.test.ts): the resource template ui://lists/item/{id} and
+// `ui://` URIs (test/serve/serve-apps.test.ts): the resource template ui://lists/item/{id} and
 // `link_view`, whose result links the view and embeds it. LISTS_NAME names the server in what
 // it serves, so a test tells two of them apart.
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';

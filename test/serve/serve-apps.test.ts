@@ -84,9 +84,9 @@ describe('mcpwire serve in front of app servers, with the official SDK client', 
       expect(uris.filter((u) => u.startsWith('ui://') && !/^ui:\/\/(vanilla|react|mock|la|lb)\//.test(u))).toEqual([]);
       const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
       expect(templates).toEqual(expect.arrayContaining(['ui://la/lists/item/{id}', 'ui://lb/lists/item/{id}']));
-      const item = await client.readResource({ uri: 'ui://lb/lists/item/7' });
-      expect(item.contents[0]).toMatchObject({ uri: 'ui://lb/lists/item/7', mimeType: 'text/html;profile=mcp-app' });
-      expect((item.contents[0] as { text: string }).text).toContain('item 7 of lb');
+      const item = await client.readResource({ uri: 'ui://lb/lists/item/blue' });
+      expect(item.contents[0]).toMatchObject({ uri: 'ui://lb/lists/item/blue', mimeType: 'text/html;profile=mcp-app' });
+      expect((item.contents[0] as { text: string }).text).toContain('item blue of lb');
       const { tools } = await client.listTools();
       const linkView = tools.find((t) => t.name.startsWith('mcp_la_link_view'))!;
       const r = (await client.callTool({ name: linkView.name, arguments: {} })) as { content: Record<string, any>[] };

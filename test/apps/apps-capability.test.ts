@@ -8,10 +8,10 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, type McpHost } from '../src/host/index.js';
-import { APPS_EXTENSION, publicNameOf, withAppsExtension } from '../src/apps/index.js';
-import { root } from './support/cli-process.js';
-import { startAndSettle, stdioServer } from './support/host-servers.js';
+import { createHost, type McpHost } from '../../src/host/index.js';
+import { APPS_EXTENSION, publicNameOf, withAppsExtension } from '../../src/apps/index.js';
+import { root } from '../support/cli-process.js';
+import { startAndSettle, stdioServer } from '../support/host-servers.js';
 
 const MODERN = join(root, 'mock-servers/modern/stdio-server.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-cap-'));

@@ -13,10 +13,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, runApp, viewText, type Browser, type Page } from './support/app-browser.js';
-import { cli, node, root } from './support/cli-process.js';
-import { hasScript, onPty, visible } from './support/pty.js';
-import { until } from './support/until.js';
+import { launchBrowser, runApp, viewText, type Browser, type Page } from '../support/app-browser.js';
+import { cli, node, root } from '../support/cli-process.js';
+import { hasScript, onPty, visible } from '../support/pty.js';
+import { until } from '../support/until.js';
 
 const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
 const LINK = 'https://example.com/docs?from=probe';

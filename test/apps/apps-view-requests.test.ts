@@ -9,11 +9,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost, type McpHost } from '../src/host/index.js';
-import { AppBridgeHost, hostViewServer, ViewCache, loadToolView, withAppsExtension, type AppBridgeOptions } from '../src/apps/index.js';
-import { root } from './support/cli-process.js';
-import { startAndSettle, stdioServer } from './support/host-servers.js';
-import { until } from './support/until.js';
+import { createHost, type McpHost } from '../../src/host/index.js';
+import { AppBridgeHost, hostViewServer, ViewCache, loadToolView, withAppsExtension, type AppBridgeOptions } from '../../src/apps/index.js';
+import { root } from '../support/cli-process.js';
+import { startAndSettle, stdioServer } from '../support/host-servers.js';
+import { until } from '../support/until.js';
 
 const LISTS = join(root, 'mock-servers/apps/lists-server.mjs');
 

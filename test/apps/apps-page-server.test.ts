@@ -8,8 +8,8 @@
  */
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAppPage, type AppPage } from '../src/apps/index.js';
-import { until } from './support/until.js';
+import { startAppPage, type AppPage } from '../../src/apps/index.js';
+import { until } from '../support/until.js';
 
 const CSP = "default-src 'none'; script-src 'self' 'unsafe-inline'; connect-src 'none'";
 
