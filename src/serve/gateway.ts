@@ -16,7 +16,8 @@
  * request declared the feature; else the server's request is refused.
  */
 import { appsClientOptions } from './apps.js';
-import { createHost, type ConfigLoadResult, type HostOptions, type McpHost, type ResolvedServer, type ToolSearchMode } from '../host/index.js';
+import { connect as connectClient } from '../mcp/client.js';
+import { createHost, type ConfigLoadResult, type ConnectFn, type HostOptions, type McpHost, type ResolvedServer, type ToolSearchMode } from '../host/index.js';
 import type { ClientOptions } from '../mcp/client-options.js';
 import type { ClientCapabilities, CreateMessageResult, ElicitResult, Root } from '../mcp/types.js';
 import type { Transport } from '../transport/types.js';
@@ -183,7 +184,8 @@ export class Gateway implements SessionGateway {
   }
 
   ensureHost(session: GatewaySession, caps?: ClientCapabilities): Promise<McpHost> {
-    this.hostPromise ??= this.startHost(caps ?? session.clientCapabilities ?? {});
+    // a modern client's first request gives its capabilities; a handshake-era one has sent initialize
+    this.hostPromise ??= this.startHost(caps ?? session.clientCapabilities ?? {}, caps === undefined ? 'handshake' : undefined);
     return this.hostPromise;
   }
 
@@ -226,11 +228,20 @@ export class Gateway implements SessionGateway {
     await host?.close();
   }
 
-  private async startHost(caps: ClientCapabilities): Promise<McpHost> {
+  /**
+   * `era`: the revision the first client speaks, tried first with each server that has no
+   * `protocol_version` (a server that speaks both is spoken to as that client speaks to the
+   * gateway: its handshake-era features — subscriptions, logging, sampling in a call — are not
+   * those of its 2026-07-28 side). Only a preference: a modern-only server refusing `initialize`
+   * is spoken to as modern (the host's `knownEra`, eras/select.ts); a modern first client keeps
+   * the probe, which finds modern first.
+   */
+  private async startHost(caps: ClientCapabilities, era?: 'handshake'): Promise<McpHost> {
     const given = this.options.host ?? {};
     const host = createHost(this.config as ConfigLoadResult, {
       permission: 'allow',
       ...given,
+      ...(era !== undefined ? { connect: preferringEra(era) } : {}),
       clientOptions: (server) => appsClientOptions({ ...(typeof given.clientOptions === 'function' ? given.clientOptions(server) : given.clientOptions), ...this.forwarding(server, caps) }, caps),
     });
     this.down.host = host;
@@ -304,4 +315,24 @@ export class Gateway implements SessionGateway {
     if (target instanceof HeldCall) return target.ask(method, params, signal) as Promise<T>;
     return target.conn.request<T>(method, params, { ...(signal ? { signal } : {}), timeoutMs: 10 * 60_000 });
   }
+}
+
+/**
+ * The engine's `connect`, opening each server in `era` first (`knownEra`: not a pin, a
+ * modern-only server refusing `initialize` with its versions is spoken to as modern at once)
+ * until an opening so fails; then, and with a configured `protocol_version` or an era a
+ * connection found, the host's own choice.
+ */
+function preferringEra(era: 'handshake'): ConnectFn {
+  const refused = new Set<string>();
+  return async (config, options) => {
+    const key = config.id ?? (config.transport === 'http' ? config.url : config.command);
+    if (refused.has(key) || options.protocolVersion !== undefined || options.knownEra !== undefined) return connectClient(config, options);
+    try {
+      return await connectClient(config, { ...options, knownEra: era });
+    } catch (err) {
+      refused.add(key);
+      throw err;
+    }
+  };
 }
