@@ -17,7 +17,7 @@
  * - A closed stream ends the request's session (no resumption in 2026-07-28).
  */
 import type http from 'node:http';
-import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import { excerpt, type JSONRPCMessage } from '../jsonrpc/types.js';
 import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/eras/modern-errors.js';
 import type { MessageExtra, SendOptions, Transport } from '../transport/types.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
@@ -42,10 +42,12 @@ export function headerProblem(headers: http.IncomingHttpHeaders, message: Record
   const params = message.params as Record<string, unknown> | undefined;
   const version = modernVersionOf(params);
   const given = header(headers, 'mcp-protocol-version');
+  // a header and a body that disagree are refused as such (basic.transports.streamable_http#24),
+  // before the version they name is judged: both naming one the gateway does not serve is -32022
+  if (given !== undefined && given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${excerpt(given, 40)} but _meta names ${excerpt(String(version), 40)}` };
   if (version !== undefined && version !== MODERN_VERSION) {
     return { code: UNSUPPORTED_PROTOCOL_VERSION, message: `Unsupported protocol version ${version}`, data: { supported: [MODERN_VERSION], requested: version } };
   }
-  if (given !== undefined && given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${given} but _meta names ${String(version)}` };
   const method = header(headers, 'mcp-method');
   if (method !== undefined && method !== message.method) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Method ${method} but the body's method is ${String(message.method)}` };
   const raw = header(headers, 'mcp-name');

@@ -56,6 +56,19 @@ describe('mcpwire serve checks Mcp-Param-* headers against the body', { timeout:
     expect(bad.response?.error?.message).toMatch(/Mcp-Param-Region/);
   });
 
+  // cites basic.transports.streamable_http#24: mcpwire serve is the server here: a header that disagrees with _meta is -32020 even when _meta names a version it does not serve
+  // cites basic.transports.streamable_http#25: mcpwire serve is the server here: both naming an unserved version is -32022
+  it('basic.transports.streamable_http#24 / #25: MCP-Protocol-Version unlike _meta is 400 -32020 before the version is judged; both unserved is -32022', async () => {
+    const body = (version: string) => ({ jsonrpc: '2.0', id: id++, method: 'server/discover', params: { _meta: meta({ 'io.modelcontextprotocol/protocolVersion': version }) } });
+    const unlike = body('v999.0.0');
+    const mismatch = await post(gw.url, unlike, modernHeaders(unlike, { 'mcp-protocol-version': '2026-07-28' }));
+    expect([mismatch.status, mismatch.response?.error?.code]).toEqual([400, -32020]);
+    const both = body('v999.0.0');
+    const unsupported = await post(gw.url, both, modernHeaders(both));
+    expect([unsupported.status, unsupported.response?.error?.code]).toEqual([400, -32022]);
+    expect(unsupported.response?.error?.data).toMatchObject({ requested: 'v999.0.0' });
+  });
+
   // cites basic.transports.streamable_http#59: mcpwire serve is the server here: a value in the body with no header is refused
   // cites basic.transports.streamable_http#57: mcpwire serve is the server here: a null value needs no header
   // cites basic.transports.streamable_http#58: mcpwire serve is the server here: an absent value needs no header
