@@ -42,7 +42,7 @@ export class Downstream {
   constructor(
     servers: readonly ResolvedServer[],
     private readonly names: NamingMode = 'host',
-    private readonly report: (kind: 'prompt', table: NameTable) => void = () => {},
+    private readonly report: (kind: 'prompt' | 'template', table: NameTable) => void = () => {},
   ) {
     for (const s of servers) this.redactions.set(s.id, serverRedaction(s));
   }
@@ -88,9 +88,18 @@ export class Downstream {
     return out;
   }
 
+  /**
+   * The servers' resource templates, their `name` as the naming mode names prompts (a name two
+   * servers share kept apart in as-is mode; `<server>__<name>`; `mcp_<server>_<name>`); the
+   * `uriTemplate` is the server's (its expansions are read by URI, and a completion's
+   * `ref/resource` names it), so two servers offering one template: the first id completes it.
+   */
   async templates(signal: AbortSignal): Promise<ResourceTemplate[]> {
     const lists = await this.each('resources', (c) => c.listResourceTemplates({ signal }));
-    return lists.flatMap(([server, list]) => list.map((t) => gatewayTemplate(server, t)));
+    const all = lists.flatMap(([server, list]) => list.map((t) => ({ server, t })));
+    const table = assignNames(this.names, all.map(({ server, t }) => ({ server, name: t.name, hostName: promptName(server, t.name) })));
+    this.report('template', table);
+    return all.map(({ server, t }, i) => ({ ...gatewayTemplate(server, t), name: table.items[i]!.gateway }));
   }
 
   async prompts(signal: AbortSignal): Promise<Prompt[]> {
@@ -220,7 +229,7 @@ export class Downstream {
   }
 }
 
-/** A prompt's name at the gateway. */
+/** A prompt's (or a resource template's) host name at the gateway. */
 export function promptName(server: string, prompt: string): string {
   return `mcp_${server}_${prompt}`;
 }

@@ -143,7 +143,7 @@ export class Gateway implements SessionGateway {
   }
 
   /** Logs each name two servers share, once (as-is mode offers it prefixed for each). */
-  private report(kind: 'tool' | 'prompt', table: NameTable): void {
+  private report(kind: 'tool' | 'prompt' | 'template', table: NameTable): void {
     for (const s of table.shared) {
       const key = `${kind}\0${s.name}\0${s.servers.join('\0')}`;
       if (this.reported.has(key)) continue;

@@ -1,5 +1,6 @@
 /**
- * The names the gateway gives downstream tools and prompts (`serve --names`, `mcp.serve_names`):
+ * The names the gateway gives downstream tools, prompts and resource templates (`serve --names`,
+ * `mcp.serve_names`; a template's `uriTemplate` stays the server's, downstream.ts):
  * - `as-is`: each server's own name. A name two servers share (or one the gateway uses itself,
  *   `mcpwire_status`, `mcp_result_read`) is offered prefixed, `<server>__<name>`, for each of
  *   those servers — never one server's tool shadowing another's — and the gateway logs which
@@ -82,7 +83,7 @@ export function assignNames(mode: NamingMode, requests: readonly NameRequest[], 
 }
 
 /** The log line for names two servers share, naming them and what each is offered as. */
-export function sharedNameLine(kind: 'tool' | 'prompt', s: SharedName, table: NameTable): string {
+export function sharedNameLine(kind: 'tool' | 'prompt' | 'template', s: SharedName, table: NameTable): string {
   const as = table.items.filter((n) => n.name === s.name).map((n) => `${n.server} as "${n.gateway}"`);
   return `${kind} "${s.name}" is offered by ${s.servers.join(' and ')}: ${as.length > 0 ? as.join(', ') : 'prefixed'} (--names as-is never lets one shadow another)`;
 }

@@ -37,6 +37,7 @@ fs.writeFileSync(
       { name: 'summarize', description: "gamma's", arguments: [{ name: 'text', required: true, completions: ['gamma-one', 'gamma-two'] }], messages: [{ role: 'user', content: { type: 'text', text: 'gamma summarizes {{text}}' } }] },
       { name: 'brief', description: 'only gamma', messages: [{ role: 'user', content: { type: 'text', text: 'be brief' } }] },
     ],
+    resourceTemplates: [{ uriTemplate: 'mem://gamma/{id}', name: 'note', mimeType: 'text/plain', text: 'note {id}', completions: { id: ['n1', 'n2'] } }],
   }),
 );
 
@@ -101,6 +102,20 @@ describe('mcpwire serve --names', { timeout: 60_000 }, () => {
     });
   });
 
+  it('as-is: a resource template alone keeps its name; two servers offering one are kept apart by name (logged), each read and completed by the URI', async () => {
+    await withGateway(configFile('as-is-templates', { gamma: server(gammaScenario), zeta: server(gammaScenario) }), 'as-is', async (client, logs) => {
+      const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => [t.name, t.uriTemplate]);
+      expect(templates).toEqual([['gamma__note', 'mem://gamma/{id}'], ['zeta__note', 'mem://gamma/{id}']]);
+      expect(logs.some((l) => /template "note" is offered by gamma and zeta: gamma as "gamma__note", zeta as "zeta__note"/.test(l))).toBe(true);
+      const read = await client.readResource({ uri: 'mem://gamma/7' });
+      expect(read.contents[0]).toMatchObject({ uri: 'mem://gamma/7', text: 'note 7' });
+      expect((await client.complete({ ref: { type: 'ref/resource', uri: 'mem://gamma/{id}' }, argument: { name: 'id', value: 'n2' } })).completion.values).toEqual(['n2']);
+    });
+    await withGateway(configFile('as-is-one-template', { alpha: server(demo), gamma: server(gammaScenario) }), 'as-is', async (client) => {
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['note']);
+    });
+  });
+
   it('prefixed (the default with two servers): <server>__<name> for every tool and prompt', async () => {
     await withGateway(configFile('prefixed', { alpha: server(demo), gamma: server(gammaScenario) }), undefined, async (client) => {
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -110,6 +125,9 @@ describe('mcpwire serve --names', { timeout: 60_000 }, () => {
       await expect(client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).rejects.toThrow(/unknown tool "add"/);
       expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['alpha__summarize', 'gamma__brief', 'gamma__summarize']);
       expect(promptText(await client.getPrompt({ name: 'alpha__summarize', arguments: { text: 'y' } }))).toBe('Summarize: y');
+      // resource templates: named as prompts are; the uriTemplate stays the server's (completion refs and reads use it)
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => [t.name, t.uriTemplate])).toEqual([['gamma__note', 'mem://gamma/{id}']]);
+      expect((await client.complete({ ref: { type: 'ref/resource', uri: 'mem://gamma/{id}' }, argument: { name: 'id', value: 'n' } })).completion.values).toEqual(['n1', 'n2']);
     });
   });
 
@@ -120,6 +138,7 @@ describe('mcpwire serve --names', { timeout: 60_000 }, () => {
       expect(echo).toHaveLength(2);
       expect(text(await client.callTool({ name: echo.find((n) => n.startsWith('mcp_gamma'))!, arguments: {} }))).toBe('from gamma');
       expect((await client.listPrompts()).prompts.map((p) => p.name).sort()).toEqual(['mcp_alpha_summarize', 'mcp_gamma_brief', 'mcp_gamma_summarize']);
+      expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['mcp_gamma_note']);
     });
   });
 
