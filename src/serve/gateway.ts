@@ -21,7 +21,7 @@ import { createHost, type ConfigLoadResult, type ConnectFn, type HostOptions, ty
 import type { ClientOptions } from '../mcp/client-options.js';
 import type { ClientCapabilities, CreateMessageResult, ElicitResult, Root } from '../mcp/types.js';
 import type { Transport } from '../transport/types.js';
-import { JsonRpcError } from '../errors.js';
+import { AuthRequiredError, JsonRpcError } from '../errors.js';
 import { Downstream } from './downstream.js';
 import { DEFAULT_PAGE_SIZE } from './pages.js';
 import { GatewaySession, type SessionGateway } from './session.js';
@@ -319,9 +319,11 @@ export class Gateway implements SessionGateway {
 
 /**
  * The engine's `connect`, opening each server in `era` first (`knownEra`: not a pin, a
- * modern-only server refusing `initialize` with its versions is spoken to as modern at once)
- * until an opening so fails; then, and with a configured `protocol_version` or an era a
- * connection found, the host's own choice.
+ * modern-only server refusing `initialize` with its versions is spoken to as modern at once).
+ * An opening so that fails (a modern-only server refusing `initialize` another way) is made
+ * again at once with the host's own choice (the probe), and that server is never offered `era`
+ * again; so is a server with a configured `protocol_version` or an era a connection found. An
+ * authorization challenge or an abort is no verdict: it fails as it would.
  */
 function preferringEra(era: 'handshake'): ConnectFn {
   const refused = new Set<string>();
@@ -331,8 +333,9 @@ function preferringEra(era: 'handshake'): ConnectFn {
     try {
       return await connectClient(config, { ...options, knownEra: era });
     } catch (err) {
+      if (err instanceof AuthRequiredError || options.signal?.aborted === true) throw err;
       refused.add(key);
-      throw err;
+      return connectClient(config, options);
     }
   };
 }
