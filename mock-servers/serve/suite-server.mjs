@@ -3,7 +3,7 @@
 // (@modelcontextprotocol/sdk, a devDependency and test peer), offering what the official
 // conformance suite's server scenarios ask of the server under test — the tools, resources,
 // templates, prompts, completion, logging, subscriptions and Host checks their requirement texts
-// name. Written here from those requirements; test/serve-suite.test.ts runs the suite against it
+// name. Written here from those requirements; test/serve/serve-suite.test.ts runs the suite against it
 // directly and through `mcpwire serve --http`.
 //
 //   node mock-servers/serve/suite-server.mjs [--port 0]   → prints "LISTEN http://127.0.0.1:<port>/mcp" on stderr

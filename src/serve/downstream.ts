@@ -91,7 +91,7 @@ export class Downstream {
   /**
    * The servers' resource templates, their `name` as the naming mode names prompts (a name two
    * servers share kept apart in as-is mode; `<server>__<name>`; `mcp_<server>_<name>`); the
-   * `uriTemplate` is the server's (its expansions are read by URI, and a completion's
+   * `uriTemplate` is the server's (a `ui://` one mapped as views are; expansions are read by URI, a completion's
    * `ref/resource` names it), so two servers offering one template: the first id completes it.
    */
   async templates(signal: AbortSignal): Promise<ResourceTemplate[]> {

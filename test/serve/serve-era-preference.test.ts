@@ -12,8 +12,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { connect, type McpClient } from '../src/index.js';
-import { cli, root, stop } from './support/tap-helpers.js';
+import { connect, type McpClient } from '../../src/index.js';
+import { cli, root, stop } from '../support/tap-helpers.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-era-pref-'));
 const peers: ChildProcess[] = [];

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, root, startUntil, stop } from './support/tap-helpers.js';
+import { cli, root, startUntil, stop } from '../support/tap-helpers.js';
 
 const runner = path.join(root, 'spec-conformance', 'runner');
 const runnerNode = path.join(runner, 'node_modules', '.bin', 'node');
