@@ -11,7 +11,7 @@
 import type { Tool } from '../../mcp/types.js';
 import { sanitizeText } from '../text.js';
 import type { AdaptedTool } from '../tools.js';
-import { splitWords } from './words.js';
+import { splitWords, termsOf, termOf } from './words.js';
 
 /** Cap on the characters of one indexed field of one tool. */
 export const MAX_FIELD_CHARS = 4000;
@@ -76,7 +76,43 @@ export function toolDocument(entry: IndexedTool): ToolDocument {
   };
 }
 
-/** A key that changes when any indexed text of the document does. */
-export function documentKey(d: ToolDocument): string {
-  return `${d.name}\0${d.title}\0${d.description}\0${d.params}\0${d.server}`;
+/** Fields whose words are indexed with their synonym marks too (a parameter's or the server's words with their stems only). */
+export const MARKED_FIELDS: ReadonlySet<string> = new Set(['name', 'title', 'description', 'server']);
+
+/** A document as index terms: each field its list of terms (what the engine indexes; see `tool-index.ts`). */
+export interface TermDocument {
+  id: string;
+  name: string[];
+  title: string[];
+  description: string[];
+  params: string[];
+  server: string[];
+}
+
+/** A field's text as index terms; each distinct term is added to `seen`. */
+function fieldTerms(text: string, marked: boolean, seen: Set<string>): string[] {
+  const out: string[] = [];
+  for (const w of splitWords(text)) {
+    if (marked) {
+      const ts = termsOf(w);
+      if (ts !== null) for (const t of ts) out.push(t);
+    } else {
+      const t = termOf(w);
+      if (t !== null) out.push(t);
+    }
+  }
+  for (const t of out) seen.add(t);
+  return out;
+}
+
+/** The document as index terms, field by field, and its distinct terms. */
+export function termDocument(d: ToolDocument): { doc: TermDocument; terms: Set<string> } {
+  const terms = new Set<string>();
+  const field = (k: Exclude<keyof ToolDocument, 'id'>): string[] => fieldTerms(d[k], MARKED_FIELDS.has(k), terms);
+  return { doc: { id: d.id, name: field('name'), title: field('title'), description: field('description'), params: field('params'), server: field('server') }, terms };
+}
+
+/** True when two documents index the same text. */
+export function sameDocument(a: ToolDocument, b: ToolDocument): boolean {
+  return a.name === b.name && a.title === b.title && a.description === b.description && a.params === b.params && a.server === b.server;
 }

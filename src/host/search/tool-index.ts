@@ -4,18 +4,31 @@
  * difference: `sync()` adds new tools, drops gone ones and re-indexes a tool whose text changed,
  * so a `list_changed`, a reconnect or a reload costs the changed tools only.
  *
+ * The engine sees terms, not text: a tool's fields and a query are turned into terms here
+ * (`documents.ts`, `vocabulary.ts`, `words.ts`) and handed over as they are.
+ *
  * Ranking: every field counts, a match in the tool's name counts most, then its title (`BOOST`);
  * a query's words are stemmed like the index's and marked with their synonym groups (`words.ts`),
  * so a tool with the very word outranks one with a synonym; words of five letters or more also
  * match as a prefix (`screensh` → screenshot). No fuzzy matching: it costs ~10× per query at
- * 10,000 tools and an agent's queries have few typos. A tool matching more of the query's terms
- * ranks above one matching fewer (minisearch multiplies by the number of matched terms).
+ * 10,000 tools and an agent's queries have few typos. A tool matching more of the query's words
+ * ranks above one matching fewer (`bestByWords`). A query's most common terms are left out past
+ * a budget (`vocabulary.ts`), which bounds the cost of one search in a large catalog.
  */
 import type MiniSearch from 'minisearch';
 import type { ToolAnnotations } from '../../mcp/types.js';
 import { isModelVisible } from '../../mcp/ui-meta.js';
-import { documentKey, toolDocument, type IndexedTool, type ToolDocument } from './documents.js';
-import { splitWords, termsOf } from './words.js';
+import { sameDocument, termDocument, toolDocument, type IndexedTool, type TermDocument, type ToolDocument } from './documents.js';
+import { Vocabulary } from './vocabulary.js';
+
+/**
+ * The engine reads terms made here, never text: a document's fields are term lists
+ * (`termDocument`), passed through as they are; a query is its planned terms joined by spaces
+ * (`Vocabulary.planQuery`).
+ */
+const asTerms = (v: unknown): string[] => (typeof v === 'string' ? (v === '' ? [] : v.split(' ')) : (v as string[]));
+const passThrough = (v: unknown): string => v as string;
+const asIs = (t: string): string => t;
 
 /** Field weights of the ranking (see the module comment). */
 export const BOOST: Readonly<Record<Exclude<keyof ToolDocument, 'id'>, number>> = { name: 3, title: 2, description: 1, params: 0.5, server: 0.7 };
@@ -53,7 +66,7 @@ export interface ToolSearchHit {
   annotations?: ToolAnnotations;
 }
 
-type Engine = MiniSearch<ToolDocument>;
+type Engine = MiniSearch<TermDocument>;
 let engineClass: Promise<typeof MiniSearch> | undefined;
 
 /** Loads minisearch once (a dynamic import: only programs that search pay for it). */
@@ -65,15 +78,18 @@ function loadEngine(): Promise<typeof MiniSearch> {
 /** The search index over a catalog (see the module comment). Make one with `createToolIndex()`. */
 export class ToolIndex {
   private readonly engine: Engine;
-  private readonly keys = new Map<string, string>();
+  /** The indexed text of each tool (to see what changed, and to count a dropped tool's terms out). */
+  private readonly docs = new Map<string, ToolDocument>();
   private readonly entries = new Map<string, IndexedTool>();
+  private readonly vocabulary = new Vocabulary();
 
   constructor(Engine: typeof MiniSearch) {
-    this.engine = new Engine<ToolDocument>({
+    this.engine = new Engine<TermDocument>({
       fields: FIELDS,
       idField: 'id',
-      tokenize: splitWords,
-      processTerm: termsOf,
+      stringifyField: passThrough,
+      tokenize: asTerms,
+      processTerm: asIs,
       searchOptions: { boost: BOOST, combineWith: 'OR', prefix: (t) => t.length >= PREFIX_MIN && !t.startsWith('~'), fuzzy: false },
     });
   }
@@ -87,21 +103,31 @@ export class ToolIndex {
   sync(entries: readonly IndexedTool[]): void {
     const next = new Map<string, IndexedTool>();
     for (const e of entries) if (isModelVisible(e.original)) next.set(e.tool.name, e);
-    for (const id of [...this.keys.keys()]) {
+    for (const id of [...this.docs.keys()]) {
       if (next.has(id)) continue;
-      this.engine.discard(id);
-      this.keys.delete(id);
+      this.drop(id);
       this.entries.delete(id);
     }
     for (const [id, entry] of next) {
-      const doc = toolDocument(entry);
-      const key = documentKey(doc);
+      const text = toolDocument(entry);
       this.entries.set(id, entry);
-      if (this.keys.get(id) === key) continue;
-      if (this.keys.has(id)) this.engine.discard(id);
+      const before = this.docs.get(id);
+      if (before !== undefined && sameDocument(before, text)) continue;
+      this.drop(id);
+      const { doc, terms } = termDocument(text);
       this.engine.add(doc);
-      this.keys.set(id, key);
+      this.docs.set(id, text);
+      this.vocabulary.add(terms);
     }
+  }
+
+  /** Takes one tool out of the engine and the vocabulary (if it is in). */
+  private drop(id: string): void {
+    const text = this.docs.get(id);
+    if (text === undefined) return;
+    this.engine.discard(id);
+    this.docs.delete(id);
+    this.vocabulary.remove(termDocument(text).terms);
   }
 
   /** The best matches of `query`, best first (see `ToolSearchOptions`). */
@@ -114,13 +140,40 @@ export class ToolIndex {
       if (servers !== undefined && !servers.has(e.tool.server)) return false;
       return options.readOnly !== true || e.tool.annotations?.readOnlyHint === true;
     };
-    const words = splitWords(query.slice(0, 1000));
-    if (!words.some((w) => termsOf(w) !== null)) return [];
-    const results = this.engine.search(words.join(' '), filter === undefined ? {} : { filter });
-    results.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return results.slice(0, limit).map((r) => hit(this.entries.get(r.id as string)!, r.score));
+    const { terms, weights, words } = this.vocabulary.planQuery(query);
+    if (terms.length === 0) return [];
+    const boostTerm = (t: string): number => weights.get(t) ?? 1;
+    const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm } : { boostTerm, filter });
+    return bestByWords(results, words, limit).map((r) => hit(this.entries.get(r.id)!, r.score));
   }
 }
+
+/**
+ * The `limit` best results when a query's matched *words* are counted: minisearch multiplies a
+ * tool's score by the number of query terms it matched, and a word's stem and its synonym mark
+ * are two terms, so one word found as itself would count as two words found. Here the score is
+ * divided back and multiplied by the number of distinct words matched. Ties go by name, so the
+ * answer is stable.
+ */
+function bestByWords(results: readonly { id: unknown; score: number; queryTerms: string[] }[], words: ReadonlyMap<string, number>, limit: number): { id: string; score: number }[] {
+  const top: { id: string; score: number }[] = [];
+  for (const r of results) {
+    let mask = 0;
+    for (const t of r.queryTerms) mask |= 1 << (words.get(t) ?? 0);
+    let matched = 0;
+    for (; mask !== 0; mask &= mask - 1) matched++;
+    const score = (r.score / Math.max(1, r.queryTerms.length)) * matched;
+    const id = r.id as string;
+    if (top.length === limit && !ahead(score, id, top[limit - 1]!)) continue;
+    let at = top.length === limit ? limit - 1 : top.length;
+    while (at > 0 && ahead(score, id, top[at - 1]!)) at--;
+    if (top.length === limit) top.pop();
+    top.splice(at, 0, { id, score });
+  }
+  return top;
+}
+
+const ahead = (score: number, id: string, than: { id: string; score: number }): boolean => score > than.score || (score === than.score && id < than.id);
 
 function hit(e: IndexedTool, score: number): ToolSearchHit {
   const t = e.tool;

@@ -38,8 +38,11 @@ export function splitWords(text: string): string[] {
   let prevAt = 0;
   for (let i = 0; i <= text.length; i++) {
     const code = i < text.length ? text.charCodeAt(i) : 32;
-    if (code >= 0xdc00 && code <= 0xdfff) continue; // the low half of a pair: classed with its high half
-    const k = classOf(text, i, code);
+    let k: number;
+    if (code >= 97 && code <= 122) k = 1;
+    else if (code < 128) k = code >= 65 && code <= 90 ? 2 : code >= 48 && code <= 57 ? 3 : 0;
+    else if (code >= 0xdc00 && code <= 0xdfff) continue; // the low half of a pair: classed with its high half
+    else k = classOf(text, i, code);
     if (k === 0) {
       if (start >= 0) out.push(text.slice(start, i));
       start = -1;
@@ -66,7 +69,8 @@ const MAX_STEMS = 50_000;
 /** One word as an index term: lower case, stemmed; null for a function word. */
 export function termOf(word: string): string | null {
   const w = word.toLowerCase();
-  if (STOP.has(w)) return null;
+  // one letter says nothing (the `s` of "what's", the `t` of "don't"); a digit still counts
+  if (STOP.has(w) || (w.length === 1 && !(w >= '0' && w <= '9'))) return null;
   let t = stems.get(w);
   if (t === undefined) {
     t = porterStem(w);
@@ -77,60 +81,97 @@ export function termOf(word: string): string | null {
 }
 
 /**
- * Everyday words for what tools do and what they act on, in groups of words that stand for one
- * another. A word of a group is indexed (and searched) as itself and as its group's mark
- * (`~` + the group's first stem), so "remove a folder" meets `delete_directory`, while the
- * tool that has the very word still ranks first (it matches both terms).
+ * Everyday words for what tools do and what they act on, in groups of words a user says for one
+ * another. A word of a group is indexed (in a tool's name, title and description) and searched
+ * as itself and as its group's mark (`~` + the group's first stem), so "remove a folder" meets
+ * `delete_directory`, while the tool that has the very word still ranks first (it matches both
+ * terms). The list is general — the verbs of reading and changing things, of browsing and of
+ * messaging, and the nouns tools act on —, written for any catalog, not fitted to one: a word
+ * belongs here only when a user would expect either word to find the other.
  */
 const SYNONYM_GROUPS: readonly string[][] = [
-  ['delete', 'remove', 'erase', 'drop', 'destroy', 'trash', 'forget', 'cancel', 'unlink'],
-  ['create', 'make', 'new', 'add', 'insert', 'remember', 'record', 'register'],
-  ['get', 'fetch', 'retrieve', 'obtain', 'read', 'show', 'view', 'load', 'dump', 'display'],
-  ['list', 'enumerate', 'listing', 'contents', 'entries'],
-  ['search', 'find', 'lookup', 'query', 'locate', 'grep', 'anywhere', 'match'],
-  ['update', 'edit', 'modify', 'change', 'alter', 'replace', 'patch', 'revise'],
-  ['write', 'save', 'store', 'overwrite', 'persist'],
-  ['directory', 'folder', 'dir'],
-  ['file', 'document', 'doc', 'txt', 'pdf'],
-  ['text', 'txt', 'plain', 'string'],
-  ['image', 'picture', 'photo', 'screenshot', 'png', 'jpg', 'logo', 'icon'],
-  ['page', 'website', 'site', 'web', 'browser', 'url', 'link', 'tab'],
+  // what tools do
+  ['delete', 'remove', 'erase', 'destroy', 'trash', 'purge', 'wipe', 'unlink', 'drop', 'forget'],
+  ['create', 'make', 'new', 'add', 'insert', 'generate'],
+  ['get', 'fetch', 'retrieve', 'obtain', 'read', 'show', 'view', 'load', 'display', 'print', 'dump'],
+  ['list', 'enumerate', 'listing', 'ls'],
+  ['search', 'find', 'lookup', 'query', 'locate', 'grep', 'seek'],
+  ['update', 'edit', 'modify', 'change', 'alter', 'patch', 'replace', 'tweak'],
+  ['write', 'save', 'store', 'persist', 'overwrite'],
+  ['move', 'rename', 'relocate'],
+  ['copy', 'duplicate', 'clone'],
+  ['send', 'post', 'deliver'],
+  ['run', 'execute', 'evaluate', 'eval', 'invoke'],
   ['navigate', 'open', 'visit', 'goto', 'browse'],
-  ['click', 'press', 'tap', 'hit', 'button'],
-  ['type', 'enter', 'fill', 'input', 'form'],
-  ['move', 'rename', 'relocate', 'drag'],
-  ['wait', 'sleep', 'pause', 'delay', 'until'],
-  ['sum', 'add', 'total', 'plus', 'calculate', 'arithmetic'],
-  ['think', 'reason', 'plan', 'reflect', 'thought', 'step'],
-  ['close', 'quit', 'exit', 'shut', 'dismiss'],
-  ['size', 'resize', 'dimension', 'width', 'height', 'window'],
-  ['info', 'information', 'metadata', 'detail', 'stat', 'modified', 'size'],
-  ['dialog', 'alert', 'popup', 'prompt', 'confirm', 'modal'],
+  ['close', 'quit', 'exit', 'dismiss', 'shut'],
+  ['cancel', 'abort', 'stop', 'halt'],
+  ['click', 'press', 'tap', 'tick'],
+  ['type', 'enter', 'fill', 'input'],
+  ['select', 'choose', 'pick', 'option', 'dropdown'],
+  ['wait', 'sleep', 'pause', 'delay'],
   ['upload', 'attach', 'attachment'],
-  ['console', 'log', 'logged', 'logging', 'error', 'warning'],
-  ['request', 'network', 'call', 'fetch', 'http', 'api', 'traffic'],
-  ['weather', 'forecast', 'temperature', 'rain', 'raining', 'hot', 'cold', 'sunny', 'wind'],
-  ['memory', 'knowledge', 'graph', 'remember', 'know', 'fact'],
-  ['entity', 'person', 'people', 'node', 'thing'],
-  ['relation', 'relationship', 'link', 'connection', 'manages'],
-  ['observation', 'fact', 'note', 'detail'],
-  ['progress', 'long', 'running', 'slow', 'while'],
-  ['echo', 'repeat', 'back', 'mirror', 'parrot'],
-  ['environment', 'env', 'variable', 'variables', 'config'],
-  ['compress', 'gzip', 'zip', 'archive', 'shrink'],
-  ['elicitation', 'ask', 'question', 'user', 'input'],
-  ['message', 'post', 'send', 'email', 'mail', 'chat'],
-  ['event', 'meeting', 'appointment', 'standup'],
+  ['compress', 'zip', 'gzip', 'deflate'],
+  ['sum', 'add', 'total', 'plus', 'calculate', 'compute'],
+  ['resize', 'size', 'dimension', 'width', 'height'],
+  ['remember', 'memorize', 'recall', 'memory'],
+  ['think', 'reason', 'reasoning', 'thought', 'reflect'],
+  ['echo', 'repeat'],
+  ['hover', 'mouse'],
+  // what they act on
+  ['directory', 'folder', 'dir'],
+  ['file', 'document', 'doc'],
+  ['text', 'txt', 'plaintext'],
+  ['markdown', 'md'],
+  ['image', 'picture', 'photo', 'pic', 'screenshot', 'png', 'jpg', 'jpeg'],
+  ['page', 'website', 'site', 'webpage', 'web', 'url'],
+  ['link', 'hyperlink', 'url'],
+  ['dialog', 'alert', 'popup', 'modal', 'prompt', 'confirm'],
+  ['message', 'msg', 'chat'],
+  ['email', 'mail', 'inbox'],
+  ['event', 'meeting', 'appointment'],
   ['issue', 'ticket', 'bug'],
-  ['payment', 'charge', 'refund', 'invoice'],
-  ['tree', 'hierarchy', 'nested', 'recursive', 'structure', 'layout'],
-  ['snapshot', 'accessibility', 'structure', 'element', 'ref'],
-  ['javascript', 'js', 'script', 'code', 'evaluate', 'run', 'execute'],
-  ['dark', 'light', 'theme', 'color', 'scheme', 'media'],
-  ['dropdown', 'select', 'option', 'choose', 'pick'],
-  ['hover', 'mouse', 'over'],
-  ['key', 'keyboard', 'enter', 'shortcut'],
+  ['log', 'logs', 'logging', 'console'],
+  ['error', 'warning', 'exception', 'failure', 'crash'],
+  ['request', 'network', 'http', 'api', 'traffic'],
+  ['environment', 'env', 'variable', 'config', 'setting', 'configuration'],
+  ['info', 'information', 'metadata', 'detail', 'stat', 'stats', 'properties', 'attribute'],
+  ['user', 'person', 'people', 'member', 'account'],
+  ['relation', 'relationship', 'connection'],
+  ['script', 'javascript', 'js', 'code'],
+  ['key', 'keyboard', 'keystroke', 'shortcut'],
+  ['tree', 'hierarchy', 'nested', 'recursive'],
+  ['theme', 'dark', 'light', 'scheme'],
+  ['weather', 'forecast', 'temperature', 'rain', 'snow', 'sunny', 'hot', 'cold', 'humidity'],
 ];
+
+/**
+ * Two-word verbs that mean one word of a group ("look up" → lookup, "pull up" → show): a query's
+ * neighbouring words are looked up here, and the one word is searched as well.
+ */
+const PHRASES: ReadonlyMap<string, string> = new Map([
+  ['look up', 'lookup'],
+  ['look for', 'search'],
+  ['find out', 'find'],
+  ['pull up', 'show'],
+  ['bring up', 'show'],
+  ['go to', 'goto'],
+  ['go back', 'back'],
+  ['get rid', 'delete'],
+  ['shut down', 'close'],
+  ['turn on', 'enable'],
+  ['turn off', 'disable'],
+  ['log in', 'login'],
+  ['sign in', 'login'],
+  ['set up', 'setup'],
+  ['fill in', 'fill'],
+  ['fill out', 'fill'],
+  ['write down', 'write'],
+]);
+
+/** The one word two neighbouring words stand for, if they are a two-word verb (`PHRASES`). */
+export function phraseOf(first: string, second: string): string | undefined {
+  return PHRASES.get(`${first.toLowerCase()} ${second.toLowerCase()}`);
+}
 
 const GROUPS: ReadonlyMap<string, readonly string[]> = (() => {
   const map = new Map<string, string[]>();
@@ -146,10 +187,17 @@ const GROUPS: ReadonlyMap<string, readonly string[]> = (() => {
   return map;
 })();
 
-/** A word as index (and query) terms: its stem, then the marks of its synonym groups; null for a function word. */
-export function termsOf(word: string): string[] | null {
+/** The terms of words already seen (a catalog's vocabulary is small; bounded all the same). */
+const termsCache = new Map<string, readonly string[] | null>();
+
+/** A word as index (and query) terms: its stem, then the marks of its synonym groups; null for a function word. The array is shared: never change it. */
+export function termsOf(word: string): readonly string[] | null {
+  let ts = termsCache.get(word);
+  if (ts !== undefined) return ts;
   const t = termOf(word);
-  if (t === null) return null;
-  const marks = GROUPS.get(t);
-  return marks === undefined ? [t] : [t, ...marks];
+  const marks = t === null ? undefined : GROUPS.get(t);
+  ts = t === null ? null : marks === undefined ? [t] : [t, ...marks];
+  if (termsCache.size >= MAX_STEMS) termsCache.clear();
+  termsCache.set(word, ts);
+  return ts;
 }

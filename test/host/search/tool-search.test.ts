@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '../../../src/mcp/types.js';
 import { adaptTools } from '../../../src/host/tools.js';
 import { createToolIndex, type ToolIndex } from '../../../src/host/search/tool-index.js';
-import { splitWords, termOf } from '../../../src/host/search/words.js';
+import { phraseOf, splitWords, termOf, termsOf } from '../../../src/host/search/words.js';
+import { MAX_QUERY_POSTINGS, Vocabulary } from '../../../src/host/search/vocabulary.js';
 import { porterStem } from '../../../src/host/search/porter.js';
 import { deferredTools, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES } from '../../../src/host/search/agent-tools.js';
 
@@ -91,6 +92,19 @@ describe('ranking', () => {
     expect(top(index, 'screensh')[0]).toBe('browser_take_screenshot');
   });
 
+  it('counts words, not terms: a word found as itself and as its synonym mark is one word (fails if the stem and its mark count twice)', async () => {
+    const index = await indexOf([
+      { server: 'a', tools: [t('remove', 'Takes an entry away.'), t('erase_old', 'Clears entries past their date.')] },
+    ]);
+    expect(top(index, 'remove old')[0]).toBe('erase_old');
+  });
+
+  it('a query of common words over a large catalog still ranks by its rarest words', async () => {
+    const filler = Array.from({ length: 2000 }, (_, i) => t(`get_record_${i}`, 'Gets one record by its id.'));
+    const index = await indexOf([{ server: 'big', tools: filler }, { server: 'fs', tools: [t('get_zebra_record', 'Gets the zebra record by its id.')] }]);
+    expect(index.search('get the zebra record by id', { limit: 3 })[0]).toMatchObject({ server: 'fs', tool: 'get_zebra_record' });
+  });
+
   it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
     const schema = { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] };
     const index = await indexOf([
@@ -104,6 +118,37 @@ describe('ranking', () => {
     expect(index.search('read file', { servers: ['git'] }).map((h) => h.server)).toEqual(['git']);
     expect(index.search('file', { readOnly: true }).map((h) => h.tool)).toEqual(['read_file']);
     expect(index.search('the of')).toEqual([]);
+  });
+});
+
+describe('a query\'s plan', () => {
+  const vocabulary = (tools: string[][]): Vocabulary => {
+    const v = new Vocabulary();
+    for (const terms of tools) v.add(terms);
+    return v;
+  };
+
+  it('each term once, weighted by how often it came; single letters dropped; two-word verbs', () => {
+    const plan = new Vocabulary().planQuery("what's in the files, the FILE and a doc");
+    expect(plan.terms).toEqual(['file', '~file', 'doc']);
+    expect(plan.weights.get('file')).toBe(2);
+    expect(plan.weights.get('~file')).toBe(3);
+    expect(termOf('s')).toBeNull();
+    expect(termOf('7')).toBe('7');
+    expect(phraseOf('Look', 'up')).toBe('lookup');
+    expect(new Vocabulary().planQuery('look up Carol').terms).toEqual([...termsOf('look')!, ...termsOf('lookup')!, 'up', 'carol']);
+  });
+
+  it('joins two neighbouring words when the catalog knows the joined word', () => {
+    expect(vocabulary([['screenshot']]).planQuery('screen shot').terms).toContain('screenshot');
+    expect(vocabulary([['other']]).planQuery('screen shot').terms).not.toContain('screenshot');
+  });
+
+  it('past the budget, the most common terms are left out, the rarest kept', () => {
+    const v = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id', 'record']), ['zebra', 'id']]);
+    expect(v.planQuery('zebra record id').terms).toEqual(['zebra']);
+    expect(v.planQuery('record id').terms).toEqual(['record']);
+    expect(v.planQuery('unknown record').terms).toEqual(['unknown', 'record']);
   });
 });
 

@@ -1,0 +1,101 @@
+/**
+ * The index's vocabulary: how many tools hold each term (its document frequency), kept in step
+ * as tools are added and dropped, and the plan of one query drawn from it.
+ *
+ * A query's terms (`planQuery`):
+ * - its words' stems and synonym marks (`words.ts`), each once, weighted by how many times it
+ *   came — a repeated term would otherwise be scored, and paid for, twice;
+ * - the one word of a two-word verb ("look up" → lookup, "pull up" → show; `words.ts`), and two
+ *   neighbouring words written as one when the catalog knows the joined word ("screen shot" →
+ *   screenshot, "data base" → database);
+ * - within a budget (`MAX_QUERY_POSTINGS`): the rarest terms first, and the most common ones left
+ *   out once the tools holding them add up past it. Scoring walks every tool that holds a query
+ *   term, so a query of everyday words over 10,000 tools would walk most of them; the terms
+ *   left out are those BM25 weighs least (a term held by many tools has a low IDF), and one term
+ *   is always kept.
+ */
+import { phraseOf, splitWords, termOf, termsOf } from './words.js';
+
+/** The terms of one query, each once, and how many times each came (a word said twice, or two words of one synonym group, weigh more). */
+export interface QueryPlan {
+  terms: string[];
+  weights: Map<string, number>;
+  /** The word of the query each term came from (0…30): a word's stem and synonym marks are one word when matches are counted. */
+  words: Map<string, number>;
+}
+
+/** A query is cut to this many characters and this many terms. */
+const MAX_QUERY_CHARS = 1000;
+const MAX_QUERY_TERMS = 64;
+/** A query's terms are held by this many tools at most, added up (see the module comment); the rarest term is always searched. */
+export const MAX_QUERY_POSTINGS = 1500;
+
+export class Vocabulary {
+  private readonly counts = new Map<string, number>();
+  private tools = 0;
+
+  /** Counts one tool's distinct terms in. */
+  add(terms: Iterable<string>): void {
+    this.tools++;
+    for (const t of terms) this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+  }
+
+  /** Counts one tool's distinct terms out (the same terms `add` was given). */
+  remove(terms: Iterable<string>): void {
+    this.tools--;
+    for (const t of terms) {
+      const n = (this.counts.get(t) ?? 0) - 1;
+      if (n > 0) this.counts.set(t, n);
+      else this.counts.delete(t);
+    }
+  }
+
+  /** Tools holding `term`. */
+  count(term: string): number {
+    return this.counts.get(term) ?? 0;
+  }
+
+  /** The terms one query is searched with (see the module comment); empty when nothing is left to search. */
+  planQuery(query: string): QueryPlan {
+    const words = splitWords(query.slice(0, MAX_QUERY_CHARS));
+    const terms: string[] = [];
+    const weights = new Map<string, number>();
+    const wordOf = new Map<string, number>();
+    let word = 0;
+    const push = (ts: readonly string[] | null): void => {
+      if (ts === null) return;
+      for (const t of ts) {
+        const n = weights.get(t);
+        if (n !== undefined) weights.set(t, n + 1);
+        else if (terms.length < MAX_QUERY_TERMS) {
+          weights.set(t, 1);
+          wordOf.set(t, Math.min(word, 30));
+          terms.push(t);
+        }
+      }
+    };
+    for (let i = 0; i < words.length; i++) {
+      word = i;
+      push(termsOf(words[i]!));
+      const next = words[i + 1];
+      if (next === undefined) continue;
+      const phrase = phraseOf(words[i]!, next);
+      if (phrase !== undefined) push(termsOf(phrase));
+      const joined = `${words[i]!}${next}`;
+      const stem = termOf(joined);
+      if (stem !== null && this.counts.has(stem)) push(termsOf(joined));
+    }
+    // the rarest terms first, until the budget is spent; the rarest term the catalog holds is always kept
+    const byCount = [...terms].sort((a, b) => this.count(a) - this.count(b));
+    const within = new Set<string>();
+    let spent = 0;
+    for (const t of byCount) {
+      const n = this.count(t);
+      if (spent > 0 && spent + n > MAX_QUERY_POSTINGS) break;
+      spent += n;
+      within.add(t);
+    }
+    const kept = within.size === terms.length ? terms : terms.filter((t) => within.has(t));
+    return { terms: kept, weights, words: wordOf };
+  }
+}
