@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildCost, checkEvalSet, entriesOf, queryCost, recall, tokens } from './harness.mjs';
+import { buildCost, checkEvalSet, entriesOf, key, queryCost, recall, tokens } from './harness.mjs';
 import { realCatalog } from './servers.mjs';
 import { syntheticCatalog } from './synthetic.mjs';
 
@@ -37,18 +37,24 @@ if (real !== undefined) {
   say(`real catalog: ${real.catalog.tools.length} tools of ${servers.size} servers (${[...servers].join(', ')}); Chrome DevTools MCP is not installed here`);
   const index = await createToolIndex();
   index.sync(entriesOf(real.catalog, real.titles));
-  const q = recall(index, realReqs);
-  say(`quality, real catalog alone: ${q.n} requests, recall@1 ${pct(q.recall1)}, recall@5 ${pct(q.recall5)}`);
   const big = synthetic(10_000);
   const mixed = { tools: [...real.catalog.tools, ...big.tools], byName: new Map([...real.catalog.byName, ...big.byName]) };
+  // a request whose labels name no tool of the catalog could never be found: the set is wrong, not the ranking
+  const known = new Set(mixed.tools.map(key));
+  const unanswerable = [...requests, ...heldOut].filter((r) => !r.expect.some((e) => known.has(e)));
+  if (unanswerable.length > 0) throw new Error(`eval set: no labelled tool is in the catalog for ${unanswerable.map((r) => JSON.stringify(r.query)).join(', ')}`);
+  const q = recall(index, realReqs);
+  say(`quality, real catalog alone: ${q.n} requests, recall@1 ${pct(q.recall1)}, recall@5 ${pct(q.recall5)}`);
+  for (const m of q.misses) say(`  miss: "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
   const both = await createToolIndex();
   both.sync(entriesOf(mixed, real.titles));
   const all = recall(both, requests);
   say(`quality, real + 10,000 synthetic tools: ${all.n} requests (${realReqs.length} real, ${all.n - realReqs.length} synthetic), recall@1 ${pct(all.recall1)}, recall@5 ${pct(all.recall5)}`);
-  for (const m of all.misses) say(`  miss: "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
+  for (const m of all.misses) say(`  miss (mixed): "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
   const hr = recall(index, heldOut.filter((r) => r.catalog === 'real'));
   const hm = recall(both, heldOut);
   say(`held-out (never used for tuning): real catalog alone ${hr.n} requests, recall@1 ${pct(hr.recall1)}, recall@5 ${pct(hr.recall5)}; real + 10,000 synthetic ${hm.n} requests, recall@1 ${pct(hm.recall1)}, recall@5 ${pct(hm.recall5)}`);
+  for (const m of hr.misses) say(`  miss (real alone): "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
   for (const m of hm.misses) say(`  miss: "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
 }
 
