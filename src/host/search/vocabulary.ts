@@ -8,11 +8,13 @@
  * - the one word of a two-word verb ("look up" → lookup, "pull up" → show; `words.ts`), and two
  *   neighbouring words written as one when the catalog knows the joined word ("screen shot" →
  *   screenshot, "data base" → database);
- * - within a budget (`MAX_QUERY_POSTINGS`): the rarest terms first, and the most common ones left
- *   out once the tools holding them add up past it. Scoring walks every tool that holds a query
- *   term, so a query of everyday words over 10,000 tools would walk most of them; the terms
- *   left out are those BM25 weighs least (a term held by many tools has a low IDF), and one term
- *   is always kept.
+ * - within a budget (`MAX_QUERY_POSTINGS`): scoring walks every tool that holds a query term, so
+ *   a query of everyday words over 10,000 tools would walk most of them. Each word keeps its
+ *   rarest term (stem or synonym mark), unless more than half the tools hold it (such a word
+ *   tells nothing: `id` where every tool takes an id); the other terms are added rarest first
+ *   until the tools holding them add up past the budget. The terms left out are those BM25
+ *   weighs least (a term held by many tools has a low IDF); "delete a user" still searches both
+ *   words among thousands of `delete_…` and `…_user` tools.
  */
 import { phraseOf, splitWords, termOf, termsOf } from './words.js';
 
@@ -85,11 +87,22 @@ export class Vocabulary {
       const stem = termOf(joined);
       if (stem !== null && this.counts.has(stem)) push(termsOf(joined));
     }
-    // the rarest terms first, until the budget is spent; the rarest term the catalog holds is always kept
+    // every word keeps its rarest term (unless most tools hold it: such a word tells nothing),
+    // then the other terms, rarest first, until the budget is spent
     const byCount = [...terms].sort((a, b) => this.count(a) - this.count(b));
     const within = new Set<string>();
+    const covered = new Set<number>();
     let spent = 0;
     for (const t of byCount) {
+      const n = this.count(t);
+      const w = wordOf.get(t)!;
+      if (covered.has(w) || n === 0 || n * 2 > this.tools) continue;
+      covered.add(w);
+      within.add(t);
+      spent += n;
+    }
+    for (const t of byCount) {
+      if (within.has(t)) continue;
       const n = this.count(t);
       if (spent > 0 && spent + n > MAX_QUERY_POSTINGS) break;
       spent += n;

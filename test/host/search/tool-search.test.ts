@@ -99,10 +99,14 @@ describe('ranking', () => {
     expect(top(index, 'remove old')[0]).toBe('erase_old');
   });
 
-  it('a query of common words over a large catalog still ranks by its rarest words', async () => {
-    const filler = Array.from({ length: 2000 }, (_, i) => t(`get_record_${i}`, 'Gets one record by its id.'));
-    const index = await indexOf([{ server: 'big', tools: filler }, { server: 'fs', tools: [t('get_zebra_record', 'Gets the zebra record by its id.')] }]);
-    expect(index.search('get the zebra record by id', { limit: 3 })[0]).toMatchObject({ server: 'fs', tool: 'get_zebra_record' });
+  it('a query of common words over a large catalog: each word is still searched when the budget leaves terms out', async () => {
+    const filler = [
+      ...Array.from({ length: 1000 }, (_, i) => t(`approve_user_${i}`, 'Approves the user.')),
+      ...Array.from({ length: 1000 }, (_, i) => t(`delete_record_${i}`, 'Deletes the record.')),
+    ];
+    const index = await indexOf([{ server: 'big', tools: filler }, { server: 'iam', tools: [t('delete_user_9', 'Deletes the user.'), t('get_zebra_record', 'Gets the zebra record by its id.')] }]);
+    expect(index.search('delete a user', { limit: 3 })[0]).toMatchObject({ server: 'iam', tool: 'delete_user_9' });
+    expect(index.search('get the zebra record by id', { limit: 3 })[0]).toMatchObject({ server: 'iam', tool: 'get_zebra_record' });
   });
 
   it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
@@ -144,10 +148,11 @@ describe('a query\'s plan', () => {
     expect(vocabulary([['other']]).planQuery('screen shot').terms).not.toContain('screenshot');
   });
 
-  it('past the budget, the most common terms are left out, the rarest kept', () => {
-    const v = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id', 'record']), ['zebra', 'id']]);
-    expect(v.planQuery('zebra record id').terms).toEqual(['zebra']);
-    expect(v.planQuery('record id').terms).toEqual(['record']);
+  it('past the budget, the most common terms are left out; each word keeps its rarest term unless most tools hold it', () => {
+    const v = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id', 'record']), ...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id']), ['zebra', 'id']]);
+    expect(v.planQuery('zebra record id').terms).toEqual(['zebra', 'record']);
+    expect(v.planQuery('zebra id').terms).toEqual(['zebra']);
+    expect(v.planQuery('id').terms).toEqual(['id']);
     expect(v.planQuery('unknown record').terms).toEqual(['unknown', 'record']);
   });
 });
