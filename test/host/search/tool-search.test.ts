@@ -174,6 +174,13 @@ describe('the index follows the catalog', () => {
     expect(top(index, 'third')).toEqual(['gamma']);
     expect(top(index, 'chart')).toEqual(['chart']);
   });
+
+  it('an app-only tool handed to the index directly (not through the catalog, which already leaves it out) is not indexed either', async () => {
+    const c = adaptTools([{ server: 's', tools: [t('chart', 'draw a chart')] }]);
+    const index = await createToolIndex();
+    index.sync([{ tool: c.tools[0]!, original: t('chart', 'draw a chart', { _meta: { ui: { visibility: ['app'] } } }) }]);
+    expect([index.size, top(index, 'chart')]).toEqual([0, []]);
+  });
 });
 
 describe('agent mode', () => {
