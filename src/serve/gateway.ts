@@ -32,6 +32,7 @@ import { InputRounds, type InputRoundsOptions } from './input-rounds.js';
 import { ResourceWatch } from './resource-watch.js';
 import { assignNames, defaultNaming, sharedNameLine, type NameTable, type NamingMode } from './names.js';
 import { STATUS_TOOL } from './status.js';
+import type { StoreHealth } from '../store/redis-connection.js';
 
 /** The gateway's own tools: a downstream tool of that name is offered prefixed (as-is mode). */
 const GATEWAY_TOOLS: ReadonlySet<string> = new Set([STATUS_TOOL, 'mcp_result_read']);
@@ -66,7 +67,12 @@ export interface GatewayOptions {
   toolSearch?: boolean | ToolSearchMode;
   /** The names of downstream tools and prompts (names.ts); default: the config's `mcp.serve_names`, else `as-is` for one server, `prefixed` for more. */
   names?: NamingMode;
+  /** The shared store's health, for status (`serve --http --store`). */
+  storeHealth?: () => StoreHealth;
 }
+
+/** Requests that change nothing: a replica that takes over a stream of a replica gone runs them again (http-shared-session.ts). */
+const RERUNNABLE: ReadonlySet<string> = new Set(['ping', 'tools/list', 'resources/list', 'resources/templates/list', 'resources/read', 'prompts/list', 'prompts/get', 'completion/complete']);
 
 const NAMING_TEXT: Record<NamingMode, string> = {
   'as-is': "tools and prompts keep their server's names (a name two servers share is <server>__<name>)",
@@ -129,6 +135,26 @@ export class Gateway implements SessionGateway {
    */
   annotationsTrusted(id: string): boolean {
     return this.servers().some((s) => s.id === id && s.config.trustAnnotations === true);
+  }
+
+  /**
+   * Whether a request may be run a second time (its first run died with a replica): reads and
+   * lists, and a tool whose server's annotations the user trusts and that says it is read-only
+   * or idempotent.
+   */
+  rerunnable(message: Record<string, unknown>): boolean {
+    const method = String(message.method);
+    if (RERUNNABLE.has(method)) return true;
+    const name = (message.params as Record<string, unknown> | undefined)?.name;
+    if (method !== 'tools/call' || this.host === undefined || typeof name !== 'string') return false;
+    const hostName = this.names === 'host' ? name : this.toolNames(this.host).byName.get(name)?.hostName;
+    const tool = this.host.tools().find((t) => t.name === hostName);
+    return tool !== undefined && this.annotationsTrusted(tool.server) && (tool.annotations?.readOnlyHint === true || tool.annotations?.idempotentHint === true);
+  }
+
+  /** The shared store's health (undefined: no shared store). */
+  storeHealth(): StoreHealth | undefined {
+    return this.options.storeHealth?.();
   }
 
   /** The gateway names of the host's tools, recomputed when the catalog changes (names.ts). */

@@ -33,6 +33,9 @@ import { listenOn, parseListen } from '../tap/http.js';
 import { Gateway, STATELESS, type GatewayOptions } from './gateway.js';
 import { HistoryBudget } from './http-history.js';
 import { HttpSessionTransport } from './http-session.js';
+import { SharedSessions, storeAway } from './http-shared.js';
+import { SharedSessionTransport } from './http-shared-session.js';
+import { RedisServeState } from '../store/redis-sessions.js';
 import { GATEWAY_PROTOCOL_VERSION } from './session.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
 import { headerProblem, refuseModern, StatelessPostTransport } from './http-stateless.js';
@@ -58,7 +61,29 @@ export interface ServeHttpOptions extends GatewayOptions {
   maxSessions?: number;
   /** Resumption history kept, in bytes: per session (default 4 MiB) and for every session together (default 64 MiB). */
   historyBytes?: { perSession?: number; total?: number };
+  /**
+   * Shared state for replicas (`redis://…`, docs/scale.md): sessions, stream histories and
+   * held-call routing in Redis, so any replica serves any request. Absent, `file` or `memory`:
+   * this process only (today's behaviour).
+   */
+  store?: string;
+  /**
+   * The secret every replica shares (with `store`): the key of the 2026-07-28 request state is
+   * derived from it (so a retry verifies on any replica), and it authenticates the hop that
+   * forwards a retry to the replica holding its call. Never logged or shown.
+   */
+  secret?: string;
+  /**
+   * More `host:port` values accepted as `Host` (and in `Origin`): the address clients reach the
+   * gateway at when it is not the listener's own (a load balancer in front of replicas).
+   */
+  publicHosts?: string[];
+  /** This replica's address as the other replicas reach it (`host:port`; default: the address it listens on). */
+  advertise?: string;
 }
+
+/** A session's transport: this process's history, or the store's. */
+type SessionTransport = HttpSessionTransport | SharedSessionTransport;
 
 export interface HttpGateway {
   url: string;
@@ -81,11 +106,18 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   if (!isLoopback(parseListen(listen).host) && !options.token) {
     throw new ConfigError(`listening on ${listen} (beyond loopback) needs a bearer token: give --token-env <NAME>`, { phase: 'config' });
   }
-  const gateway = new Gateway(config, options.token ? { ...options, secrets: [...(options.secrets ?? []), options.token] } : options);
-  const router = new Router(gateway, options);
+  const state = options.store !== undefined && /^rediss?:/.test(options.store) ? new RedisServeState(options.store, { history: { ...(options.historyBytes?.perSession !== undefined ? { maxBytes: options.historyBytes.perSession } : {}), ...(options.sessionIdleMs !== undefined ? { ttlMs: options.sessionIdleMs } : {}) } }) : undefined;
+  const secrets = [...(options.secrets ?? []), ...(options.token ? [options.token] : []), ...(options.secret ? [options.secret] : [])];
+  const gateway = new Gateway(config, { ...options, secrets, ...(state ? { storeHealth: () => state.health() } : {}) });
+  const router = new Router(gateway, options, state);
   const server = http.createServer((req, res) => router.handle(req, res));
   const bound = await listenOn(server, listen);
-  router.hosts = bound.hosts;
+  router.hosts = new Set([...bound.hosts, ...(options.publicHosts ?? []).map((h) => h.toLowerCase())]);
+  let stopCtl: (() => void) | undefined;
+  if (state !== undefined) {
+    await state.start(options.advertise ?? `${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`);
+    stopCtl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
+  }
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const sweep = setInterval(() => router.endIdle(idleMs), Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));
   sweep.unref();
@@ -99,6 +131,8 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
       await gateway.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      stopCtl?.();
+      await state?.close();
     },
   };
 }
@@ -108,7 +142,9 @@ const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 
 class Router {
   hosts = new Set<string>();
-  private readonly sessions = new Map<string, HttpSessionTransport>();
+  private readonly sessions = new Map<string, SessionTransport>();
+  /** With a shared store: the sessions every replica serves. */
+  readonly shared: SharedSessions | undefined;
   /** The SHA-256 of the token: digests of equal length compare in constant time whatever was sent. */
   private readonly token: Buffer | undefined;
   private readonly budget: HistoryBudget;
@@ -117,7 +153,9 @@ class Router {
   constructor(
     private readonly gateway: Gateway,
     private readonly options: ServeHttpOptions,
+    state?: RedisServeState,
   ) {
+    this.shared = state === undefined ? undefined : new SharedSessions(state, gateway, this.sessions);
     this.token = options.token ? sha256(options.token) : undefined;
     this.budget = new HistoryBudget(options.historyBytes?.total);
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -139,13 +177,14 @@ class Router {
       return this.reply(req, res, 400, `mcpwire serve: unsupported MCP-Protocol-Version ${excerpt(String(req.headers['mcp-protocol-version']), 40)}`);
     }
     if (req.method === 'POST') return this.post(req, res, sessionId);
+    if (this.shared !== undefined && (req.method === 'GET' || req.method === 'DELETE')) return void this.sharedGetOrDelete(req, res, sessionId);
     const transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     if (req.method === 'GET') {
       if (sessionId === undefined) return this.reply(req, res, 400, 'mcpwire serve: GET needs an MCP-Session-Id');
       if (transport === undefined) return this.reply(req, res, 404, 'mcpwire serve: unknown session');
       const last = req.headers['last-event-id'];
       const lastEventId = typeof last === 'string' && last !== '' ? last : undefined;
-      if (!transport.acceptGet(res, {}, lastEventId)) {
+      if (!(transport as HttpSessionTransport).acceptGet(res, {}, lastEventId)) {
         if (lastEventId !== undefined) this.reply(req, res, 400, 'mcpwire serve: no stream of this session to resume from that Last-Event-ID');
         else this.reply(req, res, 409, 'mcpwire serve: this session has a GET stream open already');
       }
@@ -161,10 +200,35 @@ class Router {
     res.writeHead(405, { allow: 'GET, POST, DELETE' }).end();
   }
 
+  /** GET and DELETE of a session shared in the store (http-shared.ts). */
+  private async sharedGetOrDelete(req: http.IncomingMessage, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
+    const shared = this.shared!;
+    if (sessionId === undefined) return this.reply(req, res, 400, `mcpwire serve: ${req.method} needs an MCP-Session-Id`);
+    try {
+      if (req.method === 'DELETE') {
+        if (!(await shared.delete(sessionId))) return this.reply(req, res, 404, 'mcpwire serve: unknown session');
+        res.writeHead(200).end();
+        return;
+      }
+      const transport = this.sessions.get(sessionId) ?? (await shared.restore(sessionId));
+      if (!(transport instanceof SharedSessionTransport)) return this.reply(req, res, 404, 'mcpwire serve: unknown session');
+      shared.touch(sessionId);
+      const last = req.headers['last-event-id'];
+      const lastEventId = typeof last === 'string' && last !== '' ? last : undefined;
+      if (!(await transport.acceptGet(res, {}, lastEventId))) {
+        if (lastEventId !== undefined) this.reply(req, res, 400, 'mcpwire serve: no stream of this session to resume from that Last-Event-ID');
+        else this.reply(req, res, 409, 'mcpwire serve: this session has a GET stream open already on this replica');
+      }
+    } catch {
+      req.resume();
+      if (!res.headersSent) storeAway(res, false);
+    }
+  }
+
   /** Ends the sessions idle for `idleMs` (see `sessionIdleMs`); lets go of the others' streams answered a while ago. */
   endIdle(idleMs: number, now = Date.now()): void {
     for (const [id, t] of this.sessions) {
-      t.expireDelivered(now);
+      if (t instanceof HttpSessionTransport) t.expireDelivered(now);
       if (t.connectedStreams() > 0 || now - t.lastActive < idleMs) continue;
       this.sessions.delete(id);
       void t.close();
@@ -192,7 +256,7 @@ class Router {
   /** Room for one more session: the one idle the longest ended if need be (see `maxSessions`); false when there is none to end. */
   private roomForSession(): boolean {
     if (this.sessions.size < this.maxSessions) return true;
-    let idlest: [string, HttpSessionTransport] | undefined;
+    let idlest: [string, SessionTransport] | undefined;
     for (const entry of this.sessions) {
       if (entry[1].connectedStreams() === 0 && (idlest === undefined || entry[1].lastActive < idlest[1].lastActive)) idlest = entry;
     }
@@ -258,6 +322,12 @@ class Router {
         return void res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5' }).end(rpcError(-32000, `Service Unavailable: the gateway serves ${this.maxSessions} sessions already, each with a stream open`));
       }
       const id = randomUUID();
+      if (this.shared !== undefined) {
+        transport = await this.shared.create(id, message);
+        headers['mcp-session-id'] = id;
+        transport.acceptPost([message], res, headers);
+        return;
+      }
       transport = new HttpSessionTransport(id, { budget: this.budget, historyBytes: this.options.historyBytes?.perSession });
       this.sessions.set(id, transport);
       const t = transport;
@@ -269,7 +339,15 @@ class Router {
         theirs?.(err);
       };
       headers['mcp-session-id'] = id;
-    } else if (transport === undefined) {
+    } else if (transport === undefined && this.shared !== undefined) {
+      try {
+        transport = await this.shared.restore(sessionId);
+      } catch {
+        return storeAway(res, true);
+      }
+      if (transport !== undefined) this.shared.touch(sessionId);
+    } else if (this.shared !== undefined) this.shared.touch(sessionId);
+    if (transport === undefined) {
       return void res.writeHead(404, { 'content-type': 'application/json' }).end(rpcError(-32001, 'Session not found'));
     }
     transport.lastActive = Date.now();

@@ -17,7 +17,7 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 import { packageVersion } from '../../util/package-files.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>]] [--names <as-is|prefixed|host>] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
+const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>] [--store <redis://…> [--secret-env <NAME>] [--advertise <host:port>]] [--public-host <host:port>]…] [--names <as-is|prefixed|host>] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
 
 /** setTimeout's largest delay: a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -38,16 +38,34 @@ function inputRounds(values: { 'max-held'?: string; 'held-ttl-ms'?: string }): {
   return { inputRounds: { ...(maxHeld !== undefined ? { maxHeld } : {}), ...(ttlMs !== undefined ? { ttlMs } : {}) } };
 }
 
+/**
+ * The replicas' shared state: `--store` (else `MCPWIRE_STORE`) naming Redis, the secret all
+ * replicas share (`--secret-env`, else `MCPWIRE_SERVE_SECRET`: the request-state key and the
+ * replicas' forwarding hop), and `--advertise`, the address other replicas reach this one at.
+ */
+function sharedState(values: { store?: string; 'secret-env'?: string; advertise?: string }): { store?: string; secret?: string; advertise?: string } {
+  const store = values.store ?? process.env.MCPWIRE_STORE;
+  const redis = store !== undefined && /^rediss?:\/\//.test(store);
+  const envName = values['secret-env'] ?? 'MCPWIRE_SERVE_SECRET';
+  const secret = process.env[envName] || undefined;
+  if (values['secret-env'] !== undefined && secret === undefined) throw new UsageError(`--secret-env ${envName}: that variable is not set or empty`);
+  if (redis && secret === undefined) throw new UsageError(`--store ${store!.replace(/:[^:@/]*@/, ':***@')}: replicas need a shared secret: set MCPWIRE_SERVE_SECRET (or name a variable with --secret-env)`);
+  if (!redis && (values.advertise !== undefined || values['secret-env'] !== undefined)) throw new UsageError('--secret-env and --advertise go with --store redis://…');
+  return redis ? { store, secret, ...(values.advertise !== undefined ? { advertise: values.advertise } : {}) } : {};
+}
+
 function version(): string {
   return packageVersion();
 }
 
 export default function serve(argv: string[]): Promise<number> {
-  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' }, 'tool-search': { type: 'boolean' }, pin: { type: 'string', multiple: true }, names: { type: 'string' } } as const;
+  const options = { imports: CONFIG_OPTIONS.imports, http: { type: 'boolean' }, listen: { type: 'string' }, 'token-env': { type: 'string' }, 'page-size': { type: 'string' }, 'max-held': { type: 'string' }, 'held-ttl-ms': { type: 'string' }, store: { type: 'string' }, 'secret-env': { type: 'string' }, advertise: { type: 'string' }, 'public-host': { type: 'string', multiple: true }, 'tool-search': { type: 'boolean' }, pin: { type: 'string', multiple: true }, names: { type: 'string' } } as const;
   return runCommand(argv, { usage: USAGE, options }, async ({ values, positionals }, run) => {
     if (positionals.length > 0) throw new UsageError(USAGE);
     if (values.stdio !== undefined || values.url !== undefined) throw new UsageError('serve serves the configured servers (--config <file> names one config file)');
-    if (!values.http && (values.listen !== undefined || values['token-env'] !== undefined)) throw new UsageError('--listen and --token-env go with --http');
+    if (!values.http && (values.listen !== undefined || values['token-env'] !== undefined || values.store !== undefined || values['secret-env'] !== undefined || values.advertise !== undefined || values['public-host'] !== undefined)) {
+      throw new UsageError('--listen, --token-env, --store, --secret-env, --advertise and --public-host go with --http');
+    }
     const pageSize = values['page-size'] === undefined ? undefined : Number(values['page-size']);
     if (pageSize !== undefined && !(Number.isInteger(pageSize) && pageSize >= 1 && pageSize <= 10_000)) throw new UsageError('--page-size: a whole number from 1 to 10000');
     const held = inputRounds(values);
@@ -75,7 +93,10 @@ export default function serve(argv: string[]): Promise<number> {
       token = process.env[values['token-env']];
       if (!token) throw new UsageError(`--token-env ${values['token-env']}: that variable is not set or empty`);
     }
-    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...search, ...names, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}) });
+    const shared = sharedState(values);
+    const scrub = run.scrub;
+    if (shared.secret !== undefined) run.scrub = (s) => scrub(s).split(shared.secret!).join('***');
+    const server = await api.serveHttp(config, { version: version(), log, host, ...held, ...search, ...names, ...(pageSize !== undefined ? { pageSize } : {}), listen: values.listen ?? '127.0.0.1:0', ...(token !== undefined ? { token } : {}), ...shared, ...(values['public-host'] !== undefined ? { publicHosts: values['public-host'] } : {}) });
     process.stderr.write(`LISTEN ${server.url}\n`);
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

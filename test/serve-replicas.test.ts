@@ -1,0 +1,140 @@
+/**
+ * `mcpwire serve --http --store redis://…` as replicas: three gateway processes behind HAProxy
+ * (round-robin, no sticky sessions) sharing one `redis-server`, all on loopback. An official SDK
+ * client (2025-11-25, sessions) and mcpwire's client pinned to 2026-07-28 list and call through
+ * them — consecutive requests land on different replicas; a replica killed mid-call and
+ * mid-stream: the SDK client resumes with `Last-Event-ID` on another replica and gets its
+ * response (the call run again there when it is read-only, else an error saying to send it
+ * again); a stream resumed on another replica while its owner lives is relayed live. Nothing
+ * hangs: every wait is bounded.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../src/index.js';
+import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from './support/replicas.js';
+import { until } from './support/until.js';
+
+const SCENARIO = { tools: ['echo', 'slow', 'concurrent', 'progress'] };
+const missing = !hasRedis || !hasHaproxy;
+
+let cluster: Cluster;
+beforeAll(async () => {
+  if (missing) return;
+  cluster = await startCluster(3, SCENARIO);
+}, 90_000);
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const sdkTransport = (url: string) => new StreamableHTTPClientTransport(new URL(url), { reconnectionOptions: { initialReconnectionDelay: 300, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 } });
+const named = (tools: { name: string }[], tool: string) => tools.find((t) => t.name.startsWith(`mcp_alpha_${tool}`))?.name;
+
+/** The replica whose downstream mock received the tools/call carrying `marker` (the one running it). */
+async function runningOn(marker: string): Promise<number> {
+  return until(`a replica running the call ${marker}`, () => {
+    const r = cluster.replicas.find((x) => cluster.calls(x).some((m) => JSON.stringify(m.params).includes(marker)));
+    return r?.index;
+  }, 30_000, 50);
+}
+
+describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis-server and haproxy: installed by .ci/run)', { timeout: 120_000 }, () => {
+  it('basic.transports#39 (a session on any replica): an SDK client initializes, lists and calls through round-robin; every replica served it', async () => {
+    const client = new Client({ name: 'sdk-replicas', version: '1.0.0' });
+    await client.connect(sdkTransport(cluster.url));
+    try {
+      const { tools } = await client.listTools();
+      const echo = named(tools, 'echo');
+      expect(echo, JSON.stringify(tools.map((t) => t.name))).toBeDefined();
+      for (let i = 0; i < 6; i++) {
+        expect(await client.callTool({ name: echo!, arguments: { text: `hello ${i}` } })).toMatchObject({ content: [{ type: 'text', text: `hello ${i}` }] });
+      }
+      // Six calls round-robin over three replicas (plus the lists): each replica's downstream saw some.
+      for (const r of cluster.replicas) expect(cluster.calls(r).some((m) => /hello \d/.test(JSON.stringify(m.params))), `replica ${r.index}`).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a 2026-07-28 client (no sessions) lists and calls through the replicas', async () => {
+    const c = await connect({ id: 'gateway', transport: 'http', url: cluster.url }, { protocolVersion: '2026-07-28', timeoutMs: 30_000 });
+    try {
+      const tools = await c.listTools();
+      const echo = named(tools, 'echo');
+      for (let i = 0; i < 3; i++) expect(JSON.stringify((await c.callTool(echo!, { text: `modern ${i}` })).content)).toContain(`modern ${i}`);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('basic.transports#36 (resume on another replica): a stream resumed elsewhere while its owner lives is replayed, then relayed live until the response', async () => {
+    const [a, b] = cluster.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
+    const direct = (r: { port: number }) => `http://127.0.0.1:${r.port}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(direct(a), { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }) });
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const h = { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+    await fetch(direct(b), { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then((r) => r.text());
+    const list = await (await fetch(direct(b), { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) })).text();
+    const progressName = /"(mcp_alpha_progress[^"]*)"/.exec(list)![1]!;
+    // The call on replica a; the client reads its first events and drops the connection.
+    const ac = new AbortController();
+    const post = await fetch(direct(a), { method: 'POST', headers: h, signal: ac.signal, body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: progressName, arguments: { steps: 6, intervalMs: 250 }, _meta: { progressToken: 'p1' } } }) });
+    const reader = post.body!.getReader();
+    let seen = '';
+    while (!/"progress":2/.test(seen)) seen += new TextDecoder().decode((await reader.read()).value);
+    ac.abort();
+    const ids = [...seen.matchAll(/^id: (\S+)$/gm)].map((m) => m[1]!);
+    const lastId = ids.at(-1)!;
+    // Resumed on replica b: what came after that id, then the rest live, then the response.
+    const resumed = await fetch(direct(b), { method: 'GET', headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25', 'last-event-id': lastId } });
+    expect(resumed.status).toBe(200);
+    const text = await resumed.text();
+    const events = [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1]!));
+    const progress = events.filter((e) => e.method === 'notifications/progress').map((e) => e.params.progress);
+    expect(progress[0]).toBeGreaterThan(2 - 1);
+    expect(progress).toEqual([...progress].sort((x, y) => x - y));
+    expect(progress.at(-1)).toBe(6);
+    expect(events.at(-1)).toMatchObject({ id: 3, result: { content: [{ text: 'done 6 steps' }] } });
+  });
+
+  it('a replica killed mid-call: the SDK client resumes with Last-Event-ID on another replica, which runs the read-only call again and answers', async () => {
+    const client = new Client({ name: 'sdk-kill-ro', version: '1.0.0' });
+    await client.connect(sdkTransport(cluster.url));
+    try {
+      const { tools } = await client.listTools();
+      const marker = `ro-${Date.now()}`;
+      // `concurrent` is read-only (its server's annotations are trusted): safe to run again.
+      const call = client.callTool({ name: named(tools, 'concurrent')!, arguments: { ms: 3000, marker } }, undefined, { timeout: 90_000 });
+      const victim = await runningOn(marker);
+      await kill(cluster.replicas[victim]!.child);
+      const result = await call;
+      expect(result.isError).not.toBe(true);
+      expect(JSON.stringify(result.content)).toContain('done (max in flight');
+      // Run again on a replica that lives.
+      const again = cluster.replicas.filter((r) => r.index !== victim).some((r) => cluster.calls(r).some((m) => JSON.stringify(m.params).includes(marker)));
+      expect(again).toBe(true);
+      await cluster.startReplica(victim);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a replica killed mid-stream of a call that may have side effects: the resumed stream gets an error telling to send it again, never a hang', async () => {
+    const client = new Client({ name: 'sdk-kill-rw', version: '1.0.0' });
+    await client.connect(sdkTransport(cluster.url));
+    try {
+      const { tools } = await client.listTools();
+      const seen: number[] = [];
+      const call = client.callTool({ name: named(tools, 'progress')!, arguments: { steps: 40, intervalMs: 250 } }, undefined, { timeout: 90_000, onprogress: (p) => seen.push(p.progress) });
+      await until('some progress', () => seen.length >= 2, 30_000);
+      const victim = await runningOn('"steps":40');
+      await kill(cluster.replicas[victim]!.child);
+      await expect(call).rejects.toThrow(/went away before it answered.*send the request again/);
+      await cluster.startReplica(victim);
+    } finally {
+      await client.close();
+    }
+  });
+});
