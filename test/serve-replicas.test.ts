@@ -5,13 +5,16 @@
  * them — consecutive requests land on different replicas; a replica killed mid-call and
  * mid-stream: the SDK client resumes with `Last-Event-ID` on another replica and gets its
  * response (the call run again there when it is read-only, else an error saying to send it
- * again); a stream resumed on another replica while its owner lives is relayed live. Nothing
- * hangs: every wait is bounded.
+ * again); a stream resumed on another replica while its owner lives is relayed live. A 2026-07-28
+ * client's `input_required` retry that lands on another replica is forwarded to the one holding
+ * the downstream call and completes; with that replica killed, the retry gets at once an error
+ * saying to call again. Nothing hangs: every wait is bounded.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/index.js';
+import { meta, postModern, type Msg } from './support/modern-wire.js';
 import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from './support/replicas.js';
 import { until } from './support/until.js';
 
@@ -136,5 +139,69 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
     } finally {
       await client.close();
     }
+  });
+});
+
+const ELICIT = { elicitation: {} };
+const COLOUR = { method: 'elicitation/create', params: { message: 'Your colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } } };
+
+describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input rounds across replicas', { timeout: 120_000 }, () => {
+  let held: Cluster;
+  let ask = '';
+  const direct = (i: number) => `http://127.0.0.1:${held.replicas[i]!.port}/mcp`;
+  let id = 1;
+  const send = async (url: string, params: Msg): Promise<Msg> => {
+    const a = await postModern(url, { jsonrpc: '2.0', id: id++, method: 'tools/call', params });
+    expect(a.response, a.text).toBeDefined();
+    return a.response!;
+  };
+  const callAsk = (more: Msg = {}) => ({ name: ask, arguments: COLOUR, _meta: meta({}, ELICIT), ...more });
+
+  beforeAll(async () => {
+    held = await startCluster(3, { tools: ['ask', 'echo'] });
+    // Each replica's host starts with its first request: one that declares elicitation, so the
+    // downstream server may ask for it.
+    for (let i = 0; i < 3; i++) {
+      const a = await postModern(direct(i), { jsonrpc: '2.0', id: id++, method: 'tools/list', params: { _meta: meta({}, ELICIT) } });
+      ask = (a.response!.result.tools as { name: string }[]).find((t) => t.name.startsWith('mcp_alpha_ask'))!.name;
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await held?.close();
+  });
+
+  it('basic.patterns.mrtr#20 across replicas: input_required from one replica, the retry on another is forwarded to the holder and completes', async () => {
+    const first = await send(direct(0), callAsk());
+    expect(first.result.resultType).toBe('input_required');
+    const key = Object.keys(first.result.inputRequests)[0]!;
+    const done = await send(direct(1), callAsk({ inputResponses: { [key]: { action: 'accept', content: { colour: 'teal' } } }, requestState: first.result.requestState }));
+    expect(done.result.resultType).toBe('complete');
+    expect(JSON.parse(done.result.content[0].text)).toEqual({ action: 'accept', content: { colour: 'teal' } });
+    // The downstream call ran on replica 0 only.
+    expect(held.calls(held.replicas[0]!).length).toBe(1);
+    expect(held.calls(held.replicas[1]!).length).toBe(0);
+  });
+
+  it("mcpwire's client pinned to 2026-07-28 answers the input round through HAProxy (round-robin: the retry lands on another replica)", async () => {
+    const c = await connect({ id: 'gateway', transport: 'http', url: held.url }, { protocolVersion: '2026-07-28', timeoutMs: 30_000, onElicitation: async () => ({ action: 'accept', content: { colour: 'plum' } }) });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await c.callTool(ask, COLOUR);
+        expect(r.isError, JSON.stringify(r.content)).not.toBe(true);
+        expect(JSON.parse((r.content[0] as { text: string }).text)).toEqual({ action: 'accept', content: { colour: 'plum' } });
+      }
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('the replica holding the call is killed: the retry on another replica gets the call-again error at once', async () => {
+    const first = await send(direct(2), callAsk());
+    expect(first.result.resultType).toBe('input_required');
+    const key = Object.keys(first.result.inputRequests)[0]!;
+    await kill(held.replicas[2]!.child);
+    const again = await send(direct(0), callAsk({ inputResponses: { [key]: { action: 'accept', content: { colour: 'grey' } } }, requestState: first.result.requestState }));
+    expect(again.error?.code).toBe(-32602);
+    expect(again.error?.message).toMatch(/send the request again without requestState/);
   });
 });

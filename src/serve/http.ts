@@ -36,6 +36,7 @@ import { HttpSessionTransport } from './http-session.js';
 import { SharedSessions, storeAway } from './http-shared.js';
 import { SharedSessionTransport } from './http-shared-session.js';
 import { RedisServeState } from '../store/redis-sessions.js';
+import { HeldForwarder } from './held-forward.js';
 import { GATEWAY_PROTOCOL_VERSION } from './session.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
 import { headerProblem, refuseModern, StatelessPostTransport } from './http-stateless.js';
@@ -107,9 +108,13 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
     throw new ConfigError(`listening on ${listen} (beyond loopback) needs a bearer token: give --token-env <NAME>`, { phase: 'config' });
   }
   const state = options.store !== undefined && /^rediss?:/.test(options.store) ? new RedisServeState(options.store, { history: { ...(options.historyBytes?.perSession !== undefined ? { maxBytes: options.historyBytes.perSession } : {}), ...(options.sessionIdleMs !== undefined ? { ttlMs: options.sessionIdleMs } : {}) } }) : undefined;
+  if (state !== undefined && !options.secret) throw new ConfigError('serve --store redis://… needs the secret the replicas share (MCPWIRE_SERVE_SECRET or --secret-env): the request-state key and the replicas\' forwarding hop come from it', { phase: 'config' });
   const secrets = [...(options.secrets ?? []), ...(options.token ? [options.token] : []), ...(options.secret ? [options.secret] : [])];
-  const gateway = new Gateway(config, { ...options, secrets, ...(state ? { storeHealth: () => state.health() } : {}) });
-  const router = new Router(gateway, options, state);
+  const holder = state === undefined ? {} : { holder: { hold: (id: string, ttlMs: number) => state.holdCall(id, ttlMs), release: (id: string) => state.releaseCall(id) } };
+  const inputRounds = { ...options.inputRounds, ...(options.secret ? { secret: options.secret } : {}), ...holder };
+  const gateway = new Gateway(config, { ...options, secrets, inputRounds, ...(state ? { storeHealth: () => state.health() } : {}) });
+  const forwarder = state === undefined ? undefined : new HeldForwarder(state, options.secret!, (id) => gateway.inputRounds.holds(id));
+  const router = new Router(gateway, options, state, forwarder);
   const server = http.createServer((req, res) => router.handle(req, res));
   const bound = await listenOn(server, listen);
   router.hosts = new Set([...bound.hosts, ...(options.publicHosts ?? []).map((h) => h.toLowerCase())]);
@@ -154,6 +159,7 @@ class Router {
     private readonly gateway: Gateway,
     private readonly options: ServeHttpOptions,
     state?: RedisServeState,
+    private readonly forwarder?: HeldForwarder,
   ) {
     this.shared = state === undefined ? undefined : new SharedSessions(state, gateway, this.sessions);
     this.token = options.token ? sha256(options.token) : undefined;
@@ -300,6 +306,11 @@ class Router {
     if (sessionId === undefined && modernVersionOf(message.params as Record<string, unknown> | undefined) !== undefined) {
       const problem = headerProblem(reqHeaders, message);
       if (problem !== undefined) return refuseModern(res, message.id, problem);
+      if (this.forwarder !== undefined) {
+        // A retry of a call another replica holds goes there (held-forward.ts).
+        if (this.forwarder.forwarded(reqHeaders) && !this.forwarder.check(reqHeaders)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('mcpwire serve: a forwarded request without the replicas\' proof\n');
+        if (await this.forwarder.route(message, Buffer.from(JSON.stringify(message)), reqHeaders, res)) return;
+      }
       // Stateless: a session of its own for this one POST, ended with its stream (the request's
       // ids are the client's alone; a lost stream loses the request, 2026-07-28).
       const t = new StatelessPostTransport(res, reqHeaders);

@@ -49,5 +49,7 @@ export async function withInputRounds(rounds: InputRounds, req: InputRequest, st
   }
   const out = await call.next(req.signal, req.sink);
   if (out.kind === 'result') return out.value;
-  return { resultType: 'input_required', inputRequests: out.inputRequests, requestState: rounds.issue(call) };
+  const requestState = rounds.issue(call);
+  await rounds.announce(call);
+  return { resultType: 'input_required', inputRequests: out.inputRequests, requestState };
 }

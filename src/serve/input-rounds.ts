@@ -13,6 +13,10 @@
  *   verification (basic.patterns.mrtr#7/#9, #10 the originating request); a state is redeemed
  *   once (basic.patterns.mrtr#11): a replay, or a state of a call that ended or expired, is
  *   refused. Both are -32602 (invalid params: the state is a param of the request).
+ * - Replicas (`serve --http --store`): the key is derived from the `secret` they share, so a
+ *   state verifies on any of them; each call waiting for its client is announced to the `holder`
+ *   (src/store/redis-sessions.ts: which replica holds it), so a retry that lands on another
+ *   replica is forwarded here (held-forward.ts).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { JsonRpcError } from '../errors.js';
@@ -30,16 +34,40 @@ export interface InputRoundsOptions {
   ttlMs?: number;
   /** Window in which input requests of one call go out together (default 25 ms). */
   coalesceMs?: number;
+  /** The secret shared by replicas: the state's key is derived from it (default: a random key of this process). */
+  secret?: string;
+  /** Told which calls this process holds, for replicas to forward retries here. */
+  holder?: CallHolder;
+}
+
+/** Where a replica says which held calls are its own (Redis with `serve --store`). */
+export interface CallHolder {
+  hold(id: string, ttlMs: number): Promise<void>;
+  release(id: string): void;
+}
+
+/** The call id a `requestState` names (not verified: the holder verifies), or undefined. */
+export function heldCallIdOf(state: unknown): string | undefined {
+  if (typeof state !== 'string') return undefined;
+  const dot = state.indexOf('.');
+  if (dot <= 0) return undefined;
+  const id = Buffer.from(state.slice(0, dot), 'base64url').toString('utf8').split('.')[0];
+  return id !== undefined && /^[A-Za-z0-9_-]{1,64}$/.test(id) ? id : undefined;
 }
 
 export class InputRounds implements HeldCallTable {
   readonly maxHeld: number;
   readonly ttlMs: number;
   readonly coalesceMs: number;
-  private readonly key = randomBytes(32);
+  private readonly key: Buffer;
   private readonly held = new Map<string, HeldCall>();
+  private readonly holder: CallHolder | undefined;
+  /** Calls announced to the holder. */
+  private readonly announced = new Set<string>();
 
   constructor(options: InputRoundsOptions = {}) {
+    this.key = options.secret !== undefined ? createHmac('sha256', options.secret).update('mcpwire serve request-state key').digest() : randomBytes(32);
+    this.holder = options.holder;
     this.maxHeld = Math.max(1, options.maxHeld ?? DEFAULT_MAX_HELD);
     this.ttlMs = Math.max(1, options.ttlMs ?? DEFAULT_INPUT_TTL_MS);
     this.coalesceMs = Math.max(0, options.coalesceMs ?? DEFAULT_COALESCE_MS);
@@ -62,7 +90,20 @@ export class InputRounds implements HeldCallTable {
     return true;
   }
 
+  /** Whether this process holds the call `id`. */
+  holds(id: string): boolean {
+    return this.held.has(id);
+  }
+
+  /** The call waits for its client's retry: the holder learns it is here (before its state goes out). */
+  async announce(call: HeldCall): Promise<void> {
+    if (this.holder === undefined || this.held.get(call.id) !== call) return;
+    this.announced.add(call.id);
+    await this.holder.hold(call.id, this.ttlMs).catch(() => undefined);
+  }
+
   release(call: HeldCall): void {
+    if (this.announced.delete(call.id)) this.holder?.release(call.id);
     if (call.timer !== undefined) clearTimeout(call.timer);
     call.timer = undefined;
     call.redeemable = false;
