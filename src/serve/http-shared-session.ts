@@ -60,6 +60,8 @@ export class SharedSessionTransport implements Transport {
   private standalone: Stream | undefined;
   private next = 0;
   private closed = false;
+  /** A stream's history was lost and logged; quiet until the store takes an event again. */
+  private quiet = false;
 
   constructor(
     readonly sessionId: string,
@@ -222,6 +224,7 @@ export class SharedSessionTransport implements Transport {
     this.state.history.append(this.sessionId, stream.key, seq, text, done).then(
       (kept) => {
         if (!kept) stream.broken = true;
+        else this.quiet = false;
       },
       (err: unknown) => this.lose(stream, err),
     );
@@ -230,7 +233,10 @@ export class SharedSessionTransport implements Transport {
   private lose(stream: Stream, err: unknown): void {
     if (stream.broken) return;
     stream.broken = true;
-    this.options.log(`session ${this.sessionId.slice(0, 8)}: stream ${stream.key} is not resumable (${(err as Error)?.message ?? String(err)})`);
+    // Once per session while the store is away (a line per stream would flood the log).
+    if (this.quiet) return;
+    this.quiet = true;
+    this.options.log(`session ${this.sessionId.slice(0, 8)}: stream ${stream.key} (and others while the store is away) not resumable: ${(err as Error)?.message ?? String(err)}`);
   }
 
   private async resume(res: http.ServerResponse, headers: http.OutgoingHttpHeaders, lastEventId: string): Promise<boolean> {

@@ -17,6 +17,8 @@ const TOUCH_EVERY_MS = 10_000;
 export class SharedSessions {
   private readonly restoring = new Map<string, Promise<SharedSessionTransport | undefined>>();
   private readonly touched = new Map<string, number>();
+  /** The records of the sessions this replica holds, stored again when Redis comes back. */
+  private readonly records = new Map<string, Record<string, unknown>>();
 
   constructor(
     readonly state: RedisServeState,
@@ -30,7 +32,9 @@ export class SharedSessions {
     const t = this.transport(id);
     this.local.set(id, t);
     await this.attach(id, t);
-    const saved = this.state.saveSession(id, (message.params ?? {}) as Record<string, unknown>).catch((err: unknown) => {
+    const record = (message.params ?? {}) as Record<string, unknown>;
+    this.records.set(id, record);
+    const saved = this.state.saveSession(id, record).catch((err: unknown) => {
       this.gateway.log(`session ${id.slice(0, 8)} is served by this replica only: the store did not take its record (${(err as Error)?.message ?? String(err)})`);
     });
     t.gate(message.id as string | number, saved);
@@ -45,6 +49,12 @@ export class SharedSessions {
       this.restoring.set(id, p);
     }
     return p;
+  }
+
+  /** Redis is back (maybe restarted empty): the records of the sessions held here are stored again. */
+  recovered(): void {
+    for (const [id, record] of this.records) if (this.local.has(id)) this.state.saveSession(id, record).catch(() => undefined);
+    this.gateway.log('the session store is reachable again');
   }
 
   /** A request of the session came: its record lives on (at most one write per `TOUCH_EVERY_MS`). */
@@ -62,6 +72,7 @@ export class SharedSessions {
     if (!known) return false;
     this.local.delete(id);
     this.touched.delete(id);
+    this.records.delete(id);
     await here?.close();
     await this.state.deleteSession(id);
     return true;
@@ -83,6 +94,7 @@ export class SharedSessions {
     if (existing instanceof SharedSessionTransport) return existing;
     const t = this.transport(id);
     this.local.set(id, t);
+    this.records.set(id, record);
     await this.attach(id, t);
     await t.restore(record);
     return t;
@@ -96,7 +108,10 @@ export class SharedSessions {
     await this.gateway.attach(t);
     const theirs = t.onclose;
     t.onclose = (err) => {
-      if (this.local.get(id) === t) this.local.delete(id);
+      if (this.local.get(id) === t) {
+        this.local.delete(id);
+        this.records.delete(id);
+      }
       theirs?.(err);
     };
   }

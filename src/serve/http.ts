@@ -120,7 +120,7 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   router.hosts = new Set([...bound.hosts, ...(options.publicHosts ?? []).map((h) => h.toLowerCase())]);
   let stopCtl: (() => void) | undefined;
   if (state !== undefined) {
-    await state.start(options.advertise ?? `${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`);
+    await state.start(options.advertise ?? `${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`, () => router.shared?.recovered());
     stopCtl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
   }
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;

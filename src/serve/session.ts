@@ -28,6 +28,7 @@ import type { InputRounds } from './input-rounds.js';
 import { asksForInput, withInputRounds } from './input-call.js';
 import { StatelessPostTransport } from './http-stateless.js';
 import { paramHeaderProblem } from './param-headers.js';
+import type { StoreHealth } from '../store/redis-connection.js';
 
 /** The handshake-era revision served to `initialize` (basic.lifecycle#10: the server answers a version it supports); 2026-07-28 is modern.ts's. */
 export const GATEWAY_PROTOCOL_VERSION = '2025-11-25';
@@ -66,6 +67,8 @@ export interface SessionGateway {
   /** How downstream tools and prompts are named, and the current tools' names (names.ts). */
   readonly names: NamingMode;
   toolNames(host: McpHost): NameTable;
+  /** With replicas (`serve --http --store`): the shared store's health, for status. */
+  storeHealth?(): StoreHealth | undefined;
 }
 
 const NOT_INITIALIZED = () => new JsonRpcError(-32600, 'Server not initialized: send initialize first');
@@ -266,7 +269,7 @@ export class GatewaySession {
       await this.ready();
       const uri = params?.uri;
       if (typeof uri !== 'string') throw invalidParams('resources/read: "uri" must be a string');
-      if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ servers: statusRows(this.host, down) }) }] };
+      if (uri === STATUS_URI) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(this.status()) }] };
       const view = upstreamViewUri(uri, (id) => this.host?.client(id) !== undefined); // a server's ui:// view (apps.ts)
       if (view !== undefined) return this.gateway.whileCalling(view.server, this, async () => gatewayReadResult(await down.readFrom(view.server, view.uri, ctx.signal), view.server, view.uri));
       if (served.modern && asksForInput(served.caps)) {
@@ -339,8 +342,14 @@ export class GatewaySession {
   }
 
   private statusResult(): Record<string, unknown> {
-    const servers = statusRows(this.host, this.gateway.down);
-    return { content: [{ type: 'text', text: JSON.stringify({ servers }) }], structuredContent: { servers } };
+    const status = this.status();
+    return { content: [{ type: 'text', text: JSON.stringify(status) }], structuredContent: status };
+  }
+
+  /** Each server's row, and with replicas the shared store's health (`ok`, or `degraded` and since when). */
+  private status(): Record<string, unknown> {
+    const store = this.gateway.storeHealth?.();
+    return { servers: statusRows(this.host, this.gateway.down), ...(store !== undefined ? { store } : {}) };
   }
 }
 

@@ -54,10 +54,24 @@ export class RedisServeState {
     return this.conn.health();
   }
 
-  /** Announces this replica at `address` (its internal `host:port`) and keeps it alive. */
-  async start(address: string): Promise<void> {
+  /**
+   * Announces this replica at `address` (its internal `host:port`) and keeps it alive;
+   * `recovered` runs when a heartbeat gets through after failing (Redis is back: a Redis that
+   * restarted empty needs the replica's records again).
+   */
+  async start(address: string, recovered?: () => void): Promise<void> {
     this.address = address;
-    const beat = () => this.conn.command(['SET', `${this.base}replica:${this.replica}`, this.address, 'PX', String(this.heartbeatMs * 3)]).catch(() => undefined);
+    let failing = false;
+    const beat = () =>
+      this.conn.command(['SET', `${this.base}replica:${this.replica}`, this.address, 'PX', String(this.heartbeatMs * 3)]).then(
+        () => {
+          if (failing) recovered?.();
+          failing = false;
+        },
+        () => {
+          failing = true;
+        },
+      );
     this.timer = setInterval(() => void beat(), this.heartbeatMs);
     this.timer.unref();
     await beat();
