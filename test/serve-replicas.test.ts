@@ -12,6 +12,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../src/index.js';
 import { meta, postModern, type Msg } from './support/modern-wire.js';
@@ -192,6 +193,24 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
       }
     } finally {
       await c.close();
+    }
+  });
+
+  it('client.elicitation (2025-11-25 session): the SDK client\'s answer to a downstream elicitation reaches the replica running the call wherever the balancer sends it', async () => {
+    const client = new Client({ name: 'sdk-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    let asked = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      asked++;
+      return { action: 'accept', content: { colour: `c${asked}` } };
+    });
+    await client.connect(sdkTransport(held.url));
+    try {
+      for (let i = 1; i <= 3; i++) {
+        const r = await client.callTool({ name: ask, arguments: COLOUR }, undefined, { timeout: 30_000 });
+        expect(JSON.parse((r.content as { text: string }[])[0]!.text), JSON.stringify(r)).toEqual({ action: 'accept', content: { colour: `c${i}` } });
+      }
+    } finally {
+      await client.close();
     }
   });
 

@@ -59,6 +59,9 @@ export class SharedSessionTransport implements Transport {
   private swallowed: ((v: unknown) => void) | undefined;
   private standalone: Stream | undefined;
   private next = 0;
+  /** The ids of our requests to the client, as they went out (`<replica>:<id>`) → as the connection knows them. */
+  private readonly asked = new Map<string, RequestId>();
+  private unhear: (() => void) | undefined;
   private closed = false;
   /** A stream's history was lost and logged; quiet until the store takes an event again. */
   private quiet = false;
@@ -102,7 +105,36 @@ export class SharedSessionTransport implements Transport {
       const stream = this.open(res, headers, new Set(requests.map((m) => m.id as RequestId)), JSON.stringify(requests));
       for (const r of requests) this.track(r, stream);
     }
-    for (const m of messages) this.onmessage?.(m, undefined, undefined);
+    for (const m of messages) {
+      if (m.method === undefined && typeof m.id === 'string' && this.answerTo(m)) continue;
+      this.onmessage?.(m, undefined, undefined);
+    }
+  }
+
+  /**
+   * The client's answer to a request of ours (sampling, elicitation, roots during a call): its id
+   * names the replica that asked (`<replica>:<id>`). Ours: handed to the connection under the id
+   * it knows; another replica's: published to it (`deliverAnswer` there). True when handled.
+   */
+  private answerTo(m: Record<string, unknown>): boolean {
+    const id = m.id as string;
+    const colon = id.indexOf(':');
+    if (colon <= 0) return false;
+    const replica = id.slice(0, colon);
+    if (replica !== this.state.replica) {
+      this.state.publishAnswer(replica, this.sessionId, JSON.stringify(m)).catch(() => undefined);
+      return true;
+    }
+    this.deliverAnswer(m);
+    return true;
+  }
+
+  /** An answer of the client to a request this replica sent (it may have come through another replica). */
+  deliverAnswer(m: Record<string, unknown>): void {
+    const theirs = this.asked.get(m.id as string);
+    if (theirs === undefined) return;
+    this.asked.delete(m.id as string);
+    this.onmessage?.({ ...m, id: theirs }, undefined, undefined);
   }
 
   /** A GET: with `Last-Event-ID` that stream resumed (false: unknown here and in the store, or its history from there is gone); without, the session's GET stream on this replica. */
@@ -118,7 +150,7 @@ export class SharedSessionTransport implements Transport {
   async send(message: JSONRPCMessage, options?: SendOptions): Promise<void> {
     if (this.closed) return;
     const m = message as unknown as Record<string, unknown>;
-    const text = options?.serialized ?? JSON.stringify(message);
+    let text = options?.serialized ?? JSON.stringify(message);
     if (m.method === undefined) {
       const gate = this.gates.get(m.id as RequestId);
       if (gate === 'swallow') {
@@ -130,6 +162,13 @@ export class SharedSessionTransport implements Transport {
         await gate.catch(() => undefined);
       }
       return this.respond(m.id as RequestId, text);
+    }
+    if (m.id !== undefined && m.id !== null) {
+      // Our request to the client: its id names this replica, for the answer to find its way back.
+      const routed = `${this.state.replica}:${String(m.id)}`;
+      this.asked.set(routed, m.id as RequestId);
+      if (this.asked.size > 1024) this.asked.delete(this.asked.keys().next().value!);
+      text = JSON.stringify({ ...m, id: routed });
     }
     const token = m.method === 'notifications/progress' ? (m.params as Record<string, unknown> | undefined)?.progressToken : undefined;
     const rid = typeof token === 'string' || typeof token === 'number' ? this.byToken.get(token) : undefined;

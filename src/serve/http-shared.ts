@@ -51,6 +51,17 @@ export class SharedSessions {
     return p;
   }
 
+  /** The client's answer to a request this replica sent, taken in by another replica. */
+  answer(sid: string, message: string): void {
+    const t = this.local.get(sid);
+    if (!(t instanceof SharedSessionTransport)) return;
+    try {
+      t.deliverAnswer(JSON.parse(message) as Record<string, unknown>);
+    } catch {
+      /* not JSON: dropped */
+    }
+  }
+
   /** Redis is back (maybe restarted empty): the records of the sessions held here are stored again. */
   recovered(): void {
     for (const [id, record] of this.records) if (this.local.has(id)) this.state.saveSession(id, record).catch(() => undefined);

@@ -121,7 +121,12 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   let stopCtl: (() => void) | undefined;
   if (state !== undefined) {
     await state.start(options.advertise ?? `${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`, () => router.shared?.recovered());
-    stopCtl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
+    const ctl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
+    const answers = await state.onAnswer((sid, m) => router.shared?.answer(sid, m)).catch(() => undefined);
+    stopCtl = () => {
+      ctl?.();
+      answers?.();
+    };
   }
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const sweep = setInterval(() => router.endIdle(idleMs), Math.max(10, Math.min(60_000, Math.floor(idleMs / 4))));

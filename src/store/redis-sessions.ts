@@ -118,6 +118,19 @@ export class RedisServeState {
     });
   }
 
+  /** Hands the client's answer to a request replica `replica` sent in session `sid` (it came in here). */
+  async publishAnswer(replica: string, sid: string, message: string): Promise<void> {
+    await this.conn.command(['PUBLISH', `${this.base}answers:${replica}`, `${sid}\n${message}`]);
+  }
+
+  /** Hears the answers other replicas took in for requests this replica sent. */
+  onAnswer(fn: (sid: string, message: string) => void): Promise<() => void> {
+    return this.sub.subscribe(`${this.base}answers:${this.replica}`, (m) => {
+      const nl = m.indexOf('\n');
+      if (nl > 0) fn(m.slice(0, nl), m.slice(nl + 1));
+    });
+  }
+
   /** Records that this replica holds the call `id` (for `ttlMs`). */
   async holdCall(id: string, ttlMs: number): Promise<void> {
     await this.conn.command(['SET', `${this.base}held:${id}`, this.replica, 'PX', String(ttlMs)]);
