@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisServeState } from '../src/store/redis-sessions.js';
-import { hasRedis, kill, startRedis } from './support/replicas.js';
+import { RedisServeState } from '../../src/store/redis-sessions.js';
+import { hasRedis, kill, startRedis } from '../support/replicas.js';
 import type { ChildProcess } from 'node:child_process';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-history-'));

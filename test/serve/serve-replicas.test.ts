@@ -14,10 +14,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect } from '../src/index.js';
-import { meta, postModern, type Msg } from './support/modern-wire.js';
-import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from './support/replicas.js';
-import { until } from './support/until.js';
+import { connect } from '../../src/index.js';
+import { meta, postModern, type Msg } from '../support/modern-wire.js';
+import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from '../support/replicas.js';
+import { until } from '../support/until.js';
 
 const SCENARIO = { tools: ['echo', 'slow', 'concurrent', 'progress'] };
 const missing = !hasRedis || !hasHaproxy;
