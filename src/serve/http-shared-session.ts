@@ -344,9 +344,7 @@ export class SharedSessionTransport implements Transport {
     };
     try {
       unsubscribe = await this.state.sub.subscribe(this.state.history.channel(this.sessionId, key), (msg) => {
-        const a = msg.indexOf('\n');
-        const b = msg.indexOf('\n', a + 1);
-        const e = { seq: Number(msg.slice(0, a)), done: msg.slice(a + 1, b) === '1', text: msg.slice(b + 1) };
+        const e = publishedEvent(msg);
         if (queue !== undefined) queue.push(e);
         else out(e.seq, e.done, e.text);
       });
@@ -433,6 +431,13 @@ export class SharedSessionTransport implements Transport {
     }
     if (stream.waiting!.size === 0) this.finish(stream);
   }
+}
+
+/** An event as the append script publishes it: `<seq>\n<done>\n<text>`. */
+function publishedEvent(msg: string): { seq: number; done: boolean; text: string } {
+  const a = msg.indexOf('\n');
+  const b = msg.indexOf('\n', a + 1);
+  return { seq: Number(msg.slice(0, a)), done: msg.slice(a + 1, b) === '1', text: msg.slice(b + 1) };
 }
 
 function write(res: http.ServerResponse, key: string, seq: number, text: string): void {

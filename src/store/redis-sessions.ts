@@ -115,7 +115,7 @@ export class RedisServeState {
   onSessionEnded(fn: (sid: string) => void): Promise<() => void> {
     return this.sub.subscribe(`${this.base}ctl`, (m) => {
       if (m.startsWith('end ')) fn(m.slice(4));
-    });
+    }, true);
   }
 
   /** Hands the client's answer to a request replica `replica` sent in session `sid` (it came in here). */
@@ -128,7 +128,7 @@ export class RedisServeState {
     return this.sub.subscribe(`${this.base}answers:${this.replica}`, (m) => {
       const nl = m.indexOf('\n');
       if (nl > 0) fn(m.slice(0, nl), m.slice(nl + 1));
-    });
+    }, true);
   }
 
   /** Records that this replica holds the call `id` (for `ttlMs`). */
