@@ -12,6 +12,7 @@ import { toConnectConfig, type McpHost, type ResolvedServer } from '../host-api.
 import { connectDaemon, fingerprint, openRemote, remoteHost } from '../daemon-api.js';
 import type { TargetFlags } from './target.js';
 import { noteConfigured } from './login-hint.js';
+import { openRemembering } from './era-memory.js';
 
 type Flags = TargetFlags & { 'no-daemon'?: boolean };
 
@@ -50,7 +51,7 @@ export async function connectServer(server: ResolvedServer, flags: Flags, option
       conn.close();
     }
   }
-  return connect(toConnectConfig(server), options);
+  return openRemembering(server, options, (o) => connect(toConnectConfig(server), o));
 }
 
 /** The daemon's tools view of `servers`, or undefined (the command runs its own host). */

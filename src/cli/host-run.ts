@@ -8,6 +8,7 @@ import { createHost, type HostOptions, type McpHost, type ResolvedServer } from 
 import { parseTimeout } from './args.js';
 import { clientOptions, type TargetFlags } from './target.js';
 import { daemonHost } from './daemon-client.js';
+import { cliEraMemory } from './era-memory.js';
 
 /** The per-server connect timeout of `status` and `tools` when `--timeout-ms` is not given. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
@@ -32,6 +33,7 @@ export async function withHost<T>(servers: readonly ResolvedServer[], flags: Tar
   const host = createHost(list, {
     clientOptions: { ...clientOptions(flags), initializeTimeoutMs: timeoutMs },
     backoff: { maxRetries: 0 },
+    ...withEraMemory(),
     ...(options.permission !== undefined ? { permission: options.permission } : {}),
   });
   if (options.onDiagnostic) host.on('diagnostic', (d: { server?: string; message: string }) => options.onDiagnostic!(d.server, d.message));
@@ -41,4 +43,9 @@ export async function withHost<T>(servers: readonly ResolvedServer[], flags: Tar
   } finally {
     await host.close();
   }
+}
+
+function withEraMemory(): Pick<HostOptions, 'eraMemory'> {
+  const eraMemory = cliEraMemory();
+  return eraMemory === undefined ? {} : { eraMemory };
 }

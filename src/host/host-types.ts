@@ -15,6 +15,7 @@ import type { SandboxStatus } from './sandbox-note.js';
 import type { ConnectFn, ServerState } from './server-slot.js';
 import type { BoundOptions } from './tool-result.js';
 import type { AdaptOptions } from './tools.js';
+import type { EraMemory } from './era-memory.js';
 
 /** Options of `createHost`. */
 export interface HostOptions {
@@ -56,6 +57,11 @@ export interface HostOptions {
    * stored token and refreshes it transparently; `false` turns OAuth off.
    */
   auth?: HostAuthOptions | false;
+  /**
+   * Where the era verdicts of stdio servers outlive this host (`era-memory.ts`; the CLI gives
+   * `eras.json` in the config dir). Default: none, the verdict lives as long as the host.
+   */
+  eraMemory?: EraMemory;
   random?: () => number;
   now?: () => number;
 }

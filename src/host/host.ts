@@ -97,6 +97,7 @@ export class McpHost extends EventEmitter {
       backoff: options.backoff ?? {},
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
+      ...(options.eraMemory !== undefined ? { eraMemory: options.eraMemory } : {}),
       onChange: (s) => this.slotChanged(s),
       onListChanged: (s, kind) => this.emit('listChanged', { server: s.server.id, kind }),
       onDiagnostic: (s, message) => this.emit('diagnostic', { server: s.server.id, message }),

@@ -33,6 +33,7 @@ export {
   type LogoutResult,
 } from './oauth.js';
 export { oauthOffer, type OAuthOffer, type OAuthOfferOptions } from './oauth-offer.js';
+export { EraFile, eraMemoryPath, type EraMemory } from './era-memory.js';
 export { StoreError, isStoreError, parseStoreSetting, shownUrl, storeSettingFrom, RedisTokenStore, openTokenStore, type StoreSetting, type StoreHealth, type RedisTokenStoreOptions, type TokenStoreWithHealth } from '../store/index.js';
 export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type FileTokenStoreOptions } from '../auth/file-store.js';
 export { TokenStoreLockError } from '../auth/lock.js';

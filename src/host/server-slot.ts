@@ -23,6 +23,7 @@ import type { ServerConfig } from '../transport/create.js';
 import { serverRedaction, type ServerRedaction } from './redaction.js';
 import { DenialLog, denialText } from './sandbox-note.js';
 import { sanitizeText } from './text.js';
+import type { EraMemory } from './era-memory.js';
 
 /**
  * The host runs task-required tools as tasks in every era: 2025-11-25 tasks are core, 2026-07-28
@@ -48,6 +49,8 @@ export interface SlotDeps {
   backoff: BackoffOptions;
   random: () => number;
   now: () => number;
+  /** Era verdicts kept across processes (era-memory.ts). */
+  eraMemory?: EraMemory;
   /** State, tools or error changed. */
   onChange: (slot: ServerSlot) => void;
   /** The server said its resources or prompts changed. */
@@ -158,9 +161,12 @@ export class ServerSlot {
     this.setState('connecting');
     const timeoutMs = this.server.config.requestTimeoutMs;
     let client: HostClient | undefined;
+    let recalled: 'handshake' | undefined;
     try {
       const pinned = this.server.config.protocolVersion;
-      const era = pinned !== undefined ? { protocolVersion: pinned } : this.knownEra !== undefined ? { knownEra: this.knownEra } : {};
+      recalled = pinned === undefined && this.knownEra === undefined ? await this.recallEra() : undefined;
+      const known = this.knownEra ?? recalled;
+      const era = pinned !== undefined ? { protocolVersion: pinned } : known !== undefined ? { knownEra: known } : {};
       client = await this.deps.connect(this.connectConfig(), { timeoutMs, ...withTasksExtension(this.deps.clientOptions), ...era, signal: abort.signal });
       if (gen !== this.generation) return void (await client.close().catch(() => {}));
       this.pending = client;
@@ -170,6 +176,7 @@ export class ServerSlot {
       this.pending = undefined;
       this.client = client;
       this.knownEra = client.era === 'modern' || client.era === 'handshake' ? client.era : undefined;
+      if (pinned === undefined) await this.deps.eraMemory?.opened(this.server, client.era, client.serverInfo, recalled !== undefined).catch(() => {});
       this.tools = tools;
       this.lastError = undefined;
       this.lastConnectedAt = this.deps.now();
@@ -179,11 +186,17 @@ export class ServerSlot {
     } catch (err) {
       if (gen !== this.generation) return;
       this.knownEra = undefined;
+      await this.deps.eraMemory?.failed(this.server).catch(() => {});
       this.detach?.();
       this.pending = undefined;
       await client?.close().catch(() => {});
       this.failed(err);
     }
+  }
+
+  /** The verdict an earlier process kept for this entry (era-memory.ts); none when it cannot be read. */
+  private recallEra(): Promise<'handshake' | undefined> {
+    return this.deps.eraMemory?.recall(this.server).catch(() => undefined) ?? Promise.resolve(undefined);
   }
 
   /** The connect() config, a sandbox's refusals reported to this slot. */

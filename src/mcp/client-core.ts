@@ -70,6 +70,8 @@ export abstract class ClientCore extends EventEmitter {
   private telemetry: Telemetry | undefined;
   /** How the era's codec sends while opening (initialize, notifications/initialized). */
   private readonly eraIo: EraIo;
+  /** Told of every server notification and stderr chunk while the era probe watches for signs of life (eras/select.ts). */
+  private activity: ((what: 'notification' | 'stderr') => void) | undefined;
   /** 2026-07-28: the `subscriptions/listen` of what this client's users listen to (subscriptions.ts). */
   protected readonly listen: ListenManager;
   /** 2026-07-28: cacheable results by `ttlMs` (result-cache.ts), with the current authorization context. */
@@ -143,6 +145,9 @@ export abstract class ClientCore extends EventEmitter {
           if (this.transport?.setSessions === undefined) return false;
           this.transport.setSessions(!on);
           return true;
+        },
+        onActivity: (listener) => {
+          this.activity = listener;
         },
     };
   }
@@ -269,7 +274,7 @@ export abstract class ClientCore extends EventEmitter {
         throw new ConfigError(unsupported, { serverId: this.serverId, phase: 'config', field: 'protocolVersion' });
       }
       this.options.signal?.throwIfAborted();
-      const transport = this.options.transport ?? (await createTransport(this.config, this.options));
+      const transport = this.options.transport ?? (await createTransport(this.config, this.transportOptions()));
       this.transport = transport;
       const { observer, trace } = await clientObserver(this.options, this.config, this.serverId, transport.kind, (code, message) => this.diagnostic(code, message));
       this.trace = trace;
@@ -312,6 +317,18 @@ export abstract class ClientCore extends EventEmitter {
     this.connection.setNotificationHandler('notifications/subscriptions/acknowledged', (params) => this.listen.onAcknowledged(params));
   }
 
+  /** The options a transport is made with: the caller's, stderr also shown to the era probe. */
+  private transportOptions(): ClientOptions {
+    const theirs = this.options.onStderr;
+    return {
+      ...this.options,
+      onStderr: (chunk) => {
+        this.activity?.('stderr');
+        theirs?.(chunk);
+      },
+    };
+  }
+
   /**
    * A fresh transport from the config, for a server whose process the era probe ended
    * (eras/select.ts). False when the caller gave the transport: another cannot be made.
@@ -319,7 +336,7 @@ export abstract class ClientCore extends EventEmitter {
   private async restartTransport(): Promise<boolean> {
     if (this.options.transport !== undefined) return false;
     await this.connection?.close();
-    await this.attach(await createTransport(this.config, this.options));
+    await this.attach(await createTransport(this.config, this.transportOptions()));
     this.closeReason = undefined;
     await this.transport!.start();
     return true;
@@ -447,6 +464,7 @@ export abstract class ClientCore extends EventEmitter {
 
   /** Server notifications become events; a changed tool list also makes the tools' task support unknown again. */
   private onFeatureEvent(event: string, payload: unknown, extra?: MessageExtra): void {
+    this.activity?.('notification');
     // basic.patterns.subscriptions#4: a change counts only on a subscription of ours
     if (this.codec.era === 'modern' && !this.listen.accept(event, payload)) return;
     this.cache.onNotification(event, payload as Record<string, unknown> | undefined);

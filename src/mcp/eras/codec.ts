@@ -49,6 +49,8 @@ export interface EraIo {
    * session-based again. False when the transport has no such mode (stdio, legacy SSE).
    */
   stateless(on: boolean): boolean;
+  /** Calls `listener` on every notification the server sends and its stderr output (select.ts: signs of life during the probe); undefined removes it. */
+  onActivity?(listener: ((what: 'notification' | 'stderr') => void) | undefined): void;
 }
 
 export interface OpenOptions {

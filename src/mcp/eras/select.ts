@@ -8,7 +8,10 @@
  * - stdio (basic/transports/stdio "Backward Compatibility", server.discover#2): `server/discover`
  *   first. A DiscoverResult, or a modern error (-32022 naming versions), means modern — and
  *   never a fallback, even when no version is mutual. Any other error, a malformed answer, or
- *   no answer within the probe timeout means legacy: `initialize` — not keyed to one error code.
+ *   no answer within the probe timeout means legacy: `initialize` — not keyed to one error code
+ *   (basic.transports.stdio#15). The probe timeout is cut short by what the server shows: one
+ *   that sends a notification, or logs on stderr and answers a `ping`, but not the probe is
+ *   legacy at once (`SignsOfLife`); a silent one keeps the whole bound.
  *   A legacy server that exits on any request before `initialize` is started again from the
  *   same config (a stdio transport is not restartable: a fresh one comes from the transport
  *   factory; a transport the caller gave cannot be re-made, so that case fails).
@@ -179,16 +182,20 @@ export class EraSelector implements EraCodec {
     this.current = this.o.modern;
     this.probingNow = true;
     let restarted = false;
+    const life = new SignsOfLife(io, options.signal, probeMs);
     try {
-      const n = await this.o.modern.open(io, { signal: options.signal, timeoutMs: probeMs });
+      const n = await this.o.modern.open(io, { signal: life.signal, timeoutMs: probeMs });
       this.verdict = 'modern';
       return n;
     } catch (err) {
-      if (!isLegacyEvidence(err, options.signal)) throw err;
+      // cut short by the grace after a sign of life, or any other legacy evidence
+      const cut = life.cutShort && !options.signal?.aborted;
+      if (!cut && !isLegacyEvidence(err, options.signal)) throw err;
       this.current = this.o.handshake;
       // a legacy server that exits on a request before `initialize`: start it again
       restarted = await restartIfGone(io, err);
     } finally {
+      life.end();
       this.probingNow = false;
     }
     this.verdict = 'handshake';
@@ -223,6 +230,70 @@ export class EraSelector implements EraCodec {
     this.current = this.o.handshake;
     this.verdict = 'handshake';
     return wholeBound(this.o.handshake.open(io, { signal: options.signal, timeoutMs: Math.max(1, bound - (Date.now() - startedAt)) }), bound);
+  }
+}
+
+/** How long the stdio probe still waits after a sign of life before it ends (ms): a server that handles requests concurrently may answer out of order. */
+export const PROBE_GRACE_MS = 100;
+
+/**
+ * The stdio probe bounded by what the server shows (basic/transports/stdio "Backward
+ * Compatibility": silence means legacy after "a reasonable timeout"; basic.transports.stdio#15).
+ * - A notification (a log, say) while `server/discover` goes unanswered: the server reads and
+ *   writes, it is not modern — the probe ends PROBE_GRACE_MS later.
+ * - Output on stderr (a legacy SDK logs the request it drops before `initialize`): the server
+ *   runs. If the probe is still unanswered PROBE_GRACE_MS later, one `ping` (the request the
+ *   handshake era allows before `initialize`; basic.transports.stdio#14: the probe went first).
+ *   A result means the server answers a handshake-era request and not the probe: it is legacy,
+ *   the probe ends at once. An error (a modern server has no `ping`: -32601) proves nothing.
+ * - Nothing at all: the server is probably still starting — the probe keeps its whole bound.
+ * No `ping` otherwise: a server that answers the probe never sees one.
+ */
+class SignsOfLife {
+  private readonly cut = new AbortController();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private pinger: ReturnType<typeof setTimeout> | undefined;
+  private ended = false;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly io: EraIo,
+    caller: AbortSignal | undefined,
+    private readonly probeMs: number,
+  ) {
+    this.signal = caller === undefined ? this.cut.signal : AbortSignal.any([caller, this.cut.signal]);
+    io.onActivity?.(this.shown);
+  }
+
+  /** The probe was ended by a sign of life, not by the caller. */
+  get cutShort(): boolean {
+    return this.cut.signal.aborted;
+  }
+
+  private readonly shown = (what: 'notification' | 'stderr'): void => {
+    if (this.ended) return;
+    if (what === 'notification') return this.endIn(PROBE_GRACE_MS);
+    if (this.pinger !== undefined) return;
+    this.pinger = setTimeout(() => {
+      if (this.ended) return;
+      this.io.request('ping', undefined, { timeoutMs: this.probeMs, cancellable: false }).then(
+        () => this.endIn(0),
+        () => {},
+      );
+    }, PROBE_GRACE_MS);
+  };
+
+  private endIn(ms: number): void {
+    if (this.ended || this.timer !== undefined) return;
+    if (ms === 0) this.cut.abort();
+    else this.timer = setTimeout(() => this.cut.abort(), ms);
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.pinger !== undefined) clearTimeout(this.pinger);
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.io.onActivity?.(undefined);
   }
 }
 
