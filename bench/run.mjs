@@ -31,7 +31,7 @@ function parseArgs(argv) {
     if (!a.startsWith('--')) continue;
     const [k, v] = a.slice(2).split('=', 2);
     if (v !== undefined) o[k] = v;
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !['quick', 'all', 'no-http', 'no-micro', 'no-import'].includes(k)) o[k] = argv[++i];
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !['quick', 'all', 'no-http', 'no-micro', 'no-import', 'no-connect'].includes(k)) o[k] = argv[++i];
     else o[k] = true;
   }
   return o;
@@ -78,6 +78,17 @@ const node = process.execPath;
 const cliPrefix = pin ? ['taskset', '-c', '0'] : [];
 const srvPrefix = pin ? ['taskset', '-c', '1'] : [];
 const httpLanded = fs.existsSync(path.join(snapshot, 'dist', 'transport', 'streamable-http.js'));
+// mcp-proxy (a devDependency): the common stdio↔HTTP bridge the gateway rows compare with
+const mcpProxy = (() => {
+  try {
+    return fs.realpathSync(path.join(root, 'node_modules', '.bin', 'mcp-proxy'));
+  } catch {
+    return undefined;
+  }
+})();
+// the gateway's config: one stdio server, the harness's SDK server
+const gatewayConfig = path.join(staged.dir, 'gateway.json');
+fs.writeFileSync(gatewayConfig, JSON.stringify({ version: 1, mcp: { servers: { bench: { transport: 'stdio', command: process.execPath, args: [H('server.mjs'), 'stdio'] } } } }));
 const tracerLanded = await hasTracer();
 
 // ------------------------------------------------------------------------------------ variants
@@ -101,6 +112,16 @@ const ALL_VARIANTS = [
   // the two eras on one server: the official SDK v2 dual server, mcpwire pinned to each era
   { label: 'mcpwire-stdio-sdkv2-handshake', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2025-11-25', once: true },
   { label: 'mcpwire-stdio-sdkv2-modern', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2026-07-28', once: true },
+  // …and the official SDK v2 client in each era on the same server
+  { label: 'sdkv2-stdio-sdkv2-handshake', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'handshake', once: true },
+  { label: 'sdkv2-stdio-sdkv2-modern', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'modern', once: true },
+  // the gateway hop: the same SDK server and the same mcpwire client, through `mcpwire serve`
+  // (stdio, HTTP) and through mcp-proxy (stdio↔HTTP); the "server" CPU is the gateway process's own
+  { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true },
+  ...(opt['no-http'] === true ? [] : [
+    { label: 'gw-serve-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'serve', once: true, needs: httpLanded },
+    { label: 'gw-mcp-proxy-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'mcp-proxy', once: true, needs: httpLanded && mcpProxy !== undefined },
+  ]),
   ...(opt['no-http'] === true ? [] : [
     { label: 'sdk-http-sse', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'sse', once: true },
     { label: 'mcpwire-http-sse', impl: 'mcpwire', transport: 'http', server: 'sdk', mode: 'sse', once: true, needs: httpLanded },
@@ -179,9 +200,41 @@ const RATIOS = [
   ]),
   // What the 2026-07-28 era costs the client per call against the 2025-11-25 handshake era (informative).
   ...pairs('eras', 'SDK v2 dual server', 'modern/handshake', 'mcpwire-stdio-sdkv2-modern', 'mcpwire-stdio-sdkv2-handshake', [
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.05],
+    ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.05],
+    ['seq_cps', 'seq calls/s'],
+  ]),
+  ...pairs('eras', 'SDK v2 dual server', 'SDK v2 client modern/handshake', 'sdkv2-stdio-sdkv2-modern', 'sdkv2-stdio-sdkv2-handshake', [
     ['seq_client_cpu_us', 'client CPU/call seq'],
     ['conc_client_cpu_us', 'client CPU/call c64'],
+  ]),
+  ...pairs('eras', 'SDK v2 dual server', 'mcpwire/SDK v2 client, modern', 'mcpwire-stdio-sdkv2-modern', 'sdkv2-stdio-sdkv2-modern', [
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 0.5],
+    ['conc_client_cpu_us', 'client CPU/call c64', '<=', 0.5],
     ['seq_cps', 'seq calls/s'],
+    ['conc_cps', 'c64 calls/s'],
+  ]),
+  ...pairs('eras', 'SDK v2 dual server', 'mcpwire/SDK v2 client, handshake', 'mcpwire-stdio-sdkv2-handshake', 'sdkv2-stdio-sdkv2-handshake', [
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 0.5],
+    ['conc_client_cpu_us', 'client CPU/call c64', '<=', 0.5],
+    ['seq_cps', 'seq calls/s'],
+    ['conc_cps', 'c64 calls/s'],
+  ]),
+  // the gateway hop (same SDK server, same mcpwire client): the gateway process's own CPU per
+  // call against what the direct client spends per call, and throughput against mcp-proxy's
+  ...['gw-serve-stdio', 'gw-serve-http'].flatMap((gw) => [
+    { group: 'gateway', pair: SDK, name: `gateway CPU/call seq  ${gw} / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'seq_server_cpu_us', denKey: 'seq_client_cpu_us', op: '<=', target: 1 },
+    { group: 'gateway', pair: SDK, name: `gateway CPU/call c64  ${gw} / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'conc_server_cpu_us', denKey: 'conc_client_cpu_us', op: '<=', target: 1 },
+  ]),
+  ...pairs('gateway', SDK, 'serve stdio/direct', 'gw-serve-stdio', 'mcpwire-stdio', [
+    ['seq_cps', 'seq calls/s'],
+    ['conc_cps', 'c64 calls/s'],
+  ]),
+  ...pairs('gateway', SDK, 'serve HTTP/mcp-proxy', 'gw-serve-http', 'gw-mcp-proxy-http', [
+    ['seq_cps', 'seq calls/s'],
+    ['conc_cps', 'c64 calls/s', '>=', 1.5],
+    ['seq_server_cpu_us', 'gateway CPU/call seq'],
+    ['conc_server_cpu_us', 'gateway CPU/call c64'],
   ]),
   ...pairs('http', RAW, 'mcpwire/raw node:http', 'mcpwire-http-rawsrv', 'raw-http', [
     ['seq_cps', 'seq calls/s'],
@@ -242,7 +295,9 @@ async function hasTracer() {
   return false;
 }
 
-function serverCmd(v) {
+function serverCmd(v, port) {
+  if (v.gateway === 'serve') return [...srvPrefix, node, path.join(snapshot, 'dist', 'cli', 'main.js'), '--config', gatewayConfig, 'serve', ...(v.transport === 'http' ? ['--http'] : [])];
+  if (v.gateway === 'mcp-proxy') return [...srvPrefix, node, mcpProxy, '--port', String(port), '--host', '127.0.0.1', '--', node, H('server.mjs'), 'stdio'];
   if (v.server === 'sdkv2') return [...srvPrefix, node, path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs'), 'stdio'];
   const script = v.server === 'sdk' ? [H('server.mjs')] : [H('raw-baseline.mjs')];
   if (v.transport === 'stdio') return [...srvPrefix, node, ...script, v.server === 'sdk' ? 'stdio' : 'serve-stdio'];
@@ -264,30 +319,51 @@ function clientArgs(v, url, serverPid) {
       return [H('traced-client-bench.mjs'), engine, ...target, ...mode];
     case 'mcpwire-era':
       return [H('era-client-bench.mjs'), engine, ...target, '--protocol-version', v.version];
+    case 'sdkv2':
+      return [H('sdkv2-client-bench.mjs'), ...target, '--era', v.era];
     default:
       throw new Error(v.impl);
   }
 }
 
-function startHttpServer(v, log) {
+async function freePort() {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startHttpServer(v, log) {
+  const port = v.gateway === 'mcp-proxy' ? await freePort() : undefined;
   return new Promise((resolve, reject) => {
-    const [cmd, ...args] = serverCmd(v);
+    const [cmd, ...args] = serverCmd(v, port);
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const out = fs.createWriteStream(log);
     let buf = '';
+    let started = false;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start: ${cmd} ${args.join(' ')}`));
     }, 15_000);
-    child.stderr.pipe(out);
-    child.stdout.on('data', (c) => {
+    // the harness's servers print `LISTEN <port>` on stdout, `mcpwire serve --http` `LISTEN <url>`
+    // on stderr, mcp-proxy `starting server on port <port>`
+    const seen = (c) => {
       buf += c;
-      const m = /^LISTEN (\d+)$/m.exec(buf);
-      if (m && timer) {
+      const m = /^LISTEN (\d+)$/m.exec(buf) ?? /LISTEN http:\/\/[^\s]*?:(\d+)\//.exec(buf) ?? /starting server on port (\d+)/.exec(buf);
+      if (m && !started) {
+        started = true;
         clearTimeout(timer);
         resolve({ child, port: Number(m[1]) });
       }
+    };
+    child.stderr.on('data', (c) => {
+      out.write(c);
+      seen(c);
     });
+    child.stdout.on('data', seen);
     child.once('exit', (code) => reject(new Error(`server exited early (${code})`)));
   });
 }
@@ -358,6 +434,15 @@ function runNodeJson(args) {
   return JSON.parse(r.stdout.trim().split('\n').pop());
 }
 
+function runConnect() {
+  const r = spawnSync(node, [path.join(here, 'connect.mjs'), '--json', '--rounds', quick ? '1' : '3', '--dist', path.join(snapshot, 'dist')], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 300_000 });
+  if (r.status !== 0) {
+    console.error(`  connect.mjs failed: ${r.stderr?.slice(-500)}`);
+    return undefined;
+  }
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
 // ------------------------------------------------------------------------------------ main
 const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
 const machine = {
@@ -391,6 +476,8 @@ try {
   }
   var micro = opt['no-micro'] === true ? undefined : runNodeJson([path.join(here, 'micro.mjs'), ...(quick ? ['--quick'] : [])]);
   var imports = opt['no-import'] === true ? undefined : runNodeJson([path.join(here, 'import-time.mjs'), '--sdk-dir', staged.dir, ...(quick ? ['--quick'] : [])]);
+  // connect time by era: the stdio probe and the CLI's era memory (bench/connect.mjs), not pinned (it measures waiting, not CPU)
+  var connects = opt['no-connect'] === true ? undefined : runConnect();
 } finally {
   staged.cleanup();
 }
@@ -442,15 +529,21 @@ if (imports) {
     imports.cases.map((c) => [c.name, cell(c.ms), c.cpu_ms ? cell(c.cpu_ms) : '', c.packages ?? '', c.target_ms == null ? '' : `<= ${c.target_ms} ms`, c.target_ms == null ? '' : median(c.ms) <= c.target_ms ? 'yes' : 'NO']),
   ));
 }
+if (connects) {
+  out.push(`\nConnect by era (bench/connect.mjs: median [min-max] of ${connects.rounds}; fresh processes; wall ms, client CPU ms)`);
+  out.push(table(['label', 'what', 'ms', 'CPU ms', 'era'], connects.rows.map((r) => [r.label, r.what, `${fmt(r.ms)} [${fmt(r.ms_min)}-${fmt(r.ms_max)}]`, r.cpu_ms === undefined ? '' : fmt(r.cpu_ms), `${r.era ?? ''}${r.errors ? ` (${r.errors} failed)` : ''}`])));
+  out.push(table(['ratio', 'value', 'target', 'met'], connects.ratios.map((r) => [`${r.name} (${r.num} / ${r.den})`, r.value === undefined ? '' : r.value.toFixed(2), r.target === undefined ? '' : `${r.op} ${r.target}`, r.pass === undefined ? '' : r.pass ? 'yes' : 'NO'])));
+}
 const report = out.join('\n');
 console.log(report);
 
-const json = { stamp, quick, runs, bench_args: benchArgs, machine, harness: harnessSrc, rows, ratios, micro, imports };
+const json = { stamp, quick, runs, bench_args: benchArgs, machine, harness: harnessSrc, rows, ratios, micro, imports, connects };
 const file = path.join(resultsDir, `bench-${stamp}.json`);
 fs.writeFileSync(file, JSON.stringify(json, null, 2));
 fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(json, null, 2));
 fs.writeFileSync(path.join(resultsDir, 'latest.txt'), report + '\n');
 console.error(`\nresults: ${path.relative(root, file)} (also latest.json, latest.txt); logs: ${path.relative(root, logDir)}`);
 const failed = ratios.filter((r) => r.pass === false).map((r) => `${r.group} ${r.name} ${r.value.toFixed(2)} (want ${r.op} ${r.target})`);
+for (const r of connects?.ratios ?? []) if (r.pass === false) failed.push(`connect ${r.name} ${r.value.toFixed(2)} (want ${r.op} ${r.target})`);
 for (const c of imports?.cases ?? []) if (c.target_ms != null && median(c.ms) > c.target_ms) failed.push(`import ${c.name} ${fmt(median(c.ms))} ms (want <= ${c.target_ms} ms)`);
 if (failed.length) console.error(`targets missed: ${failed.join('; ')}`);

@@ -37,10 +37,12 @@ export function table(header, rows) {
 export function ratio(rowsByLabel, spec) {
   const a = rowsByLabel.get(spec.num) ?? [];
   const b = rowsByLabel.get(spec.den) ?? [];
+  // `denKey`: the denominator's metric when it is another one (a gateway's CPU per call against a client's)
+  const denKey = spec.denKey ?? spec.key;
   const ma = median(a.map((r) => r[spec.key]));
-  const mb = median(b.map((r) => r[spec.key]));
+  const mb = median(b.map((r) => r[denKey]));
   if (ma == null || mb == null || mb === 0) return { ...spec, value: null, perRun: [], pass: null };
-  const byRun = new Map(b.map((r) => [r.run, r[spec.key]]));
+  const byRun = new Map(b.map((r) => [r.run, r[denKey]]));
   const perRun = a
     .map((r) => (typeof r[spec.key] === 'number' && byRun.get(r.run) ? r[spec.key] / byRun.get(r.run) : null))
     .filter((x) => x != null);
