@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { EraFile, MAX_RECORDS } from '../src/host/era-memory.js';
-import type { ResolvedServer } from '../src/host/index.js';
-import { runCli } from './support/cli-process.js';
-import { LEGACY_SERVER, MODERN_SERVER, recordedMocks } from './support/recorded-mock.js';
+import { EraFile, MAX_RECORDS } from '../../src/host/era-memory.js';
+import type { ResolvedServer } from '../../src/host/index.js';
+import { runCli } from '../support/cli-process.js';
+import { LEGACY_SERVER, MODERN_SERVER, recordedMocks } from '../support/recorded-mock.js';
 
 const { dir, mock, open } = recordedMocks('era-memory-');
 
@@ -77,6 +77,7 @@ async function status(config: string): Promise<{ era: string; state: string }> {
 }
 
 describe('the era verdict across CLI processes', () => {
+  // cites basic.transports.stdio#15: the fallback it rules is the client's (the probe's), whatever the table's role says
   it('basic.versioning#7, basic.transports.stdio#15: the second command against a probe-silent server skips the probe; a changed entry probes again', async () => {
     const s = switchable();
     s.point(LEGACY_SERVER, DROPS_AND_LOGS);
@@ -144,6 +145,7 @@ describe('the era verdict across CLI processes', () => {
 });
 
 describe('the stdio probe bounded by what the server shows', () => {
+  // cites basic.transports.stdio#15: the fallback it rules is the client's (the probe's), whatever the table's role says
   it('basic.transports.stdio#15: a server that logs on stderr and answers ping but not server/discover is legacy without waiting the probe bound', async () => {
     const m = mock({ script: LEGACY_SERVER, scenario: DROPS_AND_LOGS });
     // a bound far beyond the test's own timeout: only the signs of life end the probe in time
@@ -152,6 +154,7 @@ describe('the stdio probe bounded by what the server shows', () => {
     expect(m.received().map((r) => r.method).slice(0, 3)).toEqual(['server/discover', 'ping', 'initialize']);
   });
 
+  // cites basic.transports.stdio#15: the fallback it rules is the client's (the probe's), whatever the table's role says
   it('basic.transports.stdio#15: a fully silent legacy server falls back when the probe bound ends, never pinged', async () => {
     const m = mock({ script: LEGACY_SERVER, scenario: PROBE_SILENT });
     const c = await open(m.config, { eraProbeTimeoutMs: 1_000 });
