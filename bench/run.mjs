@@ -46,6 +46,8 @@ const benchArgs = typeof opt['bench-args'] === 'string'
 const hasTaskset = spawnSync('sh', ['-c', 'command -v taskset'], { encoding: 'utf8' }).status === 0;
 const pin = (opt.pin ?? 'split') === 'split' && hasTaskset && os.cpus().length >= 2;
 const CLIENT_TIMEOUT_MS = 300_000;
+// a gateway row that stalls (its HTTP rows did not finish on a machine at load ~33) must not eat the run's budget
+const GATEWAY_TIMEOUT_MS = 150_000;
 // `npm run bench` must end within 10 minutes on a loaded 2-core machine: past this budget the
 // remaining variants are skipped (and said to be).
 const BUDGET_S = Number(opt['budget-s'] ?? (quick ? 240 : 510));
@@ -117,10 +119,10 @@ const ALL_VARIANTS = [
   { label: 'sdkv2-stdio-sdkv2-modern', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'modern', once: true },
   // the gateway hop: the same SDK server and the same mcpwire client, through `mcpwire serve`
   // (stdio, HTTP) and through mcp-proxy (stdio↔HTTP); the "server" CPU is the gateway process's own
-  { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true },
+  { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
   ...(opt['no-http'] === true ? [] : [
-    { label: 'gw-serve-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'serve', once: true, needs: httpLanded },
-    { label: 'gw-mcp-proxy-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'mcp-proxy', once: true, needs: httpLanded && mcpProxy !== undefined },
+    { label: 'gw-serve-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'serve', once: true, needs: httpLanded, timeoutMs: GATEWAY_TIMEOUT_MS },
+    { label: 'gw-mcp-proxy-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'mcp-proxy', once: true, needs: httpLanded && mcpProxy !== undefined, timeoutMs: GATEWAY_TIMEOUT_MS },
   ]),
   ...(opt['no-http'] === true ? [] : [
     { label: 'sdk-http-sse', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'sse', once: true },
@@ -386,7 +388,7 @@ function runClient(v, args, log) {
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
-    const t = setTimeout(() => child.kill('SIGKILL'), CLIENT_TIMEOUT_MS);
+    const t = setTimeout(() => child.kill('SIGKILL'), v.timeoutMs ?? CLIENT_TIMEOUT_MS);
     child.once('close', (code, signal) => {
       clearTimeout(t);
       fs.writeFileSync(log, err);
