@@ -534,7 +534,7 @@ if (imports) {
 if (connects) {
   out.push(`\nConnect by era (bench/connect.mjs: median [min-max] of ${connects.rounds}; fresh processes; wall ms, client CPU ms)`);
   out.push(table(['label', 'what', 'ms', 'CPU ms', 'era'], connects.rows.map((r) => [r.label, r.what, `${fmt(r.ms)} [${fmt(r.ms_min)}-${fmt(r.ms_max)}]`, r.cpu_ms === undefined ? '' : fmt(r.cpu_ms), `${r.era ?? ''}${r.errors ? ` (${r.errors} failed)` : ''}`])));
-  out.push(table(['ratio', 'value', 'target', 'met'], connects.ratios.map((r) => [`${r.name} (${r.num} / ${r.den})`, r.value === undefined ? '' : r.value.toFixed(2), r.target === undefined ? '' : `${r.op} ${r.target}`, r.pass === undefined ? '' : r.pass ? 'yes' : 'NO'])));
+  out.push(table(['ratio', 'value', 'target', 'met'], connects.ratios.map((r) => [`${r.name} (${r.num} ${r.diff ? '-' : '/'} ${r.den})`, r.value === undefined ? '' : r.value.toFixed(r.diff ? 0 : 2), r.target === undefined ? '' : `${r.op} ${r.target}`, r.pass === undefined ? '' : r.pass ? 'yes' : 'NO'])));
 }
 const report = out.join('\n');
 console.log(report);
@@ -546,6 +546,6 @@ fs.writeFileSync(path.join(resultsDir, 'latest.json'), JSON.stringify(json, null
 fs.writeFileSync(path.join(resultsDir, 'latest.txt'), report + '\n');
 console.error(`\nresults: ${path.relative(root, file)} (also latest.json, latest.txt); logs: ${path.relative(root, logDir)}`);
 const failed = ratios.filter((r) => r.pass === false).map((r) => `${r.group} ${r.name} ${r.value.toFixed(2)} (want ${r.op} ${r.target})`);
-for (const r of connects?.ratios ?? []) if (r.pass === false) failed.push(`connect ${r.name} ${r.value.toFixed(2)} (want ${r.op} ${r.target})`);
+for (const r of connects?.ratios ?? []) if (r.pass === false) failed.push(`connect ${r.name} ${r.value.toFixed(r.diff ? 0 : 2)} (want ${r.op} ${r.target})`);
 for (const c of imports?.cases ?? []) if (c.target_ms != null && median(c.ms) > c.target_ms) failed.push(`import ${c.name} ${fmt(median(c.ms))} ms (want <= ${c.target_ms} ms)`);
 if (failed.length) console.error(`targets missed: ${failed.join('; ')}`);
