@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { wait } from '../../src/util/sleep.js';
 import { alive, cli, killAll, node, root, until } from '../support/cli-process.js';
 
@@ -20,9 +20,10 @@ const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
 
 const dirs: string[] = [];
 const serverPids: number[] = [];
-// Never leave a stubborn server behind, whatever the test concluded.
-afterEach(() => killAll(serverPids));
+// Never leave a stubborn server behind, whatever the test concluded (each run also kills its own
+// server once it has looked: the tests run at once, so none may kill another's).
 afterAll(() => {
+  killAll(serverPids);
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -57,11 +58,13 @@ async function interrupt(args: (pidFile: string, dir: string) => string[], sig: 
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.resume();
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const started: number[] = [];
   try {
     const up = await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 30_000);
     expect(up, `the server never got busy; CLI stderr: ${stderr}`).toBe(true);
     const serverPid = Number(fs.readFileSync(pidFile, 'utf8'));
     serverPids.push(serverPid);
+    started.push(serverPid);
     expect(alive(serverPid)).toBe(true);
     process.kill(-child.pid!, sig);
     if (again) {
@@ -74,6 +77,7 @@ async function interrupt(args: (pidFile: string, dir: string) => string[], sig: 
     const signalsFile = `${pidFile}.signals`;
     return { ...exit!, serverPid, serverGone, stderr, serverSignals: fs.existsSync(signalsFile) ? fs.readFileSync(signalsFile, 'utf8') : '' };
   } finally {
+    killAll(started);
     if (child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid!, 'SIGKILL');
@@ -93,7 +97,9 @@ function configure(dir: string, pidFile: string, readyMethod: string, hangMethod
 
 const adHoc = (pidFile: string, readyMethod: string, hangMethod: string) => ['--stdio', `${node} ${stubborn} ${pidFile} ${readyMethod} ${hangMethod}`];
 
-describe('the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (basic.lifecycle#15)', { timeout: 120_000 }, () => {
+// Each run waits out the CLI's shutdown ladder (stdin EOF, then SIGTERM, then SIGKILL, a couple of
+// seconds a rung) in processes of its own: the runs go at once.
+describe.concurrent('the CLI closes its stdio servers on SIGINT/SIGTERM/SIGHUP (basic.lifecycle#15)', { timeout: 120_000 }, () => {
   it('Ctrl-C on `mcpwire --stdio … tools` (busy in tools/list) leaves no server; exit 130', async () => {
     const r = await interrupt((pid) => [...adHoc(pid, 'tools/list', 'tools/list'), 'tools'], 'SIGINT');
     expect(r.serverGone, `server ${r.serverPid} still running; CLI stderr: ${r.stderr}`).toBe(true);
