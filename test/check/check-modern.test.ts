@@ -55,7 +55,9 @@ async function catches(bug: string, also: string[] = [], clean: CheckResult['sta
   }
 }
 
-describe('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () => {
+// Each bug's runs spawn the mock (a process a request, over stdio) or start an HTTP proxy of
+// their own and mostly wait on them: the bugs are checked at once.
+describe.concurrent('each 2026-07-28 check catches its planted bug (stdio and HTTP)', () => {
   it('every modern check has a planted bug', () => {
     const broken = new Set(Object.values(BUGS).map((b) => b.check));
     expect(ALL_CHECKS.filter((c) => c.id.startsWith('modern.') && !broken.has(c.id)).map((c) => c.id)).toEqual([]);
