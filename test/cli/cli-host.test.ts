@@ -13,6 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli-process.js';
+import { trustProject } from '../../src/host/config/index.js';
 import { cleanup, root, run as userRun, sandbox as userSandbox, writeJson, type Sandbox as UserSandbox } from '../support/cli-user.js';
 
 const mock = path.join(root, 'mock-servers/stdio-server.mjs');
@@ -572,10 +573,14 @@ describe('no secret in any output', { timeout: 120_000 }, () => {
     writeJson(sb.globalFile, nativeConfig({
       remote: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Key': HEADER_SECRET }, oauth: { client_id: 'cid', client_secret: CLIENT_SECRET } },
     }));
-    const runs: string[][] = [
+    // Three phases: the edits that add, then the commands that only read (run a few at once: the
+    // config does not change under them), then the edits that toggle and remove.
+    const adds: string[][] = [
       ['mcp', 'add', 'added', '--transport', 'http', '--url', 'http://127.0.0.1:9/mcp', '--header', `X-Token=${HEADER_SECRET}`, '--oauth-client-secret', CLIENT_SECRET],
       ['mcp', 'add', 'added', '--transport', 'http', '--url', 'http://127.0.0.1:9/mcp', '--header', `X-Token=${HEADER_SECRET}`, '--json'],
       ['mcp', 'add', 'added2', '--config', file, '--transport', 'stdio', '--command', node, '--arg', mock, '--env', `K=${ENV_SECRET}`, '--json'],
+    ];
+    const reads: string[][] = [
       ['mcp', 'list'],
       ['mcp', 'list', '--json'],
       ['mcp', 'list', '--scope', 'global'],
@@ -601,15 +606,25 @@ describe('no secret in any output', { timeout: 120_000 }, () => {
       ['read', 'remote', 'mem://readme'],
       ['prompt', 'm', 'greet', '--args', '{"name":"A"}'],
       ['prompt', 'leaky', 'greet'],
+    ];
+    const edits: string[][] = [
       ['mcp', 'disable', 'remote'],
       ['mcp', 'enable', 'remote', '--json'],
       ['mcp', 'remove', 'added'],
     ];
     const texts: { cmd: string; out: string }[] = [];
-    for (const args of runs) {
-      const r = await run(sb, args);
+    const record = async (box: Sandbox, args: string[]) => {
+      const r = await run(box, args);
       texts.push({ cmd: `mcpwire ${args.join(' ')}`, out: r.stdout + r.stderr });
-    }
+    };
+    for (const args of adds) await record(sb, args);
+    // Trusted once for the reads (a run of the sandbox trusts before each command, and the trust
+    // store is then written while the others read it).
+    await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
+    const reader: Sandbox = { ...sb, autoTrust: false };
+    for (let i = 0; i < reads.length; i += 4) await Promise.all(reads.slice(i, i + 4).map((args) => record(reader, args)));
+    for (const args of edits) await record(sb, args);
+    expect(texts).toHaveLength(adds.length + reads.length + edits.length);
     const all = texts.map((t) => t.out).join('\n');
     // The failures are reported, with the secrets scrubbed out of the server's stderr tail.
     expect(all).toMatch(/auth failed for key \[redacted\]/);
