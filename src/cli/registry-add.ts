@@ -25,7 +25,7 @@ import {
 } from '../registry-api.js';
 import { UsageError } from './args.js';
 import { TRUST_WORDS, writeEntry, type AddValues } from './commands/mcp-add.js';
-import { pathOptions, reportFailure } from './config-target.js';
+import { loadView, pathOptions, reportFailure } from './config-target.js';
 import { printJson, safeText } from './output.js';
 
 /** `--set <KEY>=<VALUE>`… as key → values (a key given twice: a repeated argument). */
@@ -47,6 +47,19 @@ export function idFromName(name: string): string {
   return SERVER_ID_PATTERN.test(id) ? id : `s-${id}`.slice(0, 64);
 }
 
+/**
+ * The registry a command uses: `--registry`, else `MCPWIRE_REGISTRY`, else `mcp.registry` of the
+ * global config (read only when neither says), else the official MCP Registry.
+ */
+export async function chosenRegistry(flag: string | undefined): Promise<string> {
+  if (flag !== undefined || process.env.MCPWIRE_REGISTRY) return registryUrl(flag);
+  const global = await loadView({}, 'global');
+  // A setting that is there but unusable stops here: falling back to the official registry would install from elsewhere than asked.
+  const bad = global.diagnostics.find((d) => d.field === 'mcp.registry' && d.severity === 'error');
+  if (bad !== undefined) throw new RegistryError('unsupported', `${bad.message.replace(/; ignored$/, '')}; fix it, or say the registry with --registry <url> or MCPWIRE_REGISTRY`);
+  return registryUrl(undefined, process.env, global.host?.registry);
+}
+
 const interactive = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
 
 /** One line about an input: key, where it goes, required/secret/default. */
@@ -65,7 +78,7 @@ export async function addFromRegistry(idArg: string | undefined, ref: string, va
     for (const k of ['command', 'url', 'transport', 'arg', 'env', 'header', 'cwd', 'sandbox', 'sandbox-read', 'sandbox-write', 'sandbox-allow', 'sandbox-env'] as const) {
       if (values[k] !== undefined) throw new UsageError(`--${k} does not go with --from-registry (the server.json says how it runs; give its values with --set <KEY>=<VALUE>)`);
     }
-    const registry = registryUrl(values.registry);
+    const registry = await chosenRegistry(values.registry);
     const { name, version } = parseRef(ref);
     const { server } = await getServer(registry, name, version);
     const id = idArg ?? idFromName(server.name);

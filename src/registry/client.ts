@@ -19,17 +19,21 @@ export const MAX_SERVER_BYTES = 1024 * 1024;
 /** Largest page asked for (the official registry caps it at 100). */
 export const MAX_LIMIT = 100;
 
-/** The registry to use: `--registry`, else `MCPWIRE_REGISTRY`, else the official one. */
-export function registryUrl(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const raw = flag ?? (env.MCPWIRE_REGISTRY || undefined) ?? DEFAULT_REGISTRY_URL;
+/**
+ * The registry to use, first found: `--registry`, `MCPWIRE_REGISTRY`, the global config's
+ * `mcp.registry` (`configured`), the official one. An unusable URL is an error naming where it came from.
+ */
+export function registryUrl(flag?: string, env: NodeJS.ProcessEnv = process.env, configured?: string): string {
+  const [raw, from] =
+    flag !== undefined ? [flag, '--registry'] : env.MCPWIRE_REGISTRY ? [env.MCPWIRE_REGISTRY, 'MCPWIRE_REGISTRY'] : configured !== undefined ? [configured, 'mcp.registry of the global config'] : [DEFAULT_REGISTRY_URL, 'the default'];
   let u: URL;
   try {
     u = new URL(raw);
   } catch {
-    throw new RegistryError('unsupported', `the registry URL ${JSON.stringify(raw.slice(0, 200))} is not an absolute URL`);
+    throw new RegistryError('unsupported', `the registry URL ${JSON.stringify(raw.slice(0, 200))} (${from}) is not an absolute URL`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RegistryError('unsupported', `the registry URL must be http(s), not ${u.protocol}`);
-  if (u.username || u.password) throw new RegistryError('unsupported', 'the registry URL must not hold credentials');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new RegistryError('unsupported', `the registry URL (${from}) must be http(s), not ${u.protocol}`);
+  if (u.username || u.password) throw new RegistryError('unsupported', `the registry URL (${from}) must not hold credentials`);
   return u.href.replace(/\/+$/, '');
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../../mock-servers/http-server.mjs';
 import { startRegistry } from '../../mock-servers/registry-server.mjs';
-import { cleanup, run, sandbox, type Sandbox } from '../support/cli-user.js';
+import { cleanup, run, sandbox, writeJson, type Sandbox } from '../support/cli-user.js';
 import { bundleDoc, catalog, example, MEMORY, memoryBundle, memoryDoc, memoryPkg, memoryVersion, npxShim, ociDoc, remoteDoc, sha256 } from '../support/registry-fixtures.js';
 import { serverJsonProblems } from '../../src/registry/validate.js';
 import { spawn } from 'node:child_process';
@@ -77,6 +77,43 @@ describe('mcpwire registry search / show', () => {
     expect(r.stdout).toContain('--remote: remote http://{host}/mcp (streamable-http)');
     expect(r.stdout).toMatch(/Authorization \(header; required; secret: set REMOTE_WEATHER_AUTHORIZATION/);
     expect(r.stdout).toMatch(/host \(variable; optional; default "api\.example\.com"\)/);
+  });
+});
+
+describe('which registry: --registry > MCPWIRE_REGISTRY > mcp.registry of the global config > the official one', () => {
+  const ONLY = 'io.example.other/only-here';
+  it('each one wins over those after it; a project\'s mcp.registry is not read; an unusable setting is an error naming it', async () => {
+    const other = await startRegistry({ documents: [{ ...catalog(1)[0], name: ONLY }] });
+    try {
+      const sb = sandbox();
+      writeJson(sb.globalFile, { version: 1, mcp: { registry: other.url, servers: {} } });
+      const search = async (args: string[], extra: Record<string, string>) => {
+        const r = await run(sb, ['registry', 'search', ...args, '--json'], { env: env(sb, { MCPWIRE_REGISTRY: '', ...extra }) });
+        expect(r.code, r.stderr).toBe(0);
+        return JSON.parse(r.stdout) as { registry: string; servers: { name: string }[] };
+      };
+      const fromConfig = await search([], {});
+      expect(fromConfig.registry).toBe(other.url);
+      expect(fromConfig.servers.map((x) => x.name)).toEqual([ONLY]);
+      expect((await search([], { MCPWIRE_REGISTRY: reg.url })).registry).toBe(reg.url);
+      expect((await search(['--registry', other.url], { MCPWIRE_REGISTRY: reg.url })).registry).toBe(other.url);
+      // mcp add takes the same registry
+      const add = await run(sb, ['mcp', 'add', 'o', '--from-registry', ONLY], { env: env(sb, { MCPWIRE_REGISTRY: '' }) });
+      expect(add.code, add.stderr).toBe(0);
+      expect((projectConfig(sb).mcp.servers.o.from_registry as { registry: string }).registry).toBe(other.url);
+      // a project's setting is not read (a cloned project must not choose where servers come from)
+      writeJson(sb.projectFile, { version: 1, mcp: { registry: 'http://127.0.0.1:1', servers: {} } });
+      const proj = await run(sb, ['registry', 'search', '--json'], { env: env(sb, { MCPWIRE_REGISTRY: '' }) });
+      expect(proj.code, proj.stderr).toBe(0);
+      expect(JSON.parse(proj.stdout).registry).toBe(other.url);
+      expect(other.requests.length).toBeGreaterThan(0);
+      writeJson(sb.globalFile, { version: 1, mcp: { registry: 'ftp://registry.example.com', servers: {} } });
+      const bad = await run(sb, ['registry', 'search', 'x'], { env: env(sb, { MCPWIRE_REGISTRY: '' }) });
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toContain(`global config ${sb.globalFile}: field "mcp.registry": must be an absolute http(s) URL without credentials; fix it, or say the registry with --registry <url> or MCPWIRE_REGISTRY`);
+    } finally {
+      await other.close();
+    }
   });
 });
 

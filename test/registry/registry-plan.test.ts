@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildEntry, choicesOf, pickChoice } from '../../src/registry/plan.js';
 import { readZip } from '../../src/registry/zip.js';
+import { DEFAULT_REGISTRY_URL, registryUrl } from '../../src/registry/client.js';
 import type { ServerJson } from '../../src/registry/types.js';
 import { example, zip } from '../support/registry-fixtures.js';
 
@@ -96,5 +97,16 @@ describe('zip reading (MCPB)', () => {
     expect(readZip(zip({ 'a/b.txt': 'hi', 'manifest.json': '{}' })).map((e) => [e.name, e.data.toString()])).toEqual([['a/b.txt', 'hi'], ['manifest.json', '{}']]);
     expect(() => readZip(zip({ '../evil': 'x' }))).toThrow('unsafe path');
     expect(() => readZip(Buffer.from('not a zip at all, no end record here'))).toThrow('not a ZIP archive');
+  });
+});
+
+describe('which registry', () => {
+  it('--registry, else MCPWIRE_REGISTRY, else the configured one, else the official registry; an unusable one names where it came from', () => {
+    expect(registryUrl(undefined, {}, undefined)).toBe(DEFAULT_REGISTRY_URL);
+    expect(registryUrl(undefined, {}, 'http://127.0.0.1:9/')).toBe('http://127.0.0.1:9');
+    expect(registryUrl(undefined, { MCPWIRE_REGISTRY: 'http://127.0.0.1:8' }, 'http://127.0.0.1:9')).toBe('http://127.0.0.1:8');
+    expect(registryUrl('http://127.0.0.1:7', { MCPWIRE_REGISTRY: 'http://127.0.0.1:8' }, 'http://127.0.0.1:9')).toBe('http://127.0.0.1:7');
+    expect(() => registryUrl(undefined, {}, 'file:///etc')).toThrow('the registry URL (mcp.registry of the global config) must be http(s)');
+    expect(() => registryUrl(undefined, { MCPWIRE_REGISTRY: 'https://u:p@r.example' })).toThrow('(MCPWIRE_REGISTRY) must not hold credentials');
   });
 });

@@ -10,7 +10,6 @@ import {
   findCommand,
   getServer,
   parseRef,
-  registryUrl,
   searchServers,
   type ServerSummary,
 } from '../../registry-api.js';
@@ -18,7 +17,7 @@ import { parse, UsageError } from '../args.js';
 import { reportFailure } from '../config-target.js';
 import { table } from '../layout.js';
 import { cellText, printJson, safeText } from '../output.js';
-import { idFromName, inputLine } from '../registry-add.js';
+import { chosenRegistry, idFromName, inputLine } from '../registry-add.js';
 
 const OPTIONS = {
   registry: { type: 'string' },
@@ -36,7 +35,7 @@ export default async function registry(argv: string[]): Promise<number> {
       return 0;
     }
     const [sub, ...rest] = positionals;
-    const base = registryUrl(values.registry);
+    const base = await chosenRegistry(values.registry);
     if (sub === 'search') return await search(base, rest.join(' '), values);
     if (sub === 'show') {
       if (rest.length !== 1) throw new UsageError('usage: mcpwire registry show <name>[@version]');

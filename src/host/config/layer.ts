@@ -120,10 +120,32 @@ function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, ou
     if (serve === 'as-is' || serve === 'prefixed' || serve === 'host') out.host = { ...out.host, serveNames: serve };
     else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.serve_names' }, 'must be "as-is", "prefixed" or "host"; ignored'));
   }
+  readRegistrySetting(mcp.registry, site, out);
   const names = mcp.secret_names;
   if (names === undefined) return;
   if (Array.isArray(names) && names.every((n) => typeof n === 'string' && n !== '')) out.host = { ...out.host, secretNames: [...(names as string[])] };
   else out.diagnostics.push(diagnostic('error', { ...site, field: 'mcp.secret_names' }, 'must be a list of env or header names; ignored'));
+}
+
+/**
+ * `mcp.registry`: the MCP registry `mcpwire registry` and `mcp add --from-registry` use when no
+ * `--registry` or `MCPWIRE_REGISTRY` says another. Read from the global config only: a project
+ * must not choose where the servers its user installs come from.
+ */
+function readRegistrySetting(v: unknown, site: DiagnosticSite, out: ParsedLayer): void {
+  if (v === undefined) return;
+  const field = { ...site, field: 'mcp.registry' };
+  if (site.source === 'project') return void out.diagnostics.push(diagnostic('warning', field, 'read from the global config only (a project does not choose where servers are installed from); ignored'));
+  let u: URL | undefined;
+  try {
+    u = typeof v === 'string' ? new URL(v) : undefined;
+  } catch {
+    u = undefined;
+  }
+  if (u === undefined || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username !== '' || u.password !== '') {
+    return void out.diagnostics.push(diagnostic('error', field, 'must be an absolute http(s) URL without credentials; ignored'));
+  }
+  out.host = { ...out.host, registry: v as string };
 }
 
 /** One native entry: expanded, validated, unknown fields reported. */

@@ -164,6 +164,8 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
   if (maxParallel !== undefined) result.host = { maxParallel };
   const serveNames = parsed.find((p) => p.host?.serveNames !== undefined)?.host?.serveNames;
   if (serveNames !== undefined) result.host = { ...result.host, serveNames };
+  const registry = parsed.find((p) => p.host?.registry !== undefined)?.host?.registry;
+  if (registry !== undefined) result.host = { ...result.host, registry };
   // Names marked secret by any layer count in every entry: marking more can only hide more.
   const secretNames = [...new Set(parsed.flatMap((p) => p.host?.secretNames ?? []))];
   if (secretNames.length > 0) {

@@ -141,6 +141,8 @@ export interface HostSettings {
   secretNames?: string[];
   /** `mcp.serve_names`: how `mcpwire serve` names the servers' tools and prompts (`as-is`, `prefixed`, `host`). */
   serveNames?: 'as-is' | 'prefixed' | 'host';
+  /** `mcp.registry` (global config only): the MCP registry's URL when no `--registry`/`MCPWIRE_REGISTRY` says. */
+  registry?: string;
 }
 
 /** One server as the host sees it after all layers are merged. */
