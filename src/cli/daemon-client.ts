@@ -8,7 +8,7 @@
  * `--strict` / `MCPWIRE_TRACE` (those record this command's own session).
  */
 import { connect, type ClientOptions, type McpClient } from '../index.js';
-import { toConnectConfig, type McpHost, type ResolvedServer } from '../host-api.js';
+import { toConnectConfig, traceWithConfiguredSecrets, type McpHost, type ResolvedServer } from '../host-api.js';
 import { connectDaemon, fingerprint, openRemote, remoteHost } from '../daemon-api.js';
 import type { TargetFlags } from './target.js';
 import { noteConfigured } from './login-hint.js';
@@ -51,7 +51,9 @@ export async function connectServer(server: ResolvedServer, flags: Flags, option
       conn.close();
     }
   }
-  return openRemembering(server, options, (o) => connect(toConnectConfig(server), o));
+  // Its trace knows every configured secret of the entry (one inside an HTTP entry's URL path too).
+  const traced = options.trace ? { ...options, trace: traceWithConfiguredSecrets(options.trace, server) } : options;
+  return openRemembering(server, traced, (o) => connect(toConnectConfig(server), o));
 }
 
 /** The daemon's tools view of `servers`, or undefined (the command runs its own host). */

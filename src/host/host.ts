@@ -23,6 +23,7 @@ import type { TokenStore } from '../auth/types.js';
 import { CallState, executeToolCall, type AgentCallOptions } from './calls.js';
 import type { ConfigLoadResult, HostSettings, ResolvedServer } from './config/types.js';
 import { slotStatus } from './host-status.js';
+import { traceWithConfiguredSecrets } from './redaction.js';
 import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from './host-tools.js';
 import type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
 import { authStore, connectionAuthProvider, loginServer, logoutServer, storeHealth, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
@@ -80,6 +81,7 @@ export class McpHost extends EventEmitter {
     const given = typeof options.clientOptions === 'function' ? options.clientOptions(server) : (options.clientOptions ?? {});
     // A host keeps connections for long: detect a silent server (basic.utilities.ping#2).
     const co: ClientOptions = { pingIntervalMs: 30_000, ...given, ...(options.closeOnExit !== undefined ? { closeOnExit: options.closeOnExit } : {}) };
+    if (given.trace !== undefined && given.trace !== false) co.trace = traceWithConfiguredSecrets(given.trace, server);
     // client/roots: the directories the config authorizes for this server (unless the embedder gives roots).
     if (co.roots === undefined && server.config.roots !== undefined) co.roots = authorizedDirectoryRoots(server.config.roots);
     // Fail closed, visibly: a sampling/elicitation/roots request the host does not handle is

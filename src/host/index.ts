@@ -16,6 +16,7 @@ export { isIdempotentTool, mayRetry, retryDelay, NO_RETRY } from './retry.js';
 export type { CallLogListener, CallNotificationListener } from './call-notifications.js';
 export * from './tools.js';
 export { sanitizeText } from './text.js';
+export { traceWithConfiguredSecrets } from './redaction.js';
 export { sandboxNoteFor, type SandboxStatus } from './sandbox-note.js';
 export {
   authStorePath,

@@ -21,6 +21,7 @@
 import { Redactor } from '../trace/redact.js';
 import { configuredSecrets } from '../trace/configured-secrets.js';
 import type { ResolvedServer } from './config/types.js';
+import type { ClientOptions } from '../mcp/client-options.js';
 
 /** The most recent run-time secrets (HTTP session ids) kept per server; older ones are dead sessions. */
 const KEEP_RUNTIME_SECRETS = 8;
@@ -60,4 +61,15 @@ export function serverRedaction(server: ResolvedServer): ServerRedaction {
       }
     },
   };
+}
+
+/**
+ * `trace` of a client of `server`, knowing every configured secret of its entry — not only those
+ * its connect config shows (an HTTP entry's env, where a secret inside its URL's path is read from,
+ * is not part of it).
+ */
+export function traceWithConfiguredSecrets(trace: ClientOptions['trace'], server: ResolvedServer): ClientOptions['trace'] {
+  if (trace === undefined || trace === false) return trace;
+  const spec = typeof trace === 'string' ? { file: trace } : trace;
+  return { ...spec, secrets: [...(spec.secrets ?? []), ...configuredSecrets(server.config)] };
 }

@@ -152,6 +152,10 @@ function remoteEntry(t: TransportSpec, r: Resolution): Record<string, unknown> {
   }
   const entry: Record<string, unknown> = { transport: t.type === 'sse' ? 'sse' : 'http', url };
   if (Object.keys(headers).length) entry.headers = headers;
+  // A secret inside the URL is read from its variable: the variable is in env too (with its name in
+  // secret_names), so every redaction that knows the entry's configured secrets knows its value.
+  const urlSecrets = [...r.secrets].filter(([, what]) => what.startsWith('variable '));
+  if (urlSecrets.length) entry.env = Object.fromEntries(urlSecrets.map(([v]) => [v, `\${${v}}`]));
   return entry;
 }
 

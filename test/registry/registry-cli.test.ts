@@ -188,6 +188,49 @@ describe('mcp add --from-registry', () => {
     }
   });
 
+  it('remote with a secret URL variable: the URL holds ${VAR}, never the value; the value is redacted from output, mcp list, trace, errors and status', { timeout: 120_000 }, async () => {
+    const key = 'k9PathSecret-7731-zq';
+    const mock = (await startHttpMock({ path: `/mcp/${key}` })) as { url: string; close(): Promise<void> };
+    const doc = { ...remoteDoc(), name: 'io.github.example/path-key', remotes: [{ type: 'streamable-http', url: 'http://{host}/mcp/{api_key}', variables: { host: { default: 'api.example.com' }, api_key: { description: 'Your key', isSecret: true, isRequired: true } } }] };
+    expect(serverJsonProblems(doc)).toEqual([]);
+    const r2 = await startRegistry({ documents: [doc] });
+    try {
+      const sb = sandbox();
+      const host = new URL(mock.url).host;
+      const e = (extra: Record<string, string> = {}) => env(sb, { MCPWIRE_REGISTRY: r2.url, ...extra });
+      const add = await run(sb, ['mcp', 'add', 'pk', '--from-registry', 'io.github.example/path-key', '--set', `host=${host}`], { env: e() });
+      expect(add.code, add.stderr).toBe(0);
+      expect(add.stdout).toContain('set PK_API_KEY in the environment');
+      expect(projectConfig(sb).mcp.servers.pk).toMatchObject({ transport: 'http', url: `http://${host}/mcp/\${PK_API_KEY}`, secret_names: ['PK_API_KEY'] });
+      const trace = path.join(sb.dir, 'trace.jsonl');
+      const ok = await run(sb, ['tools', 'pk', '--names', '--trace', trace], { env: e({ PK_API_KEY: key }) });
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(ok.stdout).toContain('echo');
+      const list = await run(sb, ['mcp', 'list'], { env: e({ PK_API_KEY: key }) });
+      const listJson = await run(sb, ['mcp', 'list', '--json'], { env: e({ PK_API_KEY: key }) });
+      const outs = [fs.readFileSync(sb.projectFile, 'utf8'), add.stdout, add.stderr, ok.stdout, ok.stderr, list.stdout, list.stderr, listJson.stdout, fs.readFileSync(trace, 'utf8')];
+      // A wrong key: the server answers 404 on that path; the error, the trace and status never show the key given.
+      const wrong = 'k9WrongSecret-4410-qq';
+      const trace2 = path.join(sb.dir, 'trace2.jsonl');
+      const bad = await run(sb, ['tools', 'pk', '--trace', trace2], { env: e({ PK_API_KEY: wrong }) });
+      expect(bad.code).not.toBe(0);
+      // read connects to the one server on its own (not through a host): its trace knows the key too
+      const trace3 = path.join(sb.dir, 'trace3.jsonl');
+      const read = await run(sb, ['read', 'pk', 'test://static/1', '--trace', trace3], { env: e({ PK_API_KEY: wrong }) });
+      expect(read.code).not.toBe(0);
+      expect(fs.readFileSync(trace3, 'utf8')).toContain('no MCP endpoint at');
+      const status = await run(sb, ['status', '--json'], { env: e({ PK_API_KEY: wrong }) });
+      const statusText = await run(sb, ['status'], { env: e({ PK_API_KEY: wrong }) });
+      expect(status.stdout + statusText.stdout).toContain('pk');
+      for (const out of [...outs, bad.stdout, bad.stderr, status.stdout, status.stderr, statusText.stdout, statusText.stderr, read.stdout, read.stderr, fs.readFileSync(trace2, 'utf8'), fs.readFileSync(trace3, 'utf8')]) {
+        expect(out).not.toContain(key);
+        expect(out).not.toContain(wrong);
+      }
+    } finally {
+      await Promise.all([mock.close(), r2.close()]);
+    }
+  });
+
   it('mcpb: a bundle with the right SHA-256 is unpacked under the config dir and runs; a wrong one is refused and nothing is written', async () => {
     const bundle = memoryBundle();
     reg.addFile('memory.mcpb', bundle);

@@ -79,6 +79,13 @@ describe('remotes and choices', () => {
     expect(entry.from_registry).toEqual({ registry: REG, name: 'io.github.x/hybrid', version: '1.5.0', package: 'remote' });
   });
 
+  it('remote: a secret URL variable (path or query) is a ${VAR} reference kept in env and secret_names, so redaction knows its value', () => {
+    const s = { name: 'io.github.x/keyed', description: 'd', version: '1.0.0', remotes: [{ type: 'streamable-http', url: 'https://api.example.com/{key}/mcp?t={tenant}', variables: { key: { isSecret: true, isRequired: true }, tenant: { isSecret: true, isRequired: true } } }] } as unknown as ServerJson;
+    const { entry, secrets } = build(s, { remote: true });
+    expect(entry).toMatchObject({ url: 'https://api.example.com/${SRV_KEY}/mcp?t=${SRV_TENANT}', env: { SRV_KEY: '${SRV_KEY}', SRV_TENANT: '${SRV_TENANT}' }, secret_names: ['SRV_KEY', 'SRV_TENANT'] });
+    expect([...secrets.keys()]).toEqual(['SRV_KEY', 'SRV_TENANT']);
+  });
+
   it('several choices and no flag: none picked (the CLI asks or lists them); a kind that is not there: an error naming what is', () => {
     const s = { ...doc([{ registryType: 'npm', identifier: 'p', version: '1.0.0', transport: { type: 'stdio' } }]), remotes: [{ type: 'sse', url: 'https://x.example/sse' }] } as ServerJson;
     expect(pickChoice(choicesOf(s, 'srv'), {}, s.name)).toBeUndefined();
