@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpMock } from '../../mock-servers/http-server.mjs';
 import { startRegistry } from '../../mock-servers/registry-server.mjs';
 import { cleanup, run, sandbox, writeJson, type Sandbox } from '../support/cli-user.js';
-import { bundleDoc, catalog, example, MEMORY, memoryBundle, memoryDoc, memoryPkg, memoryVersion, npxShim, ociDoc, remoteDoc, sha256 } from '../support/registry-fixtures.js';
+import { bundleDoc, catalog, example, MEMORY, memoryBin, memoryBundle, memoryDoc, memoryPkg, memoryVersion, npxShim, ociDoc, remoteDoc, sha256, zip } from '../support/registry-fixtures.js';
 import { serverJsonProblems } from '../../src/registry/validate.js';
 import { spawn } from 'node:child_process';
 import { hasScript, onPty, visible } from '../support/pty.js';
@@ -254,6 +254,54 @@ describe('mcp add --from-registry', () => {
       expect(tools.stdout).toContain('create_entities');
     } finally {
       await bad.close();
+    }
+  });
+});
+
+describe('mcp update of an MCPB bundle', () => {
+  it('shows the version and SHA-256 change; --yes downloads and verifies the new bundle, then writes and it runs; a wrong SHA-256 writes nothing', { timeout: 120_000 }, async () => {
+    const name = 'io.github.example/memory-bundle';
+    const a = memoryBundle();
+    const manifest = JSON.stringify({ manifest_version: '0.2', name: 'memory', version: '1.1.0', server: { type: 'node', entry_point: 'server/index.mjs', mcp_config: { command: 'node', args: ['${__dirname}/server/index.mjs'] } } });
+    const b = zip({ 'manifest.json': manifest, 'server/index.mjs': `import ${JSON.stringify(memoryBin)};\n` });
+    const r2 = await startRegistry({ files: { 'a.mcpb': a, 'b.mcpb': b } });
+    try {
+      r2.publish(bundleDoc(`${r2.url}/files/a.mcpb`, sha256(a)));
+      const sb = sandbox();
+      const e = env(sb, { MCPWIRE_REGISTRY: r2.url, MEMORY_FILE_PATH: path.join(sb.dir, 'm.json') });
+      expect((await run(sb, ['mcp', 'add', 'mb', '--from-registry', name], { env: e })).code).toBe(0);
+      const before = fs.readFileSync(sb.projectFile, 'utf8');
+      // 1.2.0 published with a SHA-256 its file does not have: applying it is refused, nothing written
+      r2.publish({ ...bundleDoc(`${r2.url}/files/b.mcpb`, 'e'.repeat(64)), version: '1.2.0' });
+      const refused = await run(sb, ['mcp', 'update', 'mb', '--yes'], { env: e });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`does not match its fileSha256 (expected ${'e'.repeat(64)}, got ${sha256(b)}); nothing was installed`);
+      expect(fs.readFileSync(sb.projectFile, 'utf8')).toBe(before);
+      // 1.1.0, right SHA-256: the dry run says what changes and downloads nothing
+      const downloads = () => r2.requests.filter((q) => q.path === '/files/b.mcpb').length;
+      const fetched = downloads();
+      const early = await run(sb, ['mcp', 'update', 'mb', '--to', '1.1.0'], { env: e });
+      expect(early.code).toBe(1);
+      expect(early.stderr).toContain(`has no version 1.1.0 of ${name} (it has 1.2.0, 1.0.0)`);
+      r2.publish({ ...bundleDoc(`${r2.url}/files/b.mcpb`, sha256(b)), version: '1.1.0' });
+      const dry2 = await run(sb, ['mcp', 'update', 'mb', '--to', '1.1.0'], { env: e });
+      expect(dry2.code, dry2.stderr).toBe(0);
+      expect(dry2.stdout).toContain('version: 1.0.0 → 1.1.0');
+      expect(dry2.stdout).toContain(`bundle: sha256 ${sha256(a)} → ${sha256(b)}`);
+      expect(dry2.stdout).toContain('nothing written');
+      expect(downloads()).toBe(fetched);
+      expect(fs.readFileSync(sb.projectFile, 'utf8')).toBe(before);
+      const yes = await run(sb, ['mcp', 'update', 'mb', '--to', '1.1.0', '--yes'], { env: e });
+      expect(yes.code, yes.stderr).toBe(0);
+      expect(yes.stdout).toContain(`bundle verified (sha256 ${sha256(b)})`);
+      const entry = projectConfig(sb).mcp.servers.mb;
+      expect(String((entry.args as string[])[0])).toContain(path.join('bundles', sha256(b), 'server', 'index.mjs'));
+      expect(entry.from_registry).toMatchObject({ version: '1.1.0', package: 'mcpb' });
+      const tools = await run(sb, ['tools', 'mb', '--names'], { env: e });
+      expect(tools.code, tools.stderr).toBe(0);
+      expect(tools.stdout).toContain('create_entities');
+    } finally {
+      await r2.close();
     }
   });
 });

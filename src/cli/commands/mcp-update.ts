@@ -3,12 +3,15 @@
  * --from-registry` moved to the registry's latest version (or `--to`), making the same choice
  * (package kind or remote) with the same values the user gave. Shows what changes — version,
  * command and arguments or URL, environment and header names — and writes only with `--yes`
- * (the trust of a project entry is kept only when the command stays the same).
+ * (the trust of a project entry is kept only when the command stays the same). An MCPB entry
+ * shows its bundle's SHA-256 change; the new bundle is downloaded and verified only with `--yes`,
+ * before anything is unpacked, written or run (a mismatch writes nothing).
  */
-import { buildEntry, choicesOf, getServer, pickChoice, type RegistrySource } from '../../registry-api.js';
-import type { ResolvedServer } from '../../host-api.js';
+import path from 'node:path';
+import { buildEntry, choicesOf, getServer, installBundle, pickChoice, type RegistrySource } from '../../registry-api.js';
+import { userConfigDir, type ResolvedServer } from '../../host-api.js';
 import { parse, UsageError } from '../args.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, reportFailure, scrubber } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { TRUST_WORDS, writeEntry } from './mcp-add.js';
 
@@ -30,8 +33,21 @@ export default async function mcpUpdate(argv: string[]): Promise<number> {
     const choice = pickChoice(choicesOf(server, id), from.package === 'remote' ? { remote: true } : { package: from.package }, server.name);
     if (choice === undefined) throw new CliFailure(`${server.name}@${server.version} no longer offers a ${from.package} choice`);
     const given = new Map(Object.entries(from.inputs ?? {}));
-    const { entry, secrets } = buildEntry(server, choice, { id, registry: from.registry, given });
-    const changes = diff(s, entry, from).map(scrub);
+    // An MCPB bundle: its SHA-256 is what changes; the new one is downloaded and verified (before
+    // anything is unpacked, written or run) only when the update is applied.
+    const pkg = choice.kind === 'mcpb' ? server.packages![choice.index] : undefined;
+    const wasSha = bundleSha(s);
+    const shaChange = pkg !== undefined && pkg.fileSha256 !== wasSha ? [`bundle: sha256 ${wasSha ?? '(unknown)'} → ${pkg.fileSha256 ?? '(none)'}`] : [];
+    if (pkg !== undefined && !values.yes) {
+      const changes = [...(server.version !== from.version ? [`version: ${from.version} → ${server.version}`] : []), ...shaChange].map(scrub);
+      if (values.json) printJson({ id, from: from.version, to: server.version, changes, written: false });
+      else if (changes.length === 0) process.stdout.write(`"${id}" is at ${from.name}@${from.version}, the ${values.to ? 'version asked for' : 'latest version'}: nothing to change\n`);
+      else process.stdout.write(`would update "${id}" (${s.source} config ${s.file}):\n${changes.map((c) => `  ${c}`).join('\n')}\nnothing written: run again with --yes to apply (the new bundle is downloaded and checked against its SHA-256 first)\n`);
+      return 0;
+    }
+    const bundle = pkg !== undefined ? await installBundle(pkg, path.join(userConfigDir(pathOptions()), 'bundles')) : undefined;
+    const { entry, secrets } = buildEntry(server, choice, { id, registry: from.registry, given, ...(bundle ? { bundle } : {}) });
+    const changes = [...diff(s, entry, from), ...shaChange].map(scrub);
     if (values.json && !values.yes) {
       printJson({ id, from: from.version, to: server.version, changes, written: false });
       return 0;
@@ -48,12 +64,21 @@ export default async function mcpUpdate(argv: string[]): Promise<number> {
     const flags = values.config !== undefined ? { config: values.config, replace: true } : { scope: s.source, replace: true };
     const written = await writeEntry(id, entry, flags);
     if (values.json) printJson({ id, from: from.version, to: server.version, changes, written: true });
-    else process.stdout.write(`updated; ${TRUST_WORDS[written.trust]}\n`);
+    else process.stdout.write(`updated; ${TRUST_WORDS[written.trust]}${bundle ? `; bundle verified (sha256 ${bundle.sha256}) and unpacked in ${bundle.dir}` : ''}\n`);
     for (const [v, what] of secrets) if (!process.env[v]) process.stderr.write(`mcpwire: note: set ${v} (the ${what}) where mcpwire runs\n`);
     return 0;
   } catch (err) {
     return reportFailure(err);
   }
+}
+
+/** The SHA-256 of the bundle an MCPB entry runs (its directory `bundles/<sha256>/` in the command line). */
+function bundleSha(s: ResolvedServer): string | undefined {
+  for (const a of [s.config.command ?? '', ...s.config.args]) {
+    const m = /[\\/]bundles[\\/]([0-9a-f]{64})(?:[\\/]|$)/.exec(a);
+    if (m) return m[1];
+  }
+  return undefined;
 }
 
 /** What differs between the configured entry and the rebuilt one, in words (never a value of env or headers). */
