@@ -6,6 +6,7 @@
  * naming it), verifies an MCPB bundle, and writes the entry through the same writer and trust
  * rules as `mcp add`. Secrets become `${VAR}` references: it prints which variables to set.
  */
+import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { SERVER_ID_PATTERN, userConfigDir } from '../host-api.js';
@@ -60,6 +61,21 @@ export async function chosenRegistry(flag: string | undefined): Promise<string> 
   return registryUrl(undefined, process.env, global.host?.registry);
 }
 
+/**
+ * How an entry starts a package that serves HTTP: this mcpwire (node and its CLI script, absolute
+ * paths) running `registry launch`, which starts the package and relays stdio to its URL.
+ */
+export function launcher(): { command: string; args: string[] } {
+  const script = process.argv[1] ?? '';
+  let real = script;
+  try {
+    real = realpathSync(script);
+  } catch {
+    // as given
+  }
+  return { command: process.execPath, args: [real, 'registry', 'launch'] };
+}
+
 const interactive = () => process.stdin.isTTY === true && process.stderr.isTTY === true;
 
 /** One line about an input: key, where it goes, required/secret/default. */
@@ -88,7 +104,7 @@ export async function addFromRegistry(idArg: string | undefined, ref: string, va
     const given = parseSets(values.set);
     await askMissing(choice, given);
     const bundle = choice.kind === 'mcpb' ? await installBundle(server.packages![choice.index], path.join(userConfigDir(pathOptions()), 'bundles')) : undefined;
-    const { entry, secrets } = buildEntry(server, choice, { id, registry, given, ...(bundle ? { bundle } : {}) });
+    const { entry, secrets } = buildEntry(server, choice, { id, registry, given, launcher: launcher(), ...(bundle ? { bundle } : {}) });
     const written = await writeEntry(id, entry, values);
     if (values.json === true) {
       printJson({ id, scope: written.target.scope, file: written.target.file, from_registry: entry.from_registry, choice: choice.label, replaced: written.replaced, set_variables: [...secrets.keys()], ...(bundle ? { bundle: bundle.dir } : {}) });

@@ -12,7 +12,7 @@ import { userConfigDir } from '../host-api.js';
 import { buildEntry, checkServerJson, choicesOf, installBundle, pickChoice, RegistryError, SERVER_JSON_SCHEMA_VERSION } from '../registry-api.js';
 import { UsageError } from './args.js';
 import { pathOptions } from './config-target.js';
-import { idFromName, parseSets } from './registry-add.js';
+import { idFromName, launcher, parseSets } from './registry-add.js';
 
 export interface ServerJsonFlags {
   'server-json'?: string;
@@ -39,7 +39,7 @@ export async function serverJsonTarget(flags: ServerJsonFlags): Promise<{ name: 
     throw new UsageError(`${server.name} offers several ways to run it; say which to check: ${choices.filter((c) => !c.unsupported).map((c) => (c.kind === 'remote' ? '--remote' : `--package ${c.kind}`)).join(', ')}`);
   }
   const bundle = choice.kind === 'mcpb' ? await installBundle(server.packages![choice.index], path.join(userConfigDir(pathOptions()), 'bundles')) : undefined;
-  const { entry } = buildEntry(server, choice, { id, registry: '(local file)', given: parseSets(flags.set), ...(bundle ? { bundle } : {}) });
+  const { entry } = buildEntry(server, choice, { id, registry: '(local file)', given: parseSets(flags.set), launcher: launcher(), ...(bundle ? { bundle } : {}) });
   const secrets: string[] = [];
   const expand = (s: string) =>
     s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, v: string) => {

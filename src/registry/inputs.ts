@@ -61,11 +61,19 @@ export class Resolution {
   /** Non-secret values the user gave (recorded so `mcp update` can give them again). */
   readonly used = new Map<string, string[]>();
   readonly missing: NeededInput[] = [];
+  /** Each key's value as it goes in the entry (a secret's `${VAR}`): what a package's URL template reads. */
+  readonly resolved = new Map<string, string>();
 
   constructor(readonly id: string, readonly given: GivenValues, readonly env: NodeJS.ProcessEnv) {}
 
   /** The values of `spec` (none: leave it out), or records it as missing. */
   values(spec: InputSpec, key: string, where: InputPlace): string[] | undefined {
+    const got = this.valuesOf(spec, key, where);
+    if (got !== undefined && got.length > 0) this.resolved.set(key, got[0]);
+    return got;
+  }
+
+  private valuesOf(spec: InputSpec, key: string, where: InputPlace): string[] | undefined {
     if (spec.value !== undefined) {
       const vars = spec.variables ?? {};
       let out = spec.value;

@@ -64,7 +64,8 @@ function packageChoice(p: PackageSpec, index: number, id: string): Choice {
   const c: Choice = { kind: p.registryType, index, label, transport: p.transport?.type ?? 'stdio', inputs };
   if (p.registryType !== 'mcpb') c.runner = p.runtimeHint ?? DEFAULT_RUNNER[p.registryType] ?? p.registryType;
   if (!KINDS.has(p.registryType)) c.unsupported = `mcpwire does not know how to run ${JSON.stringify(p.registryType)} packages`;
-  else if (c.transport !== 'stdio') c.unsupported = `the package serves ${c.transport} once started; mcpwire starts stdio packages only (start it yourself and use mcp add --url)`;
+  else if (c.transport !== 'stdio' && c.transport !== 'streamable-http' && c.transport !== 'sse') c.unsupported = `the package's transport ${JSON.stringify(c.transport)} is not one mcpwire knows`;
+  else if (c.transport !== 'stdio' && !p.transport?.url) c.unsupported = `the package serves ${c.transport} once started but its server.json gives no transport.url to connect to`;
   return c;
 }
 
@@ -115,6 +116,11 @@ export interface BuildOptions {
   env?: NodeJS.ProcessEnv;
   /** The verified bundle, for an MCPB choice. */
   bundle?: BundleLaunch;
+  /**
+   * The command that starts a package serving HTTP and relays stdio to its URL (`mcpwire registry
+   * launch`): the entry runs `<launcher> --url <url> [--legacy-sse] -- <package command>`.
+   */
+  launcher?: { command: string; args: string[] };
 }
 
 export interface BuiltEntry {
@@ -126,7 +132,7 @@ export interface BuiltEntry {
 /** The native config entry of `choice`, or a RegistryError naming every required value not given. */
 export function buildEntry(server: ServerJson, choice: Choice, o: BuildOptions): BuiltEntry {
   const r = new Resolution(o.id, o.given, o.env ?? process.env);
-  const entry = choice.kind === 'remote' ? remoteEntry(server.remotes![choice.index], r) : packageEntry(server.packages![choice.index], r, o.bundle);
+  const entry = choice.kind === 'remote' ? remoteEntry(server.remotes![choice.index], r) : packageEntry(server.packages![choice.index], r, o.bundle, o.launcher);
   r.finish();
   const names = [...r.secrets.keys()];
   const headerSecrets = choice.kind === 'remote' ? (server.remotes![choice.index].headers ?? []).filter((h) => h.isSecret && (entry.headers as Record<string, string> | undefined)?.[h.name] !== undefined).map((h) => h.name) : [];
@@ -159,7 +165,7 @@ function remoteEntry(t: TransportSpec, r: Resolution): Record<string, unknown> {
   return entry;
 }
 
-function packageEntry(p: PackageSpec, r: Resolution, bundle: BundleLaunch | undefined): Record<string, unknown> {
+function packageEntry(p: PackageSpec, r: Resolution, bundle: BundleLaunch | undefined, launcher: BuildOptions['launcher']): Record<string, unknown> {
   const env: Record<string, string> = {};
   for (const e of p.environmentVariables ?? []) {
     const got = r.values(e, e.name, 'environment variable');
@@ -177,10 +183,28 @@ function packageEntry(p: PackageSpec, r: Resolution, bundle: BundleLaunch | unde
   } else {
     launch = packageCommand(p, runtimeArgs, packageArgs, Object.keys(env));
   }
+  if (p.transport?.type === 'streamable-http' || p.transport?.type === 'sse') launch = viaLauncher(p, launch, r, launcher);
   const entry: Record<string, unknown> = { transport: 'stdio', command: launch.command };
   if (launch.args.length) entry.args = launch.args;
   if (Object.keys(env).length) entry.env = env;
   return entry;
+}
+
+/**
+ * A package that serves HTTP once started: the launcher starts it and relays stdio to its URL,
+ * whose `{name}` pieces are the values of its arguments (by flag or value hint) and environment
+ * variables, as the entry has them.
+ */
+function viaLauncher(p: PackageSpec, launch: { command: string; args: string[] }, r: Resolution, launcher: BuildOptions['launcher']): { command: string; args: string[] } {
+  if (launcher === undefined) throw new RegistryError('unsupported', `the package serves ${p.transport.type} once started; this caller cannot start it`);
+  const template = p.transport.url ?? '';
+  const url = template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const v = r.resolved.get(name);
+    if (v === undefined && r.missing.some((m) => m.key === name)) return `{${name}}`; // finish() names it
+    if (v === undefined) throw new RegistryError('missing-value', `the package's URL ${template} needs {${name}}, which none of its arguments or environment variables gives (give it with --set ${name}=<VALUE> if it is one of them)`);
+    return v;
+  });
+  return { command: launcher.command, args: [...launcher.args, '--url', url, ...(p.transport.type === 'sse' ? ['--legacy-sse'] : []), '--', launch.command, ...launch.args] };
 }
 
 function args(list: ArgumentSpec[], r: Resolution): string[] {

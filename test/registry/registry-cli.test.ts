@@ -15,6 +15,7 @@ import { cleanup, run, sandbox, writeJson, type Sandbox } from '../support/cli-u
 import { bundleDoc, catalog, example, MEMORY, memoryBin, memoryBundle, memoryDoc, memoryPkg, memoryVersion, npxShim, ociDoc, remoteDoc, sha256, zip } from '../support/registry-fixtures.js';
 import { serverJsonProblems } from '../../src/registry/validate.js';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { hasScript, onPty, visible } from '../support/pty.js';
 
 type Registry = Awaited<ReturnType<typeof startRegistry>>;
@@ -254,6 +255,62 @@ describe('mcp add --from-registry', () => {
       expect(tools.stdout).toContain('create_entities');
     } finally {
       await bad.close();
+    }
+  });
+});
+
+describe('a package that serves HTTP once started (transport streamable-http)', () => {
+  const NAME = 'io.github.example/http-package';
+  const httpPackageDoc = () => ({
+    $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+    name: NAME,
+    description: 'A local package serving Streamable HTTP on the port it is given',
+    version: '1.0.0',
+    packages: [{ registryType: 'npm', identifier: 'example-http-mcp', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://127.0.0.1:{--port}/mcp' }, packageArguments: [{ type: 'named', name: '--port', description: 'Port to serve on', isRequired: true }] }],
+  });
+  /** An `npx` that runs the scripted HTTP server (mock-servers/http-server.mjs, loopback) for example-http-mcp@1.0.0. */
+  const httpNpx = (dir: string) => {
+    fs.mkdirSync(dir, { recursive: true });
+    const mock = path.join(path.dirname(memoryBin).split('node_modules')[0], 'mock-servers', 'http-server.mjs');
+    fs.writeFileSync(path.join(dir, 'npx'), `#!/bin/sh\nif [ "$1" = "-y" ] && [ "$2" = "example-http-mcp@1.0.0" ]; then shift 2; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(mock)} "$@"; fi\necho "npx stand-in: unexpected arguments: $*" >&2\nexit 1\n`, { mode: 0o755 });
+    return dir;
+  };
+  const freePort = () => new Promise<number>((resolve) => { const s = net.createServer().listen(0, '127.0.0.1', () => { const { port } = s.address() as net.AddressInfo; s.close(() => resolve(port)); }); });
+
+  it('the entry starts the package, waits for its port and relays stdio to its URL: it answers tools; a port already taken is refused', { timeout: 120_000 }, async () => {
+    expect(serverJsonProblems(httpPackageDoc())).toEqual([]);
+    const r2 = await startRegistry({ documents: [httpPackageDoc()] });
+    try {
+      const sb = sandbox();
+      const e = { ...env(sb, { MCPWIRE_REGISTRY: r2.url }), PATH: `${httpNpx(path.join(sb.dir, 'bin'))}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin${path.delimiter}/bin` };
+      const port = await freePort();
+      const show = await run(sb, ['registry', 'show', NAME], { env: e });
+      expect(show.stdout).toContain('--package npm: npm example-http-mcp@1.0.0 (streamable-http; runs with npx)');
+      const add = await run(sb, ['mcp', 'add', 'hp', '--from-registry', NAME, `--set=--port=${port}`], { env: e });
+      expect(add.code, add.stderr).toBe(0);
+      const entry = projectConfig(sb).mcp.servers.hp;
+      expect(entry).toMatchObject({ transport: 'stdio', command: process.execPath });
+      expect((entry.args as string[]).slice(1)).toEqual(['registry', 'launch', '--url', `http://127.0.0.1:${port}/mcp`, '--', 'npx', '-y', 'example-http-mcp@1.0.0', '--port', String(port)]);
+      // a loaded machine: node, npx and the package start before the first answer
+      const tools = await run(sb, ['tools', 'hp', '--names', '--timeout-ms', '60000'], { env: e });
+      expect(tools.code, tools.stderr).toBe(0);
+      expect(tools.stdout).toContain('echo');
+      const call = await run(sb, ['call', 'hp', 'echo', 'text=through the launcher', '--timeout-ms', '60000'], { env: e });
+      expect(call.code, call.stderr).toBe(0);
+      expect(call.stdout).toContain('through the launcher');
+      // the package is gone with the session: the port is free again
+      expect(await new Promise((resolve) => { const c = net.connect(port, '127.0.0.1'); c.once('connect', () => (c.destroy(), resolve(true))); c.once('error', () => resolve(false)); })).toBe(false);
+      const squatter = net.createServer().listen(port, '127.0.0.1');
+      await new Promise((resolve) => squatter.once('listening', resolve));
+      try {
+        const taken = await run(sb, ['tools', 'hp', '--timeout-ms', '60000'], { env: e });
+        expect(taken.code).not.toBe(0);
+        expect(taken.stdout + taken.stderr).toContain(`127.0.0.1:${port} is already taken by another program`);
+      } finally {
+        await new Promise((resolve) => squatter.close(resolve));
+      }
+    } finally {
+      await r2.close();
     }
   });
 });

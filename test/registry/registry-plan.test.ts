@@ -93,9 +93,21 @@ describe('remotes and choices', () => {
     expect(pickChoice(choicesOf(s, 'srv'), { remote: true }, s.name)?.transport).toBe('sse');
   });
 
-  it('a package serving HTTP once started is not a choice mcpwire can install', () => {
-    const s = doc([{ registryType: 'npm', identifier: 'p', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{--port}/mcp' } }]);
-    expect(() => pickChoice(choicesOf(s, 'srv'), {}, s.name)).toThrow(/mcpwire starts stdio packages only/);
+  it('a package serving HTTP once started: the launcher starts it with the URL its values fill; a URL variable nothing gives is named', () => {
+    const s = doc([{ registryType: 'npm', identifier: 'p', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{--port}/mcp' }, packageArguments: [{ type: 'named', name: '--port', default: '8080' }] }]);
+    const choice = pickChoice(choicesOf(s, 'srv'), {}, s.name)!;
+    expect(choice.transport).toBe('streamable-http');
+    const launcher = { command: '/usr/bin/node', args: ['/opt/mcpwire/cli.js', 'registry', 'launch'] };
+    const { entry } = buildEntry(s, choice, { id: 'srv', registry: REG, given: given({ '--port': '9123' }), env: {}, launcher });
+    expect(entry).toMatchObject({ transport: 'stdio', command: '/usr/bin/node', args: ['/opt/mcpwire/cli.js', 'registry', 'launch', '--url', 'http://localhost:9123/mcp', '--', 'npx', '-y', 'p@1.0.0', '--port', '9123'] });
+    expect(buildEntry(s, choice, { id: 'srv', registry: REG, given: given(), env: {}, launcher }).entry.args).toContain('http://localhost:8080/mcp');
+    expect(() => buildEntry(s, choice, { id: 'srv', registry: REG, given: given(), env: {} })).toThrow('this caller cannot start it');
+    const sse = doc([{ registryType: 'pypi', identifier: 'q', version: '2.0.0', transport: { type: 'sse', url: 'http://127.0.0.1:{PORT}/sse' }, environmentVariables: [{ name: 'PORT', isRequired: true }] }]);
+    const c2 = pickChoice(choicesOf(sse, 'srv'), {}, sse.name)!;
+    expect(buildEntry(sse, c2, { id: 'srv', registry: REG, given: given({ PORT: '7001' }), env: {}, launcher }).entry).toMatchObject({ args: [...launcher.args, '--url', 'http://127.0.0.1:7001/sse', '--legacy-sse', '--', 'uvx', 'q==2.0.0'], env: { PORT: '7001' } });
+    expect(() => buildEntry(sse, c2, { id: 'srv', registry: REG, given: given(), env: {}, launcher })).toThrow('required value not given: PORT');
+    const odd = doc([{ registryType: 'npm', identifier: 'p', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{host_port}/mcp' } }]);
+    expect(() => buildEntry(odd, pickChoice(choicesOf(odd, 'srv'), {}, odd.name)!, { id: 'srv', registry: REG, given: given(), env: {}, launcher })).toThrow(/needs \{host_port\}, which none of its arguments or environment variables gives/);
   });
 });
 

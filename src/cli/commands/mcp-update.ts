@@ -14,6 +14,7 @@ import { parse, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { TRUST_WORDS, writeEntry } from './mcp-add.js';
+import { launcher } from '../registry-add.js';
 
 const OPTIONS = { ...CONFIG_OPTIONS, to: { type: 'string' }, yes: { type: 'boolean' } } as const;
 
@@ -46,7 +47,7 @@ export default async function mcpUpdate(argv: string[]): Promise<number> {
       return 0;
     }
     const bundle = pkg !== undefined ? await installBundle(pkg, path.join(userConfigDir(pathOptions()), 'bundles')) : undefined;
-    const { entry, secrets } = buildEntry(server, choice, { id, registry: from.registry, given, ...(bundle ? { bundle } : {}) });
+    const { entry, secrets } = buildEntry(server, choice, { id, registry: from.registry, given, launcher: launcher(), ...(bundle ? { bundle } : {}) });
     const changes = [...diff(s, entry, from), ...shaChange].map(scrub);
     if (values.json && !values.yes) {
       printJson({ id, from: from.version, to: server.version, changes, written: false });

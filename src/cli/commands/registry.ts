@@ -21,6 +21,9 @@ import { chosenRegistry, idFromName, inputLine } from '../registry-add.js';
 
 const OPTIONS = {
   registry: { type: 'string' },
+  url: { type: 'string' },
+  'legacy-sse': { type: 'boolean' },
+  'wait-ms': { type: 'string' },
   limit: { type: 'string' },
   cursor: { type: 'string' },
 } as const;
@@ -35,6 +38,7 @@ export default async function registry(argv: string[]): Promise<number> {
       return 0;
     }
     const [sub, ...rest] = positionals;
+    if (sub === 'launch') return await launch(argv, values, rest);
     const base = await chosenRegistry(values.registry);
     if (sub === 'search') return await search(base, rest.join(' '), values);
     if (sub === 'show') {
@@ -66,6 +70,18 @@ async function search(base: string, words: string, values: { limit?: string; cur
     process.stderr.write(`more: ${again}\n`);
   }
   return 0;
+}
+
+/** `registry launch --url <url> -- <command…>`: what an entry of a package serving HTTP runs (../registry-launch.ts). */
+async function launch(argv: string[], values: { url?: string; 'legacy-sse'?: boolean; 'wait-ms'?: string }, rest: string[]): Promise<number> {
+  const usage = 'usage: mcpwire registry launch --url <http://127.0.0.1:PORT/path> [--legacy-sse] [--wait-ms N] -- <command> [args…]';
+  if (values.url === undefined || !argv.includes('--') || rest.length === 0) throw new UsageError(usage);
+  const waitMs = values['wait-ms'] === undefined ? 30_000 : Number(values['wait-ms']);
+  if (!Number.isInteger(waitMs) || waitMs < 1) throw new UsageError('--wait-ms must be a whole number of milliseconds from 1');
+  const { launchHttpPackage } = await import('../registry-launch.js');
+  const code = await launchHttpPackage({ url: values.url, legacySse: values['legacy-sse'] === true, waitMs, command: rest[0], args: rest.slice(1) });
+  // stdin may still be open (the host keeps it): leave now.
+  process.exit(code);
 }
 
 function row(s: ServerSummary): string[] {
