@@ -75,7 +75,9 @@ export async function searchServers(base: string, o: SearchOptions = {}): Promis
   q.set('limit', String(Math.min(Math.max(1, o.limit ?? 30), MAX_LIMIT)));
   q.set('version', 'latest');
   const url = `${base}/v0.1/servers?${q}`;
-  const { value } = await getJson(url, { maxBytes: MAX_LIST_BYTES, ...(o.signal ? { signal: o.signal } : {}) });
+  const { value } = await getJson(url, { maxBytes: MAX_LIST_BYTES, ...(o.signal ? { signal: o.signal } : {}) }).catch((err: unknown) => {
+    throw said(err, `searching ${base}${o.search ? ` for ${JSON.stringify(o.search.slice(0, 80))}` : ''}`);
+  });
   const list = asServerList(value, url);
   const servers: ServerSummary[] = [];
   let skipped = 0;
@@ -135,7 +137,9 @@ export function parseRef(ref: string): { name: string; version: string } {
  */
 export async function getServer(base: string, name: string, version = 'latest', signal?: AbortSignal): Promise<ResolvedServer> {
   const url = `${base}/v0.1/servers/${encodeURIComponent(name)}/versions/${encodeURIComponent(version)}`;
-  const { status, value } = await getJson(url, { maxBytes: MAX_SERVER_BYTES, pass: [404], ...(signal ? { signal } : {}) });
+  const { status, value } = await getJson(url, { maxBytes: MAX_SERVER_BYTES, pass: [404], ...(signal ? { signal } : {}) }).catch((err: unknown) => {
+    throw said(err, `${name}@${version}`);
+  });
   if (status === 404) throw await missing(base, name, version, signal);
   const r = value as ServerResponse;
   if (r === null || typeof r !== 'object' || r.server === null || typeof r.server !== 'object') {
@@ -144,6 +148,16 @@ export async function getServer(base: string, name: string, version = 'latest', 
   const server = checkServerJson(r.server, `${name}@${version} from ${base}`);
   if (server.name !== name) throw new RegistryError('bad-response', `${shortUrl(url)} answered the server ${JSON.stringify(server.name.slice(0, 200))}, not ${name}`);
   return { registry: base, server, meta: r._meta && typeof r._meta === 'object' ? r._meta : {} };
+}
+
+/**
+ * A failure of the registry itself (down, garbage, too large) said with what was asked for and
+ * what to do; other errors unchanged.
+ */
+function said(err: unknown, what: string): unknown {
+  if (!(err instanceof RegistryError) || !['unreachable', 'bad-response', 'too-large'].includes(err.reason)) return err;
+  const todo = err.reason === 'unreachable' ? 'check the registry URL and your connection, or try again later' : 'the registry does not speak the MCP Registry API (/v0.1) as expected; check its URL';
+  return new RegistryError(err.reason, `${what}: ${err.message}; nothing was written (${todo}: --registry <url>, MCPWIRE_REGISTRY or mcp.registry of the global config choose it)`, { cause: err });
 }
 
 /** The versions the registry lists for `name`, newest first (empty when it lists none). */

@@ -421,12 +421,16 @@ describe('errors a user meets (nothing is written)', () => {
         expect(await fails(['registry', 'search', 'memory'], { MCPWIRE_REGISTRY: r2.url }), mode).toContain(text);
       }
       r2.mode = 'garbage';
-      expect(await fails(['mcp', 'add', '--from-registry', MEMORY, '--set', 'MEMORY_FILE_PATH=/tmp/x'], { MCPWIRE_REGISTRY: r2.url })).toContain('not JSON');
+      const garbage = await fails(['mcp', 'add', '--from-registry', MEMORY, '--set', 'MEMORY_FILE_PATH=/tmp/x'], { MCPWIRE_REGISTRY: r2.url });
+      expect(garbage).toContain(`${MEMORY}@latest: ${r2.url}/v0.1/servers/`);
+      expect(garbage).toContain('with a body that is not JSON; nothing was written (the registry does not speak the MCP Registry API (/v0.1) as expected; check its URL: --registry <url>, MCPWIRE_REGISTRY or mcp.registry of the global config choose it)');
+      r2.mode = 'error';
+      expect(await fails(['mcp', 'add', '--from-registry', `${MEMORY}@1.0.0`, '--set', 'MEMORY_FILE_PATH=/tmp/x'], { MCPWIRE_REGISTRY: r2.url })).toMatch(new RegExp(`${MEMORY.replace(/\./g, '\\.')}@1\\.0\\.0: .* answered HTTP 503.*; nothing was written \\(check the registry URL and your connection, or try again later`));
     } finally {
       await r2.close();
     }
     const port = r2.port;
-    expect(await fails(['registry', 'search', 'x'], { MCPWIRE_REGISTRY: `http://127.0.0.1:${port}` })).toMatch(/could not be reached: ECONNREFUSED/);
+    expect(await fails(['registry', 'search', 'x'], { MCPWIRE_REGISTRY: `http://127.0.0.1:${port}` })).toMatch(/searching http:\/\/127\.0\.0\.1:\d+ for "x": .*could not be reached: ECONNREFUSED; nothing was written \(check the registry URL/);
   });
 });
 
