@@ -83,7 +83,7 @@ describe('mcpwire registry search / show', () => {
 
 describe('which registry: --registry > MCPWIRE_REGISTRY > mcp.registry of the global config > the official one', () => {
   const ONLY = 'io.example.other/only-here';
-  it('each one wins over those after it; a project\'s mcp.registry is not read; an unusable setting is an error naming it', async () => {
+  it('each one wins over those after it; a project\'s mcp.registry is not read; an unusable setting is an error naming it', { timeout: 120_000 }, async () => {
     const other = await startRegistry({ documents: [{ ...catalog(1)[0], name: ONLY }] });
     try {
       const sb = sandbox();
