@@ -71,6 +71,7 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
     }
   });
 
+  // cites basic.transports#36: mcpwire serve is the server here: its event ids name the stream, so another replica finds it
   it('basic.transports#36 (resume on another replica): a stream resumed elsewhere while its owner lives is replayed, then relayed live until the response', async () => {
     const [a, b] = cluster.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
     const direct = (r: { port: number }) => `http://127.0.0.1:${r.port}/mcp`;
@@ -171,7 +172,7 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
     await held?.close();
   });
 
-  it('basic.patterns.mrtr#20 across replicas: input_required from one replica, the retry on another is forwarded to the holder and completes', async () => {
+  it('a multi round-trip call across replicas: input_required from one replica, the retry on another is forwarded to the holder and completes', async () => {
     const first = await send(direct(0), callAsk());
     expect(first.result.resultType).toBe('input_required');
     const key = Object.keys(first.result.inputRequests)[0]!;
