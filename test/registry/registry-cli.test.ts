@@ -451,6 +451,29 @@ describe('mcpwire check --server-json', () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('does not validate against the 2025-12-11 schema: /packages/0/version');
   });
+
+  it('--remote: checks the remote it describes, its URL variable filled and its secret header read from the environment, the secret in no output', async () => {
+    const mock = (await startHttpMock({ bearer: 's3cret-registry-token-93f1' })) as { url: string; close(): Promise<void> };
+    try {
+      const sb = sandbox();
+      const file = path.join(sb.dir, 'server.json');
+      fs.writeFileSync(file, JSON.stringify(remoteDoc()));
+      const args = ['check', '--server-json', file, '--remote', '--set', `host=${new URL(mock.url).host}`, '--only', 'lifecycle.initialize-result', '--json'];
+      const r = await run(sb, args, { env: env(sb, { REMOTE_WEATHER_AUTHORIZATION: SECRET }) });
+      expect(r.code, r.stderr).toBe(0);
+      const report = (JSON.parse(r.stdout) as { servers: { report: { target: string; results: { id: string; status: string }[] } }[] }).servers[0].report;
+      expect(report.target).toContain(`${new URL(mock.url).host}/mcp`);
+      expect(report.results.find((x) => x.id === 'lifecycle.initialize-result')?.status).toBe('pass');
+      const refused = await run(sb, args, { env: env(sb, { REMOTE_WEATHER_AUTHORIZATION: 'Bearer wrong' }) });
+      expect(refused.code).not.toBe(0);
+      const missing = await run(sb, args, { env: env(sb) });
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toContain('set REMOTE_WEATHER_AUTHORIZATION in the environment');
+      for (const out of [r.stdout, r.stderr, refused.stdout, refused.stderr]) expect(out).not.toContain('s3cret-registry-token-93f1');
+    } finally {
+      await mock.close();
+    }
+  });
 });
 
 describe.skipIf(!hasScript)('on a terminal', { timeout: 120_000 }, () => {
