@@ -3,6 +3,7 @@
  * test/support/chromium.ts, driven by playwright-core as the trace-html tests do).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { onTestFinished } from 'vitest';
 import { resolveChromium } from './chromium.js';
 import { cli, node, root } from './cli-process.js';
 
@@ -57,6 +58,10 @@ export interface AppRun {
 
 export function runApp(args: string[], env: NodeJS.ProcessEnv = process.env): AppRun {
   const child = spawn(node, [cli, 'app', ...args, '--no-open'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A test that fails or times out before the command ends must not leave it (and its server) running.
+  onTestFinished(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
   let err = '';
   let out = '';
   const waiters: (() => void)[] = [];
