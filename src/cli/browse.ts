@@ -11,7 +11,7 @@ import { connectServer } from './daemon-client.js';
 import { clientAuthOptions, untrustedHint, type ConfigLoadResult, type ResolvedServer } from '../host-api.js';
 import { parseTimeout, UsageError } from './args.js';
 import { runCommand, type Scrub } from './command.js';
-import { CONFIG_OPTIONS, loadView, reportFailure, scrubber, type ConfigFlags } from './config-target.js';
+import { CONFIG_OPTIONS, cliAuth, loadView, reportFailure, scrubber, type ConfigFlags } from './config-target.js';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './host-run.js';
 import { table } from './layout.js';
 import { printJson, safeText } from './output.js';
@@ -95,7 +95,7 @@ async function fromConfig<T>(
       let client: McpClient | undefined;
       try {
         const timeoutMs = parseTimeout(values['timeout-ms']) ?? s.config.requestTimeoutMs;
-        client = await connectServer(s, values, { ...clientOptions(values), ...clientAuthOptions(s), timeoutMs, initializeTimeoutMs: budget });
+        client = await connectServer(s, values, { ...clientOptions(values), ...clientAuthOptions(s, cliAuth()), timeoutMs, initializeTimeoutMs: budget });
         if (client.serverCapabilities?.[spec.capability] === undefined) {
           if (id !== undefined) process.stderr.write(`mcpwire: server "${s.id}" does not offer ${spec.capability} (no "${spec.capability}" capability)\n`);
           return [];

@@ -8,7 +8,7 @@ import type { McpClient } from '../index.js';
 import { clientAuthOptions } from '../host-api.js';
 import { connectServer } from './daemon-client.js';
 import { parseTimeout } from './args.js';
-import { findServer, loadView, scrubber, usableServer, type ConfigFlags } from './config-target.js';
+import { findServer, cliAuth, loadView, scrubber, usableServer, type ConfigFlags } from './config-target.js';
 import { clientOptions, withClient, type TargetFlags } from './target.js';
 import type { CommandRun } from './command.js';
 
@@ -25,7 +25,7 @@ export async function withConfigClient<T>(
   usableServer(server);
   const timeoutMs = parseTimeout(flags['timeout-ms']) ?? server.config.requestTimeoutMs;
   const pinned = server.config.protocolVersion;
-  const client = await connectServer(server, flags, { ...(pinned !== undefined ? { protocolVersion: pinned } : {}), ...clientOptions(flags), ...clientAuthOptions(server), timeoutMs });
+  const client = await connectServer(server, flags, { ...(pinned !== undefined ? { protocolVersion: pinned } : {}), ...clientOptions(flags), ...clientAuthOptions(server, cliAuth()), timeoutMs });
   try {
     return await fn(client, timeoutMs);
   } finally {

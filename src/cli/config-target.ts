@@ -25,6 +25,7 @@ import {
   untrustedHint,
   type ConfigDiagnostic,
   type ConfigLoadResult,
+  type HostAuthOptions,
   type ResolveConfigOptions,
   type ResolvedServer,
   type Scope,
@@ -66,6 +67,18 @@ export function parseScope<T extends string>(flags: ConfigFlags, allowed: readon
   return flags.scope as T;
 }
 
+/** The config's `mcp.store` of the command's config (set by `loadView`). */
+let configuredStore: string | undefined;
+
+/**
+ * The host's OAuth options for this command: the token store the config names (`mcp.store`;
+ * `MCPWIRE_STORE` wins over it), so that `login`, `logout`, `auth status` and every command
+ * that sends tokens use the same store.
+ */
+export function cliAuth(): HostAuthOptions {
+  return configuredStore !== undefined ? { storeSetting: configuredStore } : {};
+}
+
 /** Reads the servers of `view` (or of `--config <file>`), printing diagnostics to stderr. */
 export async function loadView(flags: ConfigFlags, view: ConfigView = 'effective'): Promise<ConfigLoadResult> {
   let result: ConfigLoadResult;
@@ -77,6 +90,8 @@ export async function loadView(flags: ConfigFlags, view: ConfigView = 'effective
     result = await loadSingleFile(nativeFile(configPathForScope(view, pathOptions())), view);
   }
   printDiagnostics(result.diagnostics);
+  // the effective store: a single-scope view (`--scope project`) never picks one
+  if (view === 'effective' || flags.config !== undefined) configuredStore = result.host?.store;
   return result;
 }
 

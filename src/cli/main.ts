@@ -116,7 +116,13 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write('mcpwire: warning: --strict checks messages for the trace: without --trace <file> (or MCPWIRE_TRACE) nothing records them\n');
   }
   const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };
-  return jsonOnFailure(rest.includes('--json'), () => mod.default(rest));
+  try {
+    return await jsonOnFailure(rest.includes('--json'), () => mod.default(rest));
+  } finally {
+    // a shared store's connection (Redis) would keep the process alive
+    const { closeRegistered } = await import('../util/at-end.js');
+    await closeRegistered();
+  }
 }
 
 /** Commands that do not answer `--help` themselves (every other one does, connecting nothing: test/cli/cli-errors.test.ts). */

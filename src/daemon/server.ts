@@ -210,6 +210,8 @@ export class Daemon {
       traces: this.options.paths.traces,
       logs: this.options.paths.logs,
       servers: this.held.status(),
+      // where the servers' tokens live and whether that store is reachable (never its password)
+      store: this.held.host.storeStatus() ?? null,
     };
   }
 

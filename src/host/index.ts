@@ -21,6 +21,8 @@ export { sandboxNoteFor, type SandboxStatus } from './sandbox-note.js';
 export {
   authStorePath,
   authStore,
+  storePlace,
+  storeHealth,
   authStatusRows,
   grantFacts,
   clientAuthOptions,

@@ -37,6 +37,7 @@ import { ConfigError } from '../errors.js';
 import { userConfigDir, type PathOptions } from './config/paths.js';
 import type { ResolvedServer } from './config/types.js';
 import path from 'node:path';
+import { closeAtEnd } from '../util/at-end.js';
 
 /**
  * The token store file: `MCPWIRE_AUTH_FILE` when set, else `mcpwire/mcp-auth.json` in the
@@ -88,8 +89,27 @@ export function authStore(auth: HostAuthOptions = {}): TokenStore {
   const setting = storeSettingFrom(process.env, auth.storeSetting);
   if (setting.kind !== 'redis') return openTokenStore(setting, { file: authStorePath() });
   let s = opened.get(setting.url);
-  if (s === undefined) opened.set(setting.url, (s = openTokenStore(setting, { file: authStorePath() })));
+  if (s === undefined) {
+    const store = (s = openTokenStore(setting, { file: authStorePath() }));
+    opened.set(setting.url, store);
+    // a command-line process closes it when its command is done (src/util/at-end.ts)
+    closeAtEnd(async () => {
+      if (opened.get(setting.url) === store) opened.delete(setting.url);
+      await store.close?.();
+    });
+  }
   return s;
+}
+
+/**
+ * Where a token store keeps its grants, as status and `login` say it: the file's path, the Redis
+ * URL with its password replaced, or `memory`. Never a secret.
+ */
+export function storePlace(store: TokenStore): string {
+  const file = (store as { file?: unknown }).file;
+  if (typeof file === 'string') return file;
+  const h = storeHealth(store);
+  return h?.url ?? h?.kind ?? 'a store of the embedding program';
 }
 
 /** What a token store says about itself (a store without `health` is taken as fine). */

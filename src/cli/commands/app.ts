@@ -16,7 +16,7 @@ import { createTracer, traceTarget, type Tool, type Tracer } from '../../index.j
 import { AppBridgeHost, hostViewServer, isModelVisible, loadToolView, publicNameOf, serverTools, startAppPage, viewToolResult, withAppsExtension, type AppPage, type RenderableView } from '../../apps-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError } from '../args.js';
 import { runCommand, type CommandRun } from '../command.js';
-import { CliFailure, CONFIG_OPTIONS, loadView, scrubber, secretsOf, usableServer } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, cliAuth, loadView, scrubber, secretsOf, usableServer } from '../config-target.js';
 import { checkArgs, isKeyValue, keyValueArgs } from '../kv-args.js';
 import { safeText } from '../output.js';
 import { pickServer } from '../server-pick.js';
@@ -46,7 +46,7 @@ export default function app(argv: string[]): Promise<number> {
     usableServer(server);
     const initTimeoutMs = parseTimeout(values['init-timeout-ms']);
     // A person asked for this call and view, as with `call`: allowed unless a permissions.deny rule of the config matches.
-    const host = createHost([server], { clientOptions: withAppsExtension({ ...clientOptions(values), ...clientAuthOptions(server) }), backoff: { maxRetries: 0 }, permission: 'allow' });
+    const host = createHost([server], { clientOptions: withAppsExtension({ ...clientOptions(values), ...clientAuthOptions(server, cliAuth()) }), backoff: { maxRetries: 0 }, permission: 'allow', auth: cliAuth() });
     try {
       await host.start();
       const status = host.serverStatus(server.id);

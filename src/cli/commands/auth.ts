@@ -11,10 +11,10 @@
  * at all (metadata, a 401 challenge; src/host/oauth-offer.ts), and one that does not is said to
  * need none.
  */
-import { authStatusRows, authStorePath, FileTokenStore, oauthOffer, type AuthStatusRow, type ResolvedServer } from '../../host-api.js';
+import { authStatusRows, authStore, storePlace, oauthOffer, type AuthStatusRow, type ResolvedServer } from '../../host-api.js';
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
-import { CONFIG_OPTIONS, findServer, loadView, pathOptions, scrubber } from '../config-target.js';
+import { CONFIG_OPTIONS, findServer, loadView, cliAuth, scrubber } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { canLogIn, staticAuthorization } from '../login-hint.js';
@@ -28,10 +28,10 @@ export default async function auth(argv: string[]): Promise<number> {
     const config = await loadView(values);
     run.scrub = scrubber(config.servers);
     const servers = id === undefined ? config.servers : [findServer(config, id)];
-    const store = new FileTokenStore(authStorePath(pathOptions()));
+    const store = authStore(cliAuth());
     const rows = await authStatusRows(servers, store);
     if (values.json) {
-      printJson(id === undefined ? { store: store.file, servers: rows } : rows[0]);
+      printJson(id === undefined ? { store: storePlace(store), servers: rows } : rows[0]);
       return 0;
     }
     if (rows.length === 0) {
@@ -39,7 +39,7 @@ export default async function auth(argv: string[]): Promise<number> {
       return 0;
     }
     const noOAuth = await advertisingNoOAuth(servers.filter((s) => canLogIn(s) && rows.some((r) => r.id === s.id && r.state === 'none')));
-    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id), noOAuth)))}\ntoken store: ${store.file}\n`);
+    process.stdout.write(`${table(['id', 'state', 'grant', 'bound', 'scopes', 'expires_at', 'refresh', 'client', 'next'], rows.map((r) => cells(r, servers.filter(staticAuthorization).map((x) => x.id), noOAuth)))}\ntoken store: ${storePlace(store)}\n`);
     return 0;
   });
 }

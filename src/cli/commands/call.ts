@@ -22,7 +22,7 @@ import type { CallToolResult, McpClient, RequestId, Tool } from '../../index.js'
 import { clientAuthOptions, decidePermission, publicToolName, sandboxNoteFor, type ResolvedServer } from '../../host-api.js';
 import { argsText, parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { runCommand, type CommandRun, type Scrub } from '../command.js';
-import { CliFailure, CONFIG_OPTIONS, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, cliAuth, loadView, reportFailure, scrubber, usableServer } from '../config-target.js';
 import { renderBlocks } from '../content.js';
 import { checkArgs, isKeyValue, keyValueArgs } from '../kv-args.js';
 import { printJson, safeText } from '../output.js';
@@ -137,7 +137,7 @@ async function callConfigured(values: Values, req: CallRequest, run: CommandRun)
   await checkPermission(server, req);
   const timeoutMs = parseTimeout(values['timeout-ms']) ?? server.config.requestTimeoutMs;
   return withProgress(async (opts) => {
-    const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server), timeoutMs, signal: opts.signal });
+    const client: McpClient = await connectServer(server, values, { ...clientOptions(values), ...clientAuthOptions(server, cliAuth()), timeoutMs, signal: opts.signal });
     try {
       const result = await invoke(client, req, { ...opts, timeoutMs }, run);
       if (result.isError) sandboxNote(server, result, run);

@@ -37,7 +37,7 @@ import { clientAuthOptions, toConnectConfig } from '../../host-api.js';
 import type { HttpAuthProvider, ServerConfig } from '../../index.js';
 import { parseJsonObject, parseTimeout, UsageError, type Parsed } from '../args.js';
 import { reportJudgeFailure, runCommand, type CommandRun } from '../command.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, cliAuth, loadView, scrubber, usableServer } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
 
@@ -224,7 +224,7 @@ async function checkTargets(values: Values, positionals: string[], run: CommandR
     usableServer(s);
     // An HTTP server authorized with `mcpwire login`: its stored grant (refreshed as needed).
     const pinned = s.config.protocolVersion;
-    targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s), ...(pinned !== undefined ? { pinned } : {}) });
+    targets.push({ name: s.id, config: toConnectConfig(s), ...clientAuthOptions(s, cliAuth()), ...(pinned !== undefined ? { pinned } : {}) });
   }
   return { targets };
 }

@@ -9,6 +9,7 @@
  * through it (cli/daemon-client.ts).
  */
 import { connectDaemon as connectAny, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, dirProblem, placeServer, type HeldStatus } from '../../daemon-api.js';
+import type { StoreHealth } from '../../host-api.js';
 import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
@@ -32,6 +33,8 @@ interface DaemonStatus {
   traces: string;
   logs: string;
   servers: HeldStatus[];
+  /** The token store's health (absent from a daemon of an older build). */
+  store?: StoreHealth | null;
 }
 
 export default function daemon(argv: string[]): Promise<number> {
@@ -170,6 +173,11 @@ async function status(id: string | undefined, json: boolean): Promise<number> {
   }
   const idle = st.idleMs === 0 ? 'no idle timeout' : `stops after ${duration(st.idleMs)} idle (idle ${duration(now - st.lastRequestAt)})`;
   process.stdout.write(`daemon pid ${st.pid}, up ${duration(now - st.startedAt)}, ${idle}\nsocket ${st.socket}\nlog ${st.log}\nservers' traces ${st.traces}, stderr ${st.logs}\n`);
+  const s = st.store;
+  if (s != null && (s.kind !== 'file' || s.state !== 'ok')) {
+    const how = s.state === 'ok' ? 'ok' : `${s.state} since ${new Date(s.since).toISOString()}${s.lastError !== undefined ? `: ${s.lastError}` : ''}`;
+    process.stdout.write(`token store ${safeText(s.url ?? s.kind, 300)} (${s.kind}, ${safeText(how, 300)})\n`);
+  }
   if (rows.length === 0) {
     process.stdout.write('no servers held\n');
     return 0;

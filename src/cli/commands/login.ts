@@ -11,9 +11,9 @@
  */
 import { createInterface } from 'node:readline';
 import { Redactor } from '../../trace-api.js';
-import { authStorePath, FileTokenStore, grantFacts, loginServer, openBrowser, parsePastedRedirect, usesOAuth } from '../../host-api.js';
+import { authStore, storePlace, grantFacts, loginServer, openBrowser, parsePastedRedirect, usesOAuth } from '../../host-api.js';
 import { parse, parseTimeout, UsageError } from '../args.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, reportFailure, secretsOf, usableServer } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, cliAuth, reportFailure, secretsOf, usableServer } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { boundLabel, grantLabel } from './auth.js';
 
@@ -41,7 +41,7 @@ export default async function login(argv: string[]): Promise<number> {
     usableServer(server);
     if (!usesOAuth(server)) throw new CliFailure(`server "${id}" uses the stdio transport: OAuth does not apply (credentials come from its environment)`);
     const headless = values['no-browser'] === true;
-    const store = new FileTokenStore(authStorePath(pathOptions()));
+    const store = authStore(cliAuth());
     const timeoutMs = parseTimeout(values['timeout-ms']);
     const grant = await loginServer(server, timeoutMs !== undefined ? { loginTimeoutMs: timeoutMs } : {}, store, {
       signal: ac.signal,
@@ -72,12 +72,12 @@ export default async function login(argv: string[]): Promise<number> {
     const facts = grantFacts(server, grant);
     if (values.json) {
       const expiresAt = grant.expires_at !== undefined ? new Date(grant.expires_at).toISOString() : null;
-      printJson({ id, ...facts, scopes: grant.scope ? grant.scope.split(' ').filter(Boolean) : [], expires_at: expiresAt, store: store.file });
+      printJson({ id, ...facts, scopes: grant.scope ? grant.scope.split(' ').filter(Boolean) : [], expires_at: expiresAt, store: storePlace(store) });
       return 0;
     }
     const scopes = grant.scope ? ` (scope: ${safeText(grant.scope, 200)})` : '';
     const expires = grant.expires_at !== undefined ? `, expires ${new Date(grant.expires_at).toISOString()}` : '';
-    process.stdout.write(`logged in to "${id}"${scopes}${expires}; tokens saved in ${store.file}\n`);
+    process.stdout.write(`logged in to "${id}"${scopes}${expires}; tokens saved in ${storePlace(store)}\n`);
     process.stdout.write(`grant: ${grantLabel(facts.grant)}; token: ${boundLabel(facts.sender_constrained)}\n`);
     return 0;
   } catch (err) {

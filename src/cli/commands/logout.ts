@@ -4,10 +4,10 @@
  * deletes them from the token store. A revocation that fails is reported, and the local tokens
  * are deleted anyway. Never prints a token.
  */
-import { authStorePath, FileTokenStore, logoutServer, usesOAuth } from '../../host-api.js';
+import { authStore, storePlace, logoutServer, usesOAuth } from '../../host-api.js';
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, pathOptions, scrubber } from '../config-target.js';
+import { CliFailure, CONFIG_OPTIONS, findServer, loadView, cliAuth, scrubber } from '../config-target.js';
 import { safeText } from '../output.js';
 
 const USAGE = 'usage: mcpwire logout <id> [--config <file>] [--imports]';
@@ -20,7 +20,7 @@ export default async function logout(argv: string[]): Promise<number> {
     const scrub = (run.scrub = scrubber(config.servers));
     const server = findServer(config, id);
     if (!usesOAuth(server)) throw new CliFailure(`server "${id}" uses the stdio transport: it has no OAuth tokens`);
-    const store = new FileTokenStore(authStorePath(pathOptions()));
+    const store = authStore(cliAuth());
     const out = await logoutServer(server, {}, store);
     if (!out.hadGrant) {
       process.stdout.write(`not logged in to "${id}": nothing to do\n`);

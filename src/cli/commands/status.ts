@@ -9,10 +9,10 @@
  * what its sandbox refused (docs/sandbox.md).
  */
 import { canLogIn } from '../login-hint.js';
-import type { ServerStatus } from '../../host-api.js';
+import { authStore, storePlace, type McpHost, type ServerStatus } from '../../host-api.js';
 import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
-import { CONFIG_OPTIONS, findServer, loadView, scrubber } from '../config-target.js';
+import { CONFIG_OPTIONS, cliAuth, findServer, loadView, scrubber } from '../config-target.js';
 import { withHost } from '../host-run.js';
 import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
@@ -36,9 +36,30 @@ export interface StatusRow {
   next: string | null;
   /** A sandboxed server's grants (paths, host names, env names) and what the sandbox refused; null when unsandboxed. */
   sandbox: { summary: string; grants: unknown; denied: string[] } | null;
+  /** Where an HTTP server's tokens live and whether that store is reachable now; null for stdio. */
+  store: StoreRow | null;
 }
 
-function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlySet<string>): StatusRow {
+/** The token store in `status` (never its password). */
+export interface StoreRow {
+  kind: 'file' | 'memory' | 'redis';
+  /** The file's path, or the Redis URL with its password replaced by `***`. */
+  place: string;
+  /** `ok`, `connecting` (not connected yet) or `degraded` (unreachable: calls on live connections go on). */
+  state: 'ok' | 'connecting' | 'degraded';
+  /** ISO time the state began. */
+  since: string;
+  last_error: string | null;
+  reconnects: number;
+}
+
+function storeRow(host: McpHost, place: string, scrub: (s: string) => string): StoreRow | null {
+  const h = host.storeStatus();
+  if (h === undefined) return null;
+  return { kind: h.kind, place, state: h.state, since: new Date(h.since).toISOString(), last_error: h.lastError === undefined ? null : scrub(h.lastError), reconnects: h.reconnects };
+}
+
+function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlySet<string>, store: StoreRow | null): StatusRow {
   return {
     id: s.id,
     transport: s.transport,
@@ -53,6 +74,7 @@ function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlyS
     // A server with its own Authorization header is fixed in its config, not by logging in.
     next: s.state === 'auth_required' && loginable.has(s.id) ? `mcpwire login ${s.id}` : null,
     sandbox: s.sandbox === undefined ? null : { summary: s.sandbox.summary, grants: s.sandbox.grants, denied: s.sandbox.denied.map(scrub) },
+    store: s.transport === 'http' ? store : null,
   };
 }
 
@@ -73,12 +95,16 @@ export default function status(argv: string[]): Promise<number> {
     }
     const loginable = new Set(servers.filter(canLogIn).map((s) => s.id));
     // Printed before the host closes: a server slow to shut down does not delay the report.
-    await withHost(servers, values, { capRequests: true }, (host) => render(host.status().map((s) => row(s, scrub, loginable)), id, values.json === true));
+    const place = storePlace(authStore(cliAuth()));
+    await withHost(servers, values, { capRequests: true }, (host) => {
+      const store = storeRow(host, place, scrub);
+      render(host.status().map((s) => row(s, scrub, loginable, store)), id, values.json === true, store);
+    });
     return 0;
   });
 }
 
-function render(rows: StatusRow[], id: string | undefined, json: boolean): void {
+function render(rows: StatusRow[], id: string | undefined, json: boolean, store: StoreRow | null): void {
   if (json) {
     printJson(id === undefined ? rows : rows[0]);
     return;
@@ -99,6 +125,7 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
       ['sandbox', r.sandbox === null ? 'no (runs as the user)' : r.sandbox.summary],
       ...(r.sandbox !== null && r.sandbox.denied.length > 0 ? ([['sandbox_denied', r.sandbox.denied.join('; ')]] as [string, string][]) : []),
       ...(r.next !== null ? ([['next', r.next]] as [string, string][]) : []),
+      ...(r.store !== null ? ([['token_store', storeLine(r.store)]] as [string, string][]) : []),
     ];
     process.stdout.write(`${lines.map(([k, v]) => `${k.padEnd(18)} ${safeText(v, 1000)}`).join('\n')}\n`);
     return;
@@ -123,4 +150,12 @@ function render(rows: StatusRow[], id: string | undefined, json: boolean): void 
   // The error column wraps on a narrow terminal: its end (the command, the code) is the point.
   process.stdout.write(`${table(headers, body, undefined, { wrapLast: hasError })}\n`);
   for (const r of rows) if (r.next !== null) process.stdout.write(`${safeText(r.id, 64)}: authorization required: run "${safeText(r.next, 100)}"\n`);
+  // A shared store is worth a line (the file store is the default nobody asked about).
+  if (store !== null && (store.kind !== 'file' || store.state !== 'ok')) process.stdout.write(`token store: ${safeText(storeLine(store), 600)}\n`);
+}
+
+/** `redis://…:***@host:6379/ (degraded since …: the last error)`. */
+function storeLine(s: StoreRow): string {
+  const how = s.state === 'ok' ? 'ok' : `${s.state} since ${s.since}${s.last_error !== null ? `: ${s.last_error}` : ''}`;
+  return `${s.place} (${s.kind}, ${how})`;
 }

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { diagnostic, issuesText, parseJsonText, type DiagnosticSite } from './diagnostics.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
-import { expandNativeEntry, type ExpandContext } from './expand.js';
+import { expandNativeEntry, expandString, type ExpandContext } from './expand.js';
+import { parseStoreSetting } from '../../store/setting.js';
 import { convertImportEntry, type ImportFormat } from './imports.js';
 import { unknownFieldHint } from './field-hint.js';
 import { inferTransport, isPlainObject, unknownEntryKeys, validateServerEntry, type EntryIssue } from './schema.js';
@@ -45,7 +46,7 @@ export function parseNativeLayer(text: string, source: 'project' | 'global', fil
   if (!isPlainObject(doc.value)) return fail(out, site, `the top level must be an object, ${NATIVE_SHAPE}; saw ${kindOf(doc.value)}`);
   const root = doc.value;
   if (root.version !== undefined && root.version !== 1) return fail(out, site, 'unsupported "version" (expected 1); file ignored');
-  if (isPlainObject(root.mcp)) readHostSettings(root.mcp, site, out);
+  if (isPlainObject(root.mcp)) readHostSettings(root.mcp, site, out, ctx);
   if (root.mcp === undefined && isPlainObject(root.mcpServers) && ctx !== undefined) return parseImportLayer(text, 'mcpServers', file, ctx, source);
   if (root.mcp !== undefined && root.mcpServers !== undefined) {
     out.diagnostics.push(diagnostic('error', { ...site, field: 'mcpServers' }, 'not read: a file with an "mcp" section keeps its servers in "mcp.servers"; move them there'));
@@ -109,7 +110,8 @@ function byName(dups: Map<string, EntryIssue[]>, list: readonly unknown[]): Map<
  * `mcp.secret_names` (env and header names whose values are secrets in every server's entry),
  * `mcp.serve_names` (how `mcpwire serve` names tools and prompts).
  */
-function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, out: ParsedLayer): void {
+function readHostSettings(mcp: Record<string, unknown>, site: DiagnosticSite, out: ParsedLayer, ctx: ExpandContext | undefined): void {
+  if (mcp.store !== undefined) readStore(mcp.store, site, out, ctx);
   const v = mcp.max_parallel;
   if (v !== undefined) {
     if (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 10_000) out.host = { ...out.host, maxParallel: v };
@@ -146,6 +148,40 @@ function readRegistrySetting(v: unknown, site: DiagnosticSite, out: ParsedLayer)
     return void out.diagnostics.push(diagnostic('error', field, 'must be an absolute http(s) URL without credentials; ignored'));
   }
   out.host = { ...out.host, registry: v as string };
+}
+
+/**
+ * `mcp.store` (where shared state lives, src/store/setting.ts), `${VAR}` expanded so that a Redis
+ * password can stay in the environment. Checked here; kept even when wrong, so that whatever
+ * needs the store fails with the store's own error rather than quietly using the file. The
+ * diagnostics never quote it (it may hold a password).
+ */
+function readStore(raw: unknown, site: DiagnosticSite, out: ParsedLayer, ctx: ExpandContext | undefined): void {
+  const field = { ...site, field: 'mcp.store' };
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    out.diagnostics.push(diagnostic('error', field, 'must be "file", "memory" or a redis:// or rediss:// URL; ignored'));
+    return;
+  }
+  const expanded = ctx !== undefined ? expandString(raw, 'native', ctx) : { value: raw, problems: [] };
+  if (expanded.problems.length > 0) {
+    out.diagnostics.push(diagnostic('error', field, `${expanded.problems.join('; ')}; ignored`));
+    return;
+  }
+  try {
+    parseStoreSetting(expanded.value, 'mcp.store');
+  } catch (err) {
+    out.diagnostics.push(diagnostic('error', field, storeProblem(err)));
+  }
+  out.host = { ...out.host, store: expanded.value };
+}
+
+/** What is wrong with a store setting, without its value. */
+function storeProblem(err: unknown): string {
+  const m = err instanceof Error ? err.message : '';
+  if (m.includes('is not supported')) return 'its scheme is not supported: use "file", "memory", redis:// or rediss://';
+  if (m.includes('names no host')) return 'the redis:// URL names no host';
+  if (m.includes('prefix')) return 'its ?prefix= must be 1-64 of A-Z a-z 0-9 _ . : -';
+  return 'must be "file", "memory" or a redis:// or rediss:// URL';
 }
 
 /** One native entry: expanded, validated, unknown fields reported. */

@@ -166,6 +166,15 @@ export function resolveConfig(layers: readonly LayerText[], options: ResolveConf
   if (serveNames !== undefined) result.host = { ...result.host, serveNames };
   const registry = parsed.find((p) => p.host?.registry !== undefined)?.host?.registry;
   if (registry !== undefined) result.host = { ...result.host, registry };
+  // The store: the highest of the user's own layers; a project's file (a cloned repository) must
+  // not choose where the user's tokens go.
+  const store = parsed.find((p, i) => p.host?.store !== undefined && !isProjectLayer(layers[i], base))?.host?.store;
+  if (store !== undefined) result.host = { ...result.host, store };
+  parsed.forEach((p, i) => {
+    if (p.host?.store !== undefined && isProjectLayer(layers[i], base)) {
+      result.diagnostics.push(diagnostic('warning', { source: 'project', file: layers[i].file, field: 'mcp.store' }, 'not read from a project\'s file (a repository must not choose where your tokens go): set it in your global config, a --config file or MCPWIRE_STORE'));
+    }
+  });
   // Names marked secret by any layer count in every entry: marking more can only hide more.
   const secretNames = [...new Set(parsed.flatMap((p) => p.host?.secretNames ?? []))];
   if (secretNames.length > 0) {

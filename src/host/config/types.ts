@@ -143,6 +143,12 @@ export interface HostSettings {
   serveNames?: 'as-is' | 'prefixed' | 'host';
   /** `mcp.registry` (global config only): the MCP registry's URL when no `--registry`/`MCPWIRE_REGISTRY` says. */
   registry?: string;
+  /**
+   * `mcp.store`: where shared state lives (`file`, `memory`, `redis://…`, `rediss://…`; src/store),
+   * `${VAR}` expanded. Carries the Redis password: never printed as is (`shownUrl`).
+   * Read from the user's own layers only: a project's file cannot choose where tokens go.
+   */
+  store?: string;
 }
 
 /** One server as the host sees it after all layers are merged. */
