@@ -28,6 +28,8 @@ import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from '.
 import type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
 import { authStore, connectionAuthProvider, loginServer, logoutServer, storeHealth, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
 import type { StoreHealth } from '../store/redis-connection.js';
+import { sharedResultsOf } from '../store/open.js';
+import type { RedisResults } from '../store/redis-results.js';
 import type { HostCallResult } from './outcome.js';
 import { NO_RETRY } from './retry.js';
 import { diffServers, serverFromEntry, trusted, unavailableReason, type ReloadResult, type RuntimeServerEntry, type UnavailableTool } from './runtime.js';
@@ -53,6 +55,8 @@ export class McpHost extends EventEmitter {
   private closed = false;
   private started = false;
   private readonly tokens: TokenStore | undefined;
+  /** The 2026-07-28 result cache shared through the store (Redis), else undefined: each client keeps its own. */
+  private readonly results: RedisResults | undefined;
   /** Last state reported per server, for `stateChange`. */
   private readonly lastState = new Map<string, ServerState>();
   private unavailable: UnavailableTool[] = [];
@@ -70,6 +74,7 @@ export class McpHost extends EventEmitter {
     super();
     this.settings = { ...settings };
     this.tokens = options.auth === false ? undefined : authStore(options.auth);
+    this.results = sharedResultsOf(this.tokens);
     for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       this.slots.set(server.id, this.makeSlot(server));
@@ -94,7 +99,7 @@ export class McpHost extends EventEmitter {
       theirs?.(info);
     };
     return new ServerSlot(server, {
-      connect: this.withAuth(server, options.connect ?? connectClient),
+      connect: this.withResults(this.withAuth(server, options.connect ?? connectClient)),
       clientOptions: co,
       backoff: options.backoff ?? {},
       random: options.random ?? Math.random,
@@ -401,6 +406,16 @@ export class McpHost extends EventEmitter {
     const store = this.tokens;
     const auth = this.options.auth || {};
     return (config, opts) => connect(config, opts.authProvider !== undefined ? opts : { ...opts, authProvider: connectionAuthProvider(server, auth, store) });
+  }
+
+  /** With a shared store, each HTTP server's client caches its results there (scoped to that server). */
+  private withResults(connect: ConnectFn): ConnectFn {
+    const results = this.results;
+    if (results === undefined) return connect;
+    return (config, opts) => {
+      const resultStore = opts.resultStore ?? results.forServer(config);
+      return connect(config, resultStore !== undefined ? { ...opts, resultStore } : opts);
+    };
   }
 
   /** Closes every connection and stops all retries. Idempotent. */

@@ -22,6 +22,7 @@ export {
   authStorePath,
   authStore,
   storePlace,
+  closeSharedStores,
   storeHealth,
   authStatusRows,
   grantFacts,
@@ -37,7 +38,7 @@ export {
 } from './oauth.js';
 export { oauthOffer, type OAuthOffer, type OAuthOfferOptions } from './oauth-offer.js';
 export { EraFile, eraMemoryPath, type EraMemory } from './era-memory.js';
-export { StoreError, isStoreError, parseStoreSetting, shownUrl, storeSettingFrom, RedisTokenStore, openTokenStore, type StoreSetting, type StoreHealth, type RedisTokenStoreOptions, type TokenStoreWithHealth } from '../store/index.js';
+export { StoreError, isStoreError, parseStoreSetting, shownUrl, storeSettingFrom, RedisTokenStore, openTokenStore, sharedResultsOf, RedisResults, sharedResultScope, type RedisResultsOptions, type StoreSetting, type StoreHealth, type RedisTokenStoreOptions, type TokenStoreWithHealth } from '../store/index.js';
 export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type FileTokenStoreOptions } from '../auth/file-store.js';
 export { TokenStoreLockError } from '../auth/lock.js';
 export { startLoopbackReceiver, parsePastedRedirect, type LoopbackOptions, type LoopbackReceiver } from '../auth/loopback.js';

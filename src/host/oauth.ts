@@ -102,6 +102,16 @@ export function authStore(auth: HostAuthOptions = {}): TokenStore {
 }
 
 /**
+ * Closes every shared store `authStore` opened in this process (their Redis connections, which
+ * would keep it alive). A program embedding hosts calls it once its hosts are closed.
+ */
+export async function closeSharedStores(): Promise<void> {
+  const all = [...opened.values()];
+  opened.clear();
+  await Promise.all(all.map((s) => s.close?.().catch(() => undefined)));
+}
+
+/**
  * Where a token store keeps its grants, as status and `login` say it: the file's path, the Redis
  * URL with its password replaced, or `memory`. Never a secret.
  */

@@ -26,7 +26,7 @@ import { Lifecycle, type LifecycleState } from './lifecycle.js';
 import type { RootsSource } from './roots.js';
 import { SessionKeeper } from './session.js';
 import { listenManagerFor, type ListenManager } from './subscriptions.js';
-import { authContextSource, ResultCache, type ReadOptions } from './result-cache.js';
+import { authContextSource, ResultCache, type ReadOptions, type ResultStore } from './result-cache.js';
 import { ToolCatalog } from './tool-catalog.js';
 import type { ToolCallDeps } from './tool-calls.js';
 import type { TaskReceiver } from './task-receiver.js';
@@ -75,7 +75,7 @@ export abstract class ClientCore extends EventEmitter {
   /** 2026-07-28: the `subscriptions/listen` of what this client's users listen to (subscriptions.ts). */
   protected readonly listen: ListenManager;
   /** 2026-07-28: cacheable results by `ttlMs` (result-cache.ts), with the current authorization context. */
-  protected readonly cache = new ResultCache();
+  protected readonly cache: ResultStore;
   protected readonly authContext: () => Promise<string>;
 
   constructor(config: ServerConfig, options: ClientOptions = {}) {
@@ -110,6 +110,7 @@ export abstract class ClientCore extends EventEmitter {
       diagnostic: (code, message) => this.diagnostic(code, message),
     });
     this.authContext = authContextSource(config, options.authProvider);
+    this.cache = options.resultStore ?? new ResultCache();
     this.keepalive = this.keepaliveFor();
   }
 
@@ -467,7 +468,8 @@ export abstract class ClientCore extends EventEmitter {
     this.activity?.('notification');
     // basic.patterns.subscriptions#4: a change counts only on a subscription of ours
     if (this.codec.era === 'modern' && !this.listen.accept(event, payload)) return;
-    this.cache.onNotification(event, payload as Record<string, unknown> | undefined);
+    // a shared store answers later and never rejects (ResultStore)
+    void this.cache.onNotification(event, payload as Record<string, unknown> | undefined);
     if (event === 'toolsListChanged') {
       // basic.utilities.tasks#7: a tool may have become task-required; list again before the next call.
       this.tools.changed();

@@ -10,6 +10,7 @@ import type { Transport, TransportDiagnostic } from '../transport/types.js';
 import type { ClientFeatureOptions } from './client-features.js';
 import type { TelemetryOption } from './telemetry.js';
 import type { ClientCapabilities, Implementation, Task } from './types.js';
+import type { ResultStore } from './result-cache.js';
 
 /** How a task-augmented call polls `tasks/get` (basic/utilities/tasks). */
 export interface TaskPollOptions {
@@ -55,6 +56,12 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
    * is spoken to as modern at once. Ignored when `protocolVersion` pins the era.
    */
   knownEra?: 'modern' | 'handshake';
+  /**
+   * 2026-07-28: where cacheable results live (result-cache.ts `ResultStore`): by default this
+   * client's own in-process cache; a host on a shared store (src/store: Redis) gives each client
+   * one scoped to its server, so that many processes share the results.
+   */
+  resultStore?: ResultStore;
   /**
    * Multi round-trip requests (2026-07-28, mrtr.ts): how many `input_required` rounds one
    * request may take before it fails (default 8).

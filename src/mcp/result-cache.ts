@@ -44,6 +44,18 @@ export interface FreshOption {
 /** The options of a read the cache may answer. */
 export type ReadOptions = RequestOptions & FreshOption;
 
+/**
+ * Where a client's cacheable results live: this process (`ResultCache`, the default) or a store
+ * many processes share (src/store: Redis, given as `ClientOptions.resultStore`). A shared store
+ * answers asynchronously and never rejects: an unreachable store is a miss, a put not kept.
+ */
+export interface ResultStore {
+  get<T>(method: string, params: Record<string, unknown> | undefined, authContext: string): T | undefined | Promise<T | undefined>;
+  put(method: string, params: Record<string, unknown> | undefined, authContext: string, result: unknown): boolean | Promise<boolean>;
+  onNotification(method: string, params: Record<string, unknown> | undefined): number | Promise<number>;
+  invalidateMethod(method: string): number | Promise<number>;
+}
+
 export interface ResultCacheOptions {
   /** At most this many results (default 256). */
   maxEntries?: number;
@@ -65,7 +77,7 @@ interface Entry {
   scope: CacheScope;
 }
 
-export class ResultCache {
+export class ResultCache implements ResultStore {
   /** Insertion order is recency: a hit moves its entry to the end, eviction takes the front. */
   private readonly entries = new Map<string, Entry>();
   private totalBytes = 0;
@@ -132,12 +144,10 @@ export class ResultCache {
    * Returns how many entries it dropped.
    */
   onNotification(method: string, params: Record<string, unknown> | undefined): number {
-    if (method === 'notifications/resources/updated' || method === 'resourceUpdated') {
-      const uri = params?.uri;
-      return typeof uri === 'string' ? this.dropWhere((e) => e.method === 'resources/read' && e.uri === uri) : 0;
-    }
-    const methods = INVALIDATES[method];
-    return methods === undefined ? 0 : this.dropWhere((e) => methods.includes(e.method));
+    const stale = staleBy(method, params);
+    if (stale === undefined) return 0;
+    if ('uri' in stale) return this.dropWhere((e) => e.method === 'resources/read' && e.uri === stale.uri);
+    return this.dropWhere((e) => stale.methods.includes(e.method));
   }
 
   /**
@@ -174,6 +184,19 @@ export class ResultCache {
       this.drop(key, entry);
     }
   }
+}
+
+/**
+ * What a server notification makes stale: a list_changed the lists of its family, a resource
+ * updated the reads of that URI; undefined for any other notification.
+ */
+export function staleBy(method: string, params: Record<string, unknown> | undefined): { methods: readonly string[] } | { uri: string } | undefined {
+  if (method === 'notifications/resources/updated' || method === 'resourceUpdated') {
+    const uri = params?.uri;
+    return typeof uri === 'string' ? { uri } : undefined;
+  }
+  const methods = INVALIDATES[method];
+  return methods === undefined ? undefined : { methods };
 }
 
 /**
@@ -249,7 +272,7 @@ export function authContextId(headers: Record<string, string> | undefined): stri
  * (server.utilities.caching#15).
  */
 export async function readThrough<T>(
-  cache: ResultCache,
+  cache: ResultStore,
   method: string,
   params: Record<string, unknown> | undefined,
   options: ReadOptions | undefined,
@@ -259,7 +282,7 @@ export async function readThrough<T>(
   if (!cacheableRequest(method, params)) return send(options);
   const context = await authContext();
   if (options?.fresh !== true) {
-    const hit = cache.get<T>(method, params, context);
+    const hit = await Promise.resolve(cache.get<T>(method, params, context)).catch(() => undefined);
     if (hit !== undefined) return hit;
   }
   let sends = 0;
@@ -275,11 +298,11 @@ export async function readThrough<T>(
   try {
     result = await send(counted);
   } catch (err) {
-    if (params?.cursor !== undefined) cache.invalidateMethod(method);
+    if (params?.cursor !== undefined) await Promise.resolve(cache.invalidateMethod(method)).catch(() => 0);
     throw err;
   }
   // kept under the context it was fetched in: not when the credential changed meanwhile
-  if (sends === 1 && (await authContext()) === context) cache.put(method, params, context, result);
+  if (sends === 1 && (await authContext()) === context) await Promise.resolve(cache.put(method, params, context, result)).catch(() => false);
   return result;
 }
 

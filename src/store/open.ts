@@ -6,6 +6,7 @@ import { FileTokenStore } from '../auth/file-store.js';
 import { MemoryTokenStore } from '../auth/memory-store.js';
 import type { TokenStore } from '../auth/types.js';
 import type { StoreHealth } from './redis-connection.js';
+import type { RedisResults } from './redis-results.js';
 import { RedisTokenStore, type RedisTokenStoreOptions } from './redis-tokens.js';
 import type { StoreSetting } from './setting.js';
 
@@ -17,4 +18,9 @@ export function openTokenStore(setting: StoreSetting, o: { file: string; redis?:
   const since = Date.now();
   const store: TokenStore = setting.kind === 'memory' ? new MemoryTokenStore() : new FileTokenStore(o.file);
   return Object.assign(store, { health: (): StoreHealth => ({ kind: setting.kind, state: 'ok', since, reconnects: 0 }) });
+}
+
+/** The shared result cache that goes with a token store: Redis's, else none (each client keeps its own). */
+export function sharedResultsOf(tokens: TokenStore | undefined): RedisResults | undefined {
+  return tokens instanceof RedisTokenStore ? tokens.results() : undefined;
 }

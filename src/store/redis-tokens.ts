@@ -22,6 +22,7 @@ import { KeyedSerial } from '../util/serial.js';
 import { sleep } from '../util/sleep.js';
 import { StoreError } from './errors.js';
 import { RedisConnection, type RedisConnectionOptions, type StoreHealth } from './redis-connection.js';
+import { RedisResults, type RedisResultsOptions } from './redis-results.js';
 import { parseStoreSetting, type StoreSetting } from './setting.js';
 
 /** Options of `RedisTokenStore`. */
@@ -77,6 +78,14 @@ export class RedisTokenStore implements TokenStore {
 
   health(): StoreHealth {
     return this.conn.health();
+  }
+
+  private shared: RedisResults | undefined;
+
+  /** The 2026-07-28 result cache in the same Redis, on the same connection (redis-results.ts). */
+  results(options?: RedisResultsOptions): RedisResults {
+    this.shared ??= new RedisResults(this.conn, this.setting.prefix, options);
+    return this.shared;
   }
 
   close(): Promise<void> {
