@@ -19,7 +19,7 @@ export interface StoreHealth {
   kind: 'file' | 'memory' | 'redis';
   /** Redis: the URL with its password replaced. */
   url?: string;
-  /** `ok`; `connecting` before the first connection; `degraded` while Redis is unreachable. */
+  /** `ok`; `connecting` before the first attempt ended; `degraded` while Redis is unreachable (since the start or after a loss). */
   state: 'ok' | 'connecting' | 'degraded';
   /** Epoch ms the current state began. */
   since: number;
@@ -135,7 +135,8 @@ export class RedisConnection {
     client.on('error', (err: unknown) => {
       // Without a listener an error event would end the process.
       this.lastError = this.scrub(String((err as Error)?.message ?? err)).slice(0, 200);
-      if (this.everReady) this.setState('degraded');
+      // unreachable, whether it was reachable before or never yet
+      this.setState('degraded');
     });
     client.on('reconnecting', () => {
       if (this.everReady) this.setState('degraded');
