@@ -178,9 +178,24 @@ export function secretsOf(servers: readonly ResolvedServer[]): string[] {
   return [...out];
 }
 
+/** The credentials in the store's URL (`mcp.store`, `MCPWIRE_STORE`): never printed. */
+function storeSecrets(): string[] {
+  const out: string[] = [];
+  for (const v of [configuredStore, process.env.MCPWIRE_STORE]) {
+    if (v === undefined || v === '') continue;
+    try {
+      const pass = decodeURIComponent(new URL(v).password);
+      if (pass !== '') out.push(pass, v);
+    } catch {
+      // not a URL: nothing in it to hide
+    }
+  }
+  return out;
+}
+
 /** A function that replaces the configured secrets (and credential-looking text) in a string. */
 export function scrubber(servers: readonly ResolvedServer[]): (s: string) => string {
-  const r = new Redactor({ secrets: secretsOf(servers) });
+  const r = new Redactor({ secrets: [...secretsOf(servers), ...storeSecrets()] });
   return (s) => r.redactString(s);
 }
 
