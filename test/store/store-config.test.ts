@@ -6,8 +6,8 @@
  * `MCPWIRE_STORE` wins over it.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveConfig, type LayerText } from '../src/host/config/load.js';
-import { storeSettingFrom } from '../src/store/setting.js';
+import { resolveConfig, type LayerText } from '../../src/host/config/load.js';
+import { storeSettingFrom } from '../../src/store/setting.js';
 
 const PW = 'pw-from-env-9911';
 const layer = (scope: 'global' | 'project', mcp: Record<string, unknown>, project?: boolean): LayerText => ({
