@@ -34,11 +34,8 @@ export async function withHost<T>(servers: readonly ResolvedServer[], flags: Tar
   const host = createHost(list, {
     clientOptions: { ...clientOptions(flags), initializeTimeoutMs: timeoutMs },
     backoff: { maxRetries: 0 },
-<<<<<<< HEAD
     ...withEraMemory(),
-=======
     auth: cliAuth(),
->>>>>>> b8a782f (store: the config's mcp.store (the user's own layers only; ${VAR} expanded; checked with errors that never quote it), and the CLI on it — login, logout, auth status and every command that sends tokens use the configured store (MCPWIRE_STORE wins); status, status --json and daemon status show where tokens live and whether that store is reachable; a CLI process closes its Redis connection when its command is done)
     ...(options.permission !== undefined ? { permission: options.permission } : {}),
   });
   if (options.onDiagnostic) host.on('diagnostic', (d: { server?: string; message: string }) => options.onDiagnostic!(d.server, d.message));

@@ -70,7 +70,7 @@ function publicName(server: string, tool: string): string {
  */
 const NO_HANG_MS = 45_000;
 
-const STATUS_KEYS = ['enabled', 'era', 'id', 'last_connected_at', 'last_error', 'next', 'protocol_version', 'sandbox', 'source', 'state', 'tools', 'transport'];
+const STATUS_KEYS = ['enabled', 'era', 'id', 'last_connected_at', 'last_error', 'next', 'protocol_version', 'sandbox', 'source', 'state', 'store', 'tools', 'transport'];
 
 describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_000 }, () => {
   it('adds stdio and http servers per scope, refuses a duplicate without --replace, lists with sources', async () => {
