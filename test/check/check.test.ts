@@ -225,7 +225,7 @@ describe('mcpwire check (command)', () => {
 
   const built = existsSync(new URL('../../dist/cli/commands/check.js', import.meta.url));
   it.skipIf(!built)('runs from dist/ in a child process (exit code 1 on a failure)', { timeout: 60_000 }, async () => {
-    const script = `import('../dist/cli/commands/check.js').then((m) => m.default(${JSON.stringify(['--stdio', stdioArg('unknown-method-success'), '--only', 'jsonrpc.unknown-method'])})).then((c) => { process.exitCode = c; })`;
+    const script = `import('./dist/cli/commands/check.js').then((m) => m.default(${JSON.stringify(['--stdio', stdioArg('unknown-method-success'), '--only', 'jsonrpc.unknown-method'])})).then((c) => { process.exitCode = c; })`;
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       execFile(process.execPath, ['-e', script], { cwd: root, timeout: 50_000 }, (e, so) => resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout: so }));
     });
