@@ -48,7 +48,8 @@ const projectConfig = (sb: Sandbox) => JSON.parse(fs.readFileSync(sb.projectFile
 
 describe('the documents the tests serve', () => {
   it('the published 2025-12-11 schema accepts every valid one and refuses the invalid examples, naming the field', () => {
-    for (const d of [memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), example('valid/with-remote.json'), catalog(1)[0], bundleDoc('http://127.0.0.1:1/b.mcpb', 'a'.repeat(64))]) {
+    const served = [memoryDoc('2026.1.0'), memoryDoc(), remoteDoc(), ociDoc(), example('valid/with-package.json'), hybridDoc(), secretArgDoc('1.0.0'), secretArgDoc('1.1.0'), ...catalog(250)];
+    for (const d of [...served, example('valid/with-remote.json'), bundleDoc('http://127.0.0.1:1/b.mcpb', 'a'.repeat(64))]) {
       expect(serverJsonProblems(d), String(d.name)).toEqual([]);
     }
     expect(serverJsonProblems(example('invalid/package-version-latest.json')).map((p) => p.path)).toContain('/packages/0/version');
