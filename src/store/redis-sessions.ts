@@ -56,17 +56,21 @@ export class RedisServeState {
 
   /**
    * Announces this replica at `address` (its internal `host:port`) and keeps it alive;
-   * `recovered` runs when a heartbeat gets through after failing (Redis is back: a Redis that
-   * restarted empty needs the replica's records again).
+   * `recovered` runs when a heartbeat gets through after failing, or after the connection
+   * reconnected since the last one (Redis is back: a Redis that restarted empty needs the
+   * replica's records again — and an outage shorter than a heartbeat fails none).
    */
   async start(address: string, recovered?: () => void): Promise<void> {
     this.address = address;
     let failing = false;
+    let reconnects = this.conn.health().reconnects;
     const beat = () =>
       this.conn.command(['SET', `${this.base}replica:${this.replica}`, this.address, 'PX', String(this.heartbeatMs * 3)]).then(
         () => {
-          if (failing) recovered?.();
+          const now = this.conn.health().reconnects;
+          if (failing || now !== reconnects) recovered?.();
           failing = false;
+          reconnects = now;
         },
         () => {
           failing = true;
