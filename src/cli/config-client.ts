@@ -24,8 +24,7 @@ export async function withConfigClient<T>(
   const server = findServer(config, id);
   usableServer(server);
   const timeoutMs = parseTimeout(flags['timeout-ms']) ?? server.config.requestTimeoutMs;
-  const pinned = server.config.protocolVersion;
-  const client = await connectServer(server, flags, { ...(pinned !== undefined ? { protocolVersion: pinned } : {}), ...clientOptions(flags), ...clientAuthOptions(server, cliAuth()), timeoutMs });
+  const client = await connectServer(server, flags, { ...clientOptions(flags), ...clientAuthOptions(server, cliAuth()), timeoutMs });
   try {
     return await fn(client, timeoutMs);
   } finally {

@@ -51,8 +51,11 @@ export async function connectServer(server: ResolvedServer, flags: Flags, option
       conn.close();
     }
   }
+  // The entry's `protocol_version` pins the version for every command (a `--protocol-version`
+  // flag, already in `options`, still wins).
+  const pinned = options.protocolVersion === undefined && server.config.protocolVersion !== undefined ? { ...options, protocolVersion: server.config.protocolVersion } : options;
   // Its trace knows every configured secret of the entry (one inside an HTTP entry's URL path too).
-  const traced = options.trace ? { ...options, trace: traceWithConfiguredSecrets(options.trace, server) } : options;
+  const traced = pinned.trace ? { ...pinned, trace: traceWithConfiguredSecrets(pinned.trace, server) } : pinned;
   return openRemembering(server, traced, (o) => connect(toConnectConfig(server), o));
 }
 

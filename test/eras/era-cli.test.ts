@@ -48,4 +48,18 @@ describe('the era in the CLI', () => {
     const first = JSON.parse(fs.readFileSync(record, 'utf8').split('\n')[0]!) as { method: string; params: { protocolVersion: string } };
     expect([first.method, first.params.protocolVersion]).toEqual(['initialize', '2025-06-18']);
   });
+
+  it('protocol_version in the config pins every command that connects to the entry (call, tools, read): the handshake first', async () => {
+    const config = path.join(dir, 'pinned.json');
+    const record = path.join(dir, 'pinned-in.jsonl');
+    const entry = { transport: 'stdio', command: process.execPath, args: [DUAL, 'dual'], env: { MOCK_RECORD: record }, protocol_version: '2025-06-18' };
+    fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { pinned: entry } } }));
+    for (const argv of [['call', 'pinned', 'echo', 'text=hi'], ['tools', 'pinned', '--json'], ['read', 'pinned', 'mem://readme']]) {
+      fs.rmSync(record, { force: true });
+      const r = await runCli(['--config', config, '--no-daemon', ...argv]);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
+      const first = JSON.parse(fs.readFileSync(record, 'utf8').split('\n')[0]!) as { method: string; params: { protocolVersion: string } };
+      expect([argv[0], first.method, first.params.protocolVersion]).toEqual([argv[0], 'initialize', '2025-06-18']);
+    }
+  });
 });
