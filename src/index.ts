@@ -34,6 +34,10 @@ export type * from './mcp/types.js';
 export { LOGGING_LEVELS } from './mcp/types.js';
 /** basic#28: whether an icon URI (or a redirect target while fetching one) is safe: https, or a data: image. */
 export { isSafeIconUri, safeIcons } from './mcp/icons.js';
+// For a relay that carries 2026-07-28 messages over its own Streamable HTTP transport: the
+// request metadata headers, and the tools/list screening of x-mcp-header annotations.
+export { requestHeaders, screenTools } from './mcp/eras/http-headers.js';
+export type { RejectedTool, HeaderAnnotationProblem } from './mcp/eras/http-headers.js';
 
 export type { ServerConfig, StdioServerConfig, HttpServerConfig, TransportFactoryOptions } from './transport/create.js';
 /** Builds a transport from a server config (HTTP transports are loaded lazily, with undici). */

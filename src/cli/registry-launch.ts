@@ -9,12 +9,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { createTransport, type JSONRPCMessage, type SendOptions, type Transport } from '../index.js';
+import { createTransport, requestHeaders, screenTools, type JSONRPCMessage, type SendOptions, type Transport } from '../index.js';
 import { UsageError } from './args.js';
 
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+/** Input schemas kept for `Mcp-Param-*` headers: the tools of the last listings, by name. */
+const MAX_SCHEMAS = 4096;
+const MAX_SCHEMA_BYTES = 8 * 1024 * 1024;
 
 export interface LaunchOptions {
   url: string;
@@ -85,13 +88,65 @@ async function waitForPort(host: string, port: number, waitMs: number): Promise<
   }
 }
 
+/**
+ * What the relay remembers between a request and its answer: the `initialize` requests (their
+ * answer's version is the session's), the `tools/list` requests (their tools are screened and
+ * their schemas kept), and the listed tools' input schemas, bounded in count and bytes.
+ */
+class RelayState {
+  readonly initializeIds = new Set<unknown>();
+  readonly toolsListIds = new Set<unknown>();
+  private readonly schemas = new Map<string, { schema: unknown; bytes: number }>();
+  private bytes = 0;
+
+  schemaOf(name: string): unknown {
+    return this.schemas.get(name)?.schema;
+  }
+
+  keep(name: string, schema: unknown): void {
+    const bytes = schema === undefined ? 0 : JSON.stringify(schema).length;
+    this.drop(name);
+    if (bytes > MAX_SCHEMA_BYTES) return;
+    this.schemas.set(name, { schema, bytes });
+    this.bytes += bytes;
+    // the oldest listed go first
+    for (const [old] of this.schemas) {
+      if (this.schemas.size <= MAX_SCHEMAS && this.bytes <= MAX_SCHEMA_BYTES) break;
+      this.drop(old);
+    }
+  }
+
+  private drop(name: string): void {
+    const had = this.schemas.get(name);
+    if (had === undefined) return;
+    this.bytes -= had.bytes;
+    this.schemas.delete(name);
+  }
+}
+
+/**
+ * A `tools/list` answer as a client on Streamable HTTP passes it on: tools with malformed
+ * `x-mcp-header` annotations left out, each named on stderr (basic.transports.streamable_http#40–#42);
+ * the kept tools' schemas remembered for their calls' `Mcp-Param-*` headers.
+ */
+function screenedList(message: JSONRPCMessage, state: RelayState): JSONRPCMessage {
+  const m = message as { result?: { tools?: unknown } };
+  if (!Array.isArray(m.result?.tools)) return message;
+  const tools = (m.result.tools as unknown[]).filter((t): t is { name: string; inputSchema?: unknown } => t !== null && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string');
+  const { kept, rejected } = screenTools(tools);
+  for (const r of rejected) process.stderr.write(`mcpwire registry launch: tool ${JSON.stringify(r.name.slice(0, 128))} left out of tools/list: ${r.problems.map((p) => p.message).join('; ')}\n`);
+  for (const t of kept) state.keep(t.name, t.inputSchema);
+  return rejected.length === 0 ? message : ({ ...m, result: { ...m.result, tools: kept } } as unknown as JSONRPCMessage);
+}
+
 /** stdin lines → the transport; its messages → stdout lines. Ends when either side does. */
 function relay(transport: Transport, child: ChildProcess, exited: Promise<number>): Promise<number> {
-  const initializeIds = new Set<unknown>();
+  const state = new RelayState();
   transport.onmessage = (message) => {
     const m = message as { id?: unknown; result?: { protocolVersion?: unknown } };
-    if (initializeIds.delete(m.id) && typeof m.result?.protocolVersion === 'string') transport.setProtocolVersion?.(m.result.protocolVersion);
-    process.stdout.write(`${JSON.stringify(message)}\n`);
+    if (state.initializeIds.delete(m.id) && typeof m.result?.protocolVersion === 'string') transport.setProtocolVersion?.(m.result.protocolVersion);
+    const out = m.id !== undefined && state.toolsListIds.delete(m.id) ? screenedList(message as JSONRPCMessage, state) : message;
+    process.stdout.write(`${JSON.stringify(out)}\n`);
   };
   return new Promise<number>((resolve) => {
     let done = false;
@@ -113,24 +168,29 @@ function relay(transport: Transport, child: ChildProcess, exited: Promise<number
         process.stderr.write('mcpwire registry launch: a line on stdin is not JSON; skipped\n');
         return;
       }
-      transport.send(msg, sendOptions(msg, initializeIds)).catch((err: Error) => answerFailure(msg, err));
+      transport.send(msg, sendOptions(msg, state)).catch((err: Error) => answerFailure(msg, err));
     }, () => void finish(0));
   });
 }
 
 /** What the HTTP transport needs to know of a message it cannot read itself (it knows no method names). */
-function sendOptions(msg: JSONRPCMessage, initializeIds: Set<unknown>): SendOptions {
-  const m = msg as { id?: string | number; method?: string; params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> } };
+function sendOptions(msg: JSONRPCMessage, state: RelayState): SendOptions {
+  const m = msg as { id?: string | number; method?: string; params?: { name?: unknown; _meta?: Record<string, unknown> } };
   if (m.method === undefined) return m.id !== undefined ? { relatedRequestId: m.id } : {};
   if (m.method === 'initialize' && m.id !== undefined) {
-    initializeIds.add(m.id);
+    state.initializeIds.add(m.id);
     return { isInitialize: true };
   }
-  const version = m.params?._meta?.[PROTOCOL_VERSION_META];
-  if (typeof version !== 'string') return {};
-  // A stateless (2026-07-28) request names its version and method in headers too.
-  const name = typeof m.params?.name === 'string' ? m.params.name : typeof m.params?.uri === 'string' ? m.params.uri : undefined;
-  return { headers: { 'MCP-Protocol-Version': version, 'Mcp-Method': m.method, ...(name !== undefined && /^[\x21-\x7e]+$/.test(name) ? { 'Mcp-Name': name } : {}) } };
+  if (m.method === 'tools/list' && m.id !== undefined) {
+    // bounded: an id is forgotten when its answer comes, and a peer that never answers holds few
+    if (state.toolsListIds.size >= MAX_SCHEMAS) state.toolsListIds.clear();
+    state.toolsListIds.add(m.id);
+  }
+  if (typeof m.params?._meta?.[PROTOCOL_VERSION_META] !== 'string') return {};
+  // A stateless (2026-07-28) request names its version, method, target and the called tool's
+  // annotated arguments in headers too (basic.transports.streamable_http#9, #28, #30, #31).
+  const schema = m.method === 'tools/call' && typeof m.params?.name === 'string' ? state.schemaOf(m.params.name) : undefined;
+  return { headers: requestHeaders(m.method, m.params as Record<string, unknown>, schema) };
 }
 
 /** A request the transport could not deliver is answered with an error, so the host is not left waiting. */
