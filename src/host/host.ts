@@ -37,7 +37,7 @@ import { ServerSlot, type ConnectFn, type HostClient, type ServerState } from '.
 import { sanitizeText } from './text.js';
 import { redactData } from './tool-result.js';
 import { adaptTools, type AdaptedTool, type ToolCatalog } from './tools.js';
-import { isToolSearchName, parseCallArgs, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
+import { isPinnedHostTool, isToolSearchName, parseCallArgs, pinnedTools, searchToolDefinitions, TOOL_SEARCH_NAMES, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
 import { isModelVisible } from '../mcp/ui-meta.js';
 import { CatalogSearch } from './search/catalog-search.js';
 import type { ToolSearchHit, ToolSearchOptions } from './search/tool-index.js';
@@ -298,19 +298,24 @@ export class McpHost extends EventEmitter {
       const info = this.client(id)?.serverInfo;
       return info === undefined ? undefined : sanitizeText(info.title ?? info.name, 100, true);
     },
+    // the resource and prompt tools are found through search; mcp_result_read stays listed (agent-tools.ts)
+    hostTools: () => this.hostToolDefinitions().filter((d) => d.name !== HOST_TOOL_NAMES.resultRead),
   });
 
   /**
    * What to give the agent: the adapted tools plus the host tools the ready servers support. With
    * `toolSearch`, the agent mode: `mcp_tools_search` and `mcp_tool_call` instead of the adapted
-   * tools, plus the pinned ones (`ToolSearchMode`), plus the host tools.
+   * tools, plus the pinned ones (`ToolSearchMode`), plus `mcp_result_read`: the host's resource and
+   * prompt tools are found through the search and called through `mcp_tool_call` (unless pinned).
    */
   toolDefinitions(options: { toolSearch?: boolean | ToolSearchMode } = {}): (AdaptedTool | HostToolDefinition | SearchToolDefinition)[] {
     const host = this.hostToolDefinitions();
     const mode = options.toolSearch;
     if (mode === undefined || mode === false) return [...this.current.tools, ...host];
     const offered = this.current.tools.filter((t) => isModelVisible(this.current.byName.get(t.name)?.tool));
-    return [...searchToolDefinitions(), ...pinnedTools(offered, mode === true ? undefined : mode.pinned), ...host];
+    const pinned = mode === true ? undefined : mode.pinned;
+    const listedHost = host.filter((d) => d.name === HOST_TOOL_NAMES.resultRead || isPinnedHostTool(d.name, pinned));
+    return [...searchToolDefinitions(), ...pinnedTools(offered, pinned), ...listedHost];
   }
 
   private hostToolDefinitions(): HostToolDefinition[] {

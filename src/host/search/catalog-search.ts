@@ -4,11 +4,16 @@
  * host replaces it on every change (a server's `list_changed`, a reconnect, add/remove/reload, a
  * server going down), so a search always sees the tools the model could call now. Also runs the
  * search tool of the agent mode (`agent-tools.ts`).
+ *
+ * The host's own resource and prompt tools (`mcp_resources_list`, …), while the host offers them,
+ * are indexed too, as tools of the server `HOST_TOOLS_SERVER`: in the agent mode they are found
+ * and called like any other instead of being listed beside the two search tools.
  */
 import { OUTCOME_CODES, typedResult, type HostCallResult } from '../outcome.js';
 import { hostToolError } from '../host-tool-results.js';
 import type { ToolCatalog } from '../tools.js';
-import { AGENT_SEARCH_LIMIT, parseSearchArgs, searchToolResult } from './agent-tools.js';
+import { AGENT_SEARCH_LIMIT, HOST_TOOLS_SERVER, parseSearchArgs, searchToolResult } from './agent-tools.js';
+import type { IndexedTool } from './documents.js';
 import { createToolIndex, type ToolIndex, type ToolSearchHit, type ToolSearchOptions } from './tool-index.js';
 
 /** What the search reads from the host. */
@@ -16,11 +21,14 @@ export interface CatalogSource {
   catalog(): ToolCatalog;
   /** The title (or name) a server introduced itself with, while it is connected. */
   serverTitle(id: string): string | undefined;
+  /** The host's own tools offered to a model now that search should find (none when left out). */
+  hostTools?(): readonly { name: string; description: string; parameters: Record<string, unknown> }[];
 }
 
 export class CatalogSearch {
   private index: Promise<ToolIndex> | undefined;
   private synced: ToolCatalog | undefined;
+  private syncedHost = '';
 
   constructor(private readonly source: CatalogSource) {}
 
@@ -29,9 +37,14 @@ export class CatalogSearch {
     this.index ??= createToolIndex();
     const index = await this.index;
     const catalog = this.source.catalog();
-    if (catalog !== this.synced) {
-      index.sync(catalog.tools.map((tool) => ({ tool, original: catalog.byName.get(tool.name)?.tool, serverTitle: this.source.serverTitle(tool.server) })));
+    const host = this.source.hostTools?.() ?? [];
+    const hostKey = host.map((d) => d.name).join(' ');
+    if (catalog !== this.synced || hostKey !== this.syncedHost) {
+      const entries: IndexedTool[] = catalog.tools.map((tool) => ({ tool, original: catalog.byName.get(tool.name)?.tool, serverTitle: this.source.serverTitle(tool.server) }));
+      for (const d of host) entries.push({ tool: { name: d.name, description: d.description, parameters: d.parameters, server: HOST_TOOLS_SERVER, tool: d.name, annotations: { readOnlyHint: true } }, original: { name: d.name, description: d.description, inputSchema: d.parameters as { type: 'object' } }, serverTitle: 'MCP host: resources and prompts of the connected servers' });
+      index.sync(entries);
       this.synced = catalog;
+      this.syncedHost = hostKey;
     }
     return index.search(query, options);
   }

@@ -102,6 +102,26 @@ describe('host.searchTools over real servers', () => {
     expect(without(await h.callTool(TOOL_SEARCH_NAMES.call, { name: 'nope' }))).toEqual(without(await h.callTool('nope', {})));
   });
 
+  it('the agent mode lists the host\'s resource and prompt tools only when pinned: otherwise search finds them and the call tool runs them', async () => {
+    const h = await start();
+    const hostTools = ['mcp_resources_list', 'mcp_resource_read', 'mcp_prompts_list', 'mcp_prompt_get'];
+    // the mock serves resources and prompts, so the host offers all four tools in the full list
+    expect(h.toolDefinitions().map((d) => d.name)).toEqual(expect.arrayContaining([...hostTools, 'mcp_result_read']));
+    expect(h.toolDefinitions({ toolSearch: true }).map((d) => d.name)).toEqual([TOOL_SEARCH_NAMES.search, TOOL_SEARCH_NAMES.call, 'mcp_result_read']);
+    expect(h.toolDefinitions({ toolSearch: { pinned: ['mcp_prompt_get', 'mcpwire/mcp_resources_*'] } }).map((d) => d.name)).toEqual([
+      TOOL_SEARCH_NAMES.search, TOOL_SEARCH_NAMES.call, 'mcp_resources_list', 'mcp_prompt_get', 'mcp_result_read',
+    ]);
+    const s = await h.callTool(TOOL_SEARCH_NAMES.search, { query: 'which resources do the servers offer' });
+    const tools = (s.structuredContent as { tools: { name: string; server: string }[] }).tools;
+    expect(tools[0]).toMatchObject({ name: 'mcp_resources_list', server: 'mcpwire' });
+    expect((await h.searchTools('get a prompt template filled with arguments', { limit: 3 }))[0]!.name).toBe('mcp_prompt_get');
+    // a server filter keeps that server's tools only
+    expect((await h.searchTools('list resources', { servers: ['cat'] })).map((x) => x.server)).not.toContain('mcpwire');
+    const viaCall = await h.callTool(TOOL_SEARCH_NAMES.call, { name: 'mcp_resources_list', arguments: { server: 'mock' } });
+    expect(without(viaCall)).toEqual(without(await h.callTool('mcp_resources_list', { server: 'mock' })));
+    expect(viaCall.outcome).toBe('ok');
+  });
+
   it('the agent mode: search returns the best matches with schemas, the call tool runs one', async () => {
     const h = await start();
     const s = await h.callTool(TOOL_SEARCH_NAMES.search, { query: 'say the text again', limit: 2 });
