@@ -10,11 +10,17 @@
  *   screenshot, "data base" → database);
  * - within a budget (`MAX_QUERY_POSTINGS`): scoring walks every tool that holds a query term, so
  *   a query of everyday words over 10,000 tools would walk most of them. Each word keeps its
- *   rarest term (stem or synonym mark), unless more than half the tools hold it (such a word
- *   tells nothing: `id` where every tool takes an id); the other terms are added rarest first
- *   until the tools holding them add up past the budget. The terms left out are those BM25
- *   weighs least (a term held by many tools has a low IDF); "delete a user" still searches both
- *   words among thousands of `delete_…` and `…_user` tools.
+ *   broadest term, the one most tools hold — its synonym group's mark, which every tool with
+ *   any word of the group holds, the word itself included (in the name, title, description and
+ *   server fields), so the word loses no tool it would find — unless more than half the tools
+ *   hold it (such a word tells nothing: `id` where every tool takes an id; then its next
+ *   broadest). The other terms (the word itself, which ranks a tool with the very word first)
+ *   are added rarest first until the tools holding them add up past the budget. Keeping the
+ *   rarest term instead lost the meaning of everyday words: "make a folder" kept `make` (one
+ *   tool) and dropped the mark shared with `create` (a thousand), so `create_directory` matched
+ *   one word of the request. The terms left out are those BM25 weighs least (a term held by
+ *   many tools has a low IDF); "delete a user" still searches both words among thousands of
+ *   `delete_…` and `…_user` tools.
  */
 import { phraseOf, splitWords, termOf, termsOf } from './words.js';
 
@@ -87,13 +93,14 @@ export class Vocabulary {
       const stem = termOf(joined);
       if (stem !== null && this.counts.has(stem)) push(termsOf(joined));
     }
-    // every word keeps its rarest term (unless most tools hold it: such a word tells nothing),
+    // every word keeps its broadest term (unless most tools hold it: such a word tells nothing),
     // then the other terms, rarest first, until the budget is spent
     const byCount = [...terms].sort((a, b) => this.count(a) - this.count(b));
     const within = new Set<string>();
     const covered = new Set<number>();
     let spent = 0;
-    for (const t of byCount) {
+    for (let i = byCount.length - 1; i >= 0; i--) {
+      const t = byCount[i]!;
       const n = this.count(t);
       const w = wordOf.get(t)!;
       if (covered.has(w) || n === 0 || n * 2 > this.tools) continue;

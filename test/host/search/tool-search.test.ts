@@ -109,6 +109,16 @@ describe('ranking', () => {
     expect(index.search('get the zebra record by id', { limit: 3 })[0]).toMatchObject({ server: 'iam', tool: 'get_zebra_record' });
   });
 
+  it('past the budget a word is still searched by its synonym mark: "make a folder" finds create_directory among thousands of create_… and …_folder tools (fails if a word keeps its rarest term)', async () => {
+    const filler = [
+      ...Array.from({ length: 1200 }, (_, i) => t(`create_record_${i}`, 'Creates a record.')),
+      ...Array.from({ length: 400 }, (_, i) => t(`approve_folder_${i}`, 'Approves the folder.')),
+      ...Array.from({ length: 1000 }, (_, i) => t(`list_item_${i}`, 'Lists items.')),
+    ];
+    const index = await indexOf([{ server: 'big', tools: [...filler, t('make_coffee', 'Brews coffee.')] }, { server: 'fs', tools: [t('create_directory', 'Creates a new directory.')] }]);
+    expect(index.search('make a folder', { limit: 3 })[0]).toMatchObject({ server: 'fs', tool: 'create_directory' });
+  });
+
   it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
     const schema = { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] };
     const index = await indexOf([
@@ -148,7 +158,10 @@ describe('a query\'s plan', () => {
     expect(vocabulary([['other']]).planQuery('screen shot').terms).not.toContain('screenshot');
   });
 
-  it('past the budget, the most common terms are left out; each word keeps its rarest term unless most tools hold it', () => {
+  it('past the budget, the most common terms are left out; each word keeps its broadest term unless most tools hold it', () => {
+    // "make" is rare, its group's mark (shared with create) common: the mark stays, the rare word goes past the budget
+    const common = vocabulary([...Array.from({ length: 1200 }, () => ['create', '~creat']), ['make', '~creat'], ...Array.from({ length: 400 }, () => ['folder', '~directori']), ...Array.from({ length: 1000 }, () => ['other'])]);
+    expect(common.planQuery('make a folder').terms).toEqual(['~creat', '~directori']);
     const v = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id', 'record']), ...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id']), ['zebra', 'id']]);
     expect(v.planQuery('zebra record id').terms).toEqual(['zebra', 'record']);
     expect(v.planQuery('zebra id').terms).toEqual(['zebra']);
