@@ -9,8 +9,9 @@
  *
  * Ranking: every field counts, a match in the tool's name counts most, then its title (`BOOST`);
  * a query's words are stemmed like the index's and marked with their synonym groups (`words.ts`),
- * so a tool with the very word outranks one with a synonym; words of five letters or more also
- * match as a prefix (`screensh` → screenshot). No fuzzy matching: it costs ~10× per query at
+ * so a tool with the very word outranks one with a synonym; a word of five letters or more that
+ * no tool holds as it is matches as a prefix (`screensh` → screenshot) — a fallback only: a
+ * known word is not stretched into longer ones (`screen` does not find `screenshot`). No fuzzy matching: it costs ~10× per query at
  * 10,000 tools and an agent's queries have few typos. A tool matching more of the query's words
  * ranks above one matching fewer (`bestByWords`). A query's most common terms are left out past
  * a budget (`vocabulary.ts`), which bounds the cost of one search in a large catalog.
@@ -33,7 +34,7 @@ const asIs = (t: string): string => t;
 /** Field weights of the ranking (see the module comment). */
 export const BOOST: Readonly<Record<Exclude<keyof ToolDocument, 'id'>, number>> = { name: 3, title: 2, description: 1, params: 0.5, server: 0.7 };
 const FIELDS = Object.keys(BOOST) as (keyof typeof BOOST)[];
-/** Query words this long also match as a prefix (`screensh` → screenshot). */
+/** Query words this long that no tool holds as they are match as a prefix (`screensh` → screenshot). */
 const PREFIX_MIN = 5;
 
 /** Default and largest number of hits of one search. */
@@ -90,7 +91,7 @@ export class ToolIndex {
       stringifyField: passThrough,
       tokenize: asTerms,
       processTerm: asIs,
-      searchOptions: { boost: BOOST, combineWith: 'OR', prefix: (t) => t.length >= PREFIX_MIN && !t.startsWith('~'), fuzzy: false },
+      searchOptions: { boost: BOOST, combineWith: 'OR', fuzzy: false },
     });
   }
 
@@ -143,7 +144,8 @@ export class ToolIndex {
     const { terms, weights, words } = this.vocabulary.planQuery(query);
     if (terms.length === 0) return [];
     const boostTerm = (t: string): number => weights.get(t) ?? 1;
-    const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm } : { boostTerm, filter });
+    const prefix = (t: string): boolean => t.length >= PREFIX_MIN && !t.startsWith('~') && this.vocabulary.count(t) === 0;
+    const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm, prefix } : { boostTerm, prefix, filter });
     return bestByWords(results, words, limit).map((r) => hit(this.entries.get(r.id)!, r.score));
   }
 }

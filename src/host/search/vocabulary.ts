@@ -10,12 +10,13 @@
  *   screenshot, "data base" → database);
  * - within a budget (`MAX_QUERY_POSTINGS`): scoring walks every tool that holds a query term, so
  *   a query of everyday words over 10,000 tools would walk most of them. Each word keeps its
- *   broadest term, the one most tools hold — its synonym group's mark, which every tool with
- *   any word of the group holds, the word itself included (in the name, title, description and
- *   server fields), so the word loses no tool it would find — unless more than half the tools
- *   hold it (such a word tells nothing: `id` where every tool takes an id; then its next
- *   broadest). The other terms (the word itself, which ranks a tool with the very word first)
- *   are added rarest first until the tools holding them add up past the budget. Keeping the
+ *   broadest term within the budget, the one most tools hold — its synonym group's mark, which
+ *   every tool with any word of the group holds, the word itself included (in the name, title,
+ *   description and server fields), so the word loses no tool it would find. A word whose every
+ *   term is held by more tools than the budget keeps its rarest one, unless more than half the
+ *   tools hold it (such a word tells nothing: `id` where every tool takes an id). The other
+ *   terms (the word itself, which ranks a tool with the very word first) are added rarest first
+ *   until the tools holding them add up past the budget. Keeping the
  *   rarest term instead lost the meaning of everyday words: "make a folder" kept `make` (one
  *   tool) and dropped the mark shared with `create` (a thousand), so `create_directory` matched
  *   one word of the request. The terms left out are those BM25 weighs least (a term held by
@@ -93,21 +94,22 @@ export class Vocabulary {
       const stem = termOf(joined);
       if (stem !== null && this.counts.has(stem)) push(termsOf(joined));
     }
-    // every word keeps its broadest term (unless most tools hold it: such a word tells nothing),
-    // then the other terms, rarest first, until the budget is spent
+    // every word keeps its broadest term within the budget, else its rarest (unless most tools
+    // hold it: such a word tells nothing), then the other terms, rarest first, until the budget is spent
     const byCount = [...terms].sort((a, b) => this.count(a) - this.count(b));
     const within = new Set<string>();
     const covered = new Set<number>();
     let spent = 0;
-    for (let i = byCount.length - 1; i >= 0; i--) {
-      const t = byCount[i]!;
+    const keep = (t: string, most: number): void => {
       const n = this.count(t);
       const w = wordOf.get(t)!;
-      if (covered.has(w) || n === 0 || n * 2 > this.tools) continue;
+      if (covered.has(w) || n === 0 || n * 2 > this.tools || n > most) return;
       covered.add(w);
       within.add(t);
       spent += n;
-    }
+    };
+    for (let i = byCount.length - 1; i >= 0; i--) keep(byCount[i]!, MAX_QUERY_POSTINGS);
+    for (const t of byCount) keep(t, Infinity);
     for (const t of byCount) {
       if (within.has(t)) continue;
       const n = this.count(t);

@@ -92,6 +92,12 @@ describe('ranking', () => {
     expect(top(index, 'screensh')[0]).toBe('browser_take_screenshot');
   });
 
+  it('a prefix is a fallback: a word some tool holds as it is does not also match longer words (fails if every long word matches as a prefix)', async () => {
+    const index = await indexOf([{ server: 'a', tools: [t('get_screen', 'Gets the screen size.'), t('take_screenshot', 'Captures the page.')] }]);
+    expect(top(index, 'screen')).toEqual(['get_screen']);
+    expect(top(index, 'screensh')).toEqual(['take_screenshot']);
+  });
+
   it('counts words, not terms: a word found as itself and as its synonym mark is one word (fails if the stem and its mark count twice)', async () => {
     const index = await indexOf([
       { server: 'a', tools: [t('remove', 'Takes an entry away.'), t('erase_old', 'Clears entries past their date.')] },
@@ -158,10 +164,13 @@ describe('a query\'s plan', () => {
     expect(vocabulary([['other']]).planQuery('screen shot').terms).not.toContain('screenshot');
   });
 
-  it('past the budget, the most common terms are left out; each word keeps its broadest term unless most tools hold it', () => {
+  it('past the budget, the most common terms are left out; each word keeps its broadest term within the budget, else its rarest unless most tools hold it', () => {
     // "make" is rare, its group's mark (shared with create) common: the mark stays, the rare word goes past the budget
     const common = vocabulary([...Array.from({ length: 1200 }, () => ['create', '~creat']), ['make', '~creat'], ...Array.from({ length: 400 }, () => ['folder', '~directori']), ...Array.from({ length: 1000 }, () => ['other'])]);
     expect(common.planQuery('make a folder').terms).toEqual(['~creat', '~directori']);
+    // a mark held by more tools than the budget is too broad to keep: the word itself stays (fails without the cap: the plan would walk 1,610 tools for one word)
+    const broad = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS + 100 }, () => ['site', '~page']), ...Array.from({ length: 10 }, () => ['page', '~page']), ...Array.from({ length: 2000 }, () => ['other'])]);
+    expect(broad.planQuery('page').terms).toEqual(['page']);
     const v = vocabulary([...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id', 'record']), ...Array.from({ length: MAX_QUERY_POSTINGS }, () => ['id']), ['zebra', 'id']]);
     expect(v.planQuery('zebra record id').terms).toEqual(['zebra', 'record']);
     expect(v.planQuery('zebra id').terms).toEqual(['zebra']);
