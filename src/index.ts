@@ -34,9 +34,6 @@ export type * from './mcp/types.js';
 export { LOGGING_LEVELS } from './mcp/types.js';
 /** basic#28: whether an icon URI (or a redirect target while fetching one) is safe: https, or a data: image. */
 export { isSafeIconUri, safeIcons } from './mcp/icons.js';
-// For a relay that carries 2026-07-28 messages over its own Streamable HTTP transport: the
-// request metadata headers, and the tools/list screening of x-mcp-header annotations.
-export { requestHeaders, screenTools } from './mcp/eras/http-headers.js';
 export type { RejectedTool, HeaderAnnotationProblem } from './mcp/eras/http-headers.js';
 
 export type { ServerConfig, StdioServerConfig, HttpServerConfig, TransportFactoryOptions } from './transport/create.js';
@@ -85,6 +82,15 @@ export async function createTracer(options: TracerOptions): Promise<Tracer> {
 /** Loads the strict checker (and ajv) on demand: `(await loadStrict()).validateMessage(…)`. */
 export function loadStrict(): Promise<typeof import('./trace/strict.js')> {
   return import('./trace/strict.js');
+}
+
+/**
+ * For a relay that carries 2026-07-28 messages over its own Streamable HTTP transport, loaded on
+ * first use: `requestHeaders` (the request metadata headers, `Mcp-Param-*` included) and
+ * `screenTools` (the `tools/list` screening of `x-mcp-header` annotations).
+ */
+export function loadHttpHeaders(): Promise<typeof import('./mcp/eras/http-headers.js')> {
+  return import('./mcp/eras/http-headers.js');
 }
 
 /** `mcpwire tap`/`replay`/`trace diff` (relay, trace-as-server, session diff), loaded on first use. */

@@ -9,7 +9,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { createTransport, requestHeaders, screenTools, type JSONRPCMessage, type SendOptions, type Transport } from '../index.js';
+import { createTransport, loadHttpHeaders, type JSONRPCMessage, type SendOptions, type Transport } from '../index.js';
+
+type HttpHeaders = Awaited<ReturnType<typeof loadHttpHeaders>>;
 import { UsageError } from './args.js';
 
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -51,7 +53,7 @@ export async function launchHttpPackage(o: LaunchOptions): Promise<number> {
   } catch (err) {
     return fail(`cannot connect to ${u.origin}${u.pathname}: ${(err as Error).message}`, child);
   }
-  return relay(transport, child, exited);
+  return relay(transport, child, exited, await loadHttpHeaders());
 }
 
 function checkedUrl(raw: string): URL {
@@ -129,7 +131,7 @@ class RelayState {
  * `x-mcp-header` annotations left out, each named on stderr (basic.transports.streamable_http#40–#42);
  * the kept tools' schemas remembered for their calls' `Mcp-Param-*` headers.
  */
-function screenedList(message: JSONRPCMessage, state: RelayState): JSONRPCMessage {
+function screenedList(message: JSONRPCMessage, state: RelayState, { screenTools }: HttpHeaders): JSONRPCMessage {
   const m = message as { result?: { tools?: unknown } };
   if (!Array.isArray(m.result?.tools)) return message;
   const tools = (m.result.tools as unknown[]).filter((t): t is { name: string; inputSchema?: unknown } => t !== null && typeof t === 'object' && typeof (t as { name?: unknown }).name === 'string');
@@ -140,12 +142,12 @@ function screenedList(message: JSONRPCMessage, state: RelayState): JSONRPCMessag
 }
 
 /** stdin lines → the transport; its messages → stdout lines. Ends when either side does. */
-function relay(transport: Transport, child: ChildProcess, exited: Promise<number>): Promise<number> {
+function relay(transport: Transport, child: ChildProcess, exited: Promise<number>, headers: HttpHeaders): Promise<number> {
   const state = new RelayState();
   transport.onmessage = (message) => {
     const m = message as { id?: unknown; result?: { protocolVersion?: unknown } };
     if (state.initializeIds.delete(m.id) && typeof m.result?.protocolVersion === 'string') transport.setProtocolVersion?.(m.result.protocolVersion);
-    const out = m.id !== undefined && state.toolsListIds.delete(m.id) ? screenedList(message as JSONRPCMessage, state) : message;
+    const out = m.id !== undefined && state.toolsListIds.delete(m.id) ? screenedList(message as JSONRPCMessage, state, headers) : message;
     process.stdout.write(`${JSON.stringify(out)}\n`);
   };
   return new Promise<number>((resolve) => {
@@ -168,13 +170,13 @@ function relay(transport: Transport, child: ChildProcess, exited: Promise<number
         process.stderr.write('mcpwire registry launch: a line on stdin is not JSON; skipped\n');
         return;
       }
-      transport.send(msg, sendOptions(msg, state)).catch((err: Error) => answerFailure(msg, err));
+      transport.send(msg, sendOptions(msg, state, headers)).catch((err: Error) => answerFailure(msg, err));
     }, () => void finish(0));
   });
 }
 
 /** What the HTTP transport needs to know of a message it cannot read itself (it knows no method names). */
-function sendOptions(msg: JSONRPCMessage, state: RelayState): SendOptions {
+function sendOptions(msg: JSONRPCMessage, state: RelayState, { requestHeaders }: HttpHeaders): SendOptions {
   const m = msg as { id?: string | number; method?: string; params?: { name?: unknown; _meta?: Record<string, unknown> } };
   if (m.method === undefined) return m.id !== undefined ? { relatedRequestId: m.id } : {};
   if (m.method === 'initialize' && m.id !== undefined) {
