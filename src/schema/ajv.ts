@@ -13,11 +13,8 @@
  *   `$id`, `$anchor` and `$ref` a schema brings lives and dies with its own validator: no shared
  *   registry, nothing for two schemas with the same `$id` to collide on.
  */
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import AjvDraft07 from 'ajv';
-import addFormatsImport from 'ajv-formats';
-import draft06 from 'ajv/dist/refs/json-schema-draft-06.json' with { type: 'json' };
+import { createRequire } from 'node:module';
+import type AjvDraft07 from 'ajv';
 import type { Dialect } from './dialect.js';
 
 export type Ajv = InstanceType<typeof AjvDraft07.default>;
@@ -31,7 +28,19 @@ export interface AjvOptions {
   meta?: boolean;
 }
 
-const addFormats = ((addFormatsImport as unknown as { default?: unknown }).default ?? addFormatsImport) as (a: Ajv) => unknown;
+/**
+ * ajv and ajv-formats are CommonJS: each dialect's class, the formats and draft-06's
+ * meta-schema are required on first use, synchronously, so a process that never compiles a
+ * schema (most CLI commands, a host whose servers declare no schemas) never loads them, and one
+ * that does loads only its dialect (~0.1 s of CPU saved per process start otherwise).
+ */
+const require = createRequire(import.meta.url);
+type AjvClass = new (opts: object) => Ajv;
+/** A CommonJS module's main export (`module.exports.default` when it has one). */
+const main = <T>(m: unknown): T => ((m as { default?: unknown }).default ?? m) as T;
+/** Each dialect's ajv class, required on first use (literal `require`s: knip and bundlers see them). */
+const dialectClass = (dialect: Dialect): AjvClass =>
+  main(dialect === '2020-12' ? require('ajv/dist/2020.js') : dialect === '2019-09' ? require('ajv/dist/2019.js') : require('ajv'));
 
 /** A new ajv instance for `dialect` with the common options. */
 export function newAjv(dialect: Dialect, o: AjvOptions = {}): Ajv {
@@ -45,14 +54,9 @@ export function newAjv(dialect: Dialect, o: AjvOptions = {}): Ajv {
     meta,
     validateSchema: meta,
   };
-  let ajv: Ajv;
-  if (dialect === '2020-12') ajv = new Ajv2020.default(opts) as unknown as Ajv;
-  else if (dialect === '2019-09') ajv = new Ajv2019.default(opts) as unknown as Ajv;
-  else {
-    ajv = new AjvDraft07.default(opts);
-    if (meta) ajv.addMetaSchema(draft06);
-  }
-  if (o.assertFormats === true) addFormats(ajv);
+  const ajv = new (dialectClass(dialect))(opts);
+  if ((dialect === 'draft-07' || dialect === 'draft-06') && meta) ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json') as object);
+  if (o.assertFormats === true) main<(a: Ajv) => unknown>(require('ajv-formats'))(ajv);
   return ajv;
 }
 
