@@ -36,7 +36,10 @@ export interface CallContext {
  * only while this is the server's one call in flight).
  */
 export interface AgentCallOptions
-  extends Pick<CallToolOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'onTaskStatus' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs'> {
+  extends Pick<
+    CallToolOptions,
+    'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'onTaskStatus' | 'resetTimeoutOnProgress' | 'maxTotalTimeoutMs' | 'clientCapabilities' | 'onInputRequests'
+  > {
   /** `notifications/message` from the server during this call (params: level, logger, data). */
   onLog?: CallLogListener;
   /** Any other notification the engine gives no meaning to (e.g. `notifications/tool_event`). */

@@ -226,6 +226,9 @@ async function send(run: Run, slot: ServerSlot, client: HostClient, left: number
       },
       onRequestId: (id) => void requestIds.push(id),
     };
+    // a caller standing for another client (the gateway): its capabilities and its answers to input rounds
+    if (options.clientCapabilities !== undefined) call.clientCapabilities = options.clientCapabilities;
+    if (options.onInputRequests !== undefined) call.onInputRequests = options.onInputRequests;
     if (options._meta !== undefined) {
       const { progressToken: _ignored, ...rest } = options._meta;
       if (Object.keys(rest).length > 0) call._meta = rest;

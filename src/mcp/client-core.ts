@@ -14,7 +14,7 @@ import { createTransport, type ServerConfig } from '../transport/create.js';
 import type { MessageExtra, Transport } from '../transport/types.js';
 import { missingCapability } from './capabilities.js';
 import { clientCapabilities, createClientFeatureState, type ClientFeatureState } from './client-features.js';
-import type { ClientOptions } from './client-options.js';
+import type { ClientOptions, McpRequestOptions } from './client-options.js';
 import { clientObserver, type ClientTrace } from './client-trace.js';
 import type { EraFeature, EraIo } from './eras/codec.js';
 import { eraSelector, type EraSelector } from './eras/select.js';
@@ -125,7 +125,7 @@ export abstract class ClientCore extends EventEmitter {
       features: this.features,
       maxRounds: options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
       defaultTimeoutMs: options.timeoutMs,
-      send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params), o, this.eraError),
+      send: (method, params, o) => this.session.send(method, this.codec.requestParams(method, params, o.clientCapabilities), o, this.eraError),
       interim: (method, raw) => this.codec.interim(method, raw),
     };
   }
@@ -426,14 +426,15 @@ export abstract class ClientCore extends EventEmitter {
    * Sends any request after the lifecycle and capability checks. The result is handed on as
    * received; the typed methods (`listTools`, `callTool`…) also check its shape.
    */
-  request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<T> {
+  request<T = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options?: McpRequestOptions): Promise<T> {
     const span = this.telemetry?.start(method, params);
     const sent = span === undefined ? params : span.params;
+    const caps = options?.clientCapabilities;
     // the era's reading of errors is applied where the request settles (no promise chained)
-    let p = this.session.send<T>(method, this.codec.requestParams(method, sent), options, this.eraError);
+    let p = this.session.send<T>(method, this.codec.requestParams(method, sent, caps), options, this.eraError);
     // 2026-07-28 on HTTP: a response stream that broke lost the request; it MUST be re-issued
     // with a new id (changelog: SSE resumability removed) — once, then the error stands
-    if (this.transport?.cancelsByClosing === true) p = p.catch((err: unknown) => reissueOnBrokenStream<T>(err, () => this.session.send<T>(method, this.codec.requestParams(method, sent), options, this.eraError)));
+    if (this.transport?.cancelsByClosing === true) p = p.catch((err: unknown) => reissueOnBrokenStream<T>(err, () => this.session.send<T>(method, this.codec.requestParams(method, sent, caps), options, this.eraError)));
     // basic/patterns/mrtr: an interim result is fulfilled and the request sent again (mrtr.ts)
     if (this.codec.roundTrips(method)) {
       const startedAt = Date.now();
@@ -447,11 +448,11 @@ export abstract class ClientCore extends EventEmitter {
    * no re-issue, no input rounds) it is applied where the request settles (connection.ts
    * `ResultMap`): no promise chained; otherwise after everything `request` does.
    */
-  private requestMapped<T>(method: string, params: Record<string, unknown> | undefined, options: RequestOptions | undefined, mapResult: ResultMap): Promise<T> {
+  private requestMapped<T>(method: string, params: Record<string, unknown> | undefined, options: McpRequestOptions | undefined, mapResult: ResultMap): Promise<T> {
     if (this.telemetry !== undefined || this.transport?.cancelsByClosing === true || this.codec.roundTrips(method)) {
       return this.request(method, params, options).then(mapResult) as Promise<T>;
     }
-    return this.session.send<T>(method, this.codec.requestParams(method, params), options, this.eraError, mapResult);
+    return this.session.send<T>(method, this.codec.requestParams(method, params, options?.clientCapabilities), options, this.eraError, mapResult);
   }
 
   /** The era's meaning of a request's error (-32042: a UrlElicitationRequiredError, client/elicitation). */

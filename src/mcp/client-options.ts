@@ -123,12 +123,39 @@ export interface ClientOptions extends ClientFeatureOptions, TransportFactoryOpt
   telemetry?: TelemetryOption;
 }
 
+/** A multi round-trip round's input requests, keyed as the server keyed them (basic.patterns.mrtr#5). */
+export type InputRequests = Record<string, { method: string; params?: Record<string, unknown> }>;
+
+/**
+ * A 2026-07-28 request's own client side, for a caller that stands for another client (the
+ * gateway, serve): what the request declares and who answers its input requests. A handshake-era
+ * server was told the client's capabilities at `initialize`: there these are not read.
+ */
+export interface RequestInputOptions {
+  /**
+   * The request's `io.modelcontextprotocol/clientCapabilities` (basic#44: capabilities travel on
+   * every request) instead of the client's own, on every round of its multi round-trip requests.
+   */
+  clientCapabilities?: ClientCapabilities;
+  /**
+   * Answers each `input_required` round of this request instead of the client's handlers: given
+   * the round's input requests together, under the server's own keys, it resolves with the
+   * responses under those keys (a key left out is not answered: the server may ask again). The
+   * request is then sent again with them and the server's `requestState` (mrtr.ts).
+   */
+  onInputRequests?: (requests: InputRequests, signal: AbortSignal) => Promise<Record<string, unknown>>;
+}
+
+/** A request's options with its own client side (`RequestInputOptions`). */
+export type McpRequestOptions = RequestOptions & RequestInputOptions;
+
 /**
  * A tool call's options: a request's (signal, timeouts, progress; `onProgress` and the timeouts
  * of a task-augmented call cover the whole task), plus the task's own.
  */
 export interface CallToolOptions
-  extends Pick<RequestOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'resetTimeoutOnProgress'> {
+  extends Pick<RequestOptions, 'signal' | 'timeoutMs' | 'onProgress' | 'progressIntervalMs' | 'resetTimeoutOnProgress'>,
+    RequestInputOptions {
   /** Hard ceiling of the call; for a task-augmented call, of the whole task (default 10 × timeoutMs). */
   maxTotalTimeoutMs?: number;
   _meta?: Record<string, unknown>;

@@ -7,7 +7,7 @@
 import type { RequestOptions } from '../protocol/connection.js';
 import type { ServerConfig } from '../transport/create.js';
 import { ClientCore } from './client-core.js';
-import type { CallToolOptions, ClientOptions } from './client-options.js';
+import type { CallToolOptions, ClientOptions, McpRequestOptions, RequestInputOptions } from './client-options.js';
 import { resourceNotFound } from './eras/modern-errors.js';
 import { screenListedTools } from './eras/http-modern.js';
 import type { Page } from './pagination.js';
@@ -41,9 +41,11 @@ const NO_OPTIONS: CallToolOptions = Object.freeze({});
 
 export class McpClient extends ClientCore {
   /** Sends a request of a typed method and checks its result's shape (result-shapes.ts). */
-  protected checked<T>(method: string, params: Record<string, unknown> | undefined, options: ReadOptions | undefined): Promise<T> {
-    const send = (o: RequestOptions | undefined): Promise<T> => this.request<unknown>(method, params, o).then((r) => this.codec.result<T>(method, r));
-    return this.codec.era === 'modern' ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
+  protected checked<T>(method: string, params: Record<string, unknown> | undefined, options: (ReadOptions & RequestInputOptions) | undefined): Promise<T> {
+    const send = (o: McpRequestOptions | undefined): Promise<T> => this.request<unknown>(method, params, o).then((r) => this.codec.result<T>(method, r));
+    // a request made for another client's capabilities is neither served from the cache nor kept in it
+    const own = options?.clientCapabilities === undefined && options?.onInputRequests === undefined;
+    return this.codec.era === 'modern' && own ? readThrough(this.cache, method, params, options, this.authContext, send) : send(options);
   }
 
   /** One page of tools/list. */
@@ -122,7 +124,7 @@ export class McpClient extends ClientCore {
   listResourceTemplatesPage(cursor?: string, options?: RequestOptions): Promise<ListResourceTemplatesResult> {
     return this.checked<ListResourceTemplatesResult>('resources/templates/list', cursor === undefined ? undefined : { cursor }, options);
   }
-  readResource(uri: string, options?: ReadOptions): Promise<ReadResourceResult> {
+  readResource(uri: string, options?: ReadOptions & RequestInputOptions): Promise<ReadResourceResult> {
     // a resource not found: -32602 (2026-07-28) or -32002 (earlier, basic#19) → ResourceNotFoundError
     return this.checked<ReadResourceResult>('resources/read', { uri }, options).catch((err: unknown) => {
       throw resourceNotFound(err, uri, this.codec.era === 'modern');
@@ -146,7 +148,7 @@ export class McpClient extends ClientCore {
   listPromptsPage(cursor?: string, options?: RequestOptions): Promise<ListPromptsResult> {
     return this.checked<ListPromptsResult>('prompts/list', cursor === undefined ? undefined : { cursor }, options);
   }
-  getPrompt(name: string, args?: Record<string, string>, options?: RequestOptions): Promise<GetPromptResult> {
+  getPrompt(name: string, args?: Record<string, string>, options?: McpRequestOptions): Promise<GetPromptResult> {
     return this.checked<GetPromptResult>('prompts/get', args === undefined ? { name } : { name, arguments: args }, options);
   }
   /** completion/complete (server/utilities/completion). */

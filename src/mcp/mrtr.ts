@@ -8,7 +8,7 @@
  * (basic.patterns.mrtr#21). Bounded in rounds; the caller's timeout and signal span them all.
  */
 import { AbortError, CapabilityError, ProtocolError, TimeoutError } from '../errors.js';
-import type { RequestOptions } from '../protocol/connection.js';
+import type { InputRequests, McpRequestOptions } from './client-options.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../protocol/options.js';
 import { timerMs } from '../util/sleep.js';
 import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
@@ -24,7 +24,7 @@ export interface RoundTripDeps {
   maxRounds: number;
   defaultTimeoutMs: number | undefined;
   /** Sends `method` once (era params, lifecycle, errors): the raw result. */
-  send(method: string, params: Record<string, unknown>, options: RequestOptions): Promise<unknown>;
+  send(method: string, params: Record<string, unknown>, options: McpRequestOptions): Promise<unknown>;
   /** The era's reading: an interim result, or undefined for a final one. */
   interim(method: string, raw: unknown): InputRequired | undefined;
 }
@@ -37,7 +37,7 @@ export async function followInputRounds(
   d: RoundTripDeps,
   method: string,
   params: Record<string, unknown> | undefined,
-  options: RequestOptions | undefined,
+  options: McpRequestOptions | undefined,
   first: unknown,
   startedAt: number,
 ): Promise<unknown> {
@@ -56,7 +56,7 @@ export async function followInputRounds(
     }
     const left = endsAt - Date.now();
     if (left <= 0) throw new TimeoutError(method, timeoutMs, { serverId: d.serverId, phase: 'request' });
-    const inputResponses = await answerAll(d, method, asked, options?.signal, left, timeoutMs);
+    const inputResponses = await answerAll(d, method, asked, options, left, timeoutMs);
     const retry: Record<string, unknown> = { ...params, inputResponses };
     if (asked.requestState !== undefined) retry.requestState = asked.requestState;
     raw = await d.send(method, retry, { ...options, timeoutMs: Math.max(1, endsAt - Date.now()) });
@@ -64,12 +64,16 @@ export async function followInputRounds(
 }
 
 /**
- * Answers every input request, one at a time (each may ask a human). A request the client has
- * no handler for fails the whole request, naming it: retrying without it would ask again.
+ * Answers every input request: by the request's own `onInputRequests`, the round's requests
+ * together under the server's keys; else by the client's handlers, one at a time (each may ask
+ * a human). A request the client has no handler for fails the whole request, naming it:
+ * retrying without it would ask again.
  */
-async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired, signal: AbortSignal | undefined, leftMs: number, timeoutMs: number): Promise<Record<string, unknown>> {
+async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired, options: McpRequestOptions | undefined, leftMs: number, timeoutMs: number): Promise<Record<string, unknown>> {
+  const signal = options?.signal;
   const requests = Object.entries(asked.inputRequests ?? {});
-  const missing = requests.map(([key, r]) => [key, missingInputHandler(d.options, d.features, r?.method)] as const).filter(([, m]) => m !== undefined);
+  const own = options?.onInputRequests;
+  const missing = own !== undefined ? [] : requests.map(([key, r]) => [key, missingInputHandler(d.options, d.features, r?.method)] as const).filter(([, m]) => m !== undefined);
   if (missing.length > 0) {
     throw new CapabilityError(`${method}: the server asks for input this client cannot give: ${missing.map(([k, m]) => `"${k}": ${m}`).join('; ')}`, {
       serverId: d.serverId,
@@ -84,6 +88,7 @@ async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired,
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    if (own !== undefined) return await raceAbort(own(asked.inputRequests as InputRequests, deadline.signal), deadline.signal);
     for (const [key, r] of requests) {
       deadline.signal.throwIfAborted();
       responses[key] = await raceAbort(answerInputRequest(d.options, d.features, r.method as string, r.params, deadline.signal), deadline.signal);

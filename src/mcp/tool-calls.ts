@@ -7,7 +7,7 @@
  */
 import { CapabilityError } from '../errors.js';
 import type { RequestOptions, ResultMap } from '../protocol/connection.js';
-import type { CallToolOptions } from './client-options.js';
+import type { CallToolOptions, McpRequestOptions } from './client-options.js';
 import type { EraCodec } from './eras/codec.js';
 import { checkStructuredContent } from './structured.js';
 import { toolCallMode, type TaskRequester } from './tasks.js';
@@ -23,7 +23,7 @@ export interface ToolCallDeps {
    * The client's request path (lifecycle and capability checks, session renewal); with
    * `mapResult`, resolves with what that makes of the result (protocol/connection.ts `ResultMap`).
    */
-  request<T>(method: string, params: Record<string, unknown>, options: RequestOptions, mapResult?: ResultMap): Promise<T>;
+  request<T>(method: string, params: Record<string, unknown>, options: McpRequestOptions, mapResult?: ResultMap): Promise<T>;
   /** Lists the tools when that is possible now (fills the catalog); false when it is not. */
   listTools(options: RequestOptions): Promise<boolean>;
   validateStructuredContent: 'error' | 'warn' | 'off';

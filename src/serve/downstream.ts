@@ -12,6 +12,7 @@
  * URI no listing named (a template's expansion) is asked of each resources server in id order.
  */
 import type { McpClient } from '../mcp/client.js';
+import type { RequestInputOptions } from '../mcp/client-options.js';
 import type { LoggingLevel, Prompt, Resource, ResourceTemplate } from '../mcp/types.js';
 import type { McpHost, ResolvedServer } from '../host/index.js';
 import { serverRedaction, type ServerRedaction } from '../host/redaction.js';
@@ -112,14 +113,14 @@ export class Downstream {
   }
 
   /** `resources/read`: the listing's server for a known URI, else each resources server in turn. */
-  async readResource(uri: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async readResource(uri: string, signal: AbortSignal, input?: RequestInputOptions): Promise<Record<string, unknown>> {
     const owner = this.uriOwner.get(uri);
     const candidates = this.ready('resources').filter(([id]) => owner === undefined || id === owner);
     // The URI is the client's text: quoted bounded, and in `data` only when short.
     let last: unknown = new JsonRpcError(-32002, `Resource not found: ${excerpt(uri, 200)}`, uri.length <= MAX_ECHOED_URI ? { uri } : undefined);
     for (const [server, client] of candidates) {
       try {
-        return this.redact(server, (await client.readResource(uri, { signal })) as unknown as Record<string, unknown>);
+        return this.redact(server, (await client.readResource(uri, { signal, ...input })) as unknown as Record<string, unknown>);
       } catch (err) {
         last = err;
       }
@@ -127,10 +128,10 @@ export class Downstream {
     throw this.upstreamError(last);
   }
 
-  async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async getPrompt(name: string, args: Record<string, string> | undefined, signal: AbortSignal, input?: RequestInputOptions): Promise<Record<string, unknown>> {
     const target = await this.promptTarget(name, signal);
     try {
-      return this.redact(target.server, (await target.client.getPrompt(target.prompt, args, { signal })) as unknown as Record<string, unknown>);
+      return this.redact(target.server, (await target.client.getPrompt(target.prompt, args, { signal, ...input })) as unknown as Record<string, unknown>);
     } catch (err) {
       throw this.upstreamError(err);
     }

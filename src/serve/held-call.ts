@@ -6,7 +6,8 @@
  *
  * - `ask` is the downstream server's request: held under a key unique within the call
  *   (`elicitation-1`, `roots-2`…, basic.patterns.mrtr#5) until answered, the call ends or it is
- *   given up (the downstream request's own signal, the table's expiry).
+ *   given up (the downstream request's own signal, the table's expiry). A 2026-07-28 server's
+ *   round (`askRound`) keeps the server's own keys: the client answers under them, unchanged.
  * - `next` serves one request of the client: it waits for what comes first — the call's end (its
  *   result or error), or input requests (those that arrive within a short window go together in
  *   one `inputRequests` map) — or the request's cancellation, which cancels the call.
@@ -15,6 +16,7 @@
  *   requests they are dropped (no request to carry them).
  */
 import { JsonRpcError } from '../errors.js';
+import { excerpt } from '../jsonrpc/types.js';
 import type { ClientCapabilities } from '../mcp/types.js';
 
 export type InputFeature = 'sampling' | 'elicitation' | 'roots';
@@ -95,11 +97,28 @@ export class HeldCall {
     );
   }
 
-  /** A downstream server's request during the call (see the module comment). */
-  ask(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * A 2026-07-28 downstream server's `input_required` round: its input requests go to the client
+   * under the server's own keys, and the answers come back under them (held together, so the
+   * client gets them in one round). A request the client did not declare is refused
+   * (basic.patterns.mrtr#13); an answer left out is not in the map (the server may ask again).
+   */
+  async askRound(requests: Record<string, { method: string; params?: Record<string, unknown> }>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const entries = Object.entries(requests);
+    const undeclared = entries.filter(([, r]) => FEATURE_OF[r.method] === undefined || !this.declares(FEATURE_OF[r.method]!));
+    if (undeclared.length > 0) {
+      throw new JsonRpcError(-32603, `the server asks for input its client did not declare: ${undeclared.map(([k, r]) => `${JSON.stringify(excerpt(k, 100))} (${excerpt(String(r.method), 100)})`).join(', ')}`);
+    }
+    const answers = await Promise.all(entries.map(([key, r]) => this.ask(r.method, r.params, signal, key)));
+    return Object.fromEntries(entries.map(([key], i) => [key, answers[i]]));
+  }
+
+  /** A downstream server's request during the call (see the module comment), under `given` when the server named it. */
+  ask(method: string, params: Record<string, unknown> | undefined, signal?: AbortSignal, given?: string): Promise<unknown> {
     if (this.settled !== undefined || this.controller.signal.aborted) return Promise.reject(new JsonRpcError(-32603, `${method}: the call it belongs to is over`));
+    if (given !== undefined && this.pending.has(given)) return Promise.reject(new JsonRpcError(-32603, `${method}: input request ${JSON.stringify(excerpt(given, 100))} is already waiting`));
     if (!this.table.admit(this)) return Promise.reject(new JsonRpcError(-32603, `${method}: the gateway already holds ${this.table.maxHeld} calls waiting for their client's input`));
-    const key = `${FEATURE_OF[method] ?? 'input'}-${++this.seq}`;
+    const key = given ?? `${FEATURE_OF[method] ?? 'input'}-${++this.seq}`;
     return new Promise((resolve, reject) => {
       const gone = (): void => {
         if (this.pending.delete(key)) reject(signal?.reason);

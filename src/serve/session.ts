@@ -24,6 +24,7 @@ import { correlation } from './trace.js';
 import { Subscriptions, type ListKind, type ResourceWatcher } from './subscriptions.js';
 import { discoverResult, modernCapabilities, modernError, modernLogLevel, modernRefusal, modernResult, modernVersionOf } from './modern.js';
 import type { HeldCall } from './held-call.js';
+import type { RequestInputOptions } from '../mcp/client-options.js';
 import type { InputRounds } from './input-rounds.js';
 import { asksForInput, withInputRounds } from './input-call.js';
 import { StatelessPostTransport } from './http-stateless.js';
@@ -246,10 +247,11 @@ export class GatewaySession {
       const rendersApps = declaresApps(served.caps ?? this.clientCapabilities);
       if (served.modern && asksForInput(served.caps)) {
         return this.held('tools/call', params, ctx, served, (call) =>
-          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, ...traced }, params)),
+          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, input: downstreamInput(served, call), ...traced }, params)),
         );
       }
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...traced }, params));
+      const input = downstreamInput(served);
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...traced }, params));
     });
     this.installResourcesAndPrompts();
   }
@@ -273,9 +275,9 @@ export class GatewaySession {
       const view = upstreamViewUri(uri, (id) => this.host?.client(id) !== undefined); // a server's ui:// view (apps.ts)
       if (view !== undefined) return this.gateway.whileCalling(view.server, this, async () => gatewayReadResult(await down.readFrom(view.server, view.uri, ctx.signal), view.server, view.uri));
       if (served.modern && asksForInput(served.caps)) {
-        return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal)));
+        return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal, downstreamInput(served, call))));
       }
-      return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal));
+      return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal, downstreamInput(served)));
     });
     this.on('resources/subscribe', async (params, _ctx, served) => {
       await this.ready();
@@ -303,9 +305,9 @@ export class GatewaySession {
       const args = params?.arguments as Record<string, string> | undefined;
       const server = await down.serverOfPrompt(name, ctx.signal);
       if (served.modern && asksForInput(served.caps)) {
-        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(server, call, () => down.getPrompt(name, args, call.controller.signal)));
+        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(server, call, () => down.getPrompt(name, args, call.controller.signal, downstreamInput(served, call))));
       }
-      return this.gateway.whileCalling(server, this, () => down.getPrompt(name, args, ctx.signal));
+      return this.gateway.whileCalling(server, this, () => down.getPrompt(name, args, ctx.signal, downstreamInput(served)));
     });
     this.on('completion/complete', async (params, ctx) => {
       await this.ready();
@@ -402,4 +404,19 @@ function searchTools(host: McpHost): Record<string, unknown>[] {
 function resultReadTool(host: McpHost): Record<string, unknown>[] {
   const def = host.toolDefinitions().find((d) => d.name === 'mcp_result_read');
   return def === undefined ? [] : [{ name: def.name, description: def.description, inputSchema: def.parameters, annotations: { readOnlyHint: true } }];
+}
+
+/**
+ * A 2026-07-28 request's own client side, passed down to the server serving it: the capabilities
+ * the request declared (basic#44; a server then needing one it lacks says -32021 to this client,
+ * basic#49), and a 2026-07-28 server's input rounds put to this client through its held call
+ * under the server's own keys (input-call.ts). A handshake-era client's requests: undefined (the
+ * host's client declared what the first client did, at initialize).
+ */
+function downstreamInput(served: Served, call?: HeldCall): RequestInputOptions | undefined {
+  if (!served.modern) return undefined;
+  return {
+    clientCapabilities: served.caps ?? {},
+    onInputRequests: (requests, signal) => (call !== undefined ? call.askRound(requests, signal) : Promise.reject(new JsonRpcError(-32603, 'the server asks for input its client did not declare'))),
+  };
 }

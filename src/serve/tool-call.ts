@@ -24,6 +24,9 @@ import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/in
 import { invalidParams } from './downstream.js';
 import { gatewayResultViews } from './apps.js';
 import { excerpt } from '../jsonrpc/types.js';
+import { JsonRpcError } from '../errors.js';
+import type { RequestInputOptions } from '../mcp/client-options.js';
+import { MISSING_REQUIRED_CLIENT_CAPABILITY } from '../mcp/eras/modern-errors.js';
 
 export interface CallDeps {
   host: McpHost;
@@ -36,6 +39,8 @@ export interface CallDeps {
   correlation?: Record<string, unknown>;
   /** The caller renders MCP Apps views: it may call a tool only an app may call, for its view (apps.ts). */
   rendersApps?: boolean;
+  /** A 2026-07-28 caller's own client side, passed down: its capabilities, its answers to input rounds (session.ts). */
+  input?: RequestInputOptions;
 }
 
 /** The caller's `_meta` as it goes down (see the module comment); undefined when nothing is left. */
@@ -71,6 +76,7 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
     signal: deps.signal,
     ...(appOnly ? { caller: 'app' as const } : {}),
     ...(meta !== undefined ? { _meta: meta } : {}),
+    ...deps.input,
     ...(typeof token === 'string' || typeof token === 'number'
       ? {
           onProgress: (p) => {
@@ -88,6 +94,8 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   });
   done = true;
   if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${excerpt(name, 200)}"`);
+  // the server needs a capability the caller did not declare (basic#49): the caller learns it as the server said it
+  if (result.rpcError?.code === MISSING_REQUIRED_CLIENT_CAPABILITY) throw new JsonRpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, result.rpcError.message, result.rpcError.data);
   const out = server === undefined ? toCallToolResult(result) : gatewayResultViews(server, toCallToolResult(result)); // ui:// views mapped (apps.ts)
   if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
   return out;

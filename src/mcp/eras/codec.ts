@@ -19,7 +19,7 @@
  * delegates to the era it chose).
  */
 import type { RequestOptions } from '../../protocol/connection.js';
-import type { Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
+import type { ClientCapabilities, Implementation, LoggingLevel, ServerCapabilities } from '../types.js';
 
 /** What opening the conversation established (the handshake's InitializeResult, modern's discovery). */
 export interface Negotiated {
@@ -87,8 +87,11 @@ export interface EraCodec {
   open(io: EraIo, options: OpenOptions): Promise<Negotiated>;
   /** The session is gone: what was negotiated no longer holds (a new `open` follows). */
   forget(): void;
-  /** The params a request goes out with (modern: its negotiation `_meta`). Hot path: no copy when nothing changes. */
-  requestParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined;
+  /**
+   * The params a request goes out with (modern: its negotiation `_meta`, with `capabilities` for
+   * the client's own when the caller gives the request's). Hot path: no copy when nothing changes.
+   */
+  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined;
   /** The final result of `method`, its shape checked; throws a ProtocolError when malformed. */
   result<T>(method: string, raw: unknown): T;
   /**

@@ -129,10 +129,12 @@ export class ModernCodec implements EraCodec {
   }
 
   /** basic#44/#47: the required fields (and clientInfo, the log level) on every request. */
-  requestParams(_method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-    if (params === undefined) return this.bare;
+  requestParams(_method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined {
+    // a caller standing for another client declares that client's capabilities (basic#44)
+    const meta = capabilities === undefined ? this.meta : { ...this.meta, [META_CLIENT_CAPABILITIES]: capabilities };
+    if (params === undefined) return capabilities === undefined ? this.bare : { _meta: meta };
     const own = params._meta as Record<string, unknown> | undefined;
-    return { ...params, _meta: own === undefined ? this.meta : { ...own, ...this.meta } };
+    return { ...params, _meta: own === undefined ? meta : { ...own, ...meta } };
   }
 
   /** basic#10, basic#11: an absent `resultType` is complete; one the client does not know is invalid. */

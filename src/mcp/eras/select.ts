@@ -135,8 +135,8 @@ export class EraSelector implements EraCodec {
   forget(): void {
     this.current.forget();
   }
-  requestParams(method: string, params: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-    return this.current.requestParams(method, params);
+  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined {
+    return this.current.requestParams(method, params, capabilities);
   }
   result<T>(method: string, raw: unknown): T {
     return this.current.result<T>(method, raw);
