@@ -105,4 +105,39 @@ describe('multi round-trip requests', () => {
     expect((err as Error).message).toMatch(/aborted/);
     expect(s.calls()).toHaveLength(1);
   });
+
+  it('basic#44, client.elicitation#4, client.sampling#6: a request given its own clientCapabilities declares them in its _meta, on its retry too; other requests declare the client\'s own', async () => {
+    const s = modern();
+    const c = await open(s.config, { onElicitation: async () => ({ action: 'accept', content: { ok: true } }) });
+    const theirs = { sampling: {}, elicitation: { form: {} } };
+    await c.callTool('confirm', { message: 'Deploy?' }, { clientCapabilities: theirs });
+    await c.callTool('echo', { text: 'plain' });
+    const calls = s.calls();
+    expect(calls).toHaveLength(3);
+    const caps = (x: (typeof calls)[number]) => x.params._meta['io.modelcontextprotocol/clientCapabilities'];
+    expect(caps(calls[0]!)).toEqual(theirs);
+    expect(caps(calls[1]!)).toEqual(theirs);
+    expect(caps(calls[2]!)).not.toEqual(theirs);
+    expect(caps(calls[2]!)).toHaveProperty('elicitation');
+  });
+
+  it('basic.patterns.mrtr#16/#17/#21: onInputRequests gets a round\'s input requests together under the server\'s keys, and the retry carries exactly its answers (the client\'s handlers are not asked)', async () => {
+    const inputRequests = {
+      user_name: { method: 'elicitation/create', params: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: {} } } },
+      'llm-7': { method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } },
+    };
+    const s = modern(alwaysAsking({ inputRequests, requestState: 'opaque-1' }));
+    const c = await open(s.config, { maxInputRounds: 1 });
+    const rounds: unknown[] = [];
+    const answers = { user_name: { action: 'accept', content: { name: 'Ada' } }, 'llm-7': { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' } };
+    const err = await c
+      .callTool('echo', { text: 'x' }, { onInputRequests: async (requests) => (rounds.push(requests), answers) })
+      .catch((e: unknown) => e);
+    expect((err as ProtocolError).code).toBe('MCPWIRE_INPUT_ROUNDS');
+    expect(rounds).toEqual([inputRequests]);
+    const [first, retry] = s.calls();
+    expect(retry!.id).not.toBe(first!.id);
+    expect(retry!.params.inputResponses).toEqual(answers);
+    expect(retry!.params.requestState).toBe('opaque-1');
+  });
 });
