@@ -39,6 +39,8 @@ export class Downstream {
   host: McpHost | undefined;
   /** The prompts' gateway names, by the last listing. */
   private promptTable: NameTable | undefined;
+  /** The templates' gateway names, by the last listing. */
+  private templateTable: NameTable | undefined;
 
   constructor(
     servers: readonly ResolvedServer[],
@@ -99,6 +101,7 @@ export class Downstream {
     const lists = await this.each('resources', (c) => c.listResourceTemplates({ signal }));
     const all = lists.flatMap(([server, list]) => list.map((t) => ({ server, t })));
     const table = assignNames(this.names, all.map(({ server, t }) => ({ server, name: t.name, hostName: promptName(server, t.name) })));
+    this.templateTable = table;
     this.report('template', table);
     return all.map(({ server, t }, i) => ({ ...gatewayTemplate(server, t), name: table.items[i]!.gateway }));
   }
@@ -181,6 +184,11 @@ export class Downstream {
     } catch (err) {
       throw this.upstreamError(err);
     }
+  }
+
+  /** The prompts' and templates' gateway names by their last listings (status.ts). */
+  nameTables(): { prompt?: NameTable; template?: NameTable } {
+    return { ...(this.promptTable ? { prompt: this.promptTable } : {}), ...(this.templateTable ? { template: this.templateTable } : {}) };
   }
 
   /** `logging/setLevel`, fanned out to every ready server with logging; remembered for later ones. */

@@ -17,7 +17,7 @@ import type { IncomingRequestContext } from '../protocol/incoming.js';
 import type { Transport } from '../transport/types.js';
 import { invalidParams, type Downstream } from './downstream.js';
 import { page } from './pages.js';
-import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, statusRows } from './status.js';
+import { STATUS_RESOURCE, STATUS_TOOL, STATUS_TOOL_DEFINITION, STATUS_URI, namesStatus, statusRows } from './status.js';
 import { calledToolName, gatewayToolCall } from './tool-call.js';
 import type { Tracer } from '../trace/tracer.js';
 import { correlation } from './trace.js';
@@ -240,6 +240,8 @@ export class GatewaySession {
       const host = await this.ready();
       if (given?.name === STATUS_TOOL) return this.statusResult();
       const params = this.hostToolParams(host, given);
+      // the client's name for the tool, for the host's texts about the call (they name the server's)
+      const asked = typeof given?.name === 'string' && given.name !== TOOL_SEARCH_NAMES.call ? { asked: given.name } : {};
       if (served.modern) this.checkParamHeaders(host, params);
       const called = calledToolName(params);
       const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
@@ -247,11 +249,11 @@ export class GatewaySession {
       const rendersApps = declaresApps(served.caps ?? this.clientCapabilities);
       if (served.modern && asksForInput(served.caps)) {
         return this.held('tools/call', params, ctx, served, (call) =>
-          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, input: downstreamInput(served, call), ...traced }, params)),
+          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, input: downstreamInput(served, call), ...asked, ...traced }, params)),
         );
       }
       const input = downstreamInput(served);
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...traced }, params));
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
     });
     this.installResourcesAndPrompts();
   }
@@ -351,7 +353,8 @@ export class GatewaySession {
   /** Each server's row, and with replicas the shared store's health (`ok`, or `degraded` and since when). */
   private status(): Record<string, unknown> {
     const store = this.gateway.storeHealth?.();
-    return { servers: statusRows(this.host, this.gateway.down), ...(store !== undefined ? { store } : {}) };
+    const tables = { ...this.gateway.down.nameTables(), ...(this.host !== undefined ? { tool: this.gateway.toolNames(this.host) } : {}) };
+    return { servers: statusRows(this.host, this.gateway.down), names: namesStatus(this.gateway.names, tables, this.gateway.down), ...(store !== undefined ? { store } : {}) };
   }
 }
 

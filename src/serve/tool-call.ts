@@ -39,6 +39,8 @@ export interface CallDeps {
   correlation?: Record<string, unknown>;
   /** The caller renders MCP Apps views: it may call a tool only an app may call, for its view (apps.ts). */
   rendersApps?: boolean;
+  /** The name the caller asked for, when the gateway offers the tool under another name than its server's (names.ts). */
+  asked?: string;
   /** A 2026-07-28 caller's own client side, passed down: its capabilities, its answers to input rounds (session.ts). */
   input?: RequestInputOptions;
 }
@@ -97,8 +99,24 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   // the server needs a capability the caller did not declare (basic#49): the caller learns it as the server said it
   if (result.rpcError?.code === MISSING_REQUIRED_CLIENT_CAPABILITY) throw new JsonRpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, result.rpcError.message, result.rpcError.data);
   const out = server === undefined ? toCallToolResult(result) : gatewayResultViews(server, toCallToolResult(result)); // ui:// views mapped (apps.ts)
+  if (deps.asked !== undefined && entry !== undefined && !RAN.has(result.outcome)) out.content = askedAs(out.content as unknown[], deps.asked, entry.tool.name);
   if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
   return out;
+}
+
+/** Outcomes whose content is the tool's own answer; every other is the host's text about the call. */
+const RAN: ReadonlySet<string> = new Set(['ok', 'tool_error']);
+
+/**
+ * The host's text about a call of a renamed tool (it names `<server>/<its own name>`) with the
+ * name the client called it by, so the error names both sides.
+ */
+function askedAs(content: unknown[], asked: string, own: string): unknown[] {
+  if (asked === own) return content;
+  const i = content.findIndex((c) => (c as { type?: unknown }).type === 'text');
+  if (i < 0) return [{ type: 'text', text: `(called as "${excerpt(asked, 200)}")` }, ...content];
+  const first = content[i] as { text: string };
+  return content.map((c, j) => (j === i ? { ...first, text: `${first.text} (called as "${excerpt(asked, 200)}")` } : c));
 }
 
 function text(r: HostCallResult): string {

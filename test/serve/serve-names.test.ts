@@ -158,4 +158,28 @@ describe('mcpwire serve --names', { timeout: 60_000 }, () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--names: one of as-is, prefixed, host \(got "short"\)/);
   });
+
+  it('status and errors name both sides: mcpwire_status lists each renamed tool, prompt and template with its server and own name; the host\'s text about a call of a renamed tool names the server\'s tool and what the client called', async () => {
+    await withGateway(configFile('sides', { alpha: server(demo), gamma: server(gammaScenario) }), 'prefixed', async (client) => {
+      await client.listPrompts();
+      await client.listResourceTemplates();
+      const status = (await client.callTool({ name: 'mcpwire_status', arguments: {} })).structuredContent as { names: { mode: string; renamed: unknown[] } };
+      expect(status.names.mode).toBe('prefixed');
+      expect(status.names.renamed).toEqual(
+        expect.arrayContaining([
+          { kind: 'tool', client: 'alpha__add', server: 'alpha', name: 'add' },
+          { kind: 'tool', client: 'gamma__echo', server: 'gamma', name: 'echo' },
+          { kind: 'prompt', client: 'gamma__brief', server: 'gamma', name: 'brief' },
+          { kind: 'template', client: 'gamma__note', server: 'gamma', name: 'note' },
+        ]),
+      );
+      // refused by the host before anything is sent (its arguments do not match the schema)
+      const refused = await client.callTool({ name: 'alpha__add', arguments: { a: 'two' } });
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/MCP tool alpha\/add\b.*\(called as "alpha__add"\)$/s);
+      // a tool's own answer is left as it is
+      expect(text(await client.callTool({ name: 'alpha__add', arguments: { a: 2, b: 3 } }))).toBe('5');
+    });
+  });
 });
+

@@ -82,4 +82,20 @@ describe('mcpwire serve --trace: one trace, both legs tied', { timeout: 60_000 }
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(TOKEN);
   });
+
+  it('--names prefixed: the upstream leg holds the name the client called, the downstream leg the server\'s own', async () => {
+    const named = path.join(dir, 'prefixed.json');
+    fs.writeFileSync(named, fs.readFileSync(config, 'utf8').replace('"serve_names":"host"', '"serve_names":"prefixed"'));
+    const file = path.join(dir, 'prefixed.jsonl');
+    const c = await connect(
+      { id: 'gw', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', named, '--trace', file], env: { MCPWIRE_TRACE: '' } },
+      { protocolVersion: '2025-11-25', timeoutMs: 30_000 },
+    );
+    await c.callTool('alpha__echo', { text: 'named' }, { _meta: { traceparent: TRACEPARENT } });
+    await c.close();
+    const { up, down } = await bothLegs(file);
+    expect((up.msg as { params: { name: string } }).params.name).toBe('alpha__echo');
+    expect((down.msg as { params: { name: string } }).params.name).toBe('echo');
+  });
 });
+
