@@ -42,17 +42,21 @@ export function headerProblem(headers: http.IncomingHttpHeaders, message: Record
   const params = message.params as Record<string, unknown> | undefined;
   const version = modernVersionOf(params);
   const given = header(headers, 'mcp-protocol-version');
+  // the standard headers are required (basic.transports.streamable_http#22/#28): one missing is a validation failure
+  const missing = given === undefined ? 'MCP-Protocol-Version' : header(headers, 'mcp-method') === undefined ? 'Mcp-Method' : undefined;
+  if (missing !== undefined) return { code: HEADER_MISMATCH, message: `Header mismatch: the required ${missing} header is missing` };
   // a header and a body that disagree are refused as such (basic.transports.streamable_http#24),
   // before the version they name is judged: both naming one the gateway does not serve is -32022
-  if (given !== undefined && given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${excerpt(given, 40)} but _meta names ${excerpt(String(version), 40)}` };
+  if (given !== version) return { code: HEADER_MISMATCH, message: `Header mismatch: MCP-Protocol-Version ${excerpt(String(given), 40)} but _meta names ${excerpt(String(version), 40)}` };
   if (version !== undefined && version !== MODERN_VERSION) {
     return { code: UNSUPPORTED_PROTOCOL_VERSION, message: `Unsupported protocol version ${version}`, data: { supported: [MODERN_VERSION], requested: version } };
   }
   const method = header(headers, 'mcp-method');
-  if (method !== undefined && method !== message.method) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Method ${method} but the body's method is ${String(message.method)}` };
+  if (method !== message.method) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Method ${method} but the body's method is ${String(message.method)}` };
   const raw = header(headers, 'mcp-name');
   const target = message.method === 'resources/read' ? params?.uri : message.method === 'tools/call' || message.method === 'prompts/get' ? params?.name : undefined;
-  if (raw === undefined || target === undefined) return undefined;
+  if (target === undefined) return undefined;
+  if (raw === undefined) return { code: HEADER_MISMATCH, message: `Header mismatch: the required Mcp-Name header is missing (the body names ${excerpt(String(target), 200)})` };
   const name = decodeHeaderValue('Mcp-Name', raw);
   if (typeof name === 'object') return name;
   if (name !== target) return { code: HEADER_MISMATCH, message: `Header mismatch: Mcp-Name ${name} but the body names ${String(target)}` };

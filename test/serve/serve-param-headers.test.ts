@@ -69,6 +69,20 @@ describe('mcpwire serve checks Mcp-Param-* headers against the body', { timeout:
     expect(unsupported.response?.error?.data).toMatchObject({ requested: 'v999.0.0' });
   });
 
+  // cites basic.transports.streamable_http#22: mcpwire serve is the server here: a POST without MCP-Protocol-Version is refused
+  // cites basic.transports.streamable_http#28: mcpwire serve is the server here: the standard headers are required
+  it('basic.transports.streamable_http#22 / #28: a 2026-07-28 request missing MCP-Protocol-Version, Mcp-Method, or (tools/call) Mcp-Name is 400 -32020', async () => {
+    const call = { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: route, arguments: { query: 'q' }, _meta: meta() } };
+    const without = (name: string) => Object.fromEntries(Object.entries(modernHeaders(call)).filter(([k]) => k !== name));
+    for (const h of ['mcp-protocol-version', 'mcp-method', 'mcp-name']) {
+      const r = await post(gw.url, { ...call, id: id++ }, without(h));
+      expect([h, r.status, r.response?.error?.code]).toEqual([h, 400, -32020]);
+      expect(r.response?.error?.message).toMatch(/required .* header is missing/);
+    }
+    const served = await post(gw.url, { ...call, id: id++ }, modernHeaders(call));
+    expect(served.status).toBe(200);
+  });
+
   // cites basic.transports.streamable_http#59: mcpwire serve is the server here: a value in the body with no header is refused
   // cites basic.transports.streamable_http#57: mcpwire serve is the server here: a null value needs no header
   // cites basic.transports.streamable_http#58: mcpwire serve is the server here: an absent value needs no header
