@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
+import { modernHandler } from './suite-modern.mjs';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -92,6 +93,26 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const noArgs = { type: 'object', properties: {} };
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
+const JSON_SCHEMA_2020_12 = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+  properties: {
+    name: { type: 'string' },
+    address: { $ref: '#/$defs/address' },
+    contactMethod: { type: 'string', enum: ['phone', 'email'] },
+    phone: { type: 'string' },
+    email: { type: 'string' },
+  },
+  allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+  if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+  then: { required: ['phone'] },
+  else: { required: ['email'] },
+  additionalProperties: false,
+};
+
+const WORDS = ['paris', 'park', 'party', 'red', 'green', 'blue'];
+
 const TOOLS = [
   { name: 'test_simple_text', description: 'Answers one text block', inputSchema: noArgs },
   { name: 'test_image_content', description: 'Answers a PNG image', inputSchema: noArgs },
@@ -105,27 +126,7 @@ const TOOLS = [
   { name: 'test_elicitation', description: 'Asks the user for a name and an email', inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } },
   { name: 'test_elicitation_sep1034_defaults', description: 'Elicits with a default for every primitive type', inputSchema: noArgs },
   { name: 'test_elicitation_sep1330_enums', description: 'Elicits with each enum form', inputSchema: noArgs },
-  {
-    name: 'json_schema_2020_12_tool',
-    description: 'Takes arguments described in JSON Schema 2020-12',
-    inputSchema: {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-      properties: {
-        name: { type: 'string' },
-        address: { $ref: '#/$defs/address' },
-        contactMethod: { type: 'string', enum: ['phone', 'email'] },
-        phone: { type: 'string' },
-        email: { type: 'string' },
-      },
-      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-      then: { required: ['phone'] },
-      else: { required: ['email'] },
-      additionalProperties: false,
-    },
-  },
+  { name: 'json_schema_2020_12_tool', description: 'Takes arguments described in JSON Schema 2020-12', inputSchema: JSON_SCHEMA_2020_12 },
 ];
 
 const RESOURCES = [
@@ -249,13 +250,9 @@ function sessionServer() {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [TEMPLATE] }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const uri = req.params.uri;
-    if (uri === 'test://static-text') return { contents: [{ uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] };
-    if (uri === 'test://static-binary') return { contents: [{ uri, mimeType: 'image/png', blob: PNG }] };
-    if (uri === 'test://watched-resource') return { contents: [{ uri, mimeType: 'text/plain', text: 'Watched resource content' }] };
-    const m = /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
-    if (m) return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) }] };
-    throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
+    const contents = read(req.params.uri);
+    if (contents !== undefined) return { contents: [contents] };
+    throw new McpError(-32002, `Resource not found: ${req.params.uri}`, { uri: req.params.uri });
   });
   server.setRequestHandler(SubscribeRequestSchema, async (req) => {
     subscribed.add(req.params.uri);
@@ -268,41 +265,64 @@ function sessionServer() {
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PROMPTS }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    const a = req.params.arguments ?? {};
-    switch (req.params.name) {
-      case 'test_simple_prompt':
-        return { messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] };
-      case 'test_prompt_with_arguments':
-        return { messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'` } }] };
-      case 'test_prompt_with_embedded_resource':
-        return {
-          messages: [
-            { role: 'user', content: { type: 'resource', resource: { uri: String(a.resourceUri ?? 'test://example-resource'), mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
-            { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
-          ],
-        };
-      case 'test_prompt_with_image':
-        return {
-          messages: [
-            { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
-            { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
-          ],
-        };
-      default:
-        throw new McpError(-32602, `Unknown prompt: ${req.params.name}`);
-    }
+    const messages = prompt(req.params.name, req.params.arguments ?? {});
+    if (messages !== undefined) return messages;
+    throw new McpError(-32602, `Unknown prompt: ${req.params.name}`);
   });
   server.setRequestHandler(CompleteRequestSchema, async (req) => {
-    const words = ['paris', 'park', 'party', 'red', 'green', 'blue'];
-    const values = words.filter((w) => w.startsWith(String(req.params.argument?.value ?? '')));
+    const values = WORDS.filter((w) => w.startsWith(String(req.params.argument?.value ?? '')));
     return { completion: { values, total: values.length, hasMore: false } };
   });
   return server;
 }
 
+/** A resource's contents by URI (both sides). */
+function read(uri) {
+  if (uri === 'test://static-text') return { uri, mimeType: 'text/plain', text: 'This is the content of the static text resource.' };
+  if (uri === 'test://static-binary') return { uri, mimeType: 'image/png', blob: PNG };
+  if (uri === 'test://watched-resource') return { uri, mimeType: 'text/plain', text: 'Watched resource content' };
+  const m = /^test:\/\/template\/([^/]+)\/data$/.exec(uri);
+  if (m) return { uri, mimeType: 'application/json', text: JSON.stringify({ id: m[1], templateTest: true, data: `Data for ID: ${m[1]}` }) };
+  return undefined;
+}
+
+/** A prompt's messages by name (both sides). */
+function prompt(name, a) {
+  switch (name) {
+    case 'test_simple_prompt':
+      return { messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }] };
+    case 'test_prompt_with_arguments':
+      return { messages: [{ role: 'user', content: { type: 'text', text: `Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'` } }] };
+    case 'test_prompt_with_embedded_resource':
+      return {
+        messages: [
+          { role: 'user', content: { type: 'resource', resource: { uri: String(a.resourceUri ?? 'test://example-resource'), mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+          { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
+        ],
+      };
+    case 'test_prompt_with_image':
+      return {
+        messages: [
+          { role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } },
+          { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+        ],
+      };
+    default:
+      return undefined;
+  }
+}
+
+// 2026-07-28 requests (no session, no initialize) go to the SDK v2 side (suite-modern.mjs)
+const modern = modernHandler({ PNG, WAV, RESOURCES, TEMPLATE, JSON_SCHEMA_2020_12, WORDS, read, prompt });
+const isModern = (req) =>
+  req.headers['mcp-session-id'] === undefined &&
+  req.method === 'POST' &&
+  (req.body?.method === 'server/discover' || req.body?.params?._meta?.['io.modelcontextprotocol/protocolVersion'] !== undefined || req.headers['mcp-protocol-version'] === '2026-07-28');
+
 const transports = new Map();
 const app = createMcpExpressApp();
 app.all('/mcp', async (req, res) => {
+  if (isModern(req)) return modern.node(req, res, req.body);
   const sid = req.headers['mcp-session-id'];
   let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
   if (transport === undefined) {
