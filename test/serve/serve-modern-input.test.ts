@@ -57,6 +57,8 @@ describe('serve: a 2026-07-28 client through the gateway to a 2026-07-28 server'
     expect(retry?.params.inputResponses).toEqual({ confirm: answer });
   });
 
+  // cites basic#48: the server behind the gateway is bound; the gateway passes the client's own capabilities so it can keep it
+  // cites basic#49: the server's -32021 reaches the client through the gateway as the server gave it
   it('basic#48/#49: a client that did not declare what the tool needs gets the server\'s -32021 with its requiredCapabilities', async () => {
     const { p } = await gateway();
     const res = await p.request('tools/call', { name: 'confirm', arguments: { message: 'Deploy?' }, _meta: meta({}, {}) });
