@@ -130,6 +130,8 @@ export function modernHandler(f) {
       return text('Every declared capability answered.');
     });
 
+    // http-custom-header-server-validation: a parameter mirrored into a header (x-mcp-header), checked by the SDK
+    tool('test_header_region', 'Answers the region it was given (mirrored in Mcp-Param-Region)', async (a) => text(`Region: ${a.region ?? ''}`), fromJsonSchema({ type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] }));
     tool('json_schema_2020_12_tool', 'Takes arguments described in JSON Schema 2020-12', async (a) => text(`Received ${JSON.stringify(a)}`), fromJsonSchema(f.JSON_SCHEMA_2020_12));
 
     // resources, templates, prompts, completion (as the handshake side)
