@@ -8,7 +8,12 @@
 // machine slows both alike; prints calls per CPU-second (median, min, max) and the ratio B/A
 // per round pair (median, min, max). Load the same build twice (two copies) for the noise floor.
 //
-//   node bench/client-ab.mjs <distA> <distB> [--rounds 8] [--calls 20000]
+// --traced: each client traces to a file of its own (createTracer, as the bench's traced client),
+// so the A/B measures the traced request path.
+//
+//   node bench/client-ab.mjs <distA> <distB> [--rounds 8] [--calls 20000] [--traced]
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -17,7 +22,9 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
-const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
+const FLAGS = new Set(['--traced']);
+const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
+const TRACED = args.includes('--traced');
 if (!distA || !distB) {
   console.error('usage: node bench/client-ab.mjs <distA> <distB> [--rounds N] [--calls N]');
   process.exit(2);
@@ -29,7 +36,8 @@ async function load(dist) {
   const imp = (p) => import(pathToFileURL(path.resolve(dist, p)).href);
   const { McpClient, createMemoryPair } = await imp('index.js');
   const { Connection } = await imp('protocol/connection.js');
-  return { McpClient, createMemoryPair, Connection };
+  const createTracer = TRACED ? (await imp('trace-api.js')).createTracer : undefined;
+  return { McpClient, createMemoryPair, Connection, createTracer };
 }
 
 /** A server that answers every request at once (initialize, tools/list, tools/call). */
@@ -63,7 +71,10 @@ function engine(lib) {
 async function client(lib) {
   const [c, s] = lib.createMemoryPair();
   serve(s);
-  const cl = new lib.McpClient({ transport: 'stdio', command: 'ab', id: 'ab' }, { transport: c, trace: false, telemetry: false });
+  const traced = TRACED
+    ? { observer: await lib.createTracer({ file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ab-')), 'trace.jsonl'), serverId: 'ab', transport: 'stdio' }) }
+    : { trace: false };
+  const cl = new lib.McpClient({ transport: 'stdio', command: 'ab', id: 'ab' }, { transport: c, ...traced, telemetry: false });
   await cl.connect();
   await cl.listTools();
   return cl;

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Process A/B of two builds' stdio clients, untraced and traced, with the yardstick's loads:
+// fresh client and server processes per run, clients on CPU 0 and servers on CPU 1 (taskset),
+// the four variants (A, A traced, B, B traced) interleaved round by round (the order rotates),
+// against the raw NDJSON server or the SDK server. Prints per variant the median [min-max] of
+// client CPU per call (sequential, 64 in flight) and calls/s, then the ratios B/A and
+// traced/untraced per round (median [min-max]).
+// --gateway: the untraced client (this build's) through each build's `mcpwire serve` (stdio) in
+// front of the SDK server instead; what is compared is the gateway process's own CPU per call.
+//
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--gateway] [--seq 3000] [--conc-n 12800]
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findHarness, stageHarness } from './lib/harness.mjs';
+import { cell, table } from './lib/stats.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (k, d) => {
+  const i = args.indexOf(`--${k}`);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : d;
+};
+const FLAGS = new Set(['--gateway']);
+const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
+const gateway = args.includes('--gateway');
+if (!distA || !distB) {
+  console.error('usage: node bench/proc-ab.mjs <distA> <distB> [--rounds N] [--server raw|sdk]');
+  process.exit(2);
+}
+const rounds = Number(opt('rounds', 5));
+const serverKind = opt('server', 'raw');
+const load = ['--seq', opt('seq', '3000'), '--seq-warmup', '1500', '--conc-n', opt('conc-n', '12800'), '--conc-warmup', '1280', '--blob-reps', '0', '--blob', '10'];
+const staged = stageHarness(root, findHarness(root));
+const H = (f) => path.join(staged.dir, f);
+const pinned = spawnSync('sh', ['-c', 'command -v taskset']).status === 0 && os.cpus().length >= 2;
+const cli = pinned ? ['taskset', '-c', '0', process.execPath] : [process.execPath];
+const srv = [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, ...(serverKind === 'sdk' ? [H('server.mjs'), 'stdio'] : [H('raw-baseline.mjs'), 'serve-stdio'])].join(' ');
+const index = (dist) => path.resolve(dist, 'index.js');
+const gatewayConfig = path.join(staged.dir, 'gateway.json');
+fs.writeFileSync(gatewayConfig, JSON.stringify({ version: 1, mcp: { servers: { bench: { transport: 'stdio', command: process.execPath, args: [H('server.mjs'), 'stdio'] } } } }));
+const serve = (dist) => [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.resolve(dist, 'cli', 'main.js'), '--config', gatewayConfig, 'serve'].join(' ');
+const VARIANTS = gateway ? {
+  A: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distA), '--impl', 'mcpwire'],
+  B: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distB), '--impl', 'mcpwire'],
+} : {
+  A: [H('engine-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', srv, '--impl', 'mcpwire'],
+  'A traced': [H('traced-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', srv],
+  B: [H('engine-client-bench.mjs'), index(distB), 'stdio', '--server-cmd', srv, '--impl', 'mcpwire'],
+  'B traced': [H('traced-client-bench.mjs'), index(distB), 'stdio', '--server-cmd', srv],
+};
+
+function once(name) {
+  const r = spawnSync(cli[0], [...cli.slice(1), '--expose-gc', ...VARIANTS[name], ...load], { encoding: 'utf8', timeout: 300_000 });
+  const line = r.stdout?.split('\n').find((l) => l.startsWith('{'));
+  if (r.status !== 0 || !line) throw new Error(`${name} failed: ${r.stderr?.slice(-400)}`);
+  return JSON.parse(line);
+}
+
+const names = Object.keys(VARIANTS);
+const rows = Object.fromEntries(names.map((k) => [k, []]));
+const load0 = os.loadavg()[0].toFixed(2);
+try {
+  for (let i = 0; i < rounds; i++) for (let j = 0; j < names.length; j++) {
+    const name = names[(i + j) % names.length];
+    rows[name].push(once(name));
+  }
+  const cpu = gateway ? ['gateway µs/call', 'seq_server_cpu_us', 'conc_server_cpu_us'] : ['client µs/call', 'seq_client_cpu_us', 'conc_client_cpu_us'];
+  const metrics = [[`${cpu[0]} seq`, cpu[1]], [`${cpu[0]} c64`, cpu[2]], ['seq calls/s', 'seq_cps'], ['c64 calls/s', 'conc_cps']];
+  console.log(`${gateway ? 'serve (stdio) before the SDK' : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
+  console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
+  const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
+  const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B']].filter((p) => rows[p[1]]);
+  console.log(table(['ratio (same round)', 'CPU/call seq', 'CPU/call c64'], pairs.map(([label, x, y]) => [label, cell(ratio(x, y, cpu[1])), cell(ratio(x, y, cpu[2]))])));
+} finally {
+  staged.cleanup();
+}
