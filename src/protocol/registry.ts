@@ -118,10 +118,15 @@ const DUE_SLACK_MS = 1;
 /** Empty duration lists are kept for reuse up to this many lists. */
 const KEEP_LISTS = 4;
 
-/** The requests waiting on one caller signal, and the single listener they share. */
+/**
+ * The requests waiting on one caller signal, and the single listener they share. Most signals
+ * carry one request (a gateway's or a host's per-call signal): it is kept in `one`, and a table
+ * (three arrays) is made only when a second request waits on the same signal.
+ */
 interface SignalWatch {
-  /** By request id, in the order sent. */
-  readonly members: IdTable<RequestId, PendingRequest>;
+  one: PendingRequest | undefined;
+  /** By request id, in the order sent (the first request moved here from `one`). */
+  members: IdTable<RequestId, PendingRequest> | undefined;
   readonly listener: () => void;
 }
 
@@ -293,26 +298,39 @@ export class RequestRegistry {
   };
 
   private watch(signal: AbortSignal, entry: PendingRequest): void {
-    let w = this.watches.get(signal);
+    const w = this.watches.get(signal);
     if (w === undefined) {
-      const members = new IdTable<RequestId, PendingRequest>();
-      w = {
-        members,
+      const made: SignalWatch = {
+        one: entry,
+        members: undefined,
         listener: () => {
-          for (const [, e] of members.entries()) e.onAbort!();
+          if (made.members === undefined) made.one?.onAbort!();
+          else for (const [, e] of made.members.entries()) e.onAbort!();
         },
       };
-      this.watches.set(signal, w);
-      signal.addEventListener('abort', w.listener, { once: true });
+      this.watches.set(signal, made);
+      signal.addEventListener('abort', made.listener, { once: true });
+      return;
+    }
+    if (w.members === undefined) {
+      w.members = new IdTable<RequestId, PendingRequest>();
+      if (w.one !== undefined) w.members.set(w.one.id, w.one);
+      w.one = undefined;
     }
     w.members.set(entry.id, entry);
   }
 
   private unwatch(signal: AbortSignal, entry: PendingRequest): void {
     const w = this.watches.get(signal);
-    if (w === undefined || w.members.get(entry.id) !== entry) return;
-    w.members.delete(entry.id);
-    if (w.members.size > 0) return;
+    if (w === undefined) return;
+    if (w.members === undefined) {
+      if (w.one !== entry) return;
+      w.one = undefined;
+    } else {
+      if (w.members.get(entry.id) !== entry) return;
+      w.members.delete(entry.id);
+      if (w.members.size > 0) return;
+    }
     this.watches.delete(signal);
     signal.removeEventListener('abort', w.listener);
   }

@@ -14,6 +14,7 @@ export interface ServerStdioOptions {
 }
 
 const PARSE_ERROR = { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } } as const;
+const RESOLVED: Promise<void> = Promise.resolve();
 
 /** One upstream client over the process's stdin/stdout. */
 export class ServerStdioTransport implements Transport {
@@ -25,6 +26,11 @@ export class ServerStdioTransport implements Transport {
   private readonly stdout: NodeJS.WritableStream;
   private closed = false;
   private readonly framer: NdjsonFramer;
+  /** The lines sent in this tick, not yet written: one write (one syscall) for all of them. */
+  private out = '';
+  private flushScheduled = false;
+  private drainWaiters: Array<() => void> = [];
+  private awaitingDrain = false;
 
   constructor(options: ServerStdioOptions = {}) {
     this.stdin = options.stdin ?? process.stdin;
@@ -55,17 +61,41 @@ export class ServerStdioTransport implements Transport {
   }
 
   private write(text: string): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.closed) return resolve();
-      // Backpressure: resolve once the line is handed to the OS (or buffered under the mark).
-      if (this.stdout.write(text)) resolve();
-      else this.stdout.once('drain', () => resolve());
-    });
+    if (this.closed) return RESOLVED;
+    this.out = this.out === '' ? text : this.out + text;
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      // A promise job: every answer settled in this turn goes out in the same write.
+      void RESOLVED.then(this.flush);
+    }
+    // Backpressure: while stdout is over its mark, senders wait for 'drain'.
+    if (this.awaitingDrain) return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+    return RESOLVED;
   }
+
+  private readonly flush = (): void => {
+    this.flushScheduled = false;
+    const data = this.out;
+    if (data === '') return;
+    this.out = '';
+    if (!this.stdout.write(data) && !this.awaitingDrain) {
+      this.awaitingDrain = true;
+      this.stdout.once('drain', this.releaseDrain);
+    }
+  };
+
+  private readonly releaseDrain = (): void => {
+    this.awaitingDrain = false;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  };
 
   async close(): Promise<void> {
     if (this.closed) return;
+    this.flush();
     this.closed = true;
+    this.releaseDrain();
     this.onclose?.();
   }
 }

@@ -28,13 +28,21 @@ function isSlotId(id: unknown): id is number {
   return typeof id === 'number' && (id | 0) === id && id >= 0;
 }
 
+/**
+ * The slots of a table nothing was added to yet: one empty slot, never written (the first `set`
+ * allocates the real ones). A connection serving one request (a gateway's stateless POST) makes
+ * tables it never fills; three arrays each would be allocated for nothing.
+ */
+const UNALLOCATED = new Int32Array(1).fill(EMPTY);
+const NO_ORDER = new Float64Array(1);
+
 export class IdTable<K extends string | number, V> {
-  private mask = INITIAL_SLOTS - 1;
+  private mask = 0;
   /** The id in each slot, or EMPTY. */
-  private ids = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
-  private values: (V | undefined)[] = new Array<V | undefined>(INITIAL_SLOTS).fill(undefined);
+  private ids = UNALLOCATED;
+  private values: (V | undefined)[] = [undefined];
   /** When each slot's entry was added (insertion order for `entries`). */
-  private order = new Float64Array(INITIAL_SLOTS);
+  private order = NO_ORDER;
   private inSlots = 0;
   /** Ids the slots do not take, with when they were added. */
   private others: Map<K, { value: V; order: number }> | undefined;
@@ -65,6 +73,7 @@ export class IdTable<K extends string | number, V> {
       return;
     }
     if (isSlotId(id)) {
+      if (this.ids === UNALLOCATED) this.allocate();
       let i = id & this.mask;
       if (this.ids[i] === id) {
         this.values[i] = value;
@@ -106,6 +115,13 @@ export class IdTable<K extends string | number, V> {
     if (this.others !== undefined) for (const [id, o] of this.others) all.push({ id, value: o.value, order: o.order });
     all.sort((a, b) => a.order - b.order);
     return all.map((e) => [e.id, e.value]);
+  }
+
+  private allocate(): void {
+    this.ids = new Int32Array(INITIAL_SLOTS).fill(EMPTY);
+    this.values = new Array<V | undefined>(INITIAL_SLOTS).fill(undefined);
+    this.order = new Float64Array(INITIAL_SLOTS);
+    this.mask = INITIAL_SLOTS - 1;
   }
 
   /** Twice the slots; every slot id finds a free slot there (distinct ids mod n stay distinct mod 2n). */
