@@ -9,9 +9,10 @@
 // per round pair (median, min, max). Load the same build twice (two copies) for the noise floor.
 //
 // --traced: each client traces to a file of its own (createTracer, as the bench's traced client),
-// so the A/B measures the traced request path.
+// so the A/B measures the traced request path. --modern: the clients speak 2026-07-28 (server/discover,
+// the per-request `_meta`) instead of the initialize handshake.
 //
-//   node bench/client-ab.mjs <distA> <distB> [--rounds 8] [--calls 20000] [--traced]
+//   node bench/client-ab.mjs <distA> <distB> [--rounds 8] [--calls 20000] [--traced] [--modern]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,9 +23,10 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
-const FLAGS = new Set(['--traced']);
+const FLAGS = new Set(['--traced', '--modern']);
 const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
 const TRACED = args.includes('--traced');
+const MODERN = args.includes('--modern');
 if (!distA || !distB) {
   console.error('usage: node bench/client-ab.mjs <distA> <distB> [--rounds N] [--calls N]');
   process.exit(2);
@@ -46,7 +48,8 @@ function serve(s) {
   s.onmessage = (m) => {
     if (m.id === undefined) return;
     let result;
-    if (m.method === 'initialize') result = { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'ab', version: '1' } };
+    if (m.method === 'server/discover') result = { supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, serverInfo: { name: 'ab', version: '1' } };
+    else if (m.method === 'initialize') result = { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'ab', version: '1' } };
     else if (m.method === 'tools/list') result = { tools };
     else result = { content: [{ type: 'text', text: 'ok' }] };
     void s.send({ jsonrpc: '2.0', id: m.id, result });
@@ -74,8 +77,9 @@ async function client(lib) {
   const traced = TRACED
     ? { observer: await lib.createTracer({ file: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-ab-')), 'trace.jsonl'), serverId: 'ab', transport: 'stdio' }) }
     : { trace: false };
-  const cl = new lib.McpClient({ transport: 'stdio', command: 'ab', id: 'ab' }, { transport: c, ...traced, telemetry: false });
+  const cl = new lib.McpClient({ transport: 'stdio', command: 'ab', id: 'ab' }, { transport: c, ...traced, telemetry: false, ...(MODERN ? { protocolVersion: '2026-07-28' } : {}) });
   await cl.connect();
+  if (MODERN && cl.protocolVersion !== '2026-07-28') throw new Error(`asked for 2026-07-28, negotiated ${cl.protocolVersion}`);
   await cl.listTools();
   return cl;
 }

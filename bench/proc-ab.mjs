@@ -5,10 +5,12 @@
 // against the raw NDJSON server or the SDK server. Prints per variant the median [min-max] of
 // client CPU per call (sequential, 64 in flight) and calls/s, then the ratios B/A and
 // traced/untraced per round (median [min-max]).
+// --era 2026-07-28|2025-11-25: each build pinned to that era (clients/era-client-bench.mjs) on
+// the SDK v2 dual server, untraced only (the bench's eras rows).
 // --gateway: the untraced client (this build's) through each build's `mcpwire serve` (stdio) in
 // front of the SDK server instead; what is compared is the gateway process's own CPU per call.
 //
-//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--gateway] [--seq 3000] [--conc-n 12800]
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V] [--gateway] [--seq 3000] [--conc-n 12800]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,7 +44,12 @@ const index = (dist) => path.resolve(dist, 'index.js');
 const gatewayConfig = path.join(staged.dir, 'gateway.json');
 fs.writeFileSync(gatewayConfig, JSON.stringify({ version: 1, mcp: { servers: { bench: { transport: 'stdio', command: process.execPath, args: [H('server.mjs'), 'stdio'] } } } }));
 const serve = (dist) => [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.resolve(dist, 'cli', 'main.js'), '--config', gatewayConfig, 'serve'].join(' ');
-const VARIANTS = gateway ? {
+const era = opt('era', undefined);
+const dual = [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs'), 'stdio'].join(' ');
+const VARIANTS = era !== undefined ? {
+  A: [H('era-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', dual, '--protocol-version', era],
+  B: [H('era-client-bench.mjs'), index(distB), 'stdio', '--server-cmd', dual, '--protocol-version', era],
+} : gateway ? {
   A: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distA), '--impl', 'mcpwire'],
   B: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distB), '--impl', 'mcpwire'],
 } : {
@@ -69,7 +76,7 @@ try {
   }
   const cpu = gateway ? ['gateway µs/call', 'seq_server_cpu_us', 'conc_server_cpu_us'] : ['client µs/call', 'seq_client_cpu_us', 'conc_client_cpu_us'];
   const metrics = [[`${cpu[0]} seq`, cpu[1]], [`${cpu[0]} c64`, cpu[2]], ['seq calls/s', 'seq_cps'], ['c64 calls/s', 'conc_cps']];
-  console.log(`${gateway ? 'serve (stdio) before the SDK' : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
+  console.log(`${gateway ? 'serve (stdio) before the SDK' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
   console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
   const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
   const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B']].filter((p) => rows[p[1]]);

@@ -111,6 +111,12 @@ export class Connection {
     this.diagnostic({ code: 'MCPWIRE_HANDLER_FAILED', message: `onProgress callback threw: ${(err as Error)?.message ?? String(err)}` }),
   );
   observer: ProtocolObserver | undefined;
+  /**
+   * A request's JSON text when someone can write it cheaper than a walk of the message (the
+   * client's era codec: a 2026-07-28 request's constant `_meta` spliced in as text); undefined
+   * from it, or unset: serialized as usual. The same bytes go to the observer and the transport.
+   */
+  requestText: ((message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }) => string | undefined) | undefined;
 
   constructor(transport: Transport, options: ConnectionOptions = {}) {
     this.transport = transport;
@@ -249,9 +255,17 @@ export class Connection {
     const { id, method } = entry;
     let sendOptions: SendOptions | undefined = isInitialize ? { isInitialize: true } : undefined;
     let text: string | undefined;
+    if (this.requestText !== undefined) {
+      try {
+        text = this.requestText(message as { jsonrpc: '2.0'; id: number; method: string; params?: Record<string, unknown> });
+      } catch {
+        text = undefined; // (the transport's own serialization throws it where it is caught)
+      }
+      if (text !== undefined) sendOptions = { isInitialize, serialized: text };
+    }
     if (this.observer !== undefined) {
       // Serialized once, for the observer (a tracer writes these very bytes) and the transport.
-      text = serialize(message);
+      text ??= serialize(message);
       this.observer.message('out', message, { kind: 'request', method, id, text, at: entry.sentAt });
       if (text !== undefined) sendOptions = { isInitialize, serialized: text };
     }

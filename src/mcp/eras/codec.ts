@@ -92,6 +92,12 @@ export interface EraCodec {
    * the client's own when the caller gives the request's). Hot path: no copy when nothing changes.
    */
   requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined;
+  /**
+   * The JSON text of a request whose params `requestParams` just made, when the codec can write
+   * it cheaper than a walk of the whole message (modern: its constant `_meta` spliced in as text
+   * built once); undefined: serialize as usual.
+   */
+  requestText?(message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }): string | undefined;
   /** The final result of `method`, its shape checked; throws a ProtocolError when malformed. */
   result<T>(method: string, raw: unknown): T;
   /**

@@ -75,6 +75,11 @@ export class ModernCodec implements EraCodec {
   private meta: Readonly<Record<string, unknown>>;
   /** `params` of a request that has none: `{ _meta }`, shared (read only). */
   private bare: Readonly<Record<string, unknown>>;
+  /** `meta` as JSON text, spliced into a request's text (`requestText`). */
+  private metaText!: string;
+  /** The params `requestParams` made last (a copy with `_meta`) and the caller's params they copy. */
+  private lastOut: Record<string, unknown> | undefined;
+  private lastIn: Record<string, unknown> | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly shapes: ShapeTable = resultShapes(undefined);
   /** The client declares the tasks extension (its capabilities name it). */
@@ -83,6 +88,7 @@ export class ModernCodec implements EraCodec {
   constructor(private readonly o: ModernOptions) {
     this.meta = this.buildMeta(o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!);
     this.bare = Object.freeze({ _meta: this.meta });
+    this.metaText = JSON.stringify(this.meta);
     this.declaresTasks = hasExtension(o.capabilities, TASKS_EXTENSION);
   }
 
@@ -119,6 +125,7 @@ export class ModernCodec implements EraCodec {
       this.discovered = found;
       this.meta = this.buildMeta(found.protocolVersion);
       this.bare = Object.freeze({ _meta: this.meta });
+      this.metaText = JSON.stringify(this.meta);
       io.negotiated(found);
       return found;
     }
@@ -130,11 +137,37 @@ export class ModernCodec implements EraCodec {
 
   /** basic#44/#47: the required fields (and clientInfo, the log level) on every request. */
   requestParams(_method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined {
-    // a caller standing for another client declares that client's capabilities (basic#44)
-    const meta = capabilities === undefined ? this.meta : { ...this.meta, [META_CLIENT_CAPABILITIES]: capabilities };
-    if (params === undefined) return capabilities === undefined ? this.bare : { _meta: meta };
+    if (capabilities !== undefined) {
+      // a caller standing for another client declares that client's capabilities (basic#44)
+      const meta = { ...this.meta, [META_CLIENT_CAPABILITIES]: capabilities };
+      if (params === undefined) return { _meta: meta };
+      const given = params._meta as Record<string, unknown> | undefined;
+      return { ...params, _meta: given === undefined ? meta : { ...given, ...meta } };
+    }
+    if (params === undefined) return this.bare;
     const own = params._meta as Record<string, unknown> | undefined;
-    return { ...params, _meta: own === undefined ? meta : { ...own, ...meta } };
+    if (own !== undefined) return { ...params, _meta: { ...own, ...this.meta } };
+    const out = { ...params, _meta: this.meta };
+    this.lastOut = out;
+    this.lastIn = params;
+    return out;
+  }
+
+  /**
+   * The request's text with the constant `_meta` spliced in as text, for params `requestParams`
+   * made (the last ones, or the shared bare ones): a JSON walk of `_meta` (capabilities, client
+   * info) on every request was most of what a modern request cost more than a handshake one.
+   * Anything else (params changed since, e.g. a progress token added): undefined.
+   */
+  requestText(message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }): string | undefined {
+    const p = message.params;
+    let inner: string;
+    if (p === this.bare) inner = '{';
+    else if (p !== undefined && p === this.lastOut) {
+      const text = JSON.stringify(this.lastIn);
+      inner = text.length === 2 ? '{' : `${text.slice(0, -1)},`;
+    } else return undefined;
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"method":${JSON.stringify(message.method)},"params":${inner}"_meta":${this.metaText}}}`;
   }
 
   /** basic#10, basic#11: an absent `resultType` is complete; one the client does not know is invalid. */
@@ -186,6 +219,7 @@ export class ModernCodec implements EraCodec {
     this.logLevel = level;
     this.meta = this.buildMeta(this.discovered?.protocolVersion ?? this.o.protocolVersion ?? MODERN_PROTOCOL_VERSIONS[0]!);
     this.bare = Object.freeze({ _meta: this.meta });
+    this.metaText = JSON.stringify(this.meta);
     return true;
   }
 

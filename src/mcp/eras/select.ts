@@ -138,6 +138,9 @@ export class EraSelector implements EraCodec {
   requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined {
     return this.current.requestParams(method, params, capabilities);
   }
+  requestText(message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }): string | undefined {
+    return this.current.requestText?.(message);
+  }
   result<T>(method: string, raw: unknown): T {
     return this.current.result<T>(method, raw);
   }

@@ -1,0 +1,54 @@
+/**
+ * A 2026-07-28 request's text is written with the codec's constant `_meta` spliced in as text
+ * (eras/modern.ts `requestText`): the bytes must parse to exactly the message `requestParams`
+ * made (basic#44/#47: the required `_meta` fields on every request), and any params the codec did
+ * not just make (a progress token added, the caller's own `_meta`) fall back to serialization.
+ */
+import { describe, expect, it } from 'vitest';
+import { ModernCodec } from '../../src/mcp/eras/modern.js';
+
+const codec = () =>
+  new ModernCodec({ serverId: 's', protocolVersion: '2026-07-28', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'c "quoted"', version: '1.0' } });
+
+const message = (id: number | string, method: string, params?: Record<string, unknown>) =>
+  params === undefined ? { jsonrpc: '2.0' as const, id, method } : { jsonrpc: '2.0' as const, id, method, params };
+
+describe('a 2026-07-28 request written with its _meta spliced in as text', () => {
+  it('basic#44: the text parses to the very message, with params, without params, with empty params', () => {
+    const c = codec();
+    for (const [id, method, params] of [
+      [1, 'tools/call', { name: 'echo', arguments: { text: 'a "b"\n\u2028', n: [1, null, true] } }],
+      ['x-7', 'tools/list', undefined],
+      [3, 'resources/list', {}],
+    ] as const) {
+      const m = message(id, method, c.requestParams(method, params as Record<string, unknown> | undefined));
+      const text = c.requestText(m);
+      expect(text).toBeDefined();
+      expect(JSON.parse(text!)).toEqual(JSON.parse(JSON.stringify(m)));
+      expect(JSON.parse(text!).params._meta).toEqual({
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': { roots: { listChanged: true } },
+        'io.modelcontextprotocol/clientInfo': { name: 'c "quoted"', version: '1.0' },
+      });
+    }
+  });
+
+  it('follows the log level set later (it travels in _meta)', () => {
+    const c = codec();
+    c.setLogLevel('warning');
+    const m = message(2, 'tools/call', c.requestParams('tools/call', { name: 'echo' }));
+    expect(JSON.parse(c.requestText(m)!)).toEqual(JSON.parse(JSON.stringify(m)));
+    expect(JSON.parse(c.requestText(m)!).params._meta['io.modelcontextprotocol/logLevel']).toBe('warning');
+  });
+
+  it('params it did not just make are not its to write: a copy with a progress token, an older request, the caller\'s own _meta', () => {
+    const c = codec();
+    const first = c.requestParams('tools/call', { name: 'a' })!;
+    const withToken = { ...first, _meta: { ...(first._meta as object), progressToken: 'p1' } };
+    expect(c.requestText(message(1, 'tools/call', withToken))).toBeUndefined();
+    c.requestParams('tools/call', { name: 'b' });
+    expect(c.requestText(message(1, 'tools/call', first))).toBeUndefined();
+    const own = c.requestParams('tools/call', { name: 'c', _meta: { progressToken: 7 } })!;
+    expect(c.requestText(message(1, 'tools/call', own))).toBeUndefined();
+  });
+});
