@@ -251,7 +251,7 @@ function finish(run: Run, slot: ServerSlot, raw: CallToolResult, attempts: numbe
   const redacted = redactToolResult(raw, slot.redaction);
   const bounded = boundAndStore(redacted, run.ctx.bound, run.ctx.state ? run.state.results : undefined, run.where);
   const isError = bounded.isError;
-  const out = typed(bounded, isError ? 'tool_error' : 'ok', isError ? OUTCOME_CODES.toolError : OUTCOME_CODES.ok, { ...run.where, attempts });
+  const out = typed(bounded, isError ? 'tool_error' : 'ok', isError ? OUTCOME_CODES.toolError : OUTCOME_CODES.ok, { server: run.where.server, tool: run.where.tool, attempts });
   const meta = raw?._meta;
   if (meta !== undefined && meta !== null && typeof meta === 'object') {
     const clean = redactData(meta as Record<string, unknown>, slot.redaction);
@@ -266,7 +266,7 @@ function failed(run: Run, slot: ServerSlot | undefined, err: unknown, attempts: 
   const redaction = slot?.redaction ?? { text: (s: string) => s, data: (s: string) => s };
   const c = classifyError(err, redaction);
   const queued = c.outcome === 'timeout' && err instanceof TimeoutError && err.method.startsWith('tools/call (waiting');
-  const extra: Partial<HostCallResult> = { ...run.where, attempts };
+  const extra: Partial<HostCallResult> = { server: run.where.server, tool: run.where.tool, attempts };
   if (c.rpcError !== undefined) extra.rpcError = c.rpcError as RpcErrorInfo;
   return typed(hostToolError(`MCP tool ${run.origin} failed: ${errorText(err, redaction.text)}`), c.outcome, queued ? OUTCOME_CODES.queueTimeout : c.code, extra);
 }

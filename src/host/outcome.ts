@@ -83,8 +83,17 @@ export const MAX_META_BYTES = 8 * 1024;
 const MAX_RPC_MESSAGE = 1000;
 
 /** A typed result: `base` with its outcome and code (not retryable, no attempt, unless `extra` says). */
-export function typedResult(base: ToolResultForAgent, outcome: CallOutcome, code: string, extra: Partial<HostCallResult> = {}): HostCallResult {
-  return { ...base, outcome, code, retryable: false, attempts: 0, durationMs: 0, ...extra };
+export function typedResult(base: ToolResultForAgent, outcome: CallOutcome, code: string, extra?: Partial<HostCallResult>): HostCallResult {
+  // Object.assign and plain stores, not `{ ...base, outcome, … }`: on Node 20's V8 an object
+  // literal that adds properties after a spread is built in the runtime (~1 µs a call, measured).
+  const out = Object.assign({}, base) as HostCallResult;
+  out.outcome = outcome;
+  out.code = code;
+  out.retryable = false;
+  out.attempts = 0;
+  out.durationMs = 0;
+  if (extra !== undefined) Object.assign(out, extra);
+  return out;
 }
 
 /** Codes of the outcomes that are not errors thrown by the engine. */

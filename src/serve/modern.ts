@@ -75,9 +75,16 @@ export function modernError(err: unknown): unknown {
  * round-trip request (input-call.ts), which carries no cache hints (it is no answer to keep).
  */
 export function modernResult(method: string, result: Record<string, unknown>, serverInfo: Record<string, unknown>): Record<string, unknown> {
-  const meta = { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER_INFO]: serverInfo };
-  if (result.resultType === 'input_required') return { ...result, _meta: meta };
-  const out: Record<string, unknown> = { ...result, resultType: 'complete', _meta: meta };
+  // (Object.assign, not spreads followed by properties: those are slow on Node 20, see host/outcome.ts)
+  const meta: Record<string, unknown> = Object.assign({}, result._meta as Record<string, unknown> | undefined);
+  meta[META_SERVER_INFO] = serverInfo;
+  const out: Record<string, unknown> = Object.assign({}, result);
+  if (result.resultType === 'input_required') {
+    out._meta = meta;
+    return out;
+  }
+  out.resultType = 'complete';
+  out._meta = meta;
   if (CACHEABLE.has(method)) {
     out.ttlMs = 0;
     out.cacheScope = 'private';

@@ -192,7 +192,7 @@ export class GatewaySession {
     // the host's own tools (tool search's mcp_tools_search, mcp_tool_call) and host names (app-only tools) reach the host as they are
     if (item === undefined && name.startsWith('mcp_')) return params;
     if (item === undefined) throw invalidParams(`unknown tool "${excerpt(name, 200)}" (--names ${this.gateway.names}: ${this.gateway.names === 'prefixed' ? '<server>__<tool>' : 'as its server names it'}; see tools/list)`);
-    return { ...params, name: item.hostName };
+    return Object.assign({}, params, { name: item.hostName });
   }
 
   /** A stateless POST's `Mcp-Param-*` headers against the arguments, by the tool's schema as listed (param-headers.ts). */

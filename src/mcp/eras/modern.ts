@@ -146,8 +146,11 @@ export class ModernCodec implements EraCodec {
     }
     if (params === undefined) return this.bare;
     const own = params._meta as Record<string, unknown> | undefined;
-    if (own !== undefined) return { ...params, _meta: { ...own, ...this.meta } };
-    const out = { ...params, _meta: this.meta };
+    // (Object.assign, not `{ ...params, _meta }`: a spread followed by properties is built in
+    // the runtime on Node 20's V8, ~1 µs a request)
+    if (own !== undefined) return Object.assign({}, params, { _meta: Object.assign({}, own, this.meta) });
+    const out: Record<string, unknown> = Object.assign({}, params);
+    out._meta = this.meta;
     this.lastOut = out;
     this.lastIn = params;
     return out;
