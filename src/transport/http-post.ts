@@ -203,7 +203,7 @@ export class PostExchange {
     const link = this.link;
     const { isInit, requestId, phase, sentOn } = p;
     const status = res.statusCode;
-    const where = { ...link.where, phase };
+    const where = Object.assign({}, link.where, { phase }); // (not a spread then a property: slow on Node 20, see host/outcome.ts)
     const fallBack = isInit && (status === 400 || status === 404 || status === 405) && link.opts.fallbackToLegacySse !== false;
     const what = fallBack ? 'POST initialize' : `POST ${requestId !== undefined ? 'request' : 'message'}`;
     const mayAnswer = status >= 400 && status < 500 && status !== 401 && status !== 403 && !(status === 404 && sentOn !== undefined);
@@ -282,7 +282,7 @@ export class PostExchange {
   private async readJsonBody(res: Dispatcher.ResponseData, p: PostParams): Promise<void> {
     const { requestId, phase } = p;
     const link = this.link;
-    const where = { ...link.where, phase };
+    const where = Object.assign({}, link.where, { phase }); // (not a spread then a property: slow on Node 20, see host/outcome.ts)
     const length = Number(header(res.headers, 'content-length'));
     if (length > link.maxBytes) {
       discard(res.body);
