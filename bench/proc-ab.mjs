@@ -76,11 +76,12 @@ try {
   }
   const cpu = gateway ? ['gateway µs/call', 'seq_server_cpu_us', 'conc_server_cpu_us'] : ['client µs/call', 'seq_client_cpu_us', 'conc_client_cpu_us'];
   const metrics = [[`${cpu[0]} seq`, cpu[1]], [`${cpu[0]} c64`, cpu[2]], ['seq calls/s', 'seq_cps'], ['c64 calls/s', 'conc_cps']];
+  if (!gateway) metrics.push(['server µs/call seq', 'seq_server_cpu_us'], ['server µs/call c64', 'conc_server_cpu_us']);
   console.log(`${gateway ? 'serve (stdio) before the SDK' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
   console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
   const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
   const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B']].filter((p) => rows[p[1]]);
-  console.log(table(['ratio (same round)', 'CPU/call seq', 'CPU/call c64'], pairs.map(([label, x, y]) => [label, cell(ratio(x, y, cpu[1])), cell(ratio(x, y, cpu[2]))])));
+  console.log(table(['ratio (same round)', 'CPU/call seq', 'CPU/call c64', 'c64 calls/s'], pairs.map(([label, x, y]) => [label, cell(ratio(x, y, cpu[1])), cell(ratio(x, y, cpu[2])), cell(ratio(x, y, 'conc_cps'))])));
 } finally {
   staged.cleanup();
 }
