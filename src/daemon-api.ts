@@ -9,4 +9,4 @@ export type { HeldStatus } from './daemon/held.js';
 export { daemonPaths, DEFAULT_IDLE_MS, dirProblem, type DaemonPaths } from './daemon/paths.js';
 export { openRemote, RemoteClient, type Opened } from './daemon/remote-client.js';
 export { remoteHost } from './daemon/remote-host.js';
-export { fingerprint, placeServer } from './daemon/fingerprint.js';
+export { fingerprint, placeServer, programPrint } from './daemon/fingerprint.js';

@@ -5,26 +5,29 @@
  * `MCPWIRE_ERA_MEMORY=off` turns it off.
  */
 import type { ClientOptions, McpClient } from '../index.js';
-import { EraFile, eraMemoryPath, type EraMemory, type ResolvedServer } from '../host-api.js';
-import { fingerprint } from '../daemon-api.js';
+import { authStore, EraFile, eraMemoryPath, sharedErasOf, withSharedEras, type EraMemory, type ResolvedServer } from '../host-api.js';
+import { programPrint } from '../daemon-api.js';
+import { cliAuth } from './config-target.js';
 
 let memory: EraMemory | undefined;
 
-/** The one era memory of this process, or undefined when turned off. */
+/**
+ * The one era memory of this process, or undefined when turned off: on a Redis store
+ * (`mcp.store`, `MCPWIRE_STORE`) the store's verdicts, shared with every worker and the daemon,
+ * `eras.json` while Redis is away; else `eras.json`. Called once the command's config is loaded.
+ */
 export function cliEraMemory(): EraMemory | undefined {
   if (process.env.MCPWIRE_ERA_MEMORY === 'off') return undefined;
-  return (memory ??= new EraFile(eraMemoryPath(), programPrint));
+  return (memory ??= withSharedEras(new EraFile(eraMemoryPath(), programPrint), sharedEras(), programPrint));
 }
 
-/**
- * The daemon's fingerprint of what decides the program a stdio entry runs: command, arguments,
- * environment, working directory (placed), id, config file and project — not its timeouts or
- * other settings (a command that caps the timeouts still finds the verdict).
- */
-function programPrint(server: ResolvedServer): string {
-  const c = server.config as { command?: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string };
-  const config = { command: c.command, args: c.args, env: c.env, cwd: c.cwd } as ResolvedServer['config'];
-  return fingerprint({ id: server.id, file: server.file, project: server.project, transport: server.transport, config });
+/** The store's verdicts when the command's store is Redis (a bad setting is reported where tokens are used: none here). */
+function sharedEras(): ReturnType<typeof sharedErasOf> {
+  try {
+    return sharedErasOf(authStore(cliAuth()));
+  } catch {
+    return undefined;
+  }
 }
 
 /**

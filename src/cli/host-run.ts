@@ -49,5 +49,5 @@ export async function withHost<T>(servers: readonly ResolvedServer[], flags: Tar
 
 function withEraMemory(): Pick<HostOptions, 'eraMemory'> {
   const eraMemory = cliEraMemory();
-  return eraMemory === undefined ? {} : { eraMemory };
+  return { eraMemory: eraMemory ?? false };
 }

@@ -26,11 +26,11 @@ function alive(pid: number): boolean {
 }
 
 /** Spawns the daemon and resolves with a connection once it answers (the spawn's exit: an error naming the log). */
-async function spawnDaemon(paths: DaemonPaths, idleMs: number): Promise<DaemonConnection> {
+async function spawnDaemon(paths: DaemonPaths, idleMs: number, store: string | undefined): Promise<DaemonConnection> {
   rotateIfOver(paths.log);
   const fd = fs.openSync(paths.log, 'a', 0o600);
   const main = packageFile('dist', 'daemon', 'main.js');
-  const child = spawn(process.execPath, [main, '--idle-ms', String(idleMs)], { detached: true, stdio: ['ignore', fd, fd], cwd: process.cwd(), env: process.env });
+  const child = spawn(process.execPath, [main, '--idle-ms', String(idleMs)], { detached: true, stdio: ['ignore', fd, fd], cwd: process.cwd(), env: daemonEnv(store) });
   fs.closeSync(fd);
   let exited: number | null | undefined;
   child.once('exit', (code) => (exited = code));
@@ -43,8 +43,22 @@ async function spawnDaemon(paths: DaemonPaths, idleMs: number): Promise<DaemonCo
   throw new Error(`the daemon did not answer on ${paths.socket} within ${START_TIMEOUT_MS} ms; see ${paths.log}`);
 }
 
-/** Starts the daemon holding `servers` unless one runs; resolves with its pid and whether it was already running. */
-export async function startDaemon(servers: readonly ResolvedServer[], idleMs: number, paths: DaemonPaths = daemonPaths()): Promise<{ pid: number; already: boolean }> {
+/**
+ * The daemon's environment: the command's, with the config's store (`mcp.store`) as
+ * `MCPWIRE_STORE` unless that is set already — the daemon reads no config, and opens the store
+ * the command would (tokens, result cache, era verdicts). Its servers do not inherit it (a stdio
+ * server gets the safe inherited set and its entry's env).
+ */
+function daemonEnv(store: string | undefined): NodeJS.ProcessEnv {
+  if (store === undefined || store === '' || (process.env.MCPWIRE_STORE ?? '') !== '') return process.env;
+  return { ...process.env, MCPWIRE_STORE: store };
+}
+
+/**
+ * Starts the daemon holding `servers` unless one runs; resolves with its pid and whether it was
+ * already running. `store`: the config's `mcp.store` (MCPWIRE_STORE wins over it).
+ */
+export async function startDaemon(servers: readonly ResolvedServer[], idleMs: number, paths: DaemonPaths = daemonPaths(), store?: string): Promise<{ pid: number; already: boolean }> {
   secureDir(paths.dir);
   const running = await connectDaemon(paths);
   if (running !== undefined) {
@@ -52,7 +66,7 @@ export async function startDaemon(servers: readonly ResolvedServer[], idleMs: nu
     running.close();
     return { pid, already: true };
   }
-  const conn = await spawnDaemon(paths, idleMs);
+  const conn = await spawnDaemon(paths, idleMs, store);
   try {
     const { pid } = await conn.request<{ pid: number }>('hello');
     await conn.request('load', { servers: servers.map((s) => placeServer(s)) });

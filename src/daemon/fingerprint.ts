@@ -38,6 +38,18 @@ export function fingerprint(server: PrintedServer, cwd: string = process.cwd()):
     .digest('hex');
 }
 
+/**
+ * The fingerprint an era verdict is kept under (src/host/era-memory.ts), the same in the CLI and
+ * the daemon: what decides the program a stdio entry runs — command, arguments, environment,
+ * working directory (placed), id, config file and project — not its timeouts or other settings
+ * (a command that caps the timeouts still finds the verdict).
+ */
+export function programPrint(server: PrintedServer & Pick<ResolvedServer, 'transport'>): string {
+  const c = server.config as { command?: string; args?: readonly string[]; env?: Record<string, string>; cwd?: string };
+  const config = { command: c.command, args: c.args, env: c.env, cwd: c.cwd } as ResolvedServer['config'];
+  return fingerprint({ id: server.id, file: server.file, project: server.project, transport: server.transport, config });
+}
+
 function isStdio(server: PrintedServer): boolean {
   return server.transport === 'stdio' || (server.transport === undefined && server.config.command !== undefined);
 }

@@ -12,7 +12,7 @@ import type { ElicitRequestParams, ElicitResult } from '../mcp/types.js';
 import type { HandlerContext } from '../mcp/client-features.js';
 import type { ServerConfig } from '../transport/create.js';
 import { BoundedLog, MAX_FILE_BYTES, rotateIfOver } from './bounded-files.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, programPrint } from './fingerprint.js';
 
 /** Asks the terminal of the command whose call is running on `serverId` (elicitation/create). */
 export type Elicit = (params: ElicitRequestParams, ctx: HandlerContext) => Promise<ElicitResult>;
@@ -70,6 +70,9 @@ export class HeldServers {
         elicitationModes: ['form', 'url'],
       }),
       closeOnExit: true,
+      // on a Redis store (MCPWIRE_STORE: the command's mcp.store, control.ts) era verdicts are
+      // kept there under the CLI's fingerprint, so the daemon and the commands share them
+      eraPrint: programPrint,
     });
     this.host.on('diagnostic', (d: { server?: string; message: string }) => options.log(`${d.server ? `server "${d.server}": ` : ''}${d.message}`));
     this.host.on('stateChange', (c: { server: string; from?: string; to: string }) => options.log(`server "${c.server}": ${c.from ?? 'new'} → ${c.to}`));

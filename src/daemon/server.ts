@@ -92,7 +92,8 @@ export class Daemon {
       case 'status':
         return reply(this.status());
       case 'load':
-        return reply(await this.held.load(m.servers as ResolvedServer[]));
+        // with the store this daemon opened when it started (a changed mcp.store needs a restart)
+        return reply({ ...(await this.held.load(m.servers as ResolvedServer[])), store: this.held.host.storeStatus() ?? null });
       case 'stop':
         reply({ pid: process.pid });
         return void this.stop();

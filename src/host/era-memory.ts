@@ -44,11 +44,22 @@ export const MAX_FILE_BYTES = 256 * 1024;
 /** A verdict older than this is probed again (a server that changed without saying so). */
 export const MAX_AGE_MS = 7 * 24 * 3600_000;
 
-interface EraRecord {
+/** One entry's kept verdict (what the file and a shared store hold). */
+export interface EraRecord {
   print: string;
   era: KeptEra;
   server: string;
   at: number;
+}
+
+/**
+ * Where records live, by the entry's place (`slotOf`): the file here, Redis
+ * (src/host/era-shared.ts). `change` gets the record kept now and returns the one to keep,
+ * `null` to drop it, or `false` to leave it as it is.
+ */
+export interface EraRecords {
+  get(slot: string): Promise<EraRecord | undefined>;
+  change(slot: string, fn: (r: EraRecord | undefined) => EraRecord | null | false): Promise<void>;
 }
 
 /** `eras.json` in the directory of the global config file. */
@@ -57,54 +68,69 @@ export function eraMemoryPath(o: PathOptions = {}): string {
   return p.join(p.dirname(globalConfigPath(o)), 'eras.json');
 }
 
-/** The era memory in `file`; `print` is the entry's fingerprint. */
-export class EraFile implements EraMemory {
-  private readonly serial = new Serial();
-
+/** The verdict rules over any records; `print` is the entry's fingerprint. */
+export class EraVerdicts implements EraMemory {
   constructor(
-    private readonly file: string,
-    private readonly print: (server: ResolvedServer) => string,
+    readonly records: EraRecords,
+    readonly print: (server: ResolvedServer) => string,
     private readonly now: () => number = Date.now,
   ) {}
 
   async recall(server: ResolvedServer): Promise<KeptEra | undefined> {
     if (!isStdio(server)) return undefined;
-    const r = (await this.read())[slotOf(server)];
+    const r = await this.records.get(slotOf(server));
     return r !== undefined && r.print === this.print(server) && this.fresh(r) ? r.era : undefined;
   }
 
   opened(server: ResolvedServer, era: string | undefined, serverInfo: { name?: string; version?: string } | undefined, recalled: boolean): Promise<void> {
     if (!isStdio(server)) return Promise.resolve();
-    const slot = slotOf(server);
     const print = this.print(server);
     const who = `${String(serverInfo?.name ?? '')}@${String(serverInfo?.version ?? '')}`.slice(0, 300);
-    return this.update((records) => {
-      const r = records[slot];
-      if (era !== 'handshake') return drop(records, slot);
+    return this.records.change(slotOf(server), (r) => {
+      if (era !== 'handshake') return r === undefined ? false : null;
       if (r !== undefined && r.print === print && r.server === who && this.fresh(r)) return false;
       // opened with the kept verdict, but the server is another program now: probe next time
-      if (recalled && r !== undefined && r.server !== who) return drop(records, slot);
-      records[slot] = { print, era: 'handshake', server: who, at: this.now() };
-      return true;
+      if (recalled && r !== undefined && r.server !== who) return null;
+      return { print, era: 'handshake', server: who, at: this.now() };
     });
   }
 
   failed(server: ResolvedServer): Promise<void> {
     if (!isStdio(server)) return Promise.resolve();
-    const slot = slotOf(server);
-    return this.update((records) => drop(records, slot));
+    return this.records.change(slotOf(server), (r) => (r === undefined ? false : null));
   }
 
   private fresh(r: EraRecord): boolean {
     const age = this.now() - r.at;
     return age >= 0 && age < MAX_AGE_MS;
   }
+}
 
-  /** Read, change, write back when `change` says it changed something; one at a time in this process. */
-  private update(change: (records: Record<string, EraRecord>) => boolean): Promise<void> {
+/** The era memory in `file`; `print` is the entry's fingerprint. */
+export class EraFile extends EraVerdicts {
+  constructor(file: string, print: (server: ResolvedServer) => string, now: () => number = Date.now) {
+    super(new FileRecords(file), print, now);
+  }
+}
+
+/** The records in one JSON file, written whole. */
+class FileRecords implements EraRecords {
+  private readonly serial = new Serial();
+
+  constructor(private readonly file: string) {}
+
+  async get(slot: string): Promise<EraRecord | undefined> {
+    return (await this.read())[slot];
+  }
+
+  /** Read, change, write back when `fn` changed something; one at a time in this process. */
+  change(slot: string, fn: (r: EraRecord | undefined) => EraRecord | null | false): Promise<void> {
     return this.serial.run(async () => {
       const records = await this.read();
-      if (!change(records)) return;
+      const next = fn(records[slot]);
+      if (next === false) return;
+      if (next === null) delete records[slot];
+      else records[slot] = next;
       await writeFileAtomic(this.file, `${JSON.stringify({ version: 1, eras: bounded(records) })}\n`);
     });
   }
@@ -116,7 +142,7 @@ export class EraFile implements EraMemory {
       const data = JSON.parse(text) as { version?: unknown; eras?: unknown };
       if (data.version !== 1 || typeof data.eras !== 'object' || data.eras === null) return {};
       const out: Record<string, EraRecord> = {};
-      for (const [k, v] of Object.entries(data.eras as Record<string, unknown>)) if (isRecord(v)) out[k] = v;
+      for (const [k, v] of Object.entries(data.eras as Record<string, unknown>)) if (isEraRecord(v)) out[k] = v;
       return out;
     } catch {
       return {};
@@ -125,7 +151,7 @@ export class EraFile implements EraMemory {
 }
 
 /** The entry's place: config file, project and id (a changed entry at the same place replaces its record). */
-function slotOf(server: ResolvedServer): string {
+export function slotOf(server: ResolvedServer): string {
   return createHash('sha256')
     .update(JSON.stringify([server.file ?? null, server.project ?? null, server.id]))
     .digest('hex')
@@ -136,12 +162,6 @@ function isStdio(server: ResolvedServer): boolean {
   return server.transport === 'stdio';
 }
 
-function drop(records: Record<string, EraRecord>, slot: string): boolean {
-  if (records[slot] === undefined) return false;
-  delete records[slot];
-  return true;
-}
-
 /** The newest MAX_RECORDS records. */
 function bounded(records: Record<string, EraRecord>): Record<string, EraRecord> {
   const entries = Object.entries(records);
@@ -149,7 +169,8 @@ function bounded(records: Record<string, EraRecord>): Record<string, EraRecord> 
   return Object.fromEntries(entries.sort((a, b) => b[1].at - a[1].at).slice(0, MAX_RECORDS));
 }
 
-function isRecord(v: unknown): v is EraRecord {
+/** A record of this shape (what a file or a shared store returns is checked before it is believed). */
+export function isEraRecord(v: unknown): v is EraRecord {
   const r = v as Partial<EraRecord> | null;
   return (
     typeof r === 'object' &&

@@ -59,9 +59,14 @@ export interface HostOptions {
   auth?: HostAuthOptions | false;
   /**
    * Where the era verdicts of stdio servers outlive this host (`era-memory.ts`; the CLI gives
-   * `eras.json` in the config dir). Default: none, the verdict lives as long as the host.
+   * `eras.json` in the config dir). Default: none, the verdict lives as long as the host — except
+   * on a Redis store (`auth.storeSetting`, `MCPWIRE_STORE`), where verdicts are kept in the store
+   * for every host on it (era-shared.ts), this memory (an `EraFile`) the fallback while Redis is
+   * away. `false`: none at all, not even in the store.
    */
-  eraMemory?: EraMemory;
+  eraMemory?: EraMemory | false;
+  /** The entry's fingerprint under which a shared store keeps verdicts when `eraMemory` brings none (default `entryPrint`). */
+  eraPrint?: (server: ResolvedServer) => string;
   random?: () => number;
   now?: () => number;
 }

@@ -28,7 +28,9 @@ import { hostToolDefinitions, HOST_TOOL_NAMES, type HostToolDefinition } from '.
 import type { HostDiagnostic, HostNotification, HostOptions, HostStateChange, ServerStatus, StatusOptions } from './host-types.js';
 import { authStore, connectionAuthProvider, loginServer, logoutServer, storeHealth, usesOAuth, type LoginOptions, type LogoutResult } from './oauth.js';
 import type { StoreHealth } from '../store/redis-connection.js';
-import { sharedResultsOf } from '../store/open.js';
+import { sharedErasOf, sharedResultsOf } from '../store/open.js';
+import type { EraMemory } from './era-memory.js';
+import { withSharedEras } from './era-shared.js';
 import type { RedisResults } from '../store/redis-results.js';
 import type { HostCallResult } from './outcome.js';
 import { NO_RETRY } from './retry.js';
@@ -57,6 +59,8 @@ export class McpHost extends EventEmitter {
   private readonly tokens: TokenStore | undefined;
   /** The 2026-07-28 result cache shared through the store (Redis), else undefined: each client keeps its own. */
   private readonly results: RedisResults | undefined;
+  /** Era verdicts kept beyond this host: the store's (Redis) when shared, else what the options give. */
+  private readonly eras: EraMemory | undefined;
   /** Last state reported per server, for `stateChange`. */
   private readonly lastState = new Map<string, ServerState>();
   private unavailable: UnavailableTool[] = [];
@@ -75,6 +79,7 @@ export class McpHost extends EventEmitter {
     this.settings = { ...settings };
     this.tokens = options.auth === false ? undefined : authStore(options.auth);
     this.results = sharedResultsOf(this.tokens);
+    this.eras = options.eraMemory === false ? undefined : withSharedEras(options.eraMemory, sharedErasOf(this.tokens), options.eraPrint);
     for (const server of trusted(servers, options.trust)) {
       if (this.slots.has(server.id)) throw new ConfigError(`server id "${server.id}" given twice`, { serverId: server.id });
       this.slots.set(server.id, this.makeSlot(server));
@@ -104,7 +109,7 @@ export class McpHost extends EventEmitter {
       backoff: options.backoff ?? {},
       random: options.random ?? Math.random,
       now: options.now ?? Date.now,
-      ...(options.eraMemory !== undefined ? { eraMemory: options.eraMemory } : {}),
+      ...(this.eras !== undefined ? { eraMemory: this.eras } : {}),
       onChange: (s) => this.slotChanged(s),
       onListChanged: (s, kind) => this.emit('listChanged', { server: s.server.id, kind }),
       onDiagnostic: (s, message) => this.emit('diagnostic', { server: s.server.id, message }),

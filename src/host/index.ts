@@ -37,8 +37,9 @@ export {
   type LogoutResult,
 } from './oauth.js';
 export { oauthOffer, type OAuthOffer, type OAuthOfferOptions } from './oauth-offer.js';
-export { EraFile, eraMemoryPath, type EraMemory } from './era-memory.js';
-export { StoreError, isStoreError, parseStoreSetting, shownUrl, storeSettingFrom, RedisTokenStore, openTokenStore, sharedResultsOf, RedisResults, sharedResultScope, type RedisResultsOptions, type StoreSetting, type StoreHealth, type RedisTokenStoreOptions, type TokenStoreWithHealth } from '../store/index.js';
+export { EraFile, EraVerdicts, eraMemoryPath, type EraMemory } from './era-memory.js';
+export { entryPrint, withSharedEras } from './era-shared.js';
+export { StoreError, isStoreError, parseStoreSetting, shownUrl, storeSettingFrom, RedisTokenStore, openTokenStore, sharedResultsOf, sharedErasOf, RedisResults, sharedResultScope, type RedisResultsOptions, type StoreSetting, type StoreHealth, type RedisTokenStoreOptions, type TokenStoreWithHealth } from '../store/index.js';
 export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type FileTokenStoreOptions } from '../auth/file-store.js';
 export { TokenStoreLockError } from '../auth/lock.js';
 export { startLoopbackReceiver, parsePastedRedirect, type LoopbackOptions, type LoopbackReceiver } from '../auth/loopback.js';

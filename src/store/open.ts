@@ -6,6 +6,7 @@ import { FileTokenStore } from '../auth/file-store.js';
 import { MemoryTokenStore } from '../auth/memory-store.js';
 import type { TokenStore } from '../auth/types.js';
 import type { StoreHealth } from './redis-connection.js';
+import type { RedisEras } from './redis-eras.js';
 import type { RedisResults } from './redis-results.js';
 import { RedisTokenStore, type RedisTokenStoreOptions } from './redis-tokens.js';
 import type { StoreSetting } from './setting.js';
@@ -23,4 +24,9 @@ export function openTokenStore(setting: StoreSetting, o: { file: string; redis?:
 /** The shared result cache that goes with a token store: Redis's, else none (each client keeps its own). */
 export function sharedResultsOf(tokens: TokenStore | undefined): RedisResults | undefined {
   return tokens instanceof RedisTokenStore ? tokens.results() : undefined;
+}
+
+/** The shared era verdicts that go with a token store: Redis's, else none (the host's local memory alone). */
+export function sharedErasOf(tokens: TokenStore | undefined): RedisEras | undefined {
+  return tokens instanceof RedisTokenStore ? tokens.eras() : undefined;
 }

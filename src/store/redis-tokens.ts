@@ -21,6 +21,7 @@ import { AbortError } from '../errors.js';
 import { KeyedSerial } from '../util/serial.js';
 import { sleep } from '../util/sleep.js';
 import { StoreError } from './errors.js';
+import { RedisEras, type RedisErasOptions } from './redis-eras.js';
 import { RedisConnection, type RedisConnectionOptions, type StoreHealth } from './redis-connection.js';
 import { RedisResults, type RedisResultsOptions } from './redis-results.js';
 import { parseStoreSetting, type StoreSetting } from './setting.js';
@@ -86,6 +87,14 @@ export class RedisTokenStore implements TokenStore {
   results(options?: RedisResultsOptions): RedisResults {
     this.shared ??= new RedisResults(this.conn, this.setting.prefix, options);
     return this.shared;
+  }
+
+  private eraRecords: RedisEras | undefined;
+
+  /** The era verdicts in the same Redis, on the same connection (redis-eras.ts). */
+  eras(options?: RedisErasOptions): RedisEras {
+    this.eraRecords ??= new RedisEras(this.conn, this.setting.prefix, options);
+    return this.eraRecords;
   }
 
   close(): Promise<void> {

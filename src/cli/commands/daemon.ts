@@ -9,10 +9,10 @@
  * through it (cli/daemon-client.ts).
  */
 import { connectDaemon as connectAny, DEFAULT_IDLE_MS, startDaemon, stopDaemon, daemonPaths, dirProblem, placeServer, type HeldStatus } from '../../daemon-api.js';
-import type { StoreHealth } from '../../host-api.js';
+import { storeSettingFrom, type StoreHealth } from '../../host-api.js';
 import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
-import { CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
+import { cliAuth, CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
 import { table } from '../layout.js';
 import { printJson, safeText } from '../output.js';
 
@@ -99,7 +99,7 @@ function notRunning(): number {
 }
 
 async function start(servers: Parameters<typeof startDaemon>[0], idle: number): Promise<number> {
-  const { pid, already } = await startDaemon(servers, idle);
+  const { pid, already } = await startDaemon(servers, idle, undefined, cliAuth().storeSetting);
   if (already) {
     process.stdout.write(`daemon already running (pid ${pid}); "mcpwire daemon reload" sends it the current config\n`);
     return 0;
@@ -134,13 +134,28 @@ async function reload(servers: Parameters<typeof startDaemon>[0]): Promise<numbe
   const conn = await connectDaemon();
   if (conn === undefined) return notRunning();
   try {
-    const diff = await conn.request<{ added: string[]; removed: string[]; restarted: string[] }>('load', { servers });
+    const diff = await conn.request<{ added: string[]; removed: string[]; restarted: string[]; store?: StoreHealth | null }>('load', { servers });
     const part = (label: string, ids: string[]) => (ids.length > 0 ? [`${label}: ${ids.join(', ')}`] : []);
     const parts = [...part('added', diff.added), ...part('removed', diff.removed), ...part('restarted', diff.restarted)];
     process.stdout.write(`daemon reloaded${parts.length > 0 ? ` (${parts.join('; ')})` : ' (no changes)'}\n`);
+    const held = diff.store == null ? undefined : (diff.store.url ?? diff.store.kind);
+    const wanted = storeNamed();
+    if (held !== undefined && wanted !== undefined && held !== wanted) {
+      process.stdout.write(`note: the daemon keeps the store it started with (${safeText(held, 300)}); this config names ${safeText(wanted, 300)}: "mcpwire daemon restart" moves it\n`);
+    }
     return 0;
   } finally {
     conn.close();
+  }
+}
+
+/** The store this command's config names (MCPWIRE_STORE over `mcp.store`), as status shows it; undefined when it cannot be read. */
+function storeNamed(): string | undefined {
+  try {
+    const s = storeSettingFrom(process.env, cliAuth().storeSetting);
+    return s.kind === 'redis' ? s.shown : s.kind;
+  } catch {
+    return undefined;
   }
 }
 
