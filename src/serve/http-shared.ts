@@ -5,11 +5,19 @@
  * session re-created here from its record (its `initialize` replayed, http-shared-session.ts);
  * an id the store does not know is 404 as before; while the store is unreachable such a request
  * is 503 (sessions this replica holds go on). DELETE drops the record and tells every replica.
+ *
+ * What a session sets for itself follows it: its log level (`logging/setLevel`) is kept in its
+ * record (`level`, beside the `initialize` params) and published to every replica, so whichever
+ * replica relays a server's log messages to the session filters them by that level.
  */
 import type http from 'node:http';
 import type { RedisServeState } from '../store/redis-sessions.js';
 import type { Gateway } from './gateway.js';
+import type { GatewaySession } from './session.js';
 import { SharedSessionTransport } from './http-shared-session.js';
+
+/** The record's field holding the session's log level (never an `initialize` param: taken out before the replay). */
+const LEVEL = 'mcpwire/logLevel';
 
 /** How often a session's record has its expiry pushed back while requests come (ms). */
 const TOUCH_EVERY_MS = 10_000;
@@ -19,6 +27,8 @@ export class SharedSessions {
   private readonly touched = new Map<string, number>();
   /** The records of the sessions this replica holds, stored again when Redis comes back. */
   private readonly records = new Map<string, Record<string, unknown>>();
+  /** This replica's copy of each session it holds. */
+  private readonly copies = new Map<string, GatewaySession>();
 
   constructor(
     readonly state: RedisServeState,
@@ -106,8 +116,10 @@ export class SharedSessions {
     const t = this.transport(id);
     this.local.set(id, t);
     this.records.set(id, record);
-    await this.attach(id, t);
-    await t.restore(record);
+    const session = await this.attach(id, t);
+    const { [LEVEL]: level, ...params } = record;
+    await t.restore(params);
+    if (typeof level === 'string') session.adoptLevel(level);
     return t;
   }
 
@@ -115,16 +127,40 @@ export class SharedSessions {
     return new SharedSessionTransport(id, this.state, { rerun: (m) => this.gateway.rerunnable(m), log: (l) => this.gateway.log(l) });
   }
 
-  private async attach(id: string, t: SharedSessionTransport): Promise<void> {
-    await this.gateway.attach(t);
+  private async attach(id: string, t: SharedSessionTransport): Promise<GatewaySession> {
+    const session = await this.gateway.attach(t);
+    this.copies.set(id, session);
+    session.onLevel = (level) => this.levelSet(id, level);
     const theirs = t.onclose;
     t.onclose = (err) => {
       if (this.local.get(id) === t) {
         this.local.delete(id);
         this.records.delete(id);
       }
+      if (this.copies.get(id) === session) this.copies.delete(id);
       theirs?.(err);
     };
+    return session;
+  }
+
+  /** The session set its log level here: kept in its record, told to every replica. */
+  private async levelSet(id: string, level: string): Promise<void> {
+    const record = this.records.get(id);
+    if (record !== undefined) record[LEVEL] = level;
+    try {
+      // stored, then told, before the answer goes out: the client's next request finds it anywhere
+      if (record !== undefined) await this.state.saveSession(id, record);
+      await this.state.publishLevel(id, level);
+    } catch (err) {
+      this.gateway.log(`session ${id.slice(0, 8)}: its log level is this replica's alone, the store did not take it (${(err as Error)?.message ?? String(err)})`);
+    }
+  }
+
+  /** A session set its log level on another replica: this replica's copy adopts it. */
+  levelElsewhere(id: string, level: string): void {
+    const record = this.records.get(id);
+    if (record !== undefined) record[LEVEL] = level;
+    this.copies.get(id)?.adoptLevel(level);
   }
 }
 

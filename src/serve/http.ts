@@ -123,9 +123,11 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
     await state.start(options.advertise ?? `${bound.host.includes(':') ? `[${bound.host}]` : bound.host}:${bound.port}`, () => router.shared?.recovered());
     const ctl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
     const answers = await state.onAnswer((sid, m) => router.shared?.answer(sid, m)).catch(() => undefined);
+    const levels = await state.onSessionLevel((sid, level) => router.shared?.levelElsewhere(sid, level)).catch(() => undefined);
     stopCtl = () => {
       ctl?.();
       answers?.();
+      levels?.();
     };
   }
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;

@@ -118,6 +118,20 @@ export class GatewaySession {
     this.install();
   }
 
+  /** Told the level this client set (`logging/setLevel`): replicas keep it in the session's record (http-shared.ts). */
+  onLevel?: (level: LoggingLevel) => Promise<void>;
+
+  /**
+   * The level this client set through another replica (or before this replica re-created the
+   * session): its log messages are filtered by it here too, and the servers behind hear it, as
+   * when it is set here.
+   */
+  adoptLevel(level: string): void {
+    if (!LOGGING_LEVELS.includes(level as LoggingLevel) || this.level === level) return;
+    this.level = level as LoggingLevel;
+    if (this.host !== undefined) this.gateway.down.setLevel(this.level).catch(() => {});
+  }
+
   /** Sends a notification if the client finished initializing (list changes, log messages); never to a modern client. */
   notify(method: string, params?: Record<string, unknown>): void {
     const listKind = /^notifications\/(tools|resources|prompts)\/list_changed$/.exec(method)?.[1] as ListKind | undefined;
@@ -321,6 +335,7 @@ export class GatewaySession {
       if (typeof level !== 'string' || !LOGGING_LEVELS.includes(level as LoggingLevel)) throw invalidParams(`logging/setLevel: unknown level ${excerpt(JSON.stringify(level) ?? String(level), 100)}`);
       this.level = level as LoggingLevel;
       await down.setLevel(this.level);
+      await this.onLevel?.(this.level);
       return {};
     });
   }

@@ -122,6 +122,19 @@ export class RedisServeState {
     }, true);
   }
 
+  /** Tells every replica that session `sid` set its log level (each copy of the session adopts it). */
+  async publishLevel(sid: string, level: string): Promise<void> {
+    await this.conn.command(['PUBLISH', `${this.base}ctl`, `level ${this.replica} ${sid} ${level}`]);
+  }
+
+  /** Hears the log levels sessions set on other replicas. */
+  onSessionLevel(fn: (sid: string, level: string) => void): Promise<() => void> {
+    return this.sub.subscribe(`${this.base}ctl`, (m) => {
+      const [what, replica, sid, level] = m.split(' ');
+      if (what === 'level' && replica !== this.replica && sid !== undefined && level !== undefined) fn(sid, level);
+    }, true);
+  }
+
   /** Hands the client's answer to a request replica `replica` sent in session `sid` (it came in here). */
   async publishAnswer(replica: string, sid: string, message: string): Promise<void> {
     await this.conn.command(['PUBLISH', `${this.base}answers:${replica}`, `${sid}\n${message}`]);
