@@ -14,6 +14,9 @@
  *   request the stream answers is run again here when that is safe (`rerun`: reads and lists,
  *   tools whose trusted annotations say read-only or idempotent), else answered with an error
  *   telling the client to send it again — the client never waits on a stream no one writes.
+ * - A resource update for the session (`notifications/resources/updated`) heard by a replica
+ *   that does not hold the session's GET stream is published on the session's channel; the
+ *   replica holding the GET stream emits it there.
  * - Redis away: the session goes on with its live connections; events it could not store are
  *   not resumable (a resumption from before them is refused, never served with a gap).
  */
@@ -58,6 +61,8 @@ export class SharedSessionTransport implements Transport {
   private readonly gates = new Map<RequestId, Promise<unknown> | 'swallow'>();
   private swallowed: ((v: unknown) => void) | undefined;
   private standalone: Stream | undefined;
+  /** Listening for the notifications other replicas hand to this session's GET stream (held here). */
+  private notes: Promise<(() => void) | undefined> | undefined;
   private next = 0;
   /** The ids of our requests to the client, as they went out (`<replica>:<id>`) → as the connection knows them. */
   private readonly asked = new Map<string, RequestId>();
@@ -144,6 +149,10 @@ export class SharedSessionTransport implements Transport {
     if (this.standalone?.res !== undefined) return false;
     this.standalone ??= this.open(res, headers, undefined, '[]');
     if (this.standalone.res !== res) this.attach(this.standalone, res, headers);
+    // notifications other replicas' copies have for the client (a subscribed resource's update) come here
+    this.notes ??= this.state.onSessionNote(this.sessionId, (text) => {
+      if (!this.closed && this.standalone?.res !== undefined) this.emit(this.standalone, text);
+    }).catch(() => undefined);
     return true;
   }
 
@@ -173,6 +182,11 @@ export class SharedSessionTransport implements Transport {
     const token = m.method === 'notifications/progress' ? (m.params as Record<string, unknown> | undefined)?.progressToken : undefined;
     const rid = typeof token === 'string' || typeof token === 'number' ? this.byToken.get(token) : undefined;
     const own = rid !== undefined ? this.byRequest.get(rid)?.stream : undefined;
+    if (own === undefined && this.standalone?.res === undefined && m.method === 'notifications/resources/updated') {
+      // the client's GET stream is on another replica (or nowhere): the update goes there
+      const sent = await this.state.publishToSession(this.sessionId, text).then(() => true, () => false);
+      if (sent) return;
+    }
     const target = own ?? (this.standalone?.res !== undefined ? this.standalone : undefined) ?? this.newestConnectedPost() ?? this.standalone;
     if (target !== undefined) this.emit(target, text);
   }
@@ -184,6 +198,7 @@ export class SharedSessionTransport implements Transport {
     for (const s of this.streams.values()) s.res?.end();
     for (const r of this.relays) r.end();
     this.relays.clear();
+    void this.notes?.then((off) => off?.());
     this.streams.clear();
     this.byRequest.clear();
     this.byToken.clear();

@@ -8,7 +8,11 @@
  *
  * What a session sets for itself follows it: its log level (`logging/setLevel`) is kept in its
  * record (`level`, beside the `initialize` params) and published to every replica, so whichever
- * replica relays a server's log messages to the session filters them by that level.
+ * replica relays a server's log messages to the session filters them by that level. Its
+ * resource subscriptions are held by one replica each (the one the `resources/subscribe` came
+ * to: the others let go of theirs when told, and an `resources/unsubscribe` on any replica ends
+ * it), whose servers' updates reach the session's GET stream wherever it is
+ * (http-shared-session.ts).
  */
 import type http from 'node:http';
 import type { RedisServeState } from '../store/redis-sessions.js';
@@ -131,6 +135,10 @@ export class SharedSessions {
     const session = await this.gateway.attach(t);
     this.copies.set(id, session);
     session.onLevel = (level) => this.levelSet(id, level);
+    session.onSubscription = (what, uri) =>
+      this.state.publishSubscription(id, what, uri).catch((err: unknown) => {
+        this.gateway.log(`session ${id.slice(0, 8)}: other replicas were not told of its ${what === 'sub' ? 'subscription' : 'unsubscription'} (${(err as Error)?.message ?? String(err)})`);
+      });
     const theirs = t.onclose;
     t.onclose = (err) => {
       if (this.local.get(id) === t) {
@@ -154,6 +162,11 @@ export class SharedSessions {
     } catch (err) {
       this.gateway.log(`session ${id.slice(0, 8)}: its log level is this replica's alone, the store did not take it (${(err as Error)?.message ?? String(err)})`);
     }
+  }
+
+  /** A session subscribed to `uri` on another replica (which holds it now), or unsubscribed: this replica's copy lets go. */
+  subscriptionElsewhere(id: string, uri: string): void {
+    this.copies.get(id)?.releaseSubscription(uri);
   }
 
   /** A session set its log level on another replica: this replica's copy adopts it. */

@@ -124,10 +124,12 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
     const ctl = await state.onSessionEnded((sid) => router.shared?.ended(sid)).catch(() => undefined);
     const answers = await state.onAnswer((sid, m) => router.shared?.answer(sid, m)).catch(() => undefined);
     const levels = await state.onSessionLevel((sid, level) => router.shared?.levelElsewhere(sid, level)).catch(() => undefined);
+    const subs = await state.onSessionSubscription((sid, uri) => router.shared?.subscriptionElsewhere(sid, uri)).catch(() => undefined);
     stopCtl = () => {
       ctl?.();
       answers?.();
       levels?.();
+      subs?.();
     };
   }
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;

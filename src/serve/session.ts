@@ -118,6 +118,17 @@ export class GatewaySession {
     this.install();
   }
 
+  /**
+   * Told each `resources/subscribe` / `resources/unsubscribe` this client sent here: replicas
+   * tell the others, so one replica alone holds the session's subscription to a URI (http-shared.ts).
+   */
+  onSubscription?: (what: 'sub' | 'unsub', uri: string) => Promise<void>;
+
+  /** The client subscribed to `uri` (or unsubscribed) through another replica: this copy lets go of its own. */
+  releaseSubscription(uri: string): void {
+    this.subscriptions.unsubscribe(uri);
+  }
+
   /** Told the level this client set (`logging/setLevel`): replicas keep it in the session's record (http-shared.ts). */
   onLevel?: (level: LoggingLevel) => Promise<void>;
 
@@ -303,11 +314,14 @@ export class GatewaySession {
       } catch (err) {
         throw err instanceof RangeError ? invalidParams(`resources/subscribe: ${err.message}`) : err;
       }
+      await this.onSubscription?.('sub', uri);
       return {};
     });
     this.on('resources/unsubscribe', async (params, _ctx, served) => {
       await this.ready();
-      this.subscriptions.unsubscribe(resourceUri('resources/unsubscribe', params, served.modern));
+      const uri = resourceUri('resources/unsubscribe', params, served.modern);
+      this.subscriptions.unsubscribe(uri);
+      await this.onSubscription?.('unsub', uri);
       return {};
     });
     this.on('prompts/list', async (params, ctx) => {

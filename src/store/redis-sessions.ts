@@ -135,6 +135,35 @@ export class RedisServeState {
     }, true);
   }
 
+  /** Tells every replica that session `sid` subscribed to `uri` here, or unsubscribed (their copies let go of theirs). */
+  async publishSubscription(sid: string, what: 'sub' | 'unsub', uri: string): Promise<void> {
+    await this.conn.command(['PUBLISH', `${this.base}ctl`, `${what} ${this.replica} ${sid} ${JSON.stringify(uri)}`]);
+  }
+
+  /** Hears the subscriptions sessions changed on other replicas. */
+  onSessionSubscription(fn: (sid: string, uri: string) => void): Promise<() => void> {
+    return this.sub.subscribe(`${this.base}ctl`, (m) => {
+      const [what, replica, sid] = m.split(' ', 3);
+      if ((what !== 'sub' && what !== 'unsub') || replica === this.replica || sid === undefined) return;
+      try {
+        const uri: unknown = JSON.parse(m.slice(what.length + replica!.length + sid.length + 3));
+        if (typeof uri === 'string') fn(sid, uri);
+      } catch {
+        /* not ours */
+      }
+    }, true);
+  }
+
+  /** Hands a notification for session `sid` to the replica holding its GET stream (none: dropped). */
+  async publishToSession(sid: string, text: string): Promise<void> {
+    await this.conn.command(['PUBLISH', `${this.base}note:${sid}`, text]);
+  }
+
+  /** Hears the notifications for session `sid` other replicas could not deliver (this replica holds its GET stream). */
+  onSessionNote(sid: string, fn: (text: string) => void): Promise<() => void> {
+    return this.sub.subscribe(`${this.base}note:${sid}`, fn, true);
+  }
+
   /** Hands the client's answer to a request replica `replica` sent in session `sid` (it came in here). */
   async publishAnswer(replica: string, sid: string, message: string): Promise<void> {
     await this.conn.command(['PUBLISH', `${this.base}answers:${replica}`, `${sid}\n${message}`]);
