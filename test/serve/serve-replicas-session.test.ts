@@ -8,28 +8,21 @@
  * subscription, and an unsubscribe through any replica ends it.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { post, sseMessages, type Msg } from '../support/modern-wire.js';
-import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from '../support/replicas.js';
+import { clusterForFile, hasHaproxy, hasRedis, kill, named, sdkTransport, type Cluster } from '../support/replicas.js';
 import { until } from '../support/until.js';
 
 const SCENARIO = { tools: ['echo', 'log', 'update'], resources: [{ uri: 'mem://readme', name: 'readme', mimeType: 'text/plain', text: 'Hello from the mock server.' }] };
 const missing = !hasRedis || !hasHaproxy;
 
+const started = clusterForFile(3, SCENARIO, missing);
 let cluster: Cluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startCluster(3, SCENARIO);
-}, 90_000);
-afterAll(async () => {
-  await cluster?.close();
+beforeAll(() => {
+  if (!missing) cluster = started();
 });
-
-const sdkTransport = (url: string) => new StreamableHTTPClientTransport(new URL(url), { reconnectionOptions: { initialReconnectionDelay: 300, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 } });
-const named = (tools: { name: string }[], tool: string) => tools.find((t) => t.name.startsWith(`mcp_alpha_${tool}`))?.name;
 /** The replicas whose downstream mock ran a `log` call whose data carries `marker`. */
 const ranOn = (marker: string) => cluster.replicas.filter((r) => cluster.calls(r).some((m) => JSON.stringify(m.params).includes(marker))).map((r) => r.index);
 

@@ -11,28 +11,21 @@
  * saying to call again. Nothing hangs: every wait is bounded.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/index.js';
 import { meta, postModern, type Msg } from '../support/modern-wire.js';
-import { hasHaproxy, hasRedis, kill, startCluster, type Cluster } from '../support/replicas.js';
+import { clusterForFile, hasHaproxy, hasRedis, kill, named, sdkTransport, startCluster, type Cluster } from '../support/replicas.js';
 import { until } from '../support/until.js';
 
 const SCENARIO = { tools: ['echo', 'slow', 'concurrent', 'progress'] };
 const missing = !hasRedis || !hasHaproxy;
 
+const started = clusterForFile(3, SCENARIO, missing);
 let cluster: Cluster;
-beforeAll(async () => {
-  if (missing) return;
-  cluster = await startCluster(3, SCENARIO);
-}, 90_000);
-afterAll(async () => {
-  await cluster?.close();
+beforeAll(() => {
+  if (!missing) cluster = started();
 });
-
-const sdkTransport = (url: string) => new StreamableHTTPClientTransport(new URL(url), { reconnectionOptions: { initialReconnectionDelay: 300, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 } });
-const named = (tools: { name: string }[], tool: string) => tools.find((t) => t.name.startsWith(`mcp_alpha_${tool}`))?.name;
 
 /** The replica whose downstream mock received the tools/call carrying `marker` (the one running it). */
 async function runningOn(marker: string): Promise<number> {

@@ -8,6 +8,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll } from 'vitest';
 import { cli, freePort, root, startUntil } from './tap-helpers.js';
 import { until } from './until.js';
 
@@ -124,3 +126,21 @@ export async function startCluster(n: number, scenario: Record<string, unknown>,
 }
 
 export { kill };
+
+/** `n` replicas for the whole test file (started before its tests unless `skip`, closed after): the cluster, once started. */
+export function clusterForFile(n: number, scenario: Record<string, unknown>, skip: boolean): () => Cluster {
+  let cluster: Cluster | undefined;
+  beforeAll(async () => {
+    if (!skip) cluster = await startCluster(n, scenario);
+  }, 90_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+  return () => cluster!;
+}
+
+/** The SDK client's transport to `url`, reconnecting quickly (a replica killed under it). */
+export const sdkTransport = (url: string) => new StreamableHTTPClientTransport(new URL(url), { reconnectionOptions: { initialReconnectionDelay: 300, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 30 } });
+
+/** The gateway's name (host naming) of the mock's tool `tool`. */
+export const named = (tools: { name: string }[], tool: string) => tools.find((t) => t.name.startsWith(`mcp_alpha_${tool}`))?.name;
