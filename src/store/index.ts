@@ -5,4 +5,3 @@ export { type StoreHealth } from './redis-connection.js';
 export { RedisTokenStore, type RedisTokenStoreOptions } from './redis-tokens.js';
 export { openTokenStore, sharedResultsOf, sharedErasOf, type TokenStoreWithHealth } from './open.js';
 export { RedisResults, sharedResultScope, type RedisResultsOptions } from './redis-results.js';
-export { RedisEras, type RedisErasOptions } from './redis-eras.js';
