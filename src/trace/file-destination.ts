@@ -10,7 +10,8 @@ import { McpWireError } from '../errors.js';
 // line is still hot in the cache), which goes to pino's destination (SonicBoom, in buffer mode: no
 // further string conversion; in sync mode: a write of ~64 KiB to a local file takes tens of
 // microseconds, far less CPU than handing it to libuv's thread pool, and the buffer is free
-// again when the call returns) once it holds BATCH_BYTES, on the periodic flush, on
+// again when the call returns) once it holds BATCH_BYTES (in the check phase of that turn:
+// `drainSoon`), on the periodic flush, on
 // flush()/close() and at process exit. A line is written in one piece, so lines of tracers sharing
 // a file never interleave.
 export interface SharedDestination {
@@ -30,6 +31,9 @@ export interface SharedDestination {
   /** False once the byte counts may be out of step (see `drain`): every batch a new buffer. */
   recycle: boolean;
   timer: NodeJS.Timeout;
+  /** The full batch's write, queued for the check phase of this turn (see `drainSoon`). */
+  soon: NodeJS.Immediate | undefined;
+  drainSoon: () => void;
   onExit: () => void;
   /** The file's path (absolute) and its size as far as we know (at open, plus the batches since). */
   path: string;
@@ -64,7 +68,18 @@ export function append(shared: SharedDestination, line: string): void {
     }
   }
   shared.used += shared.buf.write(line, shared.used);
-  if (shared.used >= BATCH_BYTES) drain(shared);
+  if (shared.used >= BATCH_BYTES) drainSoon(shared);
+}
+
+/**
+ * A full batch is written once this turn's work is done (the check phase, by `setImmediate`),
+ * not inside the line that filled it: with a sequential client that line is a response's, and
+ * the write (~64 KiB to the file) would stand between the response and the next request. The
+ * buffer holds twice a batch, and a line that would not fit drains at once, so the pending
+ * bytes stay bounded however many lines one turn writes.
+ */
+export function drainSoon(shared: SharedDestination): void {
+  if (shared.soon === undefined) shared.soon = setImmediate(shared.drainSoon);
 }
 
 /** Hands the pending batch to the destination (its buffer is filled again once `written` counts it). */
@@ -166,6 +181,11 @@ export async function openFile(pino: typeof import('pino').default, file: string
     size: sizeOf(stream.fd),
     maxBytes,
     timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
+    soon: undefined,
+    drainSoon: () => {
+      shared.soon = undefined;
+      drain(shared);
+    },
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
       // SonicBoom now would start an async write that the exiting process never finishes).
@@ -202,6 +222,8 @@ export async function releaseFile(file: string, shared: SharedDestination): Prom
   if (--shared.refs > 0) return;
   files.delete(resolvePath(file));
   clearInterval(shared.timer);
+  if (shared.soon !== undefined) clearImmediate(shared.soon);
+  shared.soon = undefined;
   drain(shared);
   process.off('exit', shared.onExit);
   await new Promise<void>((resolve) => {

@@ -16,14 +16,15 @@
  * built. Anything else (no text, something to redact, a string id…) takes the string path:
  * the line is built by hand in the field order pino wrote it, `Redactor.redactJson` serializing
  * the message once. Batches of ~64 KiB go to SonicBoom in sync mode (pino's default): one write
- * call per batch, whose buffer is filled again afterwards (`file-destination.ts`). No closures
+ * call per batch, in the check phase of the turn that filled it (off the response's path), whose
+ * buffer is filled again afterwards (`file-destination.ts`). No closures
  * are created. The time base is `clock.ts`.
  */
 import { sessionTag } from './session-tag.js';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
 import { isoBytes, isoPlain, lineHead, millis3, tick } from './clock.js';
-import { append, BATCH_BYTES, BUF_BYTES, drain, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
+import { append, BATCH_BYTES, BUF_BYTES, drain, drainSoon, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
 import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putBytesField, putFixed3, putLineStart, putMillis3, putLatencyField, putMsgField, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
@@ -153,7 +154,7 @@ function putMessageLine(
   buf[pos++] = 0x7d; // }
   buf[pos++] = 0x0a; // \n
   shared.used = pos;
-  if (pos >= BATCH_BYTES) drain(shared);
+  if (pos >= BATCH_BYTES) drainSoon(shared);
   return true;
 }
 

@@ -6,7 +6,7 @@
  * lines that stay whole across batches and tracers sharing a file.
  */
 import fc from 'fast-check';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -164,6 +164,28 @@ describe('trace fast path: the message text is the line', () => {
       expect(((r.msg as { result: { content: { text: string }[] } }).result.content[0].text)).toBe(`${id}:${pad}`);
       expect(r.latency_ms).toBe(Math.round((id / 7) * 1000) / 1000);
     }
+  });
+
+  it('a full batch is written in the check phase of the turn that filled it (off the line that filled it), and one turn keeps at most a buffer pending', async () => {
+    const file = join(dir, 'batch-soon.jsonl');
+    const t = await createTracer({ file, serverId: 'srv', transport: 'stdio' });
+    await t.flush();
+    const start = statSync(file).size;
+    const pad = 'y'.repeat(900);
+    let id = 0;
+    const line = () => {
+      const m = { jsonrpc: '2.0', id: ++id, result: { content: [{ type: 'text', text: pad }] } };
+      t.message('in', m, { kind: 'result', id, text: JSON.stringify(m), latencyMs: 1 });
+    };
+    for (let i = 0; i < 80; i++) line(); // ~80 KB: past a batch (64 KiB), within the buffer (128 KiB)
+    expect(statSync(file).size).toBe(start);
+    await new Promise((r) => setImmediate(r));
+    expect(statSync(file).size - start).toBeGreaterThan(64 * 1024);
+    const before = statSync(file).size;
+    for (let i = 0; i < 400; i++) line(); // ~400 KB in one turn: written as the buffer fills
+    expect(statSync(file).size - before).toBeGreaterThan(400 * 1000 - 128 * 1024);
+    await t.close();
+    expect(records(file).filter((r) => r.kind === 'result').map((r) => r.id)).toEqual(Array.from({ length: id }, (_, k) => k + 1));
   });
 
   it('each line names its own method, id and session while methods alternate, with and without ids, and after the session changes', async () => {
