@@ -4,8 +4,9 @@
  * tool/resource/template/prompt catalogs (added, removed, changed and which fields), error
  * counts per method, and the first exchange (client request and its answer, in order) where they
  * diverge. JSON-RPC ids, progress tokens, timestamps (ISO 8601 strings) and redacted values are
- * ignored. Latency percentiles per method are reported beside, but are never a difference (two
- * runs never take the same time).
+ * ignored, and so are pings (liveness: whether one is sent depends on timing). Latency
+ * percentiles per method are reported beside, but are never a difference (two runs never take
+ * the same time).
  *
  * Sessions of different eras (`initialize` vs 2026-07-28's `server/discover`) are compared by
  * meaning: the era and version of each are shown but are no difference, the opening exchanges
@@ -169,9 +170,12 @@ function summarize(records: TraceRecord[], options: DiffOptions): Side {
   };
   for (const ex of pairExchanges(mine).exchanges) {
     const method = String(ex.request.method ?? '?');
-    if (ex.request.dir === 'out') side.exchanges.push(ex);
+    // A ping is liveness: whether one is sent (a keepalive, the era probe's sign-of-life check)
+    // depends on timing, so neither it nor its answer is a difference.
+    const liveness = method === 'ping';
+    if (ex.request.dir === 'out' && !liveness) side.exchanges.push(ex);
     const res = obj(ex.response?.msg);
-    if (ex.response?.kind === 'error') side.errors.set(method, (side.errors.get(method) ?? 0) + 1);
+    if (ex.response?.kind === 'error' && !liveness) side.errors.set(method, (side.errors.get(method) ?? 0) + 1);
     if (ex.latencyMs !== undefined && ex.request.dir === 'out') {
       const l = side.latencies.get(method) ?? [];
       l.push(ex.latencyMs);

@@ -113,6 +113,20 @@ describe('diffTraces (records)', () => {
     expect(formatDiff(d)).toContain('no protocol-level difference');
   });
 
+  it('ignores pings (liveness: whether one is sent before or between requests depends on timing), answered or refused', () => {
+    const pinged = [
+      msg('out', 'request', { id: 90, method: 'ping' }),
+      msg('in', 'error', { id: 90, error: { code: -32600, message: 'not initialized' } }),
+      ...session({}),
+      msg('out', 'request', { id: 91, method: 'ping' }),
+      msg('in', 'result', { id: 91, result: {} }),
+    ];
+    const d = diffTraces(session({}), pinged);
+    expect(d.firstDivergence).toBeUndefined();
+    expect(d.errors).toEqual([]);
+    expect(d.same).toBe(true);
+  });
+
   it('names a version change, capability changes and error counts', () => {
     const d = diffTraces(session({}), session({ version: '2025-06-18', caps: { tools: {}, logging: {} }, fail: true }));
     expect(d.same).toBe(false);
