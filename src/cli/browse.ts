@@ -17,6 +17,7 @@ import { table } from './layout.js';
 import { printJson, safeText } from './output.js';
 import { pickServer, timeoutHint } from './server-pick.js';
 import { loginHint } from './login-hint.js';
+import { browseUsage } from './usages.js';
 import { adHocServer, clientOptions, withClient, type TargetFlags } from './target.js';
 
 export interface BrowseSpec<T> {
@@ -37,7 +38,7 @@ type Row<T> = { server?: string; item: T };
 
 /** Runs a listing command; returns the exit code. */
 export function browse<T>(argv: string[], spec: BrowseSpec<T>): Promise<number> {
-  const usage = `usage: mcpwire ${spec.command} [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]  |  mcpwire --stdio "<cmd>" ${spec.command} [--json]`;
+  const usage = browseUsage(spec.command);
   // A failure's text gets the timeout hint, then loses the configured secrets.
   const onError = (err: unknown, scrub: Scrub) => reportFailure(err, (s) => scrub(timeoutHint(s)));
   return runCommand(argv, { usage, options: { imports: CONFIG_OPTIONS.imports }, onError }, async ({ values, positionals }, run) => {

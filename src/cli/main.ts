@@ -115,6 +115,15 @@ async function main(argv: string[]): Promise<number> {
   if (own.includes('--strict') && !own.some((a) => a === '--trace' || a.startsWith('--trace=')) && !process.env.MCPWIRE_TRACE && !['check', 'tap', 'replay'].includes(command)) {
     process.stderr.write('mcpwire: warning: --strict checks messages for the trace: without --trace <file> (or MCPWIRE_TRACE) nothing records them\n');
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    // answered from the usage text alone when that is sure: loading a command costs several bare starts
+    const { quickHelp } = await import('./usages.js');
+    const help = quickHelp(command, rest);
+    if (help !== undefined) {
+      process.stdout.write(`${help}\n`);
+      return 0;
+    }
+  }
   const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };
   try {
     return await jsonOnFailure(rest.includes('--json'), () => mod.default(rest));

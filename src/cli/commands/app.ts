@@ -22,8 +22,9 @@ import { safeText } from '../output.js';
 import { pickServer } from '../server-pick.js';
 import { clientOptions } from '../target.js';
 import { splitDotted } from './call.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = "usage: mcpwire app <id>.<tool> [key=value…] [--args '<json>' | @file | -] [--no-open] [--trace FILE] [--init-timeout-ms N]";
+const USAGE = USAGES.app;
 
 const OWN = {
   args: { type: 'string' },

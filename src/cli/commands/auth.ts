@@ -18,8 +18,9 @@ import { CONFIG_OPTIONS, findServer, loadView, cliAuth, scrubber } from '../conf
 import { printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { canLogIn, staticAuthorization } from '../login-hint.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire auth status [<id>] [--json] [--config <file>] [--imports]';
+const USAGE = USAGES.auth;
 
 export default async function auth(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

@@ -33,12 +33,9 @@ import { watchCallEvents } from '../call-events.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
 import { connectServer } from '../daemon-client.js';
 import { CallDeadline, ENGINE_TIMEOUT_MS, ENGINE_DEFAULT_TIMEOUT_MS } from '../call-deadline.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = [
-  "usage: mcpwire call <id> <tool> [key=value…] [--args '<json>' | --args @file.json | --args -] [--json | --raw | --text | --structured] [--save-dir DIR] [--allow-extra] [--events]",
-  '       mcpwire call <id>.<tool> [key=value…] [--args …]',
-  '       mcpwire --stdio "<cmd>" call <tool> [key=value…] [--args …]',
-].join('\n');
+const USAGE = USAGES.call;
 
 const OWN = {
   args: { type: 'string' },

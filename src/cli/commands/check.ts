@@ -40,11 +40,9 @@ import { reportJudgeFailure, runCommand, type CommandRun } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, cliAuth, loadView, scrubber, usableServer } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
+import { USAGES } from '../usages.js';
 
-const USAGE =
-  'usage: mcpwire check (--stdio "<command line>" | --url <url> | <id>… | --all | --server-json <file> [--package <kind> | --remote] [--set <KEY>=<VALUE>]…) [--json] [--junit <file>] ' +
-  '[--only <id|group|clause,…>] [--skip <id|group|clause,…>] [--fail-on-warning] [--fixtures <file>] [--allow-calls] [--robustness] ' +
-  "[--timeout-ms <ms>] [--slow-tool <name> [--slow-tool-args '<json>']] [--protocol-version <v> | --all-versions] [--verbose] [--list]";
+const USAGE = USAGES.check;
 
 const list = (v: string[] | undefined) => v?.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
 

@@ -10,11 +10,9 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS } from '../config-target.js';
 import { serverAndRest, withDirectServer } from '../direct-server.js';
 import { printJson, safeText } from '../output.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = [
-  'usage: mcpwire complete <id> (--prompt <name> | --resource <template-uri>) <argument> <value-prefix> [--context k=v …] [--json]',
-  '       mcpwire --stdio "<cmd>" complete (--prompt <name> | --resource <template-uri>) <argument> <value-prefix>',
-].join('\n');
+const USAGE = USAGES.complete;
 
 const OWN = {
   prompt: { type: 'string' },

@@ -15,11 +15,9 @@ import { runCommand } from '../command.js';
 import { cliAuth, CliFailure, CONFIG_OPTIONS, findServer, loadView, scrubber, type ConfigFlags } from '../config-target.js';
 import { table } from '../layout.js';
 import { printJson, safeText } from '../output.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = [
-  'usage: mcpwire daemon start [<id>] [--idle-ms <ms>] [--config <file>] [--imports]',
-  '       mcpwire daemon stop [<id>] | restart [<id>] | reload | status [<id>] [--json]',
-].join('\n');
+const USAGE = USAGES.daemon;
 
 const OWN = { imports: CONFIG_OPTIONS.imports, 'idle-ms': { type: 'string' } } as const;
 

@@ -11,9 +11,10 @@ import { CONFIG_OPTIONS } from '../config-target.js';
 import { serverAndRest, withDirectServer } from '../direct-server.js';
 import { untilInterrupted } from '../watch-loop.js';
 import { cellText } from '../output.js';
+import { LOG_LEVELS, USAGES } from '../usages.js';
 
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-const USAGE = `usage: mcpwire log-level <id> <level> [--follow]  |  mcpwire --stdio "<cmd>" log-level <level> [--follow]\n       levels: ${LEVELS.join(', ')}`;
+const LEVELS = LOG_LEVELS;
+const USAGE = USAGES['log-level'];
 
 export default function logLevel(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { follow: { type: 'boolean' }, imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

@@ -16,8 +16,9 @@ import { parse, parseTimeout, UsageError } from '../args.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, cliAuth, reportFailure, secretsOf, usableServer } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { boundLabel, grantLabel } from './auth.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire login <id> [--json] [--no-browser] [--oauth-scope <scope>] [--timeout-ms <ms>] [--config <file>] [--imports]';
+const USAGE = USAGES.login;
 
 export default async function login(argv: string[]): Promise<number> {
   const learned = new Set<string>();

@@ -9,8 +9,9 @@ import { UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS, findServer, loadView, cliAuth, scrubber } from '../config-target.js';
 import { safeText } from '../output.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire logout <id> [--config <file>] [--imports]';
+const USAGE = USAGES.logout;
 
 export default async function logout(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

@@ -8,8 +8,9 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS } from '../config-target.js';
 import { serverAndRest, withDirectServer } from '../direct-server.js';
 import { printJson } from '../output.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire ping <id> [--json]  |  mcpwire --stdio "<cmd>" ping';
+const USAGE = USAGES.ping;
 
 export default function ping(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

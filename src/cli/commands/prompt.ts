@@ -15,8 +15,9 @@ import { printJson, safeText } from '../output.js';
 import { didYouMean } from '../suggest.js';
 import { adHocServer } from '../target.js';
 import { promptArgs } from './prompts.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = "usage: mcpwire prompt <id> <name> [key=value…] [--args '<json>'|@file|-] [--json]  |  mcpwire --stdio \"<cmd>\" prompt <name> [key=value…]";
+const USAGE = USAGES.prompt;
 
 export default function prompt(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { args: { type: 'string' }, imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

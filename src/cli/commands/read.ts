@@ -14,8 +14,9 @@ import { saveBlob } from '../content.js';
 import { CONFIG_OPTIONS } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire read <id> <uri> [--json] [--save-dir DIR]  |  mcpwire --stdio "<cmd>" read <uri> [--json] [--save-dir DIR]';
+const USAGE = USAGES.read;
 
 export default function read(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports, 'save-dir': { type: 'string' } } }, async ({ values, positionals }, run) => {

@@ -18,6 +18,7 @@ import { reportFailure } from '../config-target.js';
 import { table } from '../layout.js';
 import { cellText, printJson, safeText } from '../output.js';
 import { chosenRegistry, idFromName, inputLine } from '../registry-add.js';
+import { USAGES } from '../usages.js';
 
 const OPTIONS = {
   registry: { type: 'string' },
@@ -28,7 +29,7 @@ const OPTIONS = {
   cursor: { type: 'string' },
 } as const;
 
-const USAGE = 'usage: mcpwire registry search <words…> [--limit N] [--cursor C] [--json] | registry show <name>[@version] [--json]   (both: [--registry <url>])';
+const USAGE = USAGES.registry;
 
 export default async function registry(argv: string[]): Promise<number> {
   try {

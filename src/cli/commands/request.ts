@@ -9,8 +9,9 @@ import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS } from '../config-target.js';
 import { serverAndRest, withDirectServer } from '../direct-server.js';
 import { printJson } from '../output.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = "usage: mcpwire request <id> <method> ['<params-json>' | @params.json | -]  |  mcpwire --stdio \"<cmd>\" request <method> [<params>]";
+const USAGE = USAGES.request;
 
 export default function request(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

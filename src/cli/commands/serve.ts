@@ -16,8 +16,9 @@ import { parseTimeout, UsageError } from '../args.js';
 import { runCommand } from '../command.js';
 import { CONFIG_OPTIONS, loadView, scrubber } from '../config-target.js';
 import { packageVersion } from '../../util/package-files.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>] [--store <redis://…> [--secret-env <NAME>] [--advertise <host:port>]] [--public-host <host:port>]…] [--names <as-is|prefixed|host>] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]';
+const USAGE = USAGES.serve;
 
 /** setTimeout's largest delay: a longer one would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;

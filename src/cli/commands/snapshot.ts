@@ -14,8 +14,9 @@ import { reportJudgeFailure, runCommand } from '../command.js';
 import { CONFIG_OPTIONS, findServer, loadView, scrubber, usableServer } from '../config-target.js';
 import { printJson, safeText } from '../output.js';
 import { adHocServer } from '../target.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire snapshot (<id> | --stdio "<command line>" | --url <url>) [--protocol-version <v>] [-o <file>]\n       mcpwire snapshot diff <old.json> <new.json> [--json]';
+const USAGE = USAGES.snapshot;
 
 async function readSurface(file: string) {
   let text: string;

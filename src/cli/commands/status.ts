@@ -17,6 +17,7 @@ import { withHost } from '../host-run.js';
 import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { timeoutHint } from '../server-pick.js';
+import { USAGES } from '../usages.js';
 
 /** One server in `status --json` (every field always present). */
 export interface StatusRow {
@@ -78,7 +79,7 @@ function row(s: ServerStatus, scrub: (s: string) => string, loginable: ReadonlyS
   };
 }
 
-const USAGE = 'usage: mcpwire status [<id>] [--json] [--timeout-ms <ms>] [--config <file>] [--imports]';
+const USAGE = USAGES.status;
 
 export default function status(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { imports: CONFIG_OPTIONS.imports } }, async ({ values, positionals }, run) => {

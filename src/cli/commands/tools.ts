@@ -27,8 +27,9 @@ import { paramLines, params, typeText } from '../signature.js';
 import { didYouMean } from '../suggest.js';
 import { printSearch, searchLimit } from '../tool-search-view.js';
 import { adHocServer, withClient, type TargetFlags } from '../target.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire tools [<id> [<tool>]] [--schema] [--names] [--json]  |  mcpwire tools [<id>] --search "<words>" [--limit <n>] [--json]  |  mcpwire --stdio "<cmd>" tools [<tool>] [--schema] [--json]';
+const USAGE = USAGES.tools;
 const OWN = { imports: CONFIG_OPTIONS.imports, schema: { type: 'boolean' }, names: { type: 'boolean' }, search: { type: 'string' }, limit: { type: 'string' } } as const;
 
 interface ViewFlags {

@@ -16,8 +16,9 @@ import { pathOptions, printDiagnostics, scrubber } from '../config-target.js';
 import { cellText, printJson, safeText } from '../output.js';
 import { table } from '../layout.js';
 import { listedServer, target } from './mcp-list.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = 'usage: mcpwire trust [<dir>] | trust --list | trust --revoke [<dir>] (= untrust [<dir>])   [--json]';
+const USAGE = USAGES.trust;
 
 export default function trust(argv: string[]): Promise<number> {
   return runCommand(argv, { usage: USAGE, options: { list: { type: 'boolean' }, revoke: { type: 'boolean' } } }, async ({ values, positionals }) => {
