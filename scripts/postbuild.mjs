@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeMetaValidators } from './meta-validators.mjs';
 import { staticGraph } from './static-graph.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -90,5 +91,6 @@ await bundle.write({
   codeSplitting: { groups: [{ name: 'core', test: (id) => rootFiles.has(id) }] },
 });
 await bundle.close();
+writeMetaValidators(path.join(dist, 'schema'));
 const cli = path.join(dist, 'cli', 'main.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);
