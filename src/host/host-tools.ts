@@ -4,7 +4,7 @@
  * was cut for size (`result-pages.ts`): their definitions and argument parsing.
  * Results are built by `host-tool-results.ts`; execution is wired by `calls.ts`.
  */
-import { z } from 'zod';
+import { lazy } from './config/zod.js';
 
 /** Names of the host tools. None can collide with an adapted tool (those end in `_<hash8>`). */
 export const HOST_TOOL_NAMES = {
@@ -92,11 +92,16 @@ export function isHostToolName(name: string): name is HostToolName {
   return (Object.values(HOST_TOOL_NAMES) as string[]).includes(name);
 }
 
-const id = z.string().min(1).max(64);
-const listArgs = z.strictObject({ server: id.optional(), cursor: z.string().max(4096).optional() });
-const readArgs = z.strictObject({ server: id, uri: z.string().min(1).max(8192) });
-const getArgs = z.strictObject({ server: id, name: z.string().min(1).max(1024), arguments: z.record(z.string(), z.string()).optional() });
-const resultArgs = z.strictObject({ resultId: z.string().min(1).max(64), cursor: z.string().max(256).optional() });
+/** The host tools' argument schemas, built on first use (zod loads then: ./config/zod.ts). */
+const argSchemas = lazy((z) => {
+  const id = z.string().min(1).max(64);
+  return {
+    listArgs: z.strictObject({ server: id.optional(), cursor: z.string().max(4096).optional() }),
+    readArgs: z.strictObject({ server: id, uri: z.string().min(1).max(8192) }),
+    getArgs: z.strictObject({ server: id, name: z.string().min(1).max(1024), arguments: z.record(z.string(), z.string()).optional() }),
+    resultArgs: z.strictObject({ resultId: z.string().min(1).max(64), cursor: z.string().max(256).optional() }),
+  };
+});
 
 /** A parsed host tool call. */
 export type HostToolCall =
@@ -109,6 +114,7 @@ export type HostToolCall =
 /** Validates the arguments an agent passed to a host tool. Errors name fields, not values. */
 export function parseHostToolArgs(name: string, args: unknown): { ok: true; call: HostToolCall } | { ok: false; error: string } {
   const input = args ?? {};
+  const { listArgs, readArgs, getArgs, resultArgs } = argSchemas();
   const schema =
     name === HOST_TOOL_NAMES.resourceRead
       ? readArgs

@@ -122,6 +122,16 @@ describe("import('mcpwire') loads what a program needs before its first connect,
   });
 });
 
+describe('zod loads where a config entry or a host tool\'s arguments are first checked', () => {
+  it("mcpwire/host reaches no zod statically (its schemas are built on first use: src/host/config/zod.ts); the public serverEntrySchema still validates", async () => {
+    expect(staticGraph(path.join(src, 'host-api.ts'), { sources: true }).packages).not.toContain('zod');
+    const { serverEntrySchema } = await import('../../src/host-api.js');
+    expect(serverEntrySchema.safeParse({ transport: 'stdio', command: 'node' }).success).toBe(true);
+    expect(serverEntrySchema.safeParse({ transport: 'ftp' }).success).toBe(false);
+    expect(Object.keys(serverEntrySchema.shape)).toContain('sandbox');
+  });
+});
+
 describe("the root's createOAuthProvider (auth/deferred.ts): the provider's module loads on first use, nothing else changes", () => {
   const base = { serverUrl: 'http://127.0.0.1:1/mcp', clientId: 'c', redirectUri: 'http://127.0.0.1:1/cb' };
 

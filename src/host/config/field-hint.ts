@@ -4,7 +4,7 @@
  * The matching is the CLI's for commands and options (src/util/close-names.ts).
  */
 import { closest } from '../../util/close-names.js';
-import { KNOWN_ENTRY_KEYS } from './schema.js';
+import { knownEntryKeys } from './schema.js';
 
 /** Words other hosts (and people) use for a native field, mapped to it. */
 const FIELD_ALIASES: Readonly<Record<string, string>> = {
@@ -21,6 +21,6 @@ const FIELD_ALIASES: Readonly<Record<string, string>> = {
 
 /** ` (did you mean "env"?)` for a misspelt or foreign field name, `` when nothing is close. */
 export function unknownFieldHint(key: string): string {
-  const near = closest(key, [...KNOWN_ENTRY_KEYS, ...Object.keys(FIELD_ALIASES)], 1)[0];
+  const near = closest(key, [...knownEntryKeys(), ...Object.keys(FIELD_ALIASES)], 1)[0];
   return near === undefined ? '' : ` (did you mean "${FIELD_ALIASES[near] ?? near}"?)`;
 }

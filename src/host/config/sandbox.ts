@@ -6,8 +6,9 @@
  * Strict: a misspelt key is an error, never a silently wider or narrower sandbox.
  */
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { SandboxSpec } from '../../transport/spawn/sandbox-policy.js';
+import { lazy, lazyObject } from './zod.js';
 
 /** A normalized sandbox: every list present. */
 export interface SandboxSettings extends SandboxSpec {
@@ -16,32 +17,38 @@ export interface SandboxSettings extends SandboxSpec {
   env: string[];
 }
 
-const absolutePath = z
-  .string()
-  .min(1)
-  .refine((p) => !/[\0\r\n]/.test(p), 'must not contain NUL or line breaks')
-  .refine((p) => path.isAbsolute(p), 'must be an absolute path');
 /** `api.github.com`, `*.npmjs.org`, `localhost:8080`, `[::1]:8080`. */
 const HOST_PATTERN = /^(?:(?:\*\.)?[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-export const sandboxSchema = z.union([
-  z.boolean(),
-  z
-    .object({
-      filesystem: z.object({ read: z.array(absolutePath).max(256).optional(), write: z.array(absolutePath).max(256).optional() }).strict().optional(),
-      network: z
-        .union([
-          z.literal('none'),
-          z.object({ allow: z.array(z.string().regex(HOST_PATTERN, 'must be a host name, *.domain or host:port')).max(256) }).strict(),
-        ])
-        .optional(),
-      env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).max(256).optional(),
-    })
-    .strict(),
-]);
+/** The `sandbox` field's zod schema, built on first use (./zod.ts). */
+export const sandboxZod = lazy((z) => {
+  const absolutePath = z
+    .string()
+    .min(1)
+    .refine((p) => !/[\0\r\n]/.test(p), 'must not contain NUL or line breaks')
+    .refine((p) => path.isAbsolute(p), 'must be an absolute path');
+  return z.union([
+    z.boolean(),
+    z
+      .object({
+        filesystem: z.object({ read: z.array(absolutePath).max(256).optional(), write: z.array(absolutePath).max(256).optional() }).strict().optional(),
+        network: z
+          .union([
+            z.literal('none'),
+            z.object({ allow: z.array(z.string().regex(HOST_PATTERN, 'must be a host name, *.domain or host:port')).max(256) }).strict(),
+          ])
+          .optional(),
+        env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).max(256).optional(),
+      })
+      .strict(),
+  ]);
+});
+
+/** The same schema as an object (built when first touched). */
+export const sandboxSchema: ReturnType<typeof sandboxZod> = lazyObject(sandboxZod);
 
 /** The normalized sandbox, or undefined when off (absent or `false`). */
-export function sandboxSettings(raw: z.infer<typeof sandboxSchema> | undefined): SandboxSettings | undefined {
+export function sandboxSettings(raw: z.infer<ReturnType<typeof sandboxZod>> | undefined): SandboxSettings | undefined {
   if (raw === undefined || raw === false) return undefined;
   const o = raw === true ? {} : raw;
   return {

@@ -5,10 +5,10 @@
  * be secrets (env, headers, client_secret).
  */
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { isLoopback } from '../../auth/http.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../../mcp/versions.js';
-import { sandboxSchema, sandboxSettings } from './sandbox.js';
+import { sandboxSettings, sandboxZod } from './sandbox.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_RETRY_BASE_DELAY_MS,
@@ -21,133 +21,153 @@ import {
   type RetrySettings,
   type TransportKind,
 } from './types.js';
+import { lazy, lazyObject } from './zod.js';
 
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const ENV_NAME = /^[^=\0]+$/;
-const nonEmpty = z.string().min(1);
 const noNul = (s: string): boolean => !s.includes('\0');
 const noLineBreak = (s: string): boolean => !/[\r\n\0]/.test(s);
-
 const ID_TOKEN_SOURCES = ['id_token_file', 'id_token_env', 'id_token_command'] as const;
 
-/**
- * `oauth.enterprise`: the IdP that exchanges the user's ID token for an ID-JAG. Strict, so a
- * misspelt ID-token source is an error rather than a missing one.
- */
-const enterpriseSchema = z
-  .object({
-    idp_token_url: nonEmpty.refine(httpsOrLoopback, 'must be an https URL (http only on a loopback host)'),
-    client_id: nonEmpty,
+/** The zod schemas of an entry's parts, built on first use (./zod.ts). */
+const parts = lazy((z) => {
+  const nonEmpty = z.string().min(1);
+
+  /**
+   * `oauth.enterprise`: the IdP that exchanges the user's ID token for an ID-JAG. Strict, so a
+   * misspelt ID-token source is an error rather than a missing one.
+   */
+  const enterpriseSchema = z
+    .object({
+      idp_token_url: nonEmpty.refine(httpsOrLoopback, 'must be an https URL (http only on a loopback host)'),
+      client_id: nonEmpty,
+      client_secret: nonEmpty.optional(),
+      id_token_file: nonEmpty.optional(),
+      id_token_env: nonEmpty.optional(),
+      id_token_command: z.array(nonEmpty).min(1).optional(),
+    })
+    .strict()
+    .superRefine((o, ctx) => {
+      const given = ID_TOKEN_SOURCES.filter((k) => o[k] !== undefined);
+      if (given.length === 1) return;
+      const message = `give exactly one of ${ID_TOKEN_SOURCES.join(', ')} (the user's ID token)`;
+      if (given.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['id_token_file'] });
+      for (const k of given.slice(1)) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: [k] });
+    });
+
+  const oauthSchema = z.object({
+    authorization_url: nonEmpty.optional(),
+    token_url: nonEmpty.optional(),
+    registration_url: nonEmpty.optional(),
+    client_id: nonEmpty.optional(),
     client_secret: nonEmpty.optional(),
-    id_token_file: nonEmpty.optional(),
-    id_token_env: nonEmpty.optional(),
-    id_token_command: z.array(nonEmpty).min(1).optional(),
-  })
-  .strict()
-  .superRefine((o, ctx) => {
-    const given = ID_TOKEN_SOURCES.filter((k) => o[k] !== undefined);
-    if (given.length === 1) return;
-    const message = `give exactly one of ${ID_TOKEN_SOURCES.join(', ')} (the user's ID token)`;
-    if (given.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: ['id_token_file'] });
-    for (const k of given.slice(1)) ctx.addIssue({ code: z.ZodIssueCode.custom, message, path: [k] });
+    scope: z.string().optional(),
+    auto_login: z.boolean().optional(),
+    dpop: z.boolean().optional(),
+    assertion_file: nonEmpty.optional(),
+    assertion_env: nonEmpty.optional(),
+    assertion_command: z.array(nonEmpty).min(1).optional(),
+    enterprise: enterpriseSchema.optional(),
+  }).refine((o) => [o.assertion_file, o.assertion_env, o.assertion_command].filter((v) => v !== undefined).length <= 1, {
+    message: 'give at most one of assertion_file, assertion_env, assertion_command',
+  }).refine((o) => o.enterprise === undefined || [o.assertion_file, o.assertion_env, o.assertion_command].every((v) => v === undefined), {
+    message: 'enterprise-managed authorization and a workload identity (assertion_*) exclude each other',
+    path: ['enterprise'],
   });
 
-const oauthSchema = z.object({
-  authorization_url: nonEmpty.optional(),
-  token_url: nonEmpty.optional(),
-  registration_url: nonEmpty.optional(),
-  client_id: nonEmpty.optional(),
-  client_secret: nonEmpty.optional(),
-  scope: z.string().optional(),
-  auto_login: z.boolean().optional(),
-  dpop: z.boolean().optional(),
-  assertion_file: nonEmpty.optional(),
-  assertion_env: nonEmpty.optional(),
-  assertion_command: z.array(nonEmpty).min(1).optional(),
-  enterprise: enterpriseSchema.optional(),
-}).refine((o) => [o.assertion_file, o.assertion_env, o.assertion_command].filter((v) => v !== undefined).length <= 1, {
-  message: 'give at most one of assertion_file, assertion_env, assertion_command',
-}).refine((o) => o.enterprise === undefined || [o.assertion_file, o.assertion_env, o.assertion_command].every((v) => v === undefined), {
-  message: 'enterprise-managed authorization and a workload identity (assertion_*) exclude each other',
-  path: ['enterprise'],
+  /** One `retry.retry_on` item: a retryable outcome, a result code, or a JSON-RPC error code. */
+  const retryOnItem = z.union([
+    z.number().int(),
+    z.string().refine((v) => RETRYABLE_OUTCOMES.includes(v) || /^[A-Z][A-Z0-9_]{1,63}$/.test(v), {
+      message: `must be an outcome (${RETRYABLE_OUTCOMES.join(', ')}), a result code (MCPWIRE_…) or a JSON-RPC error code`,
+    }),
+  ]);
+
+  const retrySchema = z.object({
+    max_retries: z.number().int().min(0).max(100).optional(),
+    base_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
+    max_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
+    multiplier: z.number().min(1).max(10).optional(),
+    retry_on: z.array(retryOnItem).max(64).optional(),
+    retry_non_idempotent: z.boolean().optional(),
+  });
+
+  const permissionsSchema = z.object({
+    allow: z.array(nonEmpty).optional(),
+    deny: z.array(nonEmpty).optional(),
+  });
+  return { nonEmpty, oauthSchema, enterpriseSchema, retrySchema, permissionsSchema };
 });
 
-/** One `retry.retry_on` item: a retryable outcome, a result code, or a JSON-RPC error code. */
-const retryOnItem = z.union([
-  z.number().int(),
-  z.string().refine((v) => RETRYABLE_OUTCOMES.includes(v) || /^[A-Z][A-Z0-9_]{1,63}$/.test(v), {
-    message: `must be an outcome (${RETRYABLE_OUTCOMES.join(', ')}), a result code (MCPWIRE_…) or a JSON-RPC error code`,
-  }),
-]);
-
-const retrySchema = z.object({
-  max_retries: z.number().int().min(0).max(100).optional(),
-  base_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
-  max_delay_ms: z.number().int().min(0).max(3_600_000).optional(),
-  multiplier: z.number().min(1).max(10).optional(),
-  retry_on: z.array(retryOnItem).max(64).optional(),
-  retry_non_idempotent: z.boolean().optional(),
+/** The zod schema of a whole entry, built on first use. */
+const schemas = lazy((z) => {
+  const { nonEmpty, oauthSchema, enterpriseSchema, retrySchema, permissionsSchema } = parts();
+  /**
+   * The native server entry (`McpServerConfig`, plus `permissions`), field by field.
+   * Cross-field rules (`url`/`command` required by transport, URL schemes) are checked by
+   * `crossFieldIssues`, which runs even when a field fails here, so every problem shows at once.
+   */
+  const serverEntry = z.object({
+    /** `sse`: an HTTP server speaking the legacy 2024-11-05 HTTP+SSE transport (`mcp add --transport sse`). */
+    transport: z.enum(['stdio', 'http', 'sse']),
+    enabled: z.boolean().optional(),
+    command: nonEmpty.refine(noNul, 'must not contain NUL').optional(),
+    args: z.array(z.string().refine(noNul, 'must not contain NUL')).optional(),
+    cwd: nonEmpty.optional(),
+    env: z
+      .record(z.string().regex(ENV_NAME, 'invalid environment variable name'), z.string().refine(noNul, 'must not contain NUL'))
+      .optional(),
+    url: nonEmpty.optional(),
+    headers: z
+      .record(z.string().regex(HEADER_NAME, 'invalid HTTP header name'), z.string().refine(noLineBreak, 'must not contain line breaks'))
+      .optional(),
+    /** Env and header names whose values are secrets whatever they look like (src/trace/configured-secrets.ts). */
+    secret_names: z.array(nonEmpty).optional(),
+    /** Where `mcp add --from-registry` got the entry (src/registry): shown by `mcp list`, used by `mcp update`. */
+    from_registry: z
+      .object({ registry: nonEmpty, name: nonEmpty, version: nonEmpty, package: nonEmpty, inputs: z.record(z.string(), z.array(z.string())).optional() })
+      .optional(),
+    request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
+    oauth: oauthSchema.optional(),
+    permissions: permissionsSchema.optional(),
+    /** client/roots: the directories this server may see (absolute paths), offered as file:// roots. */
+    roots: z.array(nonEmpty.refine((p) => path.isAbsolute(p), 'must be an absolute directory path').refine(noNul, 'must not contain NUL')).optional(),
+    /** Tool calls (src/host/calls.ts): concurrency limit, retries, timeouts, argument checks. */
+    max_parallel: z.number().int().positive().max(10_000).optional(),
+    retry: retrySchema.optional(),
+    reset_timeout_on_progress: z.boolean().optional(),
+    max_total_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
+    validate_input: z.boolean().optional(),
+    /** server.tools#6: this server's tool annotations (`idempotentHint`, `readOnlyHint`…) are trusted for decisions (retry); default: claims only. */
+    trust_annotations: z.boolean().optional(),
+    /** `mcpwire daemon start` holds only the servers marked so, when any is (docs/daemon.md). */
+    keep_alive: z.boolean().optional(),
+    /** Run this stdio server sandboxed (./sandbox.ts, docs/sandbox.md); off when absent or false. */
+    sandbox: sandboxZod().optional(),
+    /** Pins the protocol version and so the era (src/mcp/eras/select.ts): no probe. Default: found per server. */
+    protocol_version: z
+      .string()
+      .refine((v) => unsupportedRequestedVersion(v) === undefined, { message: `must be one of ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')}` })
+      .optional(),
+  });
+  return { serverEntry, oauth: oauthSchema, enterprise: enterpriseSchema, retry: retrySchema };
 });
-
-const permissionsSchema = z.object({
-  allow: z.array(nonEmpty).optional(),
-  deny: z.array(nonEmpty).optional(),
-});
+type Schemas = ReturnType<typeof schemas>;
 
 /**
- * The native server entry (`McpServerConfig`, plus `permissions`), field by field.
- * Cross-field rules (`url`/`command` required by transport, URL schemes) are checked by
- * `crossFieldIssues`, which runs even when a field fails here, so every problem shows at once.
+ * The native server entry's zod schema (the object is built on first use, so a process that
+ * validates no entry never loads zod).
  */
-export const serverEntrySchema = z.object({
-  /** `sse`: an HTTP server speaking the legacy 2024-11-05 HTTP+SSE transport (`mcp add --transport sse`). */
-  transport: z.enum(['stdio', 'http', 'sse']),
-  enabled: z.boolean().optional(),
-  command: nonEmpty.refine(noNul, 'must not contain NUL').optional(),
-  args: z.array(z.string().refine(noNul, 'must not contain NUL')).optional(),
-  cwd: nonEmpty.optional(),
-  env: z
-    .record(z.string().regex(ENV_NAME, 'invalid environment variable name'), z.string().refine(noNul, 'must not contain NUL'))
-    .optional(),
-  url: nonEmpty.optional(),
-  headers: z
-    .record(z.string().regex(HEADER_NAME, 'invalid HTTP header name'), z.string().refine(noLineBreak, 'must not contain line breaks'))
-    .optional(),
-  /** Env and header names whose values are secrets whatever they look like (src/trace/configured-secrets.ts). */
-  secret_names: z.array(nonEmpty).optional(),
-  /** Where `mcp add --from-registry` got the entry (src/registry): shown by `mcp list`, used by `mcp update`. */
-  from_registry: z
-    .object({ registry: nonEmpty, name: nonEmpty, version: nonEmpty, package: nonEmpty, inputs: z.record(z.string(), z.array(z.string())).optional() })
-    .optional(),
-  request_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
-  oauth: oauthSchema.optional(),
-  permissions: permissionsSchema.optional(),
-  /** client/roots: the directories this server may see (absolute paths), offered as file:// roots. */
-  roots: z.array(nonEmpty.refine((p) => path.isAbsolute(p), 'must be an absolute directory path').refine(noNul, 'must not contain NUL')).optional(),
-  /** Tool calls (src/host/calls.ts): concurrency limit, retries, timeouts, argument checks. */
-  max_parallel: z.number().int().positive().max(10_000).optional(),
-  retry: retrySchema.optional(),
-  reset_timeout_on_progress: z.boolean().optional(),
-  max_total_timeout_ms: z.number().int().positive().max(2_147_483_647).optional(),
-  validate_input: z.boolean().optional(),
-  /** server.tools#6: this server's tool annotations (`idempotentHint`, `readOnlyHint`…) are trusted for decisions (retry); default: claims only. */
-  trust_annotations: z.boolean().optional(),
-  /** `mcpwire daemon start` holds only the servers marked so, when any is (docs/daemon.md). */
-  keep_alive: z.boolean().optional(),
-  /** Run this stdio server sandboxed (./sandbox.ts, docs/sandbox.md); off when absent or false. */
-  sandbox: sandboxSchema.optional(),
-  /** Pins the protocol version and so the era (src/mcp/eras/select.ts): no probe. Default: found per server. */
-  protocol_version: z
-    .string()
-    .refine((v) => unsupportedRequestedVersion(v) === undefined, { message: `must be one of ${[...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS].join(', ')}` })
-    .optional(),
-});
+export const serverEntrySchema: Schemas['serverEntry'] = lazyObject(() => schemas().serverEntry);
 
 /** The raw (snake_case) native entry type. */
-export type ServerEntry = z.infer<typeof serverEntrySchema>;
+export type ServerEntry = z.infer<Schemas['serverEntry']>;
 
 /** Keys the native entry knows; others are reported as warnings and ignored. */
-export const KNOWN_ENTRY_KEYS: ReadonlySet<string> = new Set(Object.keys(serverEntrySchema.shape));
+export function knownEntryKeys(): ReadonlySet<string> {
+  return (knownKeys ??= new Set(Object.keys(schemas().serverEntry.shape)));
+}
+let knownKeys: ReadonlySet<string> | undefined;
 
 /** One problem with one field of an entry. */
 export interface EntryIssue {
@@ -173,7 +193,7 @@ export type EntryValidation =
  * formats (`type: "sse"`); native entries never set it.
  */
 export function validateServerEntry(raw: unknown, legacySse = false): EntryValidation {
-  const parsed = serverEntrySchema.safeParse(raw);
+  const parsed = schemas().serverEntry.safeParse(raw);
   const issues = parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
   for (const extra of crossFieldIssues(raw)) {
     if (!issues.some((i) => i.field === extra.field)) issues.push(extra);
@@ -202,7 +222,7 @@ export function inferTransport(raw: unknown): { value: unknown; issue?: EntryIss
 /** Keys of `raw` (when it is an object) that the native entry does not know. */
 export function unknownEntryKeys(raw: unknown): string[] {
   if (!isPlainObject(raw)) return [];
-  return Object.keys(raw).filter((k) => !KNOWN_ENTRY_KEYS.has(k));
+  return Object.keys(raw).filter((k) => !knownEntryKeys().has(k));
 }
 
 /** Rules that involve more than one field, checked on the raw value. */
@@ -261,7 +281,7 @@ function normalizeEntry(e: ServerEntry, legacySse: boolean): ValidEntry {
 }
 
 /** The normalized retry policy of a `retry` block (every knob defaulted). */
-export function retrySettings(r: z.infer<typeof retrySchema>): RetrySettings {
+export function retrySettings(r: z.infer<Schemas['retry']>): RetrySettings {
   return {
     maxRetries: r.max_retries ?? 0,
     baseDelayMs: r.base_delay_ms ?? DEFAULT_RETRY_BASE_DELAY_MS,
@@ -272,7 +292,7 @@ export function retrySettings(r: z.infer<typeof retrySchema>): RetrySettings {
   };
 }
 
-function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedServerConfig['oauth']> {
+function normalizeOAuth(o: z.infer<Schemas['oauth']>): NonNullable<NormalizedServerConfig['oauth']> {
   const out: NonNullable<NormalizedServerConfig['oauth']> = {};
   if (o.authorization_url !== undefined) out.authorizationUrl = o.authorization_url;
   if (o.token_url !== undefined) out.tokenUrl = o.token_url;
@@ -289,7 +309,7 @@ function normalizeOAuth(o: z.infer<typeof oauthSchema>): NonNullable<NormalizedS
   return out;
 }
 
-function normalizeEnterprise(e: z.infer<typeof enterpriseSchema>): EnterpriseAuthSettings {
+function normalizeEnterprise(e: z.infer<Schemas['enterprise']>): EnterpriseAuthSettings {
   const out: EnterpriseAuthSettings = { idpTokenUrl: e.idp_token_url, clientId: e.client_id };
   if (e.client_secret !== undefined) out.clientSecret = e.client_secret;
   if (e.id_token_file !== undefined) out.idTokenFile = e.id_token_file;

@@ -7,7 +7,8 @@
  * tool marked `defer_loading` beside the API's own BM25 search tool. Definitions, argument
  * parsing and the search tool's result live here; the host wires them (`host.ts`).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
+import { lazy } from '../config/zod.js';
 import { matchesAny } from '../permissions.js';
 import type { ToolResultForAgent } from '../tool-result.js';
 import type { AdaptedTool } from '../tools.js';
@@ -82,12 +83,15 @@ export function searchToolDefinitions(): SearchToolDefinition[] {
   ];
 }
 
-const searchArgs = z.strictObject({
-  query: z.string().min(1).max(1000),
-  limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
-  servers: z.array(z.string().min(1).max(64)).max(100).optional(),
-});
-const callArgs = z.strictObject({ name: z.string().min(1).max(256), arguments: z.unknown().optional() });
+/** The search tools' argument schemas, built on first use (zod loads then: ../config/zod.ts). */
+const argSchemas = lazy((z) => ({
+  searchArgs: z.strictObject({
+    query: z.string().min(1).max(1000),
+    limit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+    servers: z.array(z.string().min(1).max(64)).max(100).optional(),
+  }),
+  callArgs: z.strictObject({ name: z.string().min(1).max(256), arguments: z.unknown().optional() }),
+}));
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -98,13 +102,13 @@ function parse<T>(name: string, schema: z.ZodType<T>, args: unknown): Parsed<T> 
 }
 
 /** The search tool's arguments checked. Errors name fields, not values. */
-export function parseSearchArgs(args: unknown): Parsed<z.infer<typeof searchArgs>> {
-  return parse(TOOL_SEARCH_NAMES.search, searchArgs, args);
+export function parseSearchArgs(args: unknown): Parsed<z.infer<ReturnType<typeof argSchemas>['searchArgs']>> {
+  return parse(TOOL_SEARCH_NAMES.search, argSchemas().searchArgs, args);
 }
 
 /** The call tool's arguments checked (`arguments` left out means `{}`). */
 export function parseCallArgs(args: unknown): Parsed<{ name: string; arguments: unknown }> {
-  const r = parse(TOOL_SEARCH_NAMES.call, callArgs, args);
+  const r = parse(TOOL_SEARCH_NAMES.call, argSchemas().callArgs, args);
   return r.ok ? { ok: true, value: { name: r.value.name, arguments: r.value.arguments ?? {} } } : r;
 }
 
