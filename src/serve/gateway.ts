@@ -137,6 +137,11 @@ export class Gateway implements SessionGateway {
     return this.servers().some((s) => s.id === id && s.config.trustAnnotations === true);
   }
 
+  /** The directories the config gives `id` as its roots (the host answers that server's `roots/list` from them). */
+  configuredRoots(id: string): readonly string[] | undefined {
+    return this.servers().find((s) => s.id === id)?.config.roots;
+  }
+
   /**
    * Whether a request may be run a second time (its first run died with a replica): reads and
    * lists, and a tool whose server's annotations the user trusts and that says it is read-only

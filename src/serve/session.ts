@@ -27,6 +27,7 @@ import type { HeldCall } from './held-call.js';
 import type { RequestInputOptions } from '../mcp/client-options.js';
 import type { InputRounds } from './input-rounds.js';
 import { asksForInput, withInputRounds } from './input-call.js';
+import { handshakeInput } from './handshake-input.js';
 import { StatelessPostTransport } from './http-stateless.js';
 import { paramHeaderProblem } from './param-headers.js';
 import type { StoreHealth } from '../store/redis-connection.js';
@@ -65,6 +66,8 @@ export interface SessionGateway {
   readonly inputRounds: InputRounds;
   /** Whether the user trusts this server's tool annotations (`trust_annotations`). */
   annotationsTrusted(server: string): boolean;
+  /** The directories the config gives this server as its roots (`roots`), if any: the gateway answers them itself. */
+  configuredRoots(server: string): readonly string[] | undefined;
   /** How downstream tools and prompts are named, and the current tools' names (names.ts). */
   readonly names: NamingMode;
   toolNames(host: McpHost): NameTable;
@@ -228,6 +231,23 @@ export class GatewaySession {
     if (bad !== undefined) throw new JsonRpcError(bad.code, bad.message);
   }
 
+  /**
+   * A request's own client side as it goes down to `server`: a 2026-07-28 request's
+   * (`modernInput`); a 2025-11-25 session's, its `initialize` capabilities and its answers to a
+   * 2026-07-28 server's input rounds (handshake-input.ts).
+   */
+  private downstreamInput(served: Served, server: string | undefined): RequestInputOptions | undefined {
+    if (served.modern) return modernInput(served);
+    if (this.clientCapabilities === undefined) return undefined;
+    const roots = server === undefined ? undefined : this.gateway.configuredRoots(server);
+    return handshakeInput({
+      declared: this.clientCapabilities,
+      request: (method, params, options) => this.conn.request(method, params, options),
+      redact: (value) => (server === undefined ? value : this.gateway.down.redact(server, value)),
+      ...(roots !== undefined ? { configuredRoots: roots } : {}),
+    });
+  }
+
   private serverInfo(): Record<string, unknown> {
     return { name: 'mcpwire-gateway', title: 'mcpwire gateway', version: this.gateway.version };
   }
@@ -274,10 +294,10 @@ export class GatewaySession {
       const rendersApps = declaresApps(served.caps ?? this.clientCapabilities);
       if (served.modern && asksForInput(served.caps)) {
         return this.held('tools/call', params, ctx, served, (call) =>
-          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, input: downstreamInput(served, call), ...asked, ...traced }, params)),
+          this.gateway.whileCalling(server, call, () => gatewayToolCall({ host, notify: (_m, p) => call.sink?.progress(p), signal: call.controller.signal, log: (s, p) => call.sink?.log(s, p), rendersApps, input: modernInput(served, call), ...asked, ...traced }, params)),
         );
       }
-      const input = downstreamInput(served);
+      const input = this.downstreamInput(served, server);
       return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
     });
     this.installResourcesAndPrompts();
@@ -302,9 +322,9 @@ export class GatewaySession {
       const view = upstreamViewUri(uri, (id) => this.host?.client(id) !== undefined); // a server's ui:// view (apps.ts)
       if (view !== undefined) return this.gateway.whileCalling(view.server, this, async () => gatewayReadResult(await down.readFrom(view.server, view.uri, ctx.signal), view.server, view.uri));
       if (served.modern && asksForInput(served.caps)) {
-        return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal, downstreamInput(served, call))));
+        return this.held('resources/read', params, ctx, served, (call) => this.gateway.whileCalling(down.serverOfUri(uri), call, () => down.readResource(uri, call.controller.signal, modernInput(served, call))));
       }
-      return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal, downstreamInput(served)));
+      return this.gateway.whileCalling(down.serverOfUri(uri), this, () => down.readResource(uri, ctx.signal, this.downstreamInput(served, down.serverOfUri(uri))));
     });
     this.on('resources/subscribe', async (params, _ctx, served) => {
       await this.ready();
@@ -335,9 +355,9 @@ export class GatewaySession {
       const args = params?.arguments as Record<string, string> | undefined;
       const server = await down.serverOfPrompt(name, ctx.signal);
       if (served.modern && asksForInput(served.caps)) {
-        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(server, call, () => down.getPrompt(name, args, call.controller.signal, downstreamInput(served, call))));
+        return this.held('prompts/get', params, ctx, served, (call) => this.gateway.whileCalling(server, call, () => down.getPrompt(name, args, call.controller.signal, modernInput(served, call))));
       }
-      return this.gateway.whileCalling(server, this, () => down.getPrompt(name, args, ctx.signal, downstreamInput(served)));
+      return this.gateway.whileCalling(server, this, () => down.getPrompt(name, args, ctx.signal, this.downstreamInput(served, server)));
     });
     this.on('completion/complete', async (params, ctx) => {
       await this.ready();
@@ -442,11 +462,9 @@ function resultReadTool(host: McpHost): Record<string, unknown>[] {
  * A 2026-07-28 request's own client side, passed down to the server serving it: the capabilities
  * the request declared (basic#44; a server then needing one it lacks says -32021 to this client,
  * basic#49), and a 2026-07-28 server's input rounds put to this client through its held call
- * under the server's own keys (input-call.ts). A handshake-era client's requests: undefined (the
- * host's client declared what the first client did, at initialize).
+ * under the server's own keys (input-call.ts). A 2025-11-25 session's: handshake-input.ts.
  */
-function downstreamInput(served: Served, call?: HeldCall): RequestInputOptions | undefined {
-  if (!served.modern) return undefined;
+function modernInput(served: Served, call?: HeldCall): RequestInputOptions {
   return {
     clientCapabilities: served.caps ?? {},
     onInputRequests: (requests, signal) => (call !== undefined ? call.askRound(requests, signal) : Promise.reject(new JsonRpcError(-32603, 'the server asks for input its client did not declare'))),
