@@ -13,7 +13,9 @@
  * client.elicitation#4, client.roots#1: never promise what nobody can answer; a 2026-07-28 client
  * that starts the gateway declares them in its first request's `_meta`). A 2026-07-28 client
  * gets such a request during its call as an `input_required` result (held-call.ts), if its
- * request declared the feature; else the server's request is refused.
+ * request declared the feature; else the server's request is refused. That is a handshake-era
+ * server's side: a 2026-07-28 server is told each request's own client's capabilities and its
+ * input requests go back to that client (session.ts, handshake-input.ts).
  */
 import { appsClientOptions } from './apps.js';
 import { connect as connectClient } from '../mcp/client.js';
