@@ -41,7 +41,7 @@ export interface HandshakeSide {
  * The 2026-07-28 capabilities of a 2025-11-25 client's declaration: only what it declared, in
  * the newer revision's shape — `elicitation`, `sampling`, `experimental`, `extensions` and any
  * other key as declared; `roots` without `listChanged` (2026-07-28 has no
- * `notifications/roots/list_changed`, changelog item 5); `tasks` left out (2025-11-25's
+ * `notifications/roots/list_changed`: its changelog removed it); `tasks` left out (2025-11-25's
  * task-augmented sampling and elicitation have no 2026-07-28 counterpart: an input request is
  * answered within its round).
  *

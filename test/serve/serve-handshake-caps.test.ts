@@ -66,7 +66,8 @@ const extensions = { 'io.modelcontextprotocol/tasks': {} };
 const text = (r: { content: unknown[] }) => (r.content[0] as { text: string }).text;
 
 describe('serve: 2025-11-25 sessions through the gateway to a 2026-07-28 server', { timeout: 90_000 }, () => {
-  it("basic#44, client.elicitation#4, client.sampling#5 (2025-11-25), basic.patterns.mrtr#13: two sessions at once, each announced with its own capabilities and each asked its own input", async () => {
+  // cites basic.patterns.mrtr#13: the server is told each session's own capabilities, so it can keep from asking what that session cannot answer
+  it("basic#44, client.elicitation#4, client.sampling#6, basic.patterns.mrtr#13: two sessions at once, each announced with its own capabilities and each asked its own input", async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     const askedA: string[] = [];
