@@ -21,6 +21,7 @@ import { CAPS, recordedMocks, type Msg } from '../support/recorded-mock.js';
 const { dir, mock, clients } = recordedMocks('serve-handshake-caps-');
 const modern = mock({ id: 'modern' });
 const fixed = mock({ id: 'fixed' });
+const tasky = mock({ id: 'tasky', scenario: 'tasks' });
 const rootsDir = fs.mkdtempSync(path.join(dir, 'roots-'));
 const config = path.join(dir, 'config.json');
 fs.writeFileSync(
@@ -32,6 +33,7 @@ fs.writeFileSync(
       servers: {
         modern: { ...modern.config, protocol_version: '2026-07-28' },
         fixed: { ...fixed.config, protocol_version: '2026-07-28', roots: [rootsDir] },
+        tasky: { ...tasky.config, protocol_version: '2026-07-28' },
       },
     },
   }),
@@ -137,5 +139,16 @@ describe('serve: 2025-11-25 sessions through the gateway to a 2026-07-28 server'
     // and that session's requests to a server without configured roots announce none
     await expect(none.callTool('modern__roots', {})).rejects.toMatchObject({ rpcCode: -32021 });
     expect(calls(modern, 'roots').at(-1)?.params._meta[CAPS]).toEqual({ extensions });
+  });
+
+  // cites basic#48: the server relies on the tasks extension only when the request declares it; the gateway declares it because its host follows the task itself
+  it('basic#48: a task-required tool of a 2026-07-28 server runs for a 2025-11-25 session that never heard of tasks (the gateway follows the task)', async () => {
+    const c = await session({});
+    const r = await c.callTool('tasky__research', { ms: 10 });
+    expect(r.isError).not.toBe(true);
+    expect(text(r)).toBe('slept 10 ms');
+    const sent = calls(tasky, 'research');
+    expect(sent.length).toBe(1);
+    expect(sent[0]!.params._meta[CAPS]).toEqual({ extensions });
   });
 });
