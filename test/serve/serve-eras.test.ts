@@ -17,6 +17,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, JsonRpcError, type McpClient } from '../../src/index.js';
 import { cli, root, startUntil, stop } from '../support/tap-helpers.js';
+import { sharedHttpGateway } from '../support/serve-http-gateway.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-eras-'));
 const config = path.join(dir, 'config.json');
@@ -52,16 +53,11 @@ async function overStdio(protocolVersion: string): Promise<McpClient> {
   return c;
 }
 
-let httpUrl: string | undefined;
+const httpGateway = sharedHttpGateway(config);
 
-/** One `mcpwire serve --http` for the file's HTTP tests. */
+/** A client of one `mcpwire serve --http` for the file's HTTP tests. */
 async function overHttp(protocolVersion: string): Promise<McpClient> {
-  if (httpUrl === undefined) {
-    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
-    gateways.push(g.child);
-    httpUrl = g.match[1]!;
-  }
-  const c = await connect({ id: 'gateway', transport: 'http', url: httpUrl }, { protocolVersion, timeoutMs: 30_000 });
+  const c = await connect({ id: 'gateway', transport: 'http', url: await httpGateway.url() }, { protocolVersion, timeoutMs: 30_000 });
   clients.push(c);
   return c;
 }

@@ -12,10 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ChildProcess } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect, type ClientOptions, type McpClient } from '../../src/index.js';
-import { cli, startUntil, stop } from '../support/tap-helpers.js';
+import { sharedHttpGateway } from '../support/serve-http-gateway.js';
 import { CAPS, recordedMocks, type Msg } from '../support/recorded-mock.js';
 
 const { dir, mock, clients } = recordedMocks('serve-handshake-caps-');
@@ -39,20 +38,11 @@ fs.writeFileSync(
   }),
 );
 
-const gateways: ChildProcess[] = [];
-afterAll(async () => {
-  for (const g of gateways.splice(0)) await stop(g);
-});
+const gateway = sharedHttpGateway(config);
 
-let url: string | undefined;
 /** A 2025-11-25 client of the file's one gateway (started by the first). */
 async function session(options: ClientOptions): Promise<McpClient> {
-  if (url === undefined) {
-    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
-    gateways.push(g.child);
-    url = g.match[1]!;
-  }
-  const c = await connect({ id: 'gateway', transport: 'http', url }, { protocolVersion: '2025-11-25', timeoutMs: 30_000, ...options });
+  const c = await connect({ id: 'gateway', transport: 'http', url: await gateway.url() }, { protocolVersion: '2025-11-25', timeoutMs: 30_000, ...options });
   clients.push(c);
   return c;
 }
