@@ -285,8 +285,10 @@ export class GatewaySession {
       const host = await this.ready();
       if (given?.name === STATUS_TOOL) return this.statusResult();
       const params = this.hostToolParams(host, given);
-      // the client's name for the tool, for the host's texts about the call (they name the server's)
-      const asked = typeof given?.name === 'string' && given.name !== TOOL_SEARCH_NAMES.call ? { asked: given.name } : {};
+      // the client's name for the tool (through the search's call tool too: the name it was given),
+      // for the host's texts about the call (they name the server's)
+      const askedName = calledToolName(given);
+      const asked = typeof askedName === 'string' ? { asked: askedName } : {};
       if (served.modern) this.checkParamHeaders(host, params);
       const called = calledToolName(params);
       const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
