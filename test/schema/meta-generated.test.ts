@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../src/schema/index.js';
+import { compileSchema, openSchemaDocument } from '../../src/schema/index.js';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -59,5 +59,15 @@ describe('the generated 2020-12 meta-schema check', () => {
     );
     expect(compileSchema({ $schema: `${S2020}#`, anyOf: [] })).toEqual({ ok: false, schemaError: 'not a valid 2020-12 schema: schema/anyOf must NOT have fewer than 1 items' });
     expect(compileSchema({ type: 'object', properties: { n: { type: 'integer' } } }).ok).toBe(true);
+  });
+
+  it("a whole document (strict mode's spec schema) is checked by the same generated check: a broken one is refused naming what is wrong, the spec's opens", () => {
+    expect(() => openSchemaDocument({ $schema: S2020, $defs: { A: { type: 'strin' } } })).toThrow(
+      'not a valid 2020-12 schema: schema/$defs/A/type must be equal to one of the allowed values, schema/$defs/A/type must be array, schema/$defs/A/type must match a schema in anyOf',
+    );
+    const spec = JSON.parse(fs.readFileSync(path.join(root, 'schema', '2025-11-25.schema.json'), 'utf8')) as object;
+    const tool = openSchemaDocument(spec, { assertFormats: true, verbose: true }).validator('/$defs/Tool');
+    expect(tool?.({ name: 'echo', inputSchema: { type: 'object' } })).toBe(true);
+    expect(tool?.({ inputSchema: { type: 'object' } })).toBe(false);
   });
 });
