@@ -15,14 +15,13 @@
  * restart of the host, and a rejected token is refreshed under a running call.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileTokenStore } from '../../src/auth/file-store.js';
 import type { StoredGrant } from '../../src/auth/types.js';
 import { createHost } from '../../src/host/host.js';
 import type { ResolvedServer } from '../../src/host/config/types.js';
-import { runCliAnswering } from '../support/cli-process.js';
+import { loginSandboxes, type LoginSandbox } from '../support/login-sandbox.js';
 import { startTestAs, type TestAs } from '../support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from '../support/oidc-mcp-server.js';
 
@@ -30,9 +29,9 @@ const SCOPE = 'mcp:tools';
 
 let as: TestAs;
 let mcp: TestMcpServer;
-const dirs: string[] = [];
-/** Every CLI output, for the leak check at the end. */
-const outputs: string[] = [];
+/** Sandboxes and every CLI output, for the leak check at the end. */
+const machines = loginSandboxes('mcpwire-oauth-e2e-');
+const { outputs, run } = machines;
 /** Every secret value seen (tokens, refresh tokens, codes, client secrets). */
 const secrets = new Set<string>();
 
@@ -45,52 +44,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await as?.close();
   await mcp?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  machines.cleanup();
 });
 
 /** The protected MCP server as a resolved HTTP server with `oauth` config, and a token store of its own folder. */
 function securedServer(id: string, prefix: string, oauth: ResolvedServer['config']['oauth']): { store: FileTokenStore; server: ResolvedServer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(dir);
+  const dir = machines.tempDir(prefix);
   const config = { args: [], env: {}, headers: {}, url: mcp.url, requestTimeoutMs: 30_000, legacySse: false, permissions: { allow: [], deny: [] }, oauth };
   return { store: new FileTokenStore(path.join(dir, 'mcp-auth.json')), server: { id, source: 'global', file: path.join(dir, 'config.json'), enabled: true, transport: 'http', config } };
 }
 
-interface Sandbox {
-  dir: string;
-  env: Record<string, string>;
-  authFile: string;
-}
+const sandbox = () => machines.sandbox();
 
-function sandbox(): Sandbox {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-oauth-e2e-'));
-  dirs.push(dir);
-  const home = path.join(dir, 'home');
-  fs.mkdirSync(path.join(dir, 'proj'), { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  const xdg = path.join(home, '.config');
-  return {
-    dir,
-    env: { HOME: home, XDG_CONFIG_HOME: xdg, MCPWIRE_CONFIG_PATH: path.join(dir, 'global', 'config.json'), MCPWIRE_TRACE: '', MCPWIRE_NO_BROWSER: '1' },
-    // The default place: the platform config dir (XDG_CONFIG_HOME/mcpwire/mcp-auth.json).
-    authFile: path.join(xdg, 'mcpwire', 'mcp-auth.json'),
-  };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the CLI; `onStderr` may answer on stdin (the login paste). */
-async function run(sb: Sandbox, args: string[], onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
-  const r = await runCliAnswering(args, { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
-  outputs.push(r.stdout + r.stderr);
-  return r;
-}
-
-function readGrant(sb: Sandbox): StoredGrant {
+function readGrant(sb: LoginSandbox): StoredGrant {
   const g = JSON.parse(fs.readFileSync(sb.authFile, 'utf8')).servers.secure as StoredGrant;
   for (const v of [g.access_token, g.refresh_token, g.client_secret]) if (v) secrets.add(v);
   return g;
@@ -106,7 +72,7 @@ async function introspect(token: string): Promise<{ active: boolean }> {
 }
 
 describe('mcpwire login / call / refresh / auth status / logout against oidc-provider', { timeout: 240_000 }, () => {
-  let sb: Sandbox;
+  let sb: LoginSandbox;
 
   it('status shows auth_required and names the next command (basic.authorization#18)', async () => {
     sb = sandbox();

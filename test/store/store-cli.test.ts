@@ -7,13 +7,13 @@
  * loopback, started here.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../src/host/host.js';
 import { parseStoreSetting, RedisTokenStore } from '../../src/host/index.js';
 import type { ResolvedServer } from '../../src/host/config/types.js';
 import { runCliAnswering } from '../support/cli-process.js';
+import { loginSandboxes, type LoginSandbox } from '../support/login-sandbox.js';
 import { startTestAs, type TestAs } from '../support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from '../support/oidc-mcp-server.js';
 import { freePort, hasRedis, redisServers, stop } from '../support/redis-server.js';
@@ -23,8 +23,8 @@ const PASSWORD = 'redis-pw-never-printed-4711';
 const redis = redisServers();
 let as: TestAs;
 let mcp: TestMcpServer;
-const dirs: string[] = [];
-const outputs: string[] = [];
+const machines = loginSandboxes('mcpwire-store-cli-');
+const { outputs, run } = machines;
 
 beforeAll(async () => {
   if (!hasRedis) return;
@@ -36,40 +36,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await as?.close();
   await mcp?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  machines.cleanup();
 });
 
-interface Sandbox {
-  dir: string;
-  env: Record<string, string>;
-  global: string;
-  authFile: string;
-}
-
-function sandbox(): Sandbox {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-store-cli-'));
-  dirs.push(dir);
-  const home = path.join(dir, 'home');
-  fs.mkdirSync(path.join(dir, 'proj'), { recursive: true });
-  fs.mkdirSync(home, { recursive: true });
-  const xdg = path.join(home, '.config');
-  const global = path.join(dir, 'global', 'config.json');
-  return {
-    dir,
-    global,
-    env: { HOME: home, XDG_CONFIG_HOME: xdg, MCPWIRE_CONFIG_PATH: global, MCPWIRE_TRACE: '', MCPWIRE_NO_BROWSER: '1', MCPWIRE_STORE: '', MCPWIRE_NO_DAEMON: '1', REDIS_PW: PASSWORD },
-    authFile: path.join(xdg, 'mcpwire', 'mcp-auth.json'),
-  };
-}
-
-async function run(sb: Sandbox, args: string[], onStderr?: (text: string, stdin: NodeJS.WritableStream) => void) {
-  const r = await runCliAnswering(args, { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
-  outputs.push(r.stdout + r.stderr);
-  return r;
-}
+const sandbox = () => machines.sandbox({ MCPWIRE_STORE: '', MCPWIRE_NO_DAEMON: '1', REDIS_PW: PASSWORD });
 
 /** Sets `mcp.store` in the global config (written as the user would, with `${REDIS_PW}`). */
-function setStore(sb: Sandbox, store: string): void {
+function setStore(sb: LoginSandbox, store: string): void {
   const doc = JSON.parse(fs.readFileSync(sb.global, 'utf8'));
   doc.mcp.store = store;
   fs.writeFileSync(sb.global, JSON.stringify(doc, null, 2));
