@@ -13,7 +13,9 @@
  * no tool holds as it is matches as a prefix (`screensh` → screenshot) — a fallback only: a
  * known word is not stretched into longer ones (`screen` does not find `screenshot`). No fuzzy matching: it costs ~10× per query at
  * 10,000 tools and an agent's queries have few typos. A tool matching more of the query's words
- * ranks above one matching fewer (`bestByWords`). A query's most common terms are left out past
+ * ranks above one matching fewer (`bestByWords`); template clones (the same tool offered by many
+ * servers, a family of one server's near-identical tools) do not fill the top: each further one
+ * matched like one above it weighs half as much. A query's most common terms are left out past
  * a budget (`vocabulary.ts`), which bounds the cost of one search in a large catalog.
  */
 import type MiniSearch from 'minisearch';
@@ -83,6 +85,8 @@ export class ToolIndex {
   private readonly docs = new Map<string, ToolDocument>();
   private readonly entries = new Map<string, IndexedTool>();
   private readonly vocabulary = new Vocabulary();
+  /** Each tool's description shape (`shapeOf`): alike results are told apart by it. */
+  private readonly shapes = new Map<string, number>();
 
   constructor(Engine: typeof MiniSearch) {
     this.engine = new Engine<TermDocument>({
@@ -118,6 +122,7 @@ export class ToolIndex {
       const { doc, terms } = termDocument(text);
       this.engine.add(doc);
       this.docs.set(id, text);
+      this.shapes.set(id, shapeOf(doc));
       this.vocabulary.add(terms);
     }
   }
@@ -128,6 +133,7 @@ export class ToolIndex {
     if (text === undefined) return;
     this.engine.discard(id);
     this.docs.delete(id);
+    this.shapes.delete(id);
     this.vocabulary.remove(termDocument(text).terms);
   }
 
@@ -146,33 +152,112 @@ export class ToolIndex {
     const boostTerm = (t: string): number => weights.get(t) ?? 1;
     const prefix = (t: string): boolean => t.length >= PREFIX_MIN && !t.startsWith('~') && this.vocabulary.count(t) === 0;
     const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm, prefix } : { boostTerm, prefix, filter });
-    return bestByWords(results, words, limit).map((r) => hit(this.entries.get(r.id)!, r.score));
+    return bestByWords(results, words, this.shapes, limit).map((r) => hit(this.entries.get(r.id)!, r.score));
   }
 }
 
+/** Each further result the query matches the same way as one ranked above it weighs this much less (see `bestByWords`). */
+export const ALIKE_DECAY = 0.5;
+const FIELD_BIT: Readonly<Record<string, number>> = { name: 1, title: 2, description: 4, params: 8, server: 16 };
+
+type Ranked = { id: string; score: number };
+
 /**
- * The `limit` best results when a query's matched *words* are counted: minisearch multiplies a
- * tool's score by the number of query terms it matched, and a word's stem and its synonym mark
- * are two terms, so one word found as itself would count as two words found. Here the score is
- * divided back and multiplied by the number of distinct words matched. Ties go by name, so the
- * answer is stable.
+ * The `limit` best results when a query's matched *words* are counted, alike results spread out.
+ *
+ * Words: minisearch multiplies a tool's score by the number of query terms it matched, and a
+ * word's stem and its synonym mark are two terms, so one word found as itself would count as
+ * two words found. Here the score is divided back and multiplied by the number of distinct words
+ * matched.
+ *
+ * Alike results: tools the query matches the same way — the same terms in the same fields — are
+ * told apart by their texts' lengths only: the same tool offered by many servers, or a family of
+ * one server's near-identical tools (`approve_alert`, `archive_alert`, …). Five of them would
+ * fill the top with clones of one answer; a user wants different tools. So each further result
+ * matched like one ranked above it weighs `ALIKE_DECAY` less than the one before (the second
+ * half, the third a quarter…): the best of each kind keeps its score, a clearly better clone
+ * still ranks above a weak different match, and the clones follow the other kinds. Ties go by
+ * name, so the answer is stable.
  */
-function bestByWords(results: readonly { id: unknown; score: number; queryTerms: string[] }[], words: ReadonlyMap<string, number>, limit: number): { id: string; score: number }[] {
-  const top: { id: string; score: number }[] = [];
+function bestByWords(results: readonly { id: unknown; score: number; queryTerms: string[]; match: Record<string, string[]> }[], words: ReadonlyMap<string, number>, shapes: ReadonlyMap<string, number>, limit: number): Ranked[] {
+  const kinds = new Map<number, Ranked[]>();
+  // the best result of each kind keeps its score, so a result below the `limit` best of them
+  // cannot make the top: it is passed over before its kind is even worked out
+  const leaders: { kind: number; score: number; id: string }[] = [];
   for (const r of results) {
     let mask = 0;
     for (const t of r.queryTerms) mask |= 1 << (words.get(t) ?? 0);
     let matched = 0;
     for (; mask !== 0; mask &= mask - 1) matched++;
     const score = (r.score / Math.max(1, r.queryTerms.length)) * matched;
+    if (leaders.length === limit && score < leaders[limit - 1]!.score) continue;
     const id = r.id as string;
-    if (top.length === limit && !ahead(score, id, top[limit - 1]!)) continue;
-    let at = top.length === limit ? limit - 1 : top.length;
-    while (at > 0 && ahead(score, id, top[at - 1]!)) at--;
-    if (top.length === limit) top.pop();
-    top.splice(at, 0, { id, score });
+    const kind = kindOf(r.match, shapes.get(id) ?? 0);
+    let alike = kinds.get(kind);
+    if (alike === undefined) kinds.set(kind, (alike = []));
+    else if (alike.length === limit && !ahead(score, id, alike[limit - 1]!)) continue;
+    const item = { id, score };
+    insertTop(alike, item, limit);
+    if (alike[0] !== item) continue;
+    const was = leaders.findIndex((l) => l.kind === kind);
+    if (was >= 0) leaders.splice(was, 1);
+    insertTop(leaders, { kind, score, id }, limit);
+  }
+  const top: Ranked[] = [];
+  for (const alike of kinds.values()) {
+    let weight = 1;
+    for (const r of alike) {
+      insertTop(top, weight === 1 ? r : { id: r.id, score: r.score * weight }, limit);
+      weight *= ALIKE_DECAY;
+    }
   }
   return top;
+}
+
+/** A number naming how a result was matched (which terms, in which fields; in any order) and its tool's description shape (`shapeOf`). */
+function kindOf(match: Record<string, string[]>, shape: number): number {
+  let kind = shape;
+  for (const term in match) {
+    let v = 0x811c9dc5;
+    for (let i = 0; i < term.length; i++) v = Math.imul(v ^ term.charCodeAt(i), 16777619);
+    let fields = 32;
+    for (const field of match[term]!) fields |= FIELD_BIT[field] ?? 0;
+    kind = (kind + mix(v ^ fields)) | 0;
+  }
+  // a small integer key (two kinds sharing a number, about once in a billion, only rank as alike)
+  return kind & 0x3fffffff;
+}
+
+/**
+ * A number naming what a tool's description says apart from the words of its own name and
+ * server: the same for template clones ("Approves the alert in Acme1." / "Archives the alert in
+ * Acme1."; the same tool offered by many servers), different for hand-written descriptions.
+ */
+function shapeOf(doc: TermDocument): number {
+  let shape = 0;
+  for (const t of doc.description) {
+    if (doc.name.includes(t) || doc.server.includes(t)) continue;
+    let v = 0x811c9dc5;
+    for (let i = 0; i < t.length; i++) v = Math.imul(v ^ t.charCodeAt(i), 16777619);
+    shape = (shape + mix(v)) | 0;
+  }
+  return shape;
+}
+
+/** Scrambles the bits of a 32-bit hash (MurmurHash3's finalizer), so sums of hashes do not collide. */
+function mix(h: number): number {
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+/** Puts `item` into `top` (best first, at most `limit`) if it belongs there. */
+function insertTop<T extends Ranked>(top: T[], item: T, limit: number): void {
+  if (top.length === limit && !ahead(item.score, item.id, top[limit - 1]!)) return;
+  let at = top.length === limit ? limit - 1 : top.length;
+  while (at > 0 && ahead(item.score, item.id, top[at - 1]!)) at--;
+  if (top.length === limit) top.pop();
+  top.splice(at, 0, item);
 }
 
 const ahead = (score: number, id: string, than: { id: string; score: number }): boolean => score > than.score || (score === than.score && id < than.id);

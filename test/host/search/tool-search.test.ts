@@ -125,6 +125,25 @@ describe('ranking', () => {
     expect(index.search('make a folder', { limit: 3 })[0]).toMatchObject({ server: 'fs', tool: 'create_directory' });
   });
 
+  it('template clones do not fill the top: the same tool of many servers, or a family of one server, gives way to a different tool (fails without the alike-results decay)', async () => {
+    // every `<server>_<verb>_alert` says the same as the others apart from its own name's words
+    const clones = ['s1', 's2', 's3', 's4'].map((server) => ({ server, tools: ['export', 'archive'].map((verb) => t(`${server}_${verb}_alert`, `${verb[0]!.toUpperCase()}${verb.slice(1)}s the alert in ${server.toUpperCase()}.`)) }));
+    const index = await indexOf([...clones, { server: 'web', tools: [t('handle_dialog', 'Accepts or dismisses a dialog: an alert, a confirm or a prompt box the page opened.')] }]);
+    const hits = top(index, 'an alert', { limit: 5 });
+    expect(hits[0]).toMatch(/_alert$/);
+    expect(hits.slice(0, 3)).toContain('handle_dialog');
+    // the clones are not dropped: they follow
+    expect(top(index, 'an alert', { limit: 10 })).toHaveLength(9);
+  });
+
+  it('tools with descriptions of their own are not clones, however alike the query finds them (fails if alike means matched the same way only)', async () => {
+    const index = await indexOf([
+      { server: 'fs', tools: [t('read_file', 'Reads the whole of one file.'), t('move_file', 'Moves or renames one file.'), t('copy_file', 'Copies one file elsewhere.')] },
+      { server: 'misc', tools: [t('file_stats', 'Counts lines and words.')] },
+    ]);
+    expect(top(index, 'file', { limit: 3 }).sort()).toEqual(['copy_file', 'move_file', 'read_file']);
+  });
+
   it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
     const schema = { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] };
     const index = await indexOf([
