@@ -181,6 +181,7 @@ type Ranked = { id: string; score: number };
  */
 function bestByWords(results: readonly { id: unknown; score: number; queryTerms: string[]; match: Record<string, string[]> }[], words: ReadonlyMap<string, number>, shapes: ReadonlyMap<string, number>, limit: number): Ranked[] {
   const kinds = new Map<number, Ranked[]>();
+  const hashes = new Map<string, number>();
   // the best result of each kind keeps its score, so a result below the `limit` best of them
   // cannot make the top: it is passed over before its kind is even worked out
   const leaders: { kind: number; score: number; id: string }[] = [];
@@ -192,7 +193,7 @@ function bestByWords(results: readonly { id: unknown; score: number; queryTerms:
     const score = (r.score / Math.max(1, r.queryTerms.length)) * matched;
     if (leaders.length === limit && score < leaders[limit - 1]!.score) continue;
     const id = r.id as string;
-    const kind = kindOf(r.match, shapes.get(id) ?? 0);
+    const kind = kindOf(r.match, shapes.get(id) ?? 0, hashes);
     let alike = kinds.get(kind);
     if (alike === undefined) kinds.set(kind, (alike = []));
     else if (alike.length === limit && !ahead(score, id, alike[limit - 1]!)) continue;
@@ -215,11 +216,11 @@ function bestByWords(results: readonly { id: unknown; score: number; queryTerms:
 }
 
 /** A number naming how a result was matched (which terms, in which fields; in any order) and its tool's description shape (`shapeOf`). */
-function kindOf(match: Record<string, string[]>, shape: number): number {
+function kindOf(match: Record<string, string[]>, shape: number, hashes: Map<string, number>): number {
   let kind = shape;
   for (const term in match) {
-    let v = 0x811c9dc5;
-    for (let i = 0; i < term.length; i++) v = Math.imul(v ^ term.charCodeAt(i), 16777619);
+    let v = hashes.get(term);
+    if (v === undefined) hashes.set(term, (v = hashOf(term)));
     let fields = 32;
     for (const field of match[term]!) fields |= FIELD_BIT[field] ?? 0;
     kind = (kind + mix(v ^ fields)) | 0;
@@ -235,13 +236,15 @@ function kindOf(match: Record<string, string[]>, shape: number): number {
  */
 function shapeOf(doc: TermDocument): number {
   let shape = 0;
-  for (const t of doc.description) {
-    if (doc.name.includes(t) || doc.server.includes(t)) continue;
-    let v = 0x811c9dc5;
-    for (let i = 0; i < t.length; i++) v = Math.imul(v ^ t.charCodeAt(i), 16777619);
-    shape = (shape + mix(v)) | 0;
-  }
+  for (const t of doc.description) if (!doc.name.includes(t) && !doc.server.includes(t)) shape = (shape + mix(hashOf(t))) | 0;
   return shape;
+}
+
+/** FNV-1a of a term's characters. */
+function hashOf(term: string): number {
+  let v = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) v = Math.imul(v ^ term.charCodeAt(i), 16777619);
+  return v;
 }
 
 /** Scrambles the bits of a 32-bit hash (MurmurHash3's finalizer), so sums of hashes do not collide. */
