@@ -9,7 +9,7 @@
  * (`isModelVisible`, src/mcp/ui-meta.ts). A missing or malformed `visibility` is the default, visible to the model.
  */
 import type { Tool } from '../../mcp/types.js';
-import { sanitizeText } from '../text.js';
+import { capText, sanitizeText } from '../text.js';
 import type { AdaptedTool } from '../tools.js';
 import { splitWords, termsOf, termOf } from './words.js';
 
@@ -40,8 +40,16 @@ export interface IndexedTool {
   serverTitle?: string;
 }
 
+/** Printable ASCII only: nothing for `sanitizeText` to strip or collapse. */
+const PLAIN = /^[\x20-\x7e]*$/;
+
+/** `sanitizeText` of a field; text with nothing to strip (most of it) is only trimmed and capped, without its four rewrites. */
+function clean(s: string, max: number): string {
+  return PLAIN.test(s) ? capText(s.trim(), max) : sanitizeText(s, max);
+}
+
 function capped(s: unknown): string {
-  return sanitizeText(typeof s === 'string' ? s : '', MAX_FIELD_CHARS);
+  return typeof s === 'string' ? clean(s, MAX_FIELD_CHARS) : '';
 }
 
 /** Parameter names and descriptions, depth-first, nested objects and array items included. */
@@ -71,7 +79,7 @@ export function toolDocument(entry: IndexedTool): ToolDocument {
     name: splitWords(capped(tool.tool)).join(' '),
     title: capped(original?.title ?? original?.annotations?.title ?? tool.annotations?.title),
     description: capped(original?.description),
-    params: sanitizeText(params.join(' '), MAX_FIELD_CHARS),
+    params: clean(params.join(' '), MAX_FIELD_CHARS),
     server: `${splitWords(tool.server).join(' ')} ${capped(entry.serverTitle)}`.trim(),
   };
 }
