@@ -241,8 +241,3 @@ export class NdjsonFramer {
     this.onMessage(value, text);
   }
 }
-
-/** Serializes one message as an NDJSON line. JSON.stringify never emits raw newlines. */
-export function frame(message: unknown): string {
-  return JSON.stringify(message) + '\n';
-}

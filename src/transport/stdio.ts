@@ -19,6 +19,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ConnectionClosedError, TransportError } from '../errors.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, NdjsonFramer } from '../jsonrpc/framer.js';
 import type { JSONRPCMessage } from '../jsonrpc/types.js';
+import { LineWriter } from './line-writer.js';
 import type { KillStep, KillStrength } from './spawn/kill.js';
 import type { SandboxLaunch } from './spawn/sandbox-launch.js';
 import type { SandboxOptions } from './spawn/sandbox-policy.js';
@@ -59,7 +60,6 @@ export interface StdioTransportOptions {
 }
 
 type State = 'new' | 'starting' | 'open' | 'closing' | 'closed';
-const RESOLVED: Promise<void> = Promise.resolve();
 /** After the process exits, how long to wait for its pipes to drain before finishing anyway. */
 const EXIT_DRAIN_MS = 50;
 /** How long a failed stdin write waits for the server's exit before ending a server that lives on. */
@@ -88,11 +88,8 @@ export class StdioTransport implements Transport {
   /** Made by start() (the ring's module loads with the spawn's). */
   private stderr: StderrRing | undefined;
   private readonly framer: NdjsonFramer;
-  /** The lines sent in this tick, not yet written (one string: no array per flush). */
-  private out = '';
-  private flushScheduled = false;
-  private drainWaiters: Array<() => void> = [];
-  private awaitingDrain = false;
+  /** The server's stdin, once spawned: the lines of one tick in one write (line-writer.ts). */
+  private readonly writer = new LineWriter();
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private finished: Promise<void>;
   private finish!: () => void;
@@ -186,6 +183,7 @@ export class StdioTransport implements Transport {
         return;
       }
       this.child = child;
+      this.writer.stream = child.stdin;
       if (this.opts.closeOnExit) this.unregisterExit = m.registerExitCloser({ close: () => this.close(), kill: () => this.killGroup() });
       child.once('error', (err: NodeJS.ErrnoException) => {
         if (this.spawned || this.state === 'closed') {
@@ -238,39 +236,9 @@ export class StdioTransport implements Transport {
         new ConnectionClosedError(`cannot send: the server process is ${this.state === 'new' ? 'not started' : 'gone'}`, this.where('transport')),
       );
     }
-    const line = (options?.serialized ?? JSON.stringify(message)) + '\n';
-    this.out = this.out === '' ? line : this.out + line;
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      // A promise job, not queueMicrotask: same queue and order, without queueMicrotask's
-      // per-call AsyncResource (a measurable cost at one flush per request).
-      void RESOLVED.then(this.flush);
-    }
     // Backpressure: while the pipe is full, senders wait for 'drain'.
-    if (this.awaitingDrain) return new Promise<void>((resolve) => this.drainWaiters.push(resolve));
-    return RESOLVED;
+    return this.writer.send(message, options?.serialized);
   }
-
-  /** Writes everything queued in this tick as one chunk (one syscall for many messages). */
-  private readonly flush = (): void => {
-    this.flushScheduled = false;
-    const data = this.out;
-    if (data === '' || this.child === undefined) return;
-    this.out = '';
-    const stdin = this.child.stdin;
-    if (stdin.destroyed || stdin.writableEnded) return;
-    if (!stdin.write(data) && !this.awaitingDrain) {
-      this.awaitingDrain = true;
-      stdin.once('drain', this.releaseDrain);
-    }
-  };
-
-  private readonly releaseDrain = (): void => {
-    this.awaitingDrain = false;
-    const waiters = this.drainWaiters;
-    this.drainWaiters = [];
-    for (const w of waiters) w();
-  };
 
   close(): Promise<void> {
     this.closeRequested = true;
@@ -290,7 +258,7 @@ export class StdioTransport implements Transport {
     const child = this.child;
     // Still loading the spawn's modules: start() sees the close and settles (closed during start).
     if (child === undefined || rt === undefined) return this.finished;
-    this.flush();
+    this.writer.flush();
     const { stdinCloseWaitMs = 2000, sigtermWaitMs = 2000 } = this.opts.shutdown ?? {};
     for (const rung of rt.shutdownLadder(process.platform, child.pid, { stdinCloseWaitMs, sigtermWaitMs })) {
       if (rung.kind === 'close-stdin') child.stdin.end();
@@ -359,7 +327,7 @@ export class StdioTransport implements Transport {
     child.stdout.destroy();
     child.stderr.destroy();
     child.stdin.destroy();
-    this.releaseDrain();
+    this.writer.end();
     // Make sure nothing the server started outlives it (its group; see spawn/kill.ts for Windows).
     const m = rt!;
     if (m.killsGroupAfterExit(process.platform) && child.pid !== undefined) m.runKillStep(m.killStep(process.platform, child.pid, 'kill'));
