@@ -20,7 +20,7 @@
  * failure is a tool error result whose text says what happened.
  */
 import { isModelVisible } from '../mcp/ui-meta.js';
-import { TOOL_SEARCH_NAMES, type HostCallResult, type McpHost } from '../host/index.js';
+import { TOOL_SEARCH_NAMES, type AgentCallOptions, type HostCallResult, type McpHost } from '../host/index.js';
 import { invalidParams } from './downstream.js';
 import { gatewayResultViews } from './apps.js';
 import { excerpt } from '../jsonrpc/types.js';
@@ -47,12 +47,15 @@ export interface CallDeps {
 
 /** The caller's `_meta` as it goes down (see the module comment); undefined when nothing is left. */
 export function downstreamMeta(caller: unknown, correlation: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const out: Record<string, unknown> = {};
+  let out: Record<string, unknown> | undefined;
   if (caller !== null && typeof caller === 'object' && !Array.isArray(caller)) {
-    for (const [k, v] of Object.entries(caller)) if (k !== 'progressToken' && !k.startsWith('io.modelcontextprotocol/')) out[k] = v;
+    for (const k in caller) {
+      if (!Object.hasOwn(caller, k) || k === 'progressToken' || k.startsWith('io.modelcontextprotocol/')) continue;
+      (out ??= {})[k] = (caller as Record<string, unknown>)[k];
+    }
   }
-  if (correlation !== undefined) Object.assign(out, correlation);
-  return Object.keys(out).length > 0 ? out : undefined;
+  if (correlation !== undefined) for (const k in correlation) if (Object.hasOwn(correlation, k)) (out ??= {})[k] = correlation[k];
+  return out;
 }
 
 /** The tool a `tools/call` runs: its `name`, or for the tool-search mode's call tool the found tool it names. */
@@ -66,42 +69,64 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const name = params?.name;
   if (typeof name !== 'string') throw invalidParams('tools/call: "name" must be a string');
   const args = params?.arguments ?? {};
-  const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
-  let last = -Infinity;
-  let done = false;
+  const callerMeta = params?._meta as Record<string, unknown> | undefined;
+  const token = callerMeta?.progressToken;
   const called = calledToolName(params);
   const entry = typeof called === 'string' ? deps.host.catalog.byName.get(called) : undefined;
   const server = entry?.server;
-  const meta = downstreamMeta(params?._meta, deps.correlation);
-  const appOnly = deps.rendersApps === true && entry !== undefined && !isModelVisible(entry.tool);
-  const result = await deps.host.callTool(name, args, {
-    signal: deps.signal,
-    ...(appOnly ? { caller: 'app' as const } : {}),
-    ...(meta !== undefined ? { _meta: meta } : {}),
-    ...deps.input,
-    ...(typeof token === 'string' || typeof token === 'number'
-      ? {
-          onProgress: (p) => {
-            if (done || !(p.progress > last)) return;
-            last = p.progress;
-            const out: Record<string, unknown> = { progressToken: token, progress: p.progress };
-            if (p.total !== undefined) out.total = p.total;
-            if (p.message !== undefined) out.message = p.message;
-            deps.notify('notifications/progress', out);
-          },
-          progressIntervalMs: 0,
-        }
-      : {}),
-    onLog: (p) => deps.log(server, p),
-  });
-  done = true;
+  // One literal, then what applies (a `{...spread}` literal per option costs more than the call's own work here).
+  const options: AgentCallOptions = { signal: deps.signal, onLog: (p) => deps.log(server, p) };
+  if (deps.rendersApps === true && entry !== undefined && !isModelVisible(entry.tool)) options.caller = 'app';
+  const meta = callerMeta === undefined && deps.correlation === undefined ? undefined : downstreamMeta(callerMeta, deps.correlation);
+  if (meta !== undefined) options._meta = meta;
+  if (deps.input !== undefined) Object.assign(options, deps.input);
+  const progress = typeof token === 'string' || typeof token === 'number' ? new ProgressRelay(token, deps.notify) : undefined;
+  if (progress !== undefined) {
+    options.onProgress = progress.relay;
+    options.progressIntervalMs = 0;
+  }
+  const result = await deps.host.callTool(name, args, options);
+  if (progress !== undefined) progress.done = true;
   if (result.outcome === 'unknown_tool') throw invalidParams(text(result) || `unknown tool "${excerpt(name, 200)}"`);
   // the server needs a capability the caller did not declare (basic#49): the caller learns it as the server said it
   if (result.rpcError?.code === MISSING_REQUIRED_CLIENT_CAPABILITY) throw new JsonRpcError(MISSING_REQUIRED_CLIENT_CAPABILITY, result.rpcError.message, result.rpcError.data);
-  const out = server === undefined ? toCallToolResult(result) : gatewayResultViews(server, toCallToolResult(result)); // ui:// views mapped (apps.ts)
+  const plain = toCallToolResult(result);
+  // ui:// views mapped (apps.ts: only resource and resource_link blocks have a URI to map)
+  const out = server !== undefined && hasResourceBlock(result.content) ? gatewayResultViews(server, plain) : plain;
   if (deps.asked !== undefined && entry !== undefined && !RAN.has(result.outcome)) out.content = askedAs(out.content as unknown[], deps.asked, entry.tool.name);
   if (entry?.tool.outputSchema !== undefined && out.structuredContent === undefined && out.isError !== true) out.isError = true;
   return out;
+}
+
+/**
+ * The downstream server's progress as the caller's: with the caller's token, only increasing
+ * values (a retry starts over), nothing once the call has settled (`done`).
+ */
+class ProgressRelay {
+  done = false;
+  private last = -Infinity;
+
+  constructor(
+    private readonly token: string | number,
+    private readonly notify: CallDeps['notify'],
+  ) {}
+
+  readonly relay = (p: { progress: number; total?: number; message?: string }): void => {
+    if (this.done || !(p.progress > this.last)) return;
+    this.last = p.progress;
+    const out: Record<string, unknown> = { progressToken: this.token, progress: p.progress };
+    if (p.total !== undefined) out.total = p.total;
+    if (p.message !== undefined) out.message = p.message;
+    this.notify('notifications/progress', out);
+  };
+}
+
+function hasResourceBlock(content: readonly unknown[]): boolean {
+  for (const block of content) {
+    const type = (block as { type?: unknown } | null)?.type;
+    if (type === 'resource_link' || type === 'resource') return true;
+  }
+  return false;
 }
 
 /** Outcomes whose content is the tool's own answer; every other is the host's text about the call. */
