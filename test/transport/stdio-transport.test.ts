@@ -97,7 +97,8 @@ describe('stdio transport (basic/transports stdio)', () => {
     let diag = 0;
     t.ondiagnostic = () => diag++;
     await t.start();
-    await new Promise((r) => setTimeout(r, 300));
+    // the child writes its 100 kB at once; on a loaded machine that takes as long as it takes
+    await until('the end of stderr', () => t.stderrTail.endsWith('END-OF-STDERR'));
     const tail = t.stderrTail;
     expect(tail.endsWith('END-OF-STDERR')).toBe(true);
     expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(64 * 1024);
@@ -144,14 +145,14 @@ describe('stdio transport (basic/transports stdio)', () => {
   });
 
   it('basic.lifecycle#15: escalates to SIGTERM, then SIGKILL, for a server that ignores both', async () => {
-    const t = transport(`process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); setInterval(() => {}, 1000)`, {
+    const t = transport(`process.on('SIGTERM', () => {}); process.stdin.resume(); process.stdin.on('end', () => {}); process.stderr.write('ready'); setInterval(() => {}, 1000)`, {
       shutdown: { stdinCloseWaitMs: 100, sigtermWaitMs: 100 },
     });
     const events: string[] = [];
     t.onevent = (e) => events.push(e.type === 'signal' ? `signal:${e.signal}` : e.type);
     await t.start();
     const pid = t.pid!;
-    await new Promise((r) => setTimeout(r, 200)); // let the child install its SIGTERM handler
+    await until('the child to install its SIGTERM handler', () => t.stderrTail.includes('ready'));
     await t.close();
     expect(events).toContain('signal:SIGTERM');
     expect(events).toContain('signal:SIGKILL');
