@@ -7,10 +7,12 @@
 // traced/untraced per round (median [min-max]).
 // --era 2026-07-28|2025-11-25: each build pinned to that era (clients/era-client-bench.mjs) on
 // the SDK v2 dual server, untraced only (the bench's eras rows).
+// --eras: both eras of each build on the SDK v2 dual server (A handshake, A modern, B handshake,
+// B modern), untraced; the ratios are modern/handshake per build (the bench's eras c64 row).
 // --gateway: the untraced client (this build's) through each build's `mcpwire serve` (stdio) in
 // front of the SDK server instead; what is compared is the gateway process's own CPU per call.
 //
-//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V] [--gateway] [--seq 3000] [--conc-n 12800]
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway] [--seq 3000] [--conc-n 12800]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +27,7 @@ const opt = (k, d) => {
   const i = args.indexOf(`--${k}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : d;
 };
-const FLAGS = new Set(['--gateway']);
+const FLAGS = new Set(['--gateway', '--eras']);
 const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
 const gateway = args.includes('--gateway');
 if (!distA || !distB) {
@@ -45,8 +47,15 @@ const gatewayConfig = path.join(staged.dir, 'gateway.json');
 fs.writeFileSync(gatewayConfig, JSON.stringify({ version: 1, mcp: { servers: { bench: { transport: 'stdio', command: process.execPath, args: [H('server.mjs'), 'stdio'] } } } }));
 const serve = (dist) => [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.resolve(dist, 'cli', 'main.js'), '--config', gatewayConfig, 'serve'].join(' ');
 const era = opt('era', undefined);
+const eras = args.includes('--eras');
 const dual = [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs'), 'stdio'].join(' ');
-const VARIANTS = era !== undefined ? {
+const eraClient = (dist, v) => [H('era-client-bench.mjs'), index(dist), 'stdio', '--server-cmd', dual, '--protocol-version', v];
+const VARIANTS = eras ? {
+  'A handshake': eraClient(distA, '2025-11-25'),
+  'A modern': eraClient(distA, '2026-07-28'),
+  'B handshake': eraClient(distB, '2025-11-25'),
+  'B modern': eraClient(distB, '2026-07-28'),
+} : era !== undefined ? {
   A: [H('era-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', dual, '--protocol-version', era],
   B: [H('era-client-bench.mjs'), index(distB), 'stdio', '--server-cmd', dual, '--protocol-version', era],
 } : gateway ? {
@@ -77,10 +86,10 @@ try {
   const cpu = gateway ? ['gateway µs/call', 'seq_server_cpu_us', 'conc_server_cpu_us'] : ['client µs/call', 'seq_client_cpu_us', 'conc_client_cpu_us'];
   const metrics = [[`${cpu[0]} seq`, cpu[1]], [`${cpu[0]} c64`, cpu[2]], ['seq calls/s', 'seq_cps'], ['c64 calls/s', 'conc_cps']];
   if (!gateway) metrics.push(['server µs/call seq', 'seq_server_cpu_us'], ['server µs/call c64', 'conc_server_cpu_us']);
-  console.log(`${gateway ? 'serve (stdio) before the SDK' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
+  console.log(`${gateway ? 'serve (stdio) before the SDK' : eras ? 'SDK v2 dual, both eras,' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
   console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
   const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
-  const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B']].filter((p) => rows[p[1]]);
+  const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B'], ['A modern / A handshake', 'A modern', 'A handshake'], ['B modern / B handshake', 'B modern', 'B handshake'], ['B modern / A modern', 'B modern', 'A modern']].filter((p) => rows[p[1]]);
   console.log(table(['ratio (same round)', 'CPU/call seq', 'CPU/call c64', 'c64 calls/s'], pairs.map(([label, x, y]) => [label, cell(ratio(x, y, cpu[1])), cell(ratio(x, y, cpu[2])), cell(ratio(x, y, 'conc_cps'))])));
 } finally {
   staged.cleanup();
