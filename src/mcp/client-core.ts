@@ -444,15 +444,29 @@ export abstract class ClientCore extends EventEmitter {
   }
 
   /**
+   * A request that may be answered with an interim result (`roundTrips`), read where it settles:
+   * a final result goes to `mapResult` at once, an interim one is followed through its input
+   * rounds (mrtr.ts) first. A chained `then` and an async function for every 2026-07-28
+   * tools/call (a final result but for the rare interim one) cost three promises and their jobs.
+   */
+  private roundTripMap(method: string, params: Record<string, unknown> | undefined, options: McpRequestOptions | undefined, mapResult: ResultMap): ResultMap {
+    const startedAt = Date.now();
+    return (raw) =>
+      this.codec.interim(method, raw) === undefined ? mapResult(raw) : followInputRounds(this.roundTrips, method, params, options, raw, startedAt).then(mapResult);
+  }
+
+  /**
    * `request` resolving with what `mapResult` makes of the result. On the plain path (no span,
-   * no re-issue, no input rounds) it is applied where the request settles (connection.ts
-   * `ResultMap`): no promise chained; otherwise after everything `request` does.
+   * no re-issue) it is applied where the request settles (connection.ts `ResultMap`), after the
+   * input rounds of an interim result (`roundTripMap`): no promise chained; otherwise after
+   * everything `request` does.
    */
   private requestMapped<T>(method: string, params: Record<string, unknown> | undefined, options: McpRequestOptions | undefined, mapResult: ResultMap): Promise<T> {
-    if (this.telemetry !== undefined || this.transport?.cancelsByClosing === true || this.codec.roundTrips(method)) {
+    if (this.telemetry !== undefined || this.transport?.cancelsByClosing === true) {
       return this.request(method, params, options).then(mapResult) as Promise<T>;
     }
-    return this.session.send<T>(method, this.codec.requestParams(method, params, options?.clientCapabilities), options, this.eraError, mapResult);
+    const read = this.codec.roundTrips(method) ? this.roundTripMap(method, params, options, mapResult) : mapResult;
+    return this.session.send<T>(method, this.codec.requestParams(method, params, options?.clientCapabilities), options, this.eraError, read);
   }
 
   /** The era's meaning of a request's error (-32042: a UrlElicitationRequiredError, client/elicitation). */
