@@ -514,7 +514,7 @@ out.push(`machine: ${machine.cpus} cores ${machine.cpu_model}, ${machine.platfor
   `loadavg ${machine.loadavg_start} -> ${machine.loadavg_end}; ${runs} interleaved run(s)${quick ? ' (quick loads)' : ''}, ${machine.elapsed_s} s`);
 out.push('\nEnd-to-end (median [min-max] over runs; same harness loads: seq 5,000 after 2,000 warm-up, 20,000 at 64 in flight, 10 MiB blob)');
 out.push(mainTable);
-out.push('\nRatios, each between two clients on the same server (median/median; "per run" = pairs from the same interleaved run)');
+out.push('\nRatios, each between two clients on the same server (the median of the per-run ratios, "per run" = pairs from the same interleaved run; median/median where the two never share a run)');
 out.push(ratioTable);
 const warnings = rows.filter((r) => r.max_listener_warnings > 0).map((r) => `${r.label} run ${r.run}: ${r.max_listener_warnings} MaxListenersExceededWarning`);
 const blobErrors = rows.filter((r) => r.blob_error).map((r) => `${r.label} run ${r.run}: blob error ${r.blob_error}`);
