@@ -47,8 +47,6 @@ export function openClientConnection(
     onOtherNotification: (method, params, extra) =>
       h.emit('notification', extra?.relatedRequestId === undefined ? { method, params } : { method, params, relatedRequestId: extra.relatedRequestId }),
   });
-  // a 2026-07-28 request's text with its constant `_meta` spliced in (eras/modern.ts)
-  connection.requestText = (message) => h.codec.requestText?.(message);
   // task-augmented sampling/elicitation from the server run as tasks the client owns
   const taskReceiver = createTaskReceiver(connection, h.options, () => h.codec.has('tasks'));
   const echoing = relatedTaskEchoing(connection);

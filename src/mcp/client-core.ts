@@ -351,6 +351,9 @@ export abstract class ClientCore extends EventEmitter {
   private async initialize(signal: AbortSignal | undefined): Promise<void> {
     this.lifecycle.transition('initializing');
     await this.codec.open(this.eraIo, { signal, timeoutMs: this.options.initializeTimeoutMs ?? this.options.timeoutMs });
+    // 2026-07-28: a request's text with the constant `_meta` spliced in (eras/modern.ts); none in
+    // the handshake era, whose requests then take the connection's plain path (no hook per request)
+    this.connection!.requestText = this.codec.era === 'modern' ? (message) => this.codec.requestText(message) : undefined;
     this.lifecycle.transition('ready');
   }
 
