@@ -3,9 +3,15 @@
  * (eras/modern.ts `requestText`): the bytes must parse to exactly the message `requestParams`
  * made (basic#44/#47: the required `_meta` fields on every request), and any params the codec did
  * not just make (a progress token added, the caller's own `_meta`) fall back to serialization.
+ * The client gives the connection that hook in the 2026-07-28 era only: a handshake-era request
+ * takes the connection's plain path, with nothing asked per request (protocol/connection.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ModernCodec } from '../../src/mcp/eras/modern.js';
+import { EraSelector } from '../../src/mcp/eras/select.js';
+import { LEGACY_SERVER, MODERN_SERVER, recordedMocks } from '../support/recorded-mock.js';
+
+const { mock, open } = recordedMocks('era-request-text-');
 
 const codec = () =>
   new ModernCodec({ serverId: 's', protocolVersion: '2026-07-28', capabilities: { roots: { listChanged: true } }, clientInfo: { name: 'c "quoted"', version: '1.0' } });
@@ -50,5 +56,24 @@ describe('a 2026-07-28 request written with its _meta spliced in as text', () =>
     expect(c.requestText(message(1, 'tools/call', first))).toBeUndefined();
     const own = c.requestParams('tools/call', { name: 'c', _meta: { progressToken: 7 } })!;
     expect(c.requestText(message(1, 'tools/call', own))).toBeUndefined();
+  });
+});
+
+describe('the request text hook, by era', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('a 2026-07-28 client writes its requests\' text through the codec; a handshake-era client asks it nothing per request', async () => {
+    const asked = vi.spyOn(EraSelector.prototype, 'requestText');
+    const modern = await open(mock({ script: MODERN_SERVER, id: 'modern' }).config);
+    expect(modern.era).toBe('modern');
+    await modern.callTool('echo', { text: 'spliced' });
+    expect(asked.mock.results.some((r) => typeof r.value === 'string' && r.value.includes('"spliced"'))).toBe(true);
+    asked.mockClear();
+    const legacy = await open(mock({ script: LEGACY_SERVER, id: 'legacy' }).config);
+    expect(legacy.era).toBe('handshake');
+    expect((await legacy.listTools()).length).toBeGreaterThan(0);
+    expect(asked).not.toHaveBeenCalled();
   });
 });
