@@ -11,9 +11,11 @@
 // B modern), untraced; the ratios are modern/handshake per build (the bench's eras c64 row).
 // --gateway: the untraced client (this build's) through each build's `mcpwire serve` (stdio) in
 // front of the SDK server instead; what is compared is the gateway process's own CPU per call.
+// --gateway --http: the same through `mcpwire serve --http` (a fresh gateway per run, the client
+// over HTTP on loopback; its CPU read from /proc).
 //
-//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway] [--seq 3000] [--conc-n 12800]
-import { spawnSync } from 'node:child_process';
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway [--http]] [--seq 3000] [--conc-n 12800]
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,9 +29,10 @@ const opt = (k, d) => {
   const i = args.indexOf(`--${k}`);
   return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : d;
 };
-const FLAGS = new Set(['--gateway', '--eras']);
+const FLAGS = new Set(['--gateway', '--eras', '--http']);
 const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
 const gateway = args.includes('--gateway');
+const overHttp = gateway && args.includes('--http');
 if (!distA || !distB) {
   console.error('usage: node bench/proc-ab.mjs <distA> <distB> [--rounds N] [--server raw|sdk]');
   process.exit(2);
@@ -68,7 +71,49 @@ const VARIANTS = eras ? {
   'B traced': [H('traced-client-bench.mjs'), index(distB), 'stdio', '--server-cmd', srv],
 };
 
-function once(name) {
+const HTTP_DIST = { A: distA, B: distB };
+
+/** `mcpwire serve --http` of `dist` on CPU 1: its pid and URL once it listens. */
+function startHttpGateway(dist) {
+  const [cmd, ...rest] = [...serve(dist).split(' '), '--http'];
+  const child = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let buf = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('serve --http did not start')), 15_000);
+    child.stderr.on('data', (c) => {
+      buf += c;
+      const m = /LISTEN (http:\/\/\S+)/.exec(buf);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve --http exited (${code}): ${buf.slice(-400)}`)));
+  });
+}
+
+async function once(name) {
+  if (overHttp) {
+    const { child, url } = await startHttpGateway(HTTP_DIST[name]);
+    try {
+      const clientArgs = [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'http', url, '--server-pid', String(child.pid), '--impl', 'mcpwire'];
+      const r = await new Promise((resolve) => {
+        const c = spawn(cli[0], [...cli.slice(1), '--expose-gc', ...clientArgs, ...load], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        c.stdout.on('data', (d) => (stdout += d));
+        c.stderr.on('data', (d) => (stderr += d));
+        c.once('close', (status) => resolve({ status, stdout, stderr }));
+      });
+      const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
+      if (r.status !== 0 || !line) throw new Error(`${name} failed: ${r.stderr.slice(-400)}`);
+      return JSON.parse(line);
+    } finally {
+      const gone = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await gone;
+    }
+  }
   const r = spawnSync(cli[0], [...cli.slice(1), '--expose-gc', ...VARIANTS[name], ...load], { encoding: 'utf8', timeout: 300_000 });
   const line = r.stdout?.split('\n').find((l) => l.startsWith('{'));
   if (r.status !== 0 || !line) throw new Error(`${name} failed: ${r.stderr?.slice(-400)}`);
@@ -81,12 +126,12 @@ const load0 = os.loadavg()[0].toFixed(2);
 try {
   for (let i = 0; i < rounds; i++) for (let j = 0; j < names.length; j++) {
     const name = names[(i + j) % names.length];
-    rows[name].push(once(name));
+    rows[name].push(await once(name));
   }
   const cpu = gateway ? ['gateway µs/call', 'seq_server_cpu_us', 'conc_server_cpu_us'] : ['client µs/call', 'seq_client_cpu_us', 'conc_client_cpu_us'];
   const metrics = [[`${cpu[0]} seq`, cpu[1]], [`${cpu[0]} c64`, cpu[2]], ['seq calls/s', 'seq_cps'], ['c64 calls/s', 'conc_cps']];
   if (!gateway) metrics.push(['server µs/call seq', 'seq_server_cpu_us'], ['server µs/call c64', 'conc_server_cpu_us']);
-  console.log(`${gateway ? 'serve (stdio) before the SDK' : eras ? 'SDK v2 dual, both eras,' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
+  console.log(`${gateway ? `serve (${overHttp ? 'HTTP' : 'stdio'}) before the SDK` : eras ? 'SDK v2 dual, both eras,' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
   console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
   const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
   const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B'], ['A modern / A handshake', 'A modern', 'A handshake'], ['B modern / B handshake', 'B modern', 'B handshake'], ['B modern / A modern', 'B modern', 'A modern']].filter((p) => rows[p[1]]);

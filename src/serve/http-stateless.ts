@@ -15,11 +15,19 @@
  * - Anything the server sends first (progress, a log message the request asked for, a
  *   subscription's notifications) opens an SSE stream instead, and the answer ends it.
  * - A closed stream ends the request's session (no resumption in 2026-07-28).
+ *
+ * Untraced, a request (not `subscriptions/listen`) is served by the listener's one
+ * `StatelessRequests`: one gateway session for all of them, built once, each request under an
+ * id of the transport's own (the clients' ids may be the same), answered on its own POST with
+ * its own id; a POST closed before its answer cancels that request. A notification, a
+ * `subscriptions/listen` and, with tracing on, every request get a `StatelessPostTransport`: a
+ * session of their own for that one POST.
  */
 import type http from 'node:http';
 import { excerpt, type JSONRPCMessage } from '../jsonrpc/types.js';
 import { HEADER_MISMATCH, UNSUPPORTED_PROTOCOL_VERSION } from '../mcp/eras/modern-errors.js';
 import type { MessageExtra, SendOptions, Transport } from '../transport/types.js';
+import { IdTable } from '../util/id-table.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
 import { decodeHeaderValue } from './param-headers.js';
 
@@ -114,5 +122,112 @@ export class StatelessPostTransport implements Transport {
     this.closed = true;
     if (!this.res.writableEnded) this.res.end();
     this.onclose?.();
+  }
+}
+
+/** One request served through `StatelessRequests`: its POST and the id its client gave it. */
+interface Pending {
+  res: http.ServerResponse;
+  headers: http.IncomingHttpHeaders;
+  clientId: unknown;
+  /** An SSE stream is open (something went out before the answer). */
+  streaming: boolean;
+}
+
+/** The transport's id of a request and the transport, kept on its response for the `close` listener. */
+const REQUEST = Symbol('mcpwire.statelessRequest');
+const OWNER = Symbol('mcpwire.statelessRequests');
+type Tagged = http.ServerResponse & { [REQUEST]?: number; [OWNER]?: StatelessRequests };
+
+/** The `close` listener of every such POST: one function, its transport found on the response. */
+function closeListener(this: http.ServerResponse): void {
+  (this as Tagged)[OWNER]?.gone(this as Tagged);
+}
+
+/**
+ * The transport of the one session that serves the untraced stateless requests (see the module
+ * comment): each request is given an id of this transport's (an integer counter, so the
+ * connection's table of requests in flight never grows a Map), its POST found again by that id
+ * when its answer or a notification of it goes out.
+ */
+export class StatelessRequests implements Transport {
+  readonly kind = 'streamable-http';
+  onmessage?: (message: unknown, extra?: MessageExtra, text?: string) => void;
+  onclose?: (error?: Error) => void;
+  private readonly pending = new IdTable<number, Pending>();
+  private next = 0;
+  private closed = false;
+
+  async start(): Promise<void> {}
+
+  /** Serves `message` (a request) on `res`. */
+  accept(message: Record<string, unknown>, res: http.ServerResponse, headers: http.IncomingHttpHeaders): void {
+    if (this.closed) return void res.writeHead(503, { 'content-type': 'text/plain' }).end('mcpwire serve: closing\n');
+    const id = this.next;
+    this.next = (this.next + 1) & 0x7fffffff;
+    this.pending.set(id, { res, headers, clientId: message.id, streaming: false });
+    (res as Tagged)[REQUEST] = id;
+    (res as Tagged)[OWNER] = this;
+    res.on('close', closeListener);
+    message.id = id;
+    this.onmessage?.(message, undefined, undefined);
+  }
+
+  /** The POST headers of the request with this transport id (param-headers.ts checks a tool's `Mcp-Param-*`). */
+  headersOf(id: unknown): http.IncomingHttpHeaders | undefined {
+    return typeof id === 'number' ? this.pending.get(id)?.headers : undefined;
+  }
+
+  /** A notification of the request with this transport id, on its POST's stream (opened as SSE first). */
+  notifyFor(id: unknown, method: string, params?: Record<string, unknown>): Promise<void> {
+    const p = typeof id === 'number' ? this.pending.get(id) : undefined;
+    if (p === undefined || p.res.writableEnded) return Promise.resolve();
+    const text = JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    this.event(p, text);
+    return Promise.resolve();
+  }
+
+  /** An answer goes out on its request's POST with the client's id; anything else has no stream here. */
+  async send(message: JSONRPCMessage, _options?: SendOptions): Promise<void> {
+    const m = message as unknown as Record<string, unknown>;
+    if (m.method !== undefined || typeof m.id !== 'number') return;
+    const p = this.pending.get(m.id);
+    if (p === undefined) return;
+    this.pending.delete(m.id);
+    if (p.res.writableEnded) return;
+    m.id = p.clientId;
+    const text = JSON.stringify(m);
+    if (!p.streaming) {
+      p.res.writeHead(statusOf(m), { 'content-type': 'application/json' }).end(text);
+      return;
+    }
+    this.event(p, text);
+    p.res.end();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const [id, p] of this.pending.entries()) {
+      this.pending.delete(id);
+      if (!p.res.writableEnded) p.res.end();
+    }
+    this.onclose?.();
+  }
+
+  private event(p: Pending, text: string): void {
+    if (!p.streaming) {
+      p.streaming = true;
+      p.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    }
+    p.res.write(`event: message\ndata: ${text}\n\n`);
+  }
+
+  /** A POST closed: unanswered, its request is cancelled (a lost stream loses the request, 2026-07-28). */
+  gone(res: Tagged): void {
+    const id = res[REQUEST];
+    if (id === undefined || this.pending.get(id)?.res !== res) return;
+    this.pending.delete(id);
+    this.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'the client closed the stream' } }, undefined, undefined);
   }
 }

@@ -19,8 +19,8 @@
  * (http-history.ts).
  *
  * 2026-07-28 (no sessions): a POST without `MCP-Session-Id` whose request names a version in its
- * `_meta` is served statelessly (modern.ts) by a session that lives as long as that POST's
- * stream, its answer on it; no session id is handed out.
+ * `_meta` is served statelessly (modern.ts), its answer on that POST's stream; no session id is
+ * handed out. One session serves all such requests, built once (http-stateless.ts).
  */
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
@@ -39,7 +39,8 @@ import { RedisServeState } from '../store/redis-sessions.js';
 import { HeldForwarder } from './held-forward.js';
 import { GATEWAY_PROTOCOL_VERSION } from './session.js';
 import { MODERN_VERSION, modernVersionOf } from './modern.js';
-import { headerProblem, refuseModern, StatelessPostTransport } from './http-stateless.js';
+import { headerProblem, refuseModern, StatelessPostTransport, StatelessRequests } from './http-stateless.js';
+import { traceFile } from './trace.js';
 
 export interface ServeHttpOptions extends GatewayOptions {
   /** `host:port` (default 127.0.0.1:0, a free port). */
@@ -163,6 +164,11 @@ class Router {
   private readonly token: Buffer | undefined;
   private readonly budget: HistoryBudget;
   private readonly maxSessions: number;
+  /** With tracing on, each stateless POST gets a session of its own (its trace lines are its own). */
+  private readonly traced: boolean;
+  /** The transport of the session serving the stateless requests, once started. */
+  private requests: StatelessRequests | undefined;
+  private requestsStarting: Promise<StatelessRequests> | undefined;
 
   constructor(
     private readonly gateway: Gateway,
@@ -174,6 +180,17 @@ class Router {
     this.token = options.token ? sha256(options.token) : undefined;
     this.budget = new HistoryBudget(options.historyBytes?.total);
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    this.traced = traceFile(options.trace, options.host?.clientOptions) !== undefined;
+  }
+
+  /** The session of the stateless requests, attached on first use. */
+  private statelessRequests(): Promise<StatelessRequests> {
+    return (this.requestsStarting ??= (async () => {
+      const t = new StatelessRequests();
+      await this.gateway.attach(t);
+      this.requests = t;
+      return t;
+    })());
   }
 
   handle(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -320,8 +337,13 @@ class Router {
         if (this.forwarder.forwarded(reqHeaders) && !this.forwarder.check(reqHeaders)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('mcpwire serve: a forwarded request without the replicas\' proof\n');
         if (await this.forwarder.route(message, Buffer.from(JSON.stringify(message)), reqHeaders, res)) return;
       }
-      // Stateless: a session of its own for this one POST, ended with its stream (the request's
-      // ids are the client's alone; a lost stream loses the request, 2026-07-28).
+      // Stateless: a request goes to the one session of the stateless requests, under an id of
+      // its own (the clients' ids may be the same); a lost stream loses the request (2026-07-28).
+      if (!this.traced && typeof message.method === 'string' && message.method !== 'subscriptions/listen' && message.id !== undefined && message.id !== null) {
+        return (this.requests ?? (await this.statelessRequests())).accept(message, res, reqHeaders);
+      }
+      // A notification, a subscription (its stream is its own) and, traced, any request: a
+      // session of its own for this one POST, ended with its stream.
       const t = new StatelessPostTransport(res, reqHeaders);
       await this.gateway.attach(t);
       return t.accept(message);

@@ -14,6 +14,7 @@ import { sanitizeText, TOOL_SEARCH_NAMES, type AdaptedTool, type McpHost, type T
 import { LOGGING_LEVELS, type ClientCapabilities, type LoggingLevel } from '../mcp/types.js';
 import { Connection } from '../protocol/connection.js';
 import type { IncomingRequestContext } from '../protocol/incoming.js';
+import type { RequestId } from '../jsonrpc/types.js';
 import type { Transport } from '../transport/types.js';
 import { invalidParams, type Downstream } from './downstream.js';
 import { page } from './pages.js';
@@ -28,7 +29,7 @@ import type { RequestInputOptions } from '../mcp/client-options.js';
 import type { InputRounds } from './input-rounds.js';
 import { asksForInput, withInputRounds } from './input-call.js';
 import { handshakeInput } from './handshake-input.js';
-import { StatelessPostTransport } from './http-stateless.js';
+import { StatelessPostTransport, StatelessRequests } from './http-stateless.js';
 import { paramHeaderProblem } from './param-headers.js';
 import type { StoreHealth } from '../store/redis-connection.js';
 
@@ -79,6 +80,8 @@ const NOT_INITIALIZED = () => new JsonRpcError(-32600, 'Server not initialized: 
 
 /** What a handler knows of its request beyond the params: a modern request's own log level. */
 interface Served {
+  /** The request's id on this connection. */
+  id: RequestId;
   /** 2026-07-28: the request's `_meta` names a version. */
   modern: boolean;
   /** The threshold for log messages of this request (a modern one without a level: none). */
@@ -107,6 +110,8 @@ export class GatewaySession {
   private level: LoggingLevel | undefined;
   /** The HTTP headers of a stateless 2026-07-28 POST (its one request's). */
   private readonly requestHeaders: IncomingHttpHeaders | undefined;
+  /** The session of the stateless requests (http-stateless.ts): each request's POST is its own. */
+  private readonly requests: StatelessRequests | undefined;
 
   constructor(
     private readonly gateway: SessionGateway,
@@ -118,6 +123,7 @@ export class GatewaySession {
     });
     this.subscriptions = new Subscriptions((method, params) => this.conn.notify(method, params), gateway.resourceWatch);
     this.requestHeaders = transport instanceof StatelessPostTransport ? transport.requestHeaders : undefined;
+    this.requests = transport instanceof StatelessRequests ? transport : undefined;
     this.install();
   }
 
@@ -166,8 +172,13 @@ export class GatewaySession {
     if (!LOGGING_LEVELS.includes(level) || LOGGING_LEVELS.indexOf(level) < LOGGING_LEVELS.indexOf(threshold)) return;
     const logger = typeof params.logger === 'string' ? `${server ?? 'gateway'}/${params.logger}` : (server ?? 'gateway');
     const out = { level, logger, data: params.data };
-    if (served?.modern) this.conn.notify('notifications/message', out).catch(() => {});
+    if (served?.modern) this.notifyFor(served.id, 'notifications/message', out).catch(() => {});
     else this.notify('notifications/message', out);
+  }
+
+  /** A notification of request `id` (progress, its log messages): on its own POST's stream when the session serves stateless requests. */
+  private notifyFor(id: RequestId, method: string, params: Record<string, unknown>): Promise<void> {
+    return this.requests !== undefined ? this.requests.notifyFor(id, method, params) : this.conn.notify(method, params);
   }
 
   /**
@@ -178,13 +189,13 @@ export class GatewaySession {
   private on(method: string, handler: Handler): void {
     this.conn.setRequestHandler(method, async (params, ctx) => {
       const version = modernVersionOf(params);
-      if (version === undefined) return handler(params, ctx, { modern: false, level: undefined });
+      if (version === undefined) return handler(params, ctx, { id: ctx.id, modern: false, level: undefined });
       const refused = modernRefusal(method, version, params);
       if (refused !== undefined) throw refused;
       const caps = modernCapabilities(params);
       this.host ??= await (this.starting ??= this.gateway.ensureHost(this, caps));
       try {
-        const result = await handler(params, ctx, { modern: true, level: modernLogLevel(params) ?? null, caps });
+        const result = await handler(params, ctx, { id: ctx.id, modern: true, level: modernLogLevel(params) ?? null, caps });
         return modernResult(method, result, this.serverInfo());
       } catch (err) {
         throw modernError(err);
@@ -201,7 +212,7 @@ export class GatewaySession {
     const token = (params?._meta as Record<string, unknown> | undefined)?.progressToken;
     const sink = {
       progress: (p: Record<string, unknown>) => {
-        if (typeof token === 'string' || typeof token === 'number') this.conn.notify('notifications/progress', { ...p, progressToken: token }).catch(() => {});
+        if (typeof token === 'string' || typeof token === 'number') this.notifyFor(ctx.id, 'notifications/progress', { ...p, progressToken: token }).catch(() => {});
       },
       log: (server: string | undefined, p: Record<string, unknown>) => this.forwardLog(server, p, served),
     };
@@ -224,10 +235,11 @@ export class GatewaySession {
   }
 
   /** A stateless POST's `Mcp-Param-*` headers against the arguments, by the tool's schema as listed (param-headers.ts). */
-  private checkParamHeaders(host: McpHost, params: Record<string, unknown> | undefined): void {
-    if (this.requestHeaders === undefined || typeof params?.name !== 'string') return;
+  private checkParamHeaders(host: McpHost, params: Record<string, unknown> | undefined, id: RequestId): void {
+    const headers = this.requestHeaders ?? this.requests?.headersOf(id);
+    if (headers === undefined || typeof params?.name !== 'string') return;
     const schema = host.tools().find((t) => t.name === params.name)?.parameters;
-    const bad = schema === undefined ? undefined : paramHeaderProblem(this.requestHeaders, schema, params.arguments);
+    const bad = schema === undefined ? undefined : paramHeaderProblem(headers, schema, params.arguments);
     if (bad !== undefined) throw new JsonRpcError(bad.code, bad.message);
   }
 
@@ -289,7 +301,7 @@ export class GatewaySession {
       // for the host's texts about the call (they name the server's)
       const askedName = calledToolName(given);
       const asked = typeof askedName === 'string' ? { asked: askedName } : {};
-      if (served.modern) this.checkParamHeaders(host, params);
+      if (served.modern) this.checkParamHeaders(host, params, ctx.id);
       const called = calledToolName(params);
       const server = typeof called === 'string' ? host.catalog.byName.get(called)?.server : undefined;
       const traced = this.tracer ? { correlation: correlation(ctx.id, this.traceSession) } : {};
@@ -300,7 +312,7 @@ export class GatewaySession {
         );
       }
       const input = this.downstreamInput(served, server);
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void c.notify(m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void this.notifyFor(ctx.id, m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
     });
     this.installResourcesAndPrompts();
   }
