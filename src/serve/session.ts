@@ -193,7 +193,10 @@ export class GatewaySession {
       const refused = modernRefusal(method, version, params);
       if (refused !== undefined) throw refused;
       const caps = modernCapabilities(params);
-      this.host ??= await (this.starting ??= this.gateway.ensureHost(this, caps));
+      // server/discover answers from the gateway alone: a client's era probe is not kept waiting
+      // on the servers behind starting (over HTTP a probe left unanswered long enough falls back
+      // to initialize and sessions)
+      if (method !== 'server/discover') this.host ??= await (this.starting ??= this.gateway.ensureHost(this, caps));
       try {
         const result = await handler(params, ctx, { id: ctx.id, modern: true, level: modernLogLevel(params) ?? null, caps });
         return modernResult(method, result, this.serverInfo());

@@ -93,3 +93,31 @@ describe('mcpwire serve --http: stateless 2026-07-28 requests', { timeout: 60_00
     expect(JSON.parse((await call(url, 1, 'echo', { text: 'after' })).body)).toMatchObject({ id: 1, result: { content: [{ text: 'after' }] } });
   });
 });
+
+describe('mcpwire serve --http: server/discover while the servers behind start', { timeout: 60_000 }, () => {
+  const muteConfig = path.join(dir, 'mute.json');
+  let gw: Awaited<ReturnType<typeof startUntil>>;
+  beforeAll(async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    // a server that never answers: the host's first attempt at it lasts its whole opening bound (30 s)
+    fs.writeFileSync(muteConfig, JSON.stringify({ version: 1, mcp: { servers: { mute: { transport: 'stdio', command: process.execPath, args: ['-e', 'process.stdin.resume()'] } } } }));
+    gw = await startUntil([cli, 'serve', '--http', '--config', muteConfig], /LISTEN (http:\/\/\S+)/);
+  });
+  afterAll(async () => {
+    await stop(gw.child);
+  });
+
+  it("server.discover#1: answered by the gateway alone, not after the servers behind it started (a client's era probe left unanswered falls back to initialize)", { timeout: 15_000 }, async () => {
+    const u = new URL(gw.match[1]!);
+    const reply = await new Promise<string>((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'server/discover' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(text));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }));
+    });
+    expect(JSON.parse(reply)).toMatchObject({ id: 1, result: { supportedVersions: [V, '2025-11-25'], resultType: 'complete' } });
+  });
+});
