@@ -152,6 +152,9 @@ export async function serveHttp(config: ConfigLoadResult | readonly ResolvedServ
   };
 }
 
+/** The path of a request target (the endpoint's own, as clients send it, without parsing a URL). */
+const pathOf = (target: string | undefined): string => (target === MCP_PATH ? target : new URL(target ?? '/', 'http://x').pathname);
+
 const rpcError = (code: number, message: string) => JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } });
 const sha256 = (s: string): Buffer => createHash('sha256').update(s).digest();
 
@@ -201,7 +204,7 @@ class Router {
       res.writeHead(401, { 'www-authenticate': 'Bearer', 'content-type': 'text/plain' }).end('mcpwire serve: a bearer token is required\n');
       return;
     }
-    if (new URL(req.url ?? '/', 'http://x').pathname !== MCP_PATH) return this.reply(req, res, 404, `mcpwire serve: the MCP endpoint is ${MCP_PATH}`);
+    if (pathOf(req.url) !== MCP_PATH) return this.reply(req, res, 404, `mcpwire serve: the MCP endpoint is ${MCP_PATH}`);
     const sid = req.headers['mcp-session-id'];
     const sessionId = typeof sid === 'string' ? sid : undefined;
     // A POST without a session may be a 2026-07-28 request: its body decides (deliver).
@@ -315,7 +318,7 @@ class Router {
       if (size > max) return void res.writeHead(413, { 'content-type': 'application/json' }).end(rpcError(-32600, 'request body too large'));
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8'));
       } catch {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32700, 'Parse error'));
       }
