@@ -107,6 +107,7 @@ describe('mcpwire serve --http: server/discover while the servers behind start',
     await stop(gw.child);
   });
 
+  // cites server.discover#1: mcpwire serve is the server here: the gateway's own behaviour
   it("server.discover#1: answered by the gateway alone, not after the servers behind it started (a client's era probe left unanswered falls back to initialize)", { timeout: 15_000 }, async () => {
     const u = new URL(gw.match[1]!);
     const reply = await new Promise<string>((resolve, reject) => {
