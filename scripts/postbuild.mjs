@@ -77,6 +77,11 @@ const bundle = await rolldown({
   // npm packages and builtins stay imports (a bare specifier: anything not relative or absolute)
   external: (id) => !id.startsWith('.') && !path.isAbsolute(id),
   plugins: [tscMaps],
+  // Our modules do nothing at load but define (no import is for its side effects): an import whose
+  // bindings an entry does not use is dropped, so a command that takes one helper from a door
+  // (src/trace-api.ts, src/host-api.ts) does not load the chunks of the door's other modules.
+  // npm packages keep their imports.
+  treeshake: { moduleSideEffects: (id, external) => external },
   logLevel: 'warn',
 });
 const rootFiles = rootGraph();
@@ -88,7 +93,15 @@ await bundle.write({
   entryFileNames: '[name].js',
   chunkFileNames: 'chunks/[name]-[hash].js',
   // What `import('mcpwire')` needs is one file: every entry that needs part of it loads it whole.
-  codeSplitting: { groups: [{ name: 'core', test: (id) => rootFiles.has(id) }] },
+  // The configuration (src/host/config/) is one chunk of its own: every command reads the config,
+  // and one that only lists or edits it (`mcp list|add|remove`, `trust`) then does not load the
+  // host's supervisor, which the same entries reach and would otherwise share a chunk with.
+  codeSplitting: {
+    groups: [
+      { name: 'core', test: (id) => rootFiles.has(id) },
+      { name: 'config', test: (id) => id.startsWith(path.join(built, 'host', 'config') + path.sep) },
+    ],
+  },
 });
 await bundle.close();
 writeMetaValidators(path.join(dist, 'schema'));
