@@ -7,6 +7,7 @@
  * `secrets()`, listeners registered before the load hear every secret learned after it.
  */
 import type { AuthCallOptions, AuthHeadersOptions, AuthStatus, OAuthClientProvider, OAuthProviderOptions, StoredGrant, UnauthorizedInfo } from './types.js';
+import type { RevocationOutcome, RevokeOptions } from './revoke.js';
 
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthClientProvider {
   return new DeferredProvider(options);
@@ -69,4 +70,13 @@ class DeferredProvider implements OAuthClientProvider {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+/**
+ * `revokeGrant` as `mcpwire/host` exports it: revoke.ts (with oauth4webapi) loads on the first
+ * call — a logout is the only path that revokes, so a command that lists or connects never loads it.
+ */
+export async function revokeGrant(grant: StoredGrant, options: RevokeOptions): Promise<RevocationOutcome> {
+  const { revokeGrant: revoke } = await import('./revoke.js');
+  return revoke(grant, options);
 }

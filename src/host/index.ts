@@ -44,7 +44,9 @@ export { FileTokenStore, TokenStoreCorruptError, isTokenStoreCorruptError, type 
 export { TokenStoreLockError } from '../auth/lock.js';
 export { startLoopbackReceiver, parsePastedRedirect, type LoopbackOptions, type LoopbackReceiver } from '../auth/loopback.js';
 export { openBrowser, openerCommand, type BrowserOpener } from '../auth/opener.js';
-export { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
+export { revokeGrant } from '../auth/deferred.js';
+export type { RevocationOutcome } from '../auth/revoke.js';
 export { TOOL_SEARCH_NAMES, AGENT_SEARCH_LIMIT, deferredTools, type DeferredTool, type SearchToolDefinition, type ToolSearchMode } from './search/agent-tools.js';
-export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, type ToolSearchHit, type ToolSearchOptions } from './search/tool-index.js';
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search/limits.js';
+export type { ToolSearchHit, ToolSearchOptions } from './search/tool-index.js';
 export { searchCatalog } from './search/catalog-search.js';

@@ -24,8 +24,8 @@ import { parseBearerChallenge } from '../auth/challenge.js';
 import { discover } from '../auth/discovery.js';
 import { AuthError, isAuthError } from '../auth/errors.js';
 import { startLoopbackReceiver } from '../auth/loopback.js';
-import { createOAuthProvider } from '../auth/provider.js';
-import { revokeGrant, type RevocationOutcome } from '../auth/revoke.js';
+import { createOAuthProvider, revokeGrant } from '../auth/deferred.js'; // provider.ts and revoke.ts load when an OAuth flow runs
+import type { RevocationOutcome } from '../auth/revoke.js';
 import { unionScopes } from '../auth/scope.js';
 import { jwkThumbprint } from '../auth/thumbprint.js';
 import { idJagAssertion } from '../auth/id-jag.js';
