@@ -12,7 +12,8 @@ import { lazy } from '../config/zod.js';
 import { matchesAny } from '../permissions.js';
 import type { ToolResultForAgent } from '../tool-result.js';
 import type { AdaptedTool } from '../tools.js';
-import { MAX_SEARCH_LIMIT, type ToolSearchHit } from './tool-index.js';
+import { MAX_SEARCH_LIMIT } from './limits.js';
+import type { ToolSearchHit } from './tool-index.js';
 
 /** Names of the two tools of the agent mode. None can collide with an adapted tool (those end in `_<hash8>`). */
 export const TOOL_SEARCH_NAMES = { search: 'mcp_tools_search', call: 'mcp_tool_call' } as const;

@@ -14,7 +14,7 @@ import { hostToolError } from '../host-tool-results.js';
 import type { ToolCatalog } from '../tools.js';
 import { AGENT_SEARCH_LIMIT, HOST_TOOLS_SERVER, parseSearchArgs, searchToolResult } from './agent-tools.js';
 import type { IndexedTool } from './documents.js';
-import { createToolIndex, type ToolIndex, type ToolSearchHit, type ToolSearchOptions } from './tool-index.js';
+import type { ToolIndex, ToolSearchHit, ToolSearchOptions } from './tool-index.js';
 
 /** What the search reads from the host. */
 export interface CatalogSource {
@@ -34,7 +34,7 @@ export class CatalogSearch {
 
   /** The best matches of `query` among the tools offered to a model now (see `ToolSearchOptions`). */
   async search(query: string, options: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
-    this.index ??= createToolIndex();
+    this.index ??= import('./tool-index.js').then((m) => m.createToolIndex()); // the index loads on the first search
     const index = await this.index;
     const catalog = this.source.catalog();
     const host = this.source.hostTools?.() ?? [];

@@ -23,6 +23,7 @@ import type { ToolAnnotations } from '../../mcp/types.js';
 import { isModelVisible } from '../../mcp/ui-meta.js';
 import { sameDocument, termDocument, toolDocument, type IndexedTool, type TermDocument, type ToolDocument } from './documents.js';
 import { Vocabulary } from './vocabulary.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './limits.js';
 
 /**
  * The engine reads terms made here, never text: a document's fields are term lists
@@ -39,9 +40,8 @@ const FIELDS = Object.keys(BOOST) as (keyof typeof BOOST)[];
 /** Query words this long that no tool holds as they are match as a prefix (`screensh` → screenshot). */
 const PREFIX_MIN = 5;
 
-/** Default and largest number of hits of one search. */
-export const DEFAULT_SEARCH_LIMIT = 10;
-export const MAX_SEARCH_LIMIT = 50;
+/** Default and largest number of hits of one search (limits.ts). */
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT };
 
 /** Options of one search. */
 export interface ToolSearchOptions {
