@@ -1,0 +1,101 @@
+/**
+ * What a CLI command loads before it does its job, pinned: every `mcpwire` command is a fresh
+ * process, so a module it reaches statically is compiled on every run, whether the command uses it
+ * or not. The OAuth flows (auth/provider.ts, auth/revoke.ts and oauth4webapi), the tool search
+ * index, the tracer and the trace readers, and string-width's Unicode tables load where they are
+ * first used; a command that lists or edits the config does not load the host's supervisor either.
+ *
+ * Two readings: the static graph of the command's source (src/cli/commands/<c>.ts; `import type`
+ * is erased, a lazy `import()` is not followed), and what the built entry in dist/ loads — the
+ * chunks scripts/postbuild.mjs made, read through their source maps, since a chunk holds whatever
+ * modules the bundler grouped with the one a command needs (test/house/build-bundle.test.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { staticGraph } from '../../scripts/static-graph.mjs';
+
+const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
+const src = path.join(root, 'src');
+const dist = path.join(root, 'dist');
+const built = fs.existsSync(path.join(dist, 'cli', 'commands', 'mcp-list.js'));
+
+/** Modules only some paths use: an OAuth flow, a tool search, a trace written or read. */
+const LAZY = [
+  'auth/provider.ts',
+  'auth/revoke.ts',
+  'auth/flow.ts',
+  'host/search/tool-index.ts',
+  'host/search/vocabulary.ts',
+  'trace/tracer.ts',
+  'trace/read.ts',
+  'trace/show.ts',
+  'trace/stats.ts',
+  'trace/html.ts',
+];
+/**
+ * Of those, what the sources keep out too. The CLI takes the redactor from its door
+ * `mcpwire/trace` (src/trace-api.ts), which also holds the readers: their modules are reached in
+ * the source and left out of the commands' chunks by the bundle (its modules have no side effects
+ * at load, so a door whose bindings go unused is not imported).
+ */
+const LAZY_IN_SOURCE = LAZY.filter((m) => !['trace/read.ts', 'trace/show.ts', 'trace/stats.ts', 'trace/html.ts'].includes(m));
+/** Packages only those paths use (string-width: a text that is not printable ASCII). */
+const LAZY_PACKAGES = ['oauth4webapi', 'string-width'];
+/** What a command that reads or edits the config alone has no use for: the supervisor and its OAuth side. */
+const HOST = ['host/host.ts', 'host/calls.ts', 'host/server-slot.ts', 'host/oauth.ts'];
+
+/** The commands of the suite's and users' most frequent runs; `config` ones never connect. */
+const CONFIG_COMMANDS = ['mcp-list', 'mcp-add', 'mcp-remove', 'mcp-enable', 'mcp-disable', 'trust', 'untrust'];
+const HOST_COMMANDS = ['status', 'call', 'tools', 'read', 'prompt', 'prompts', 'resources', 'ping', 'request', 'login', 'logout', 'auth', 'daemon', 'serve', 'tap'];
+
+function rel(file: string, base: string): string {
+  return path.relative(base, file).split(path.sep).join('/');
+}
+
+/** The source modules and packages `src/cli/commands/<command>.ts` reaches statically. */
+function sourceReach(command: string): { modules: string[]; packages: string[] } {
+  const g = staticGraph(path.join(src, 'cli', 'commands', `${command}.ts`), { sources: true });
+  return { modules: g.files.map((f) => rel(f, src)), packages: g.packages };
+}
+
+/** The source modules in the dist/ files `dist/cli/commands/<command>.js` reaches statically (what Node compiles before the command runs), and the packages it imports. */
+function builtReach(command: string): { modules: string[]; packages: string[] } {
+  const g = staticGraph(path.join(dist, 'cli', 'commands', `${command}.js`));
+  const modules = new Set<string>();
+  for (const file of g.files) {
+    const map = `${file}.map`;
+    if (!fs.existsSync(map)) continue;
+    for (const s of (JSON.parse(fs.readFileSync(map, 'utf8')) as { sources: string[] }).sources) modules.add(rel(path.resolve(path.dirname(map), s), src));
+  }
+  return { modules: [...modules], packages: g.packages };
+}
+
+function unwanted(reach: { modules: string[]; packages: string[] }, modules: string[]): string[] {
+  return [...reach.modules.filter((m) => modules.includes(m)), ...reach.packages.filter((p) => LAZY_PACKAGES.includes(p))];
+}
+
+describe('a CLI command loads what its own path uses (the OAuth flows, the search index, tracing and string-width where first used)', () => {
+  it.each([...CONFIG_COMMANDS, ...HOST_COMMANDS])('%s: its source reaches none of them statically', (command) => {
+    expect(unwanted(sourceReach(command), LAZY_IN_SOURCE)).toEqual([]);
+  });
+
+  it('mcpwire/host reaches no OAuth flow, no oauth4webapi and no search index statically (revokeGrant and the index load on first use)', () => {
+    const g = staticGraph(path.join(src, 'host-api.ts'), { sources: true });
+    expect(g.packages).not.toContain('oauth4webapi');
+    expect(g.files.map((f) => rel(f, src)).filter((m) => LAZY_IN_SOURCE.includes(m))).toEqual([]);
+  });
+});
+
+describe.skipIf(!built)('the built commands (dist/): what Node compiles before a command runs', () => {
+  it.each(CONFIG_COMMANDS)('%s: no host supervisor, no OAuth flow, no search index, no tracing, no string-width', (command) => {
+    const reach = builtReach(command);
+    expect(reach.modules).toContain('host/config/load.ts');
+    expect(unwanted(reach, [...LAZY, ...HOST])).toEqual([]);
+  });
+
+  it.each(HOST_COMMANDS)('%s: no OAuth flow, no search index, no tracing, no string-width', (command) => {
+    expect(unwanted(builtReach(command), LAZY)).toEqual([]);
+  });
+});
