@@ -8,7 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { truncate, table, wrap } from '../../src/cli/layout.js';
 import { safeText } from '../../src/cli/output.js';
 import { progressPrinter } from '../../src/cli/progress.js';
-import { chunksWidth, displayWidth, padEndWidth } from '../../src/cli/width.js';
+import stringWidth from 'string-width';
+import { chunksWidth, displayWidth, hasWide, padEndWidth, ONE_COLUMN_CHARS } from '../../src/cli/width.js';
 import { cleanup, mockJs, node, run, sandbox } from '../support/cli-user.js';
 
 afterAll(cleanup);
@@ -24,6 +25,14 @@ describe('terminal columns', () => {
     expect(displayWidth('e\u0301te\u0301')).toBe(3); // decomposed accents
     expect(displayWidth('👨‍👩‍👧')).toBe(2); // one emoji sequence
     expect(displayWidth('😀x')).toBe(3);
+  });
+
+  it("the fast path's punctuation (… — → and the like) measures as string-width measures it", () => {
+    for (const c of ONE_COLUMN_CHARS) {
+      expect(displayWidth(`a${c}b`), c).toBe(stringWidth(`a${c}b`));
+      expect(hasWide(c), c).toBe(false);
+    }
+    expect(displayWidth('→\ufe0f')).toBe(stringWidth('→\ufe0f')); // a variation selector leaves the fast path
   });
 
   it('truncate cuts to columns between graphemes, never inside a surrogate pair or a sequence', () => {
