@@ -20,7 +20,7 @@ function staticFiles(entry: string): string[] {
   return staticGraph(entry, { sources: true }).files.map((f) => path.relative(src, f).split(path.sep).join('/')).sort();
 }
 
-/** The files of `import('mcpwire')` (58; 66 before the stdio transport's spawn modules loaded on its first start, 87 before the trace readers, the OAuth provider and the request engine loaded on first use). */
+/** The files of `import('mcpwire')` (59 with the stdio line writer; 66 before the stdio transport's spawn modules loaded on its first start, 87 before the trace readers, the OAuth provider and the request engine loaded on first use). */
 const ROOT_FILES = [
   'auth/challenge.ts',
   'auth/deferred.ts',
@@ -75,6 +75,7 @@ const ROOT_FILES = [
   'trace/session-tag.ts',
   'trace/target.ts',
   'transport/create.ts',
+  'transport/line-writer.ts', // the coalescing writer of stdio.ts's sends (shared with the gateway's stdout)
   'transport/memory.ts',
   'transport/stdio.ts',
   'util/abort.ts',
