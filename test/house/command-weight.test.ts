@@ -60,9 +60,9 @@ function sourceReach(command: string): { modules: string[]; packages: string[] }
   return { modules: g.files.map((f) => rel(f, src)), packages: g.packages };
 }
 
-/** The source modules in the dist/ files `dist/cli/commands/<command>.js` reaches statically (what Node compiles before the command runs), and the packages it imports. */
-function builtReach(command: string): { modules: string[]; packages: string[] } {
-  const g = staticGraph(path.join(dist, 'cli', 'commands', `${command}.js`));
+/** The source modules in the dist/ files `file` reaches statically (what Node compiles before it runs), and the packages it imports. */
+function builtReachOf(file: string): { modules: string[]; packages: string[] } {
+  const g = staticGraph(file);
   const modules = new Set<string>();
   for (const file of g.files) {
     const map = `${file}.map`;
@@ -70,6 +70,19 @@ function builtReach(command: string): { modules: string[]; packages: string[] } 
     for (const s of (JSON.parse(fs.readFileSync(map, 'utf8')) as { sources: string[] }).sources) modules.add(rel(path.resolve(path.dirname(map), s), src));
   }
   return { modules: [...modules], packages: g.packages };
+}
+
+const builtReach = (command: string) => builtReachOf(path.join(dist, 'cli', 'commands', `${command}.js`));
+
+/** The dist/ chunk that holds source module `module` (read through the chunks' source maps). */
+function chunkOf(module: string): string | undefined {
+  const chunks = path.join(dist, 'chunks');
+  return fs
+    .readdirSync(chunks)
+    .filter((f) => f.endsWith('.js.map'))
+    .map((f) => path.join(chunks, f))
+    .find((map) => (JSON.parse(fs.readFileSync(map, 'utf8')) as { sources: string[] }).sources.some((s) => rel(path.resolve(path.dirname(map), s), src) === module))
+    ?.slice(0, -'.map'.length);
 }
 
 function unwanted(reach: { modules: string[]; packages: string[] }, modules: string[]): string[] {
@@ -97,5 +110,15 @@ describe.skipIf(!built)('the built commands (dist/): what Node compiles before a
 
   it.each(HOST_COMMANDS)('%s: no OAuth flow, no search index, no tracing, no string-width', (command) => {
     expect(unwanted(builtReach(command), LAZY)).toEqual([]);
+  });
+});
+
+describe.skipIf(!built)("a library's connect() to a stdio server (the runtime it loads on first use)", () => {
+  it('loads none of the configuration (src/host/config/: its chunk is 120 KB, ~12 ms of CPU for a connect that reads no config)', () => {
+    const runtime = chunkOf('transport/spawn/sandbox-launch.ts');
+    expect(runtime, 'a chunk holds src/transport/spawn/sandbox-launch.ts').toBeDefined();
+    const reach = builtReachOf(runtime!);
+    expect(reach.modules).toContain('transport/spawn/env-lookup.ts');
+    expect(reach.modules.filter((m) => m.startsWith('host/config/'))).toEqual([]);
   });
 });
