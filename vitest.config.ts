@@ -52,8 +52,8 @@ export default defineConfig({
     pool: 'forks',
     // CI is a loaded 2-core machine: keep parallelism modest so child-process tests stay calm.
     // Measured: with two, the CPUs were idle 28 % of a quiet full run (920 s); three took 820 s
-    // but a daemon test that waits on a replaced daemon's start failed once. Three when those
-    // waits are event-driven.
+    // but a daemon test (a stopping daemon and its replacement's socket) failed once, not yet
+    // understood.
     maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
