@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 
 /**
  * Files that change what the whole process shares — fake timers, `process.env`, `process.on`
@@ -55,6 +56,10 @@ export default defineConfig({
     // but a daemon test (a stopping daemon and its replacement's socket) failed once, not yet
     // understood.
     maxWorkers: 2,
+    // Each worker takes the next file when it is free: the known-slow files (test/support/slow-files.ts)
+    // go first, so short files, not a long one, end the run. On a fresh clone vitest would order by
+    // file size, and a small slow file could start last.
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       { extends: true, test: { name: 'isolated', include: ISOLATED } },
       { extends: true, test: { name: 'shared', include: ALL, exclude: [...EXCLUDE, ...ISOLATED], isolate: false } },
