@@ -10,7 +10,9 @@
  * Each file here took a worker 10 s or more (from the previous file's end to its own, so its
  * import counts) in the run of 2026-12-05 that took 906 s (vitest's JSON report). The figures go
  * stale as tests change; the order matters only roughly, a file that became slow belongs here.
- * test/house/slow-files.test.ts fails when a listed file no longer exists.
+ * `node scripts/slow-files.mjs <vitest.json>` prints this list from a full run's JSON report, and
+ * how long the run ended with a worker idle. test/house/slow-files.test.ts fails when a listed
+ * file no longer exists.
  */
 export const SLOW_FILES: readonly string[] = [
   'test/house/docs-blocks.test.ts', // 121 s
