@@ -12,6 +12,7 @@ import type { CallToolOptions } from '../mcp/client-options.js';
 import type { CallToolResult, GetPromptResult, Implementation, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../mcp/types.js';
 import { DaemonReplyError, type DaemonConnection, type RequestHooks } from './client.js';
 import type { ClientMethod } from './wire.js';
+import { abortSignalOf } from '../util/cancel.js';
 
 /** What the daemon said about the server when the command opened it. */
 export interface Opened {
@@ -53,7 +54,7 @@ export class RemoteClient {
         if (event === 'progress') options.onProgress?.(data as Parameters<NonNullable<Options['onProgress']>>[0]);
         else if (event === 'taskStatus') options.onTaskStatus?.(data as Parameters<NonNullable<Options['onTaskStatus']>>[0]);
       },
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.signal !== undefined ? { signal: abortSignalOf(options.signal) } : {}),
       ...(this.defaults.onAsk !== undefined ? { onAsk: this.defaults.onAsk } : {}),
     };
     try {

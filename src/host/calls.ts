@@ -23,6 +23,7 @@ import { isAppCallable, isModelVisible } from '../mcp/ui-meta.js';
 import type { RequestId } from '../jsonrpc/types.js';
 import { compileSchema, type CompiledSchema } from '../schema/index.js';
 import { sleep } from '../util/sleep.js';
+import { abortSignalOf } from '../util/cancel.js';
 import { DEFAULT_MAX_SCHEMA_BYTES } from './tool-schema.js';
 import { newCallToken, routeCallNotifications } from './call-notifications.js';
 import { CallState } from './call-state.js';
@@ -90,7 +91,7 @@ async function prepare(ctx: CallContext, publicName: string, args: unknown, opti
     if (problem !== undefined) return typed(hostToolError(`invalid arguments for MCP tool ${origin} (not sent): ${problem}`), 'invalid_arguments', OUTCOME_CODES.invalidArguments, where);
   }
   const decision = await decidePermission(
-    { server: entry.server, tool: entry.tool.name, publicName, arguments: argObject, annotations: entry.tool.annotations, annotationsTrusted: cfg.trustAnnotations === true, signal: options.signal },
+    { server: entry.server, tool: entry.tool.name, publicName, arguments: argObject, annotations: entry.tool.annotations, annotationsTrusted: cfg.trustAnnotations === true, signal: typeof ctx.permission === 'function' ? abortSignalOf(options.signal) : undefined },
     cfg.permissions,
     ctx.permission,
   );
@@ -129,8 +130,9 @@ async function withRetries(run: Run): Promise<HostCallResult> {
     const delay = retryDelay(retry, policy, ctx.random);
     if (Date.now() + delay >= run.deadline) return failure;
     try {
-      await sleep(delay, options.signal);
-      if (!(await waitReady(ctx, state, where.server, failedClient, run.deadline, options.signal))) return failure;
+      const signal = abortSignalOf(options.signal);
+      await sleep(delay, signal);
+      if (!(await waitReady(ctx, state, where.server, failedClient, run.deadline, signal))) return failure;
     } catch (err) {
       return failed(run, ctx.slots.get(where.server), abortOf(err, where.server), attempts);
     }
@@ -187,7 +189,7 @@ async function takePlaces(run: Run, begin: number): Promise<{ release: () => voi
     }
     waited = true;
     try {
-      held.push(await queue.acquire(Math.min(run.timeoutMs - (now - begin), run.deadline - now), signal));
+      held.push(await queue.acquire(Math.min(run.timeoutMs - (now - begin), run.deadline - now), abortSignalOf(signal)));
     } catch (error) {
       release();
       return { error };

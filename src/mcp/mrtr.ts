@@ -14,6 +14,7 @@ import { timerMs } from '../util/sleep.js';
 import { answerInputRequest, missingInputHandler, type ClientFeatureOptions, type ClientFeatureState } from './client-features.js';
 import type { InputRequired } from './eras/codec.js';
 import { raceAbort } from '../util/abort.js';
+import { abortSignalOf } from '../util/cancel.js';
 
 export const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
@@ -70,7 +71,7 @@ export async function followInputRounds(
  * retrying without it would ask again.
  */
 async function answerAll(d: RoundTripDeps, method: string, asked: InputRequired, options: McpRequestOptions | undefined, leftMs: number, timeoutMs: number): Promise<Record<string, unknown>> {
-  const signal = options?.signal;
+  const signal = abortSignalOf(options?.signal);
   const requests = Object.entries(asked.inputRequests ?? {});
   const own = options?.onInputRequests;
   const missing = own !== undefined ? [] : requests.map(([key, r]) => [key, missingInputHandler(d.options, d.features, r?.method)] as const).filter(([, m]) => m !== undefined);

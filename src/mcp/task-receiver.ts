@@ -118,7 +118,7 @@ export class TaskReceiver {
       // tasks) is processed normally, the task metadata ignored.
       if (!this.methods.has(method) || !this.negotiated() || this.disposed) return handler(plain, ctx);
       if (task === null || typeof task !== 'object' || Array.isArray(task)) throw invalid('"task" must be an object (TaskMetadata)');
-      return this.create((task as { ttl?: unknown }).ttl, (signal) => handler(plain, { id: ctx.id, signal }));
+      return this.create((task as { ttl?: unknown }).ttl, (signal) => handler(plain, { id: ctx.id, signal, cancel: signal }));
     };
   }
 

@@ -22,6 +22,7 @@ import type { CallToolOptions, TaskPollOptions } from './client-options.js';
 import { Deadline } from './task-deadline.js';
 import type { ShapeTable } from './result-shapes.js';
 import type { CancelTaskResult, ListTasksResult, ServerCapabilities, Task, TaskStatus, TaskSupport } from './types.js';
+import { withAbortSignal } from '../util/cancel.js';
 
 /** The `_meta` key associating a message with its task (basic.utilities.tasks#39). */
 export const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
@@ -290,7 +291,7 @@ export class TaskRequester {
       },
       raw,
       name,
-      options,
+      withAbortSignal(options), // (followed with a deadline that listens on a standard AbortSignal)
       startedAt,
     );
   }

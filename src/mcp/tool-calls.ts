@@ -10,6 +10,7 @@ import type { RequestOptions, ResultMap } from '../protocol/connection.js';
 import type { CallToolOptions, McpRequestOptions } from './client-options.js';
 import type { EraCodec } from './eras/codec.js';
 import { checkStructuredContent } from './structured.js';
+import { withAbortSignal } from '../util/cancel.js';
 import { toolCallMode, type TaskRequester } from './tasks.js';
 import type { ToolCatalog } from './tool-catalog.js';
 import type { CallToolResult } from './types.js';
@@ -72,7 +73,8 @@ function plainCall(d: ToolCallDeps, name: string, args: Record<string, unknown>,
 
 /** A call whose mode waits for `modeOf` (a listing, a refusal): plain or task-augmented. */
 async function decidedCall(d: ToolCallDeps, name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<CallToolResult> {
-  if ((await modeOf(d, name, options)) === 'task') return finish(d, name, await d.tasks.callTool(name, args, options));
+  // a task's exchange (its deadline, polls and waits) listens on a standard AbortSignal
+  if ((await modeOf(d, name, options)) === 'task') return finish(d, name, await d.tasks.callTool(name, args, withAbortSignal(options)));
   return plainCall(d, name, args, options);
 }
 

@@ -35,6 +35,7 @@ import {
   type ProgressToken,
 } from './registry.js';
 import { abortError, callbackFailed, closedFor, reasonText, sendFailed, tokenInUse } from './request-errors.js';
+import type { CancelSignal } from '../util/cancel.js';
 
 export { type IncomingRequestContext, type NotificationHandler, type RequestHandler } from './incoming.js';
 
@@ -90,7 +91,10 @@ function refused<T>(err: Error, mapError: ErrorMap | undefined): Promise<T> {
 
 export class Connection {
   private readonly transport: Transport;
-  private readonly registry = new RequestRegistry((e) => this.onTimeout(e));
+  private readonly registry = new RequestRegistry(
+    (e) => this.onTimeout(e),
+    (e, reason) => this.cancel(e.id, reason),
+  );
   /** The peer's requests and notifications (incoming.ts). */
   private readonly incoming: Incoming;
   private readonly opts: ConnectionOptions;
@@ -196,8 +200,7 @@ export class Connection {
     const reject = capturedReject;
     try {
       const entry = this.newEntry(id, method, options, token, capturedResolve, reject, mapError, mapResult);
-      // the registry attaches one shared 'abort' listener per signal and keeps the deadline
-      if (signal !== undefined) entry.onAbort = () => this.cancel(id, signal.reason);
+      // the registry watches the caller's signal (one shared listener per AbortSignal) and keeps the deadline
       this.registry.add(entry, entry.timeoutMs);
       this.dispatch(entry, message, options.isInitialize === true, options.longLived === true);
     } catch (err) {
@@ -240,7 +243,6 @@ export class Connection {
       maxTotalMs: options.maxTotalTimeoutMs ?? timeoutMs * 10,
       resetOnProgress: options.resetTimeoutOnProgress === true,
       signal: options.signal,
-      onAbort: undefined,
       progressToken: token,
       progress:
         onProgress === undefined
@@ -567,7 +569,7 @@ export class Connection {
   }
 
   /** Runs the caller's `onRequestId`; the error to reject with when it threw or aborted `signal`. */
-  private requestIdRefusal(method: string, id: RequestId, onRequestId: (id: RequestId) => void, signal: AbortSignal | undefined): Error | undefined {
+  private requestIdRefusal(method: string, id: RequestId, onRequestId: (id: RequestId) => void, signal: CancelSignal | undefined): Error | undefined {
     try {
       onRequestId(id);
     } catch (err) {

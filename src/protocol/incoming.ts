@@ -11,10 +11,28 @@ import type { MessageExtra, Transport, TransportDiagnostic } from '../transport/
 import { rpcMessage } from './error-text.js';
 import type { ProtocolObserver } from './observer.js';
 import { IdTable } from '../util/id-table.js';
+import { Cancel, type CancelSignal } from '../util/cancel.js';
 
 export interface IncomingRequestContext {
-  id: RequestId;
-  signal: AbortSignal;
+  readonly id: RequestId;
+  /** Aborts when the peer cancels the request or the connection closes (made when first read). */
+  readonly signal: AbortSignal;
+  /**
+   * The same, as a light handle (src/util/cancel.ts): what a handler passes on to a request of
+   * its own (a gateway's relayed call) without making an AbortController per request.
+   */
+  readonly cancel: CancelSignal;
+}
+
+/** A peer's request in flight: its id and its cancellation, one object (it is the handler's context). */
+class IncomingRequest extends Cancel implements IncomingRequestContext {
+  constructor(readonly id: RequestId) {
+    super();
+  }
+
+  get cancel(): Cancel {
+    return this;
+  }
 }
 
 export type RequestHandler = (params: Record<string, unknown> | undefined, ctx: IncomingRequestContext) =>
@@ -42,10 +60,10 @@ export class Incoming {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   /**
-   * The peer's requests being handled, each with the controller its handler's signal comes from
-   * (not a Map: a busy peer's requests would stay reachable through its old tables, see IdTable).
+   * The peer's requests being handled, each its handler's context and cancellation (not a Map:
+   * a busy peer's requests would stay reachable through its old tables, see IdTable).
    */
-  private readonly inFlight = new IdTable<RequestId, AbortController>();
+  private readonly inFlight = new IdTable<RequestId, IncomingRequest>();
 
   constructor(private readonly host: IncomingHost) {}
 
@@ -85,27 +103,27 @@ export class Incoming {
     if (this.inFlight.has(id)) {
       this.host.diagnostic({ code: 'MCPWIRE_DUPLICATE_REQUEST_ID', message: `server reused request id ${JSON.stringify(id)} while it was in flight` });
     }
-    const controller = new AbortController();
-    this.inFlight.set(id, controller);
+    const req = new IncomingRequest(id);
+    this.inFlight.set(id, req);
     let out: Promise<Record<string, unknown>> | Record<string, unknown>;
     try {
-      out = handler(msg.params, { id, signal: controller.signal });
+      out = handler(msg.params, req);
     } catch (err) {
       out = Promise.reject(err);
     }
     Promise.resolve(out).then(
-      (result) => this.finish(id, controller, result ?? EMPTY_PARAMS, undefined),
-      (err: unknown) => this.finish(id, controller, undefined, toErrorObject(err)),
+      (result) => this.finish(req, result ?? EMPTY_PARAMS, undefined),
+      (err: unknown) => this.finish(req, undefined, toErrorObject(err)),
     );
   }
 
   /** `notifications/cancelled` from the peer: its handler's signal aborts; no answer goes out. */
   cancelled(params: Record<string, unknown> | undefined): void {
     const id = params?.requestId;
-    const controller = typeof id === 'string' || typeof id === 'number' ? this.inFlight.get(id) : undefined;
-    if (controller === undefined) return; // basic.utilities.cancellation#9: ignore unknown ids.
+    const req = typeof id === 'string' || typeof id === 'number' ? this.inFlight.get(id) : undefined;
+    if (req === undefined) return; // basic.utilities.cancellation#9: ignore unknown ids.
     this.inFlight.delete(id as RequestId);
-    controller.abort(new AbortError(`server cancelled request ${String(id)}: ${String(params?.reason ?? '')}`));
+    req.abort(new AbortError(`server cancelled request ${String(id)}: ${String(params?.reason ?? '')}`));
   }
 
   /**
@@ -124,10 +142,11 @@ export class Incoming {
     }
   }
 
-  private finish(id: RequestId, controller: AbortController, result: Record<string, unknown> | undefined, error: JSONRPCErrorObject | undefined): void {
-    if (this.inFlight.get(id) === controller) this.inFlight.delete(id);
+  private finish(req: IncomingRequest, result: Record<string, unknown> | undefined, error: JSONRPCErrorObject | undefined): void {
+    const id = req.id;
+    if (this.inFlight.get(id) === req) this.inFlight.delete(id);
     // A request the server cancelled gets no response (basic.utilities.cancellation#4).
-    if (controller.signal.aborted || this.host.closed()) return;
+    if (req.aborted || this.host.closed()) return;
     this.reply(id, result, error);
   }
 

@@ -7,13 +7,18 @@ import type { RequestId } from '../jsonrpc/types.js';
 import type { MessageExtra, TransportDiagnostic } from '../transport/types.js';
 import type { ProtocolObserver } from './observer.js';
 import type { ProgressCallback } from './registry.js';
+import type { CancelSignal } from '../util/cancel.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** basic.utilities.progress#10: at most one onProgress callback per this many ms, by default. */
 export const DEFAULT_PROGRESS_INTERVAL_MS = 50;
 
 export interface RequestOptions {
-  signal?: AbortSignal;
+  /**
+   * Aborts the request (notifications/cancelled goes out for one already sent). An AbortSignal,
+   * or a `Cancel` (src/util/cancel.ts: what a peer's request hands its handler, lighter per request).
+   */
+  signal?: CancelSignal;
   /** Per-request timeout (ms). Default: the connection's default (60 s). */
   timeoutMs?: number;
   /**

@@ -24,6 +24,7 @@
  */
 import type { RequestId } from '../jsonrpc/types.js';
 import { IdTable } from '../util/id-table.js';
+import { Cancel, type CancelOwner, type CancelSignal } from '../util/cancel.js';
 
 export interface ProgressParams {
   progressToken: string | number;
@@ -91,9 +92,11 @@ export interface PendingRequest {
   timeoutMs: number;
   maxTotalMs: number;
   resetOnProgress: boolean;
-  signal: AbortSignal | undefined;
-  /** Called when `signal` aborts; set before `add` (the registry attaches the listener). */
-  onAbort: (() => void) | undefined;
+  /**
+   * The caller's signal: watched while the request is registered (a `Cancel` directly, an
+   * AbortSignal through one shared listener); its abort goes to the registry's `onAbort`.
+   */
+  signal: CancelSignal | undefined;
   /** The `_meta.progressToken` the request carries (ours or the caller's), indexed while active. */
   progressToken: ProgressToken | undefined;
   /** Set when the caller wants progress callbacks. */
@@ -130,7 +133,7 @@ interface SignalWatch {
   readonly listener: () => void;
 }
 
-export class RequestRegistry {
+export class RequestRegistry implements CancelOwner {
   /** (Not a Map: settled requests would stay reachable through its old tables, see IdTable.) */
   private readonly entries = new IdTable<RequestId, PendingRequest>();
   /**
@@ -149,8 +152,14 @@ export class RequestRegistry {
   /** When `timer` fires (performance.now() ms); Infinity when not armed. */
   private timerAt = Infinity;
 
-  /** Called for each entry whose deadline has passed (it is still registered). */
-  constructor(private readonly onDue: (entry: PendingRequest) => void = () => {}) {}
+  /**
+   * `onDue`: called for each entry whose deadline has passed; `onAbort`: for each entry whose
+   * caller's signal aborted (both while it is still registered).
+   */
+  constructor(
+    private readonly onDue: (entry: PendingRequest) => void = () => {},
+    private readonly onAbort: (entry: PendingRequest, reason: unknown) => void = () => {},
+  ) {}
 
   get pendingCount(): number {
     return this.entries.size;
@@ -170,7 +179,11 @@ export class RequestRegistry {
   add(entry: PendingRequest, timeoutMs = 0): void {
     this.entries.set(entry.id, entry);
     if (entry.progressToken !== undefined) this.tokens.set(entry.progressToken, entry.id);
-    if (entry.onAbort !== undefined && entry.signal !== undefined) this.watch(entry.signal, entry);
+    const signal = entry.signal;
+    if (signal !== undefined) {
+      if (signal instanceof Cancel) signal.watch(this, entry);
+      else this.watch(signal, entry);
+    }
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.link(entry, timeoutMs, entry.sentAt + timeoutMs);
   }
 
@@ -201,7 +214,11 @@ export class RequestRegistry {
     this.entries.delete(id);
     if (entry.progressToken !== undefined && this.tokens.get(entry.progressToken) === entry.id) this.tokens.delete(entry.progressToken);
     if (entry.dueList !== undefined) this.unlink(entry);
-    if (entry.onAbort !== undefined && entry.signal !== undefined) this.unwatch(entry.signal, entry);
+    const signal = entry.signal;
+    if (signal !== undefined) {
+      if (signal instanceof Cancel) signal.unwatch(this, entry);
+      else this.unwatch(signal, entry);
+    }
     if (reason === 'timeout' || reason === 'abort') this.rememberAbandoned(id, entry.onLateResult);
     if (entry.sendAbort !== undefined && (reason === 'timeout' || reason === 'abort' || reason === 'close')) entry.sendAbort.abort();
     return entry;
@@ -297,6 +314,12 @@ export class RequestRegistry {
     if (next < this.timerAt) this.arm(next);
   };
 
+  /** A `Cancel` an entry waits on aborted (CancelOwner). */
+  cancelled(entry: unknown, reason: unknown): void {
+    const e = entry as PendingRequest;
+    if (this.entries.get(e.id) === e) this.onAbort(e, reason);
+  }
+
   private watch(signal: AbortSignal, entry: PendingRequest): void {
     const w = this.watches.get(signal);
     if (w === undefined) {
@@ -304,8 +327,9 @@ export class RequestRegistry {
         one: entry,
         members: undefined,
         listener: () => {
-          if (made.members === undefined) made.one?.onAbort!();
-          else for (const [, e] of made.members.entries()) e.onAbort!();
+          if (made.members === undefined) {
+            if (made.one !== undefined) this.onAbort(made.one, signal.reason);
+          } else for (const [, e] of made.members.entries()) this.onAbort(e, signal.reason);
         },
       };
       this.watches.set(signal, made);

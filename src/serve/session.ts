@@ -315,7 +315,9 @@ export class GatewaySession {
         );
       }
       const input = this.downstreamInput(served, server);
-      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void this.notifyFor(ctx.id, m, p).catch(() => {}), signal: ctx.signal, log: (s, p) => this.forwardLog(s, p, served), rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
+      // the request's own cancel handle goes down (no AbortSignal made); log messages only to a caller that takes them
+      const log = served.modern && served.level === null ? undefined : (s: string | undefined, p: Record<string, unknown>) => this.forwardLog(s, p, served);
+      return this.gateway.whileCalling(server, this, () => gatewayToolCall({ host, notify: (m, p) => void this.notifyFor(ctx.id, m, p).catch(() => {}), signal: ctx.cancel, log, rendersApps, ...(input ? { input } : {}), ...asked, ...traced }, params));
     });
     this.installResourcesAndPrompts();
   }

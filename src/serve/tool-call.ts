@@ -6,9 +6,12 @@
  *   `notifications/progress` with that token; a value not above the last one sent (a retry
  *   starting over) is held back, since progress must increase (basic.utilities.progress#3),
  *   and nothing is sent once the call has settled (basic.utilities.progress#11);
- * - cancellation: the handler's signal aborts when the caller sends `notifications/cancelled`,
- *   and the host cancels the downstream request;
- * - the server's log messages during the call go up as `notifications/message`;
+ * - cancellation: the handler's signal aborts when the caller sends `notifications/cancelled`
+ *   (or drops the POST that carried the request), and the host cancels the downstream request;
+ *   the signal is the request's own light handle (src/util/cancel.ts), no AbortController per call;
+ * - the server's log messages during the call go up as `notifications/message`, when the caller
+ *   can receive them (`log` set). A call that wants neither progress nor log messages is sent
+ *   without listeners, so the host sends it with no progress token of its own;
  * - the caller's `_meta` (a W3C `traceparent`, its own keys) goes down with the call, all but
  *   `progressToken` (the host's own) and the `io.modelcontextprotocol/` keys of the caller's
  *   revision (the downstream client sets those of its own); with tracing on, the gateway adds
@@ -27,14 +30,18 @@ import { excerpt } from '../jsonrpc/types.js';
 import { JsonRpcError } from '../errors.js';
 import type { RequestInputOptions } from '../mcp/client-options.js';
 import { MISSING_REQUIRED_CLIENT_CAPABILITY } from '../mcp/eras/modern-errors.js';
+import type { CancelSignal } from '../util/cancel.js';
 
 export interface CallDeps {
   host: McpHost;
   /** Sends a notification to the caller (progress); a held call's goes to the request being served (held-call.ts). */
   notify(method: string, params: Record<string, unknown>): void;
-  signal: AbortSignal;
-  /** Sends a downstream log message up if the caller's level lets it through. */
-  log(server: string | undefined, params: Record<string, unknown>): void;
+  signal: CancelSignal;
+  /**
+   * Sends a downstream log message up if the caller's level lets it through; undefined when the
+   * caller takes none (a 2026-07-28 request that named no log level).
+   */
+  log: ((server: string | undefined, params: Record<string, unknown>) => void) | undefined;
   /** `_meta` added to the downstream request (e.g. `{ "mcpwire.dev/upstream": … }`). */
   correlation?: Record<string, unknown>;
   /** The caller renders MCP Apps views: it may call a tool only an app may call, for its view (apps.ts). */
@@ -75,7 +82,9 @@ export async function gatewayToolCall(deps: CallDeps, params: Record<string, unk
   const entry = typeof called === 'string' ? deps.host.catalog.byName.get(called) : undefined;
   const server = entry?.server;
   // One literal, then what applies (a `{...spread}` literal per option costs more than the call's own work here).
-  const options: AgentCallOptions = { signal: deps.signal, onLog: (p) => deps.log(server, p) };
+  const options: AgentCallOptions = { signal: deps.signal };
+  const log = deps.log;
+  if (log !== undefined) options.onLog = (p) => log(server, p);
   if (deps.rendersApps === true && entry !== undefined && !isModelVisible(entry.tool)) options.caller = 'app';
   const meta = callerMeta === undefined && deps.correlation === undefined ? undefined : downstreamMeta(callerMeta, deps.correlation);
   if (meta !== undefined) options._meta = meta;
