@@ -91,10 +91,7 @@ function refused<T>(err: Error, mapError: ErrorMap | undefined): Promise<T> {
 
 export class Connection {
   private readonly transport: Transport;
-  private readonly registry = new RequestRegistry(
-    (e) => this.onTimeout(e),
-    (e, reason) => this.cancel(e.id, reason),
-  );
+  private readonly registry = new RequestRegistry((e) => this.onTimeout(e), (e, reason) => this.cancel(e.id, reason));
   /** The peer's requests and notifications (incoming.ts). */
   private readonly incoming: Incoming;
   private readonly opts: ConnectionOptions;
