@@ -79,6 +79,7 @@ const ROOT_FILES = [
   'transport/memory.ts',
   'transport/stdio.ts',
   'util/abort.ts',
+  'util/cancel.ts', // a peer's request's cancel handle (protocol/incoming.ts), watched by the request registry
   'util/serial.ts',
   'util/sleep.ts',
 ];

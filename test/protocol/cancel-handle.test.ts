@@ -78,6 +78,14 @@ describe('Cancel', () => {
   });
 });
 
+/** A connection over an in-memory pair, and what its peer end receives. */
+function memoryConnection(): { server: MemoryTransport; conn: Connection; received: Msg[] } {
+  const [c, server] = createMemoryPair();
+  const received: Msg[] = [];
+  server.onmessage = (m) => received.push(m as Msg);
+  return { server, conn: new Connection(c, { serverId: 'mem' }), received };
+}
+
 describe('a request of ours watched through a Cancel', () => {
   let server: MemoryTransport;
   let conn: Connection;
@@ -85,11 +93,7 @@ describe('a request of ours watched through a Cancel', () => {
 
   beforeEach(() => {
     vi.useFakeTimers();
-    const [c, s] = createMemoryPair();
-    server = s;
-    received = [];
-    server.onmessage = (m) => received.push(m as Msg);
-    conn = new Connection(c, { serverId: 'mem' });
+    ({ server, conn, received } = memoryConnection());
   });
 
   afterEach(async () => {
