@@ -9,7 +9,6 @@ import net from 'node:net';
 import type { ResolvedServer } from '../host/index.js';
 import type { ElicitResult } from '../mcp/types.js';
 import type { HandlerContext } from '../mcp/client-features.js';
-import { withFileLock } from '../auth/lock.js';
 import { timerMs } from '../util/sleep.js';
 import { HeldServers } from './held.js';
 import type { DaemonPaths } from './paths.js';
@@ -33,8 +32,6 @@ export class Daemon {
   readonly startedAt = Date.now();
   private lastRequestAt = Date.now();
   private stopping: Promise<void> | undefined;
-  /** The device and inode of the socket this daemon bound: the only socket file it may remove. */
-  private socketFile: string | undefined;
   /** Resolves once the daemon has shut down. */
   readonly done: Promise<void>;
   private finish!: () => void;
@@ -51,7 +48,6 @@ export class Daemon {
       this.server.listen(this.options.paths.socket, () => resolve());
     });
     fs.chmodSync(this.options.paths.socket, 0o600);
-    this.socketFile = socketIdentity(this.options.paths.socket);
     this.armIdle();
   }
 
@@ -221,22 +217,15 @@ export class Daemon {
     this.stopping ??= (async () => {
       if (this.idleTimer) clearTimeout(this.idleTimer);
       for (const f of this.inflight) f.abort.abort('the daemon is stopping');
-      // Closing the listener removes our socket file at once; a daemon started while the servers
-      // below take their time binds a socket of its own there, which is never ours to remove.
+      // Closing the listener removes our socket file, at once: whatever is at that path afterwards
+      // is not ours. A daemon started while the servers below take their time binds its socket
+      // there, and the filesystem may give that socket our freed inode number (ext4 does), so no
+      // later look at the path, not even its device and inode, could tell its socket from ours.
       this.server.close();
       await this.held.close().catch(() => {});
-      await withFileLock(this.options.paths.socket, async () => {
-        if (this.socketFile !== undefined && socketIdentity(this.options.paths.socket) === this.socketFile) fs.rmSync(this.options.paths.socket, { force: true });
-      }).catch(() => {});
       this.options.log('stopped');
       this.finish();
     })();
     return this.stopping;
   }
-}
-
-/** `dev:ino` of the file at `file`, or undefined when there is none. */
-function socketIdentity(file: string): string | undefined {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st === undefined ? undefined : `${st.dev}:${st.ino}`;
 }

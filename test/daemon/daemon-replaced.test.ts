@@ -5,7 +5,10 @@
  * the built CLI (`npm run build` first) in a sandbox: the old daemon's server ignores stdin EOF
  * and SIGTERM (test/fixtures/stubborn-stdio-server.mjs), so closing it takes the whole ladder;
  * the old daemon is frozen (SIGSTOP) inside that window once its listener is closed, a new
- * daemon starts, then the old one is let go (SIGCONT) to finish its stop.
+ * daemon starts, then the old one is let go (SIGCONT) to finish its stop. Whether the new
+ * daemon's socket gets the old one's inode number there is up to the filesystem (on ext4 the new
+ * daemon's lock directory usually takes it first), so the same ordering is also run in process,
+ * with that inode number at the socket's path made certain.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { withFileLock } from '../../src/auth/lock.js';
+import { Daemon } from '../../src/daemon/server.js';
 import { wait } from '../../src/util/sleep.js';
 import { alive, killAll, node, root, runCli, until, type CliRun } from '../support/cli-process.js';
 
@@ -88,6 +92,28 @@ describe('daemon socket ownership', () => {
     const stop = await mcpwire(['daemon', 'stop']);
     expect(stop.stdout).toBe(`daemon stopped (pid ${after.pid})\n`);
   }, 120_000);
+
+  it('a stopping daemon removes no socket file once its listener closed, not even one with the device and inode its own had', async () => {
+    // A filesystem hands a freed inode number to the next file it creates (ext4 does: a socket
+    // bound where a closed one was gets its number most of the time), so the socket of the daemon
+    // started meanwhile can carry the very dev:ino of the stopping daemon's. Here that file is
+    // made on every filesystem: a second link keeps the inode past the listener's close, and
+    // is moved back to the socket's path while the daemon closes its servers.
+    const run = path.join(dir, 'own');
+    const paths = { dir: run, socket: path.join(run, 'daemon.sock'), log: path.join(run, 'daemon.log'), traces: path.join(run, 'traces'), logs: path.join(run, 'logs') };
+    for (const d of [run, paths.traces, paths.logs]) fs.mkdirSync(d, { recursive: true, mode: 0o700 });
+    const daemon = new Daemon({ paths, idleMs: 0, log: () => {} });
+    await daemon.listen();
+    const bound = fs.statSync(paths.socket);
+    const kept = path.join(run, 'kept.sock');
+    fs.linkSync(paths.socket, kept);
+    const stopping = daemon.stop(); // the listener closes at once, its file with it
+    expect(fs.existsSync(paths.socket)).toBe(false);
+    fs.renameSync(kept, paths.socket);
+    expect([fs.statSync(paths.socket).dev, fs.statSync(paths.socket).ino]).toEqual([bound.dev, bound.ino]);
+    await stopping;
+    expect(fs.existsSync(paths.socket)).toBe(true);
+  });
 
   it('a starting daemon judges a socket file stale only holding the socket\'s lock', async () => {
     fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: {} } }));
