@@ -24,6 +24,8 @@ export interface FileLockOptions {
   waitMs?: number;
   /** A lock not touched for this long is taken as abandoned (default 10 000 ms, at least 2 000). */
   staleMs?: number;
+  /** Called once, when another process holds the lock and this call starts waiting for it. */
+  onWait?: () => void;
 }
 
 /** The lock could not be taken in time, or was lost while held. */
@@ -95,6 +97,7 @@ async function acquire(file: string, options: FileLockOptions, onCompromised: (e
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw new TokenStoreLockError(`cannot lock ${file}: ${(err as Error).message}`, file, err);
       if (Date.now() >= deadline) throw new TokenStoreLockError(`timed out waiting for the lock of ${file}`, file, err);
+      if (attempt === 0) options.onWait?.();
       await sleep(Math.min(25 * 2 ** Math.min(attempt, 5), 500) * (0.5 + Math.random() / 2), options.signal, lockAborted);
     }
   }

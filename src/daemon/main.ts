@@ -47,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     }
     await daemon.listen();
     return true;
-  });
+  }, { onWait: () => log("the socket's lock is held (another daemon is starting): waiting") });
   if (!started) {
     log('another daemon answers on the socket: not starting');
     return 1;
