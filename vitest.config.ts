@@ -23,6 +23,7 @@ export const ISOLATED = [
   'test/mcp/task-deadline.test.ts',
   'test/mcp/task-receiver.test.ts',
   'test/mcp/tasks-host-cli.test.ts',
+  'test/protocol/cancel-handle.test.ts',
   'test/protocol/connection-client-settling.test.ts',
   'test/protocol/connection-defects.test.ts',
   'test/protocol/connection.test.ts',
@@ -51,11 +52,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // CI is a loaded 2-core machine: keep parallelism modest so child-process tests stay calm.
-    // Measured: with two, the CPUs were idle 28 % of a quiet full run (920 s); three took 820 s
-    // but a daemon test (a stopping daemon and its replacement's socket) failed once, not yet
-    // understood.
-    maxWorkers: 2,
+    // CI is a loaded 2-core machine, but the suite waits on child processes: with two files at a
+    // time the CPUs were idle 28 % of a quiet full run (920 s); three took 820 s. The one failure
+    // seen with three was a real daemon defect (a stopping daemon removed its replacement's
+    // socket when the filesystem gave the new socket the old one's inode number), now fixed.
+    maxWorkers: 3,
     // Each worker takes the next file when it is free: the known-slow files (test/support/slow-files.ts)
     // go first, so short files, not a long one, end the run. On a fresh clone vitest would order by
     // file size, and a small slow file could start last (one worker ended alone 9 to 14 s in the
