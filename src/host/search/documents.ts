@@ -52,15 +52,30 @@ function capped(s: unknown): string {
   return typeof s === 'string' ? clean(s, MAX_FIELD_CHARS) : '';
 }
 
+/** Identifiers already split (parameter names and server ids repeat across a catalog's tools); bounded. */
+const spacedCache = new Map<string, string>();
+
+/** An identifier's words, joined by spaces (`record_id` → `record id`). */
+function spaced(identifier: string): string {
+  let out = spacedCache.get(identifier);
+  if (out === undefined) {
+    out = splitWords(identifier).join(' ');
+    if (spacedCache.size >= MAX_CACHED_FIELDS) spacedCache.clear();
+    if (identifier.length <= MAX_CACHED_CHARS) spacedCache.set(identifier, out);
+  }
+  return out;
+}
+
 /** Parameter names and descriptions, depth-first, nested objects and array items included. */
 function paramText(schema: unknown, out: string[], depth = 0, budget = { left: MAX_FIELD_CHARS }): void {
   if (depth > 3 || typeof schema !== 'object' || schema === null || budget.left <= 0) return;
   const s = schema as Record<string, unknown>;
   const props = s.properties;
   if (typeof props === 'object' && props !== null) {
-    for (const [name, sub] of Object.entries(props as Record<string, unknown>)) {
+    for (const name of Object.keys(props)) {
+      const sub = (props as Record<string, unknown>)[name];
       const desc = typeof sub === 'object' && sub !== null ? (sub as { description?: unknown }).description : undefined;
-      const piece = `${splitWords(name).join(' ')} ${typeof desc === 'string' ? desc : ''}`.slice(0, budget.left);
+      const piece = `${spaced(name)} ${typeof desc === 'string' ? desc : ''}`.slice(0, budget.left);
       budget.left -= piece.length;
       out.push(piece);
       paramText(sub, out, depth + 1, budget);
@@ -80,7 +95,7 @@ export function toolDocument(entry: IndexedTool): ToolDocument {
     title: capped(original?.title ?? original?.annotations?.title ?? tool.annotations?.title),
     description: capped(original?.description),
     params: clean(params.join(' '), MAX_FIELD_CHARS),
-    server: `${splitWords(tool.server).join(' ')} ${capped(entry.serverTitle)}`.trim(),
+    server: `${spaced(tool.server)} ${capped(entry.serverTitle)}`.trim(),
   };
 }
 
@@ -90,15 +105,29 @@ export const MARKED_FIELDS: ReadonlySet<string> = new Set(['name', 'title', 'des
 /** A document as index terms: each field its list of terms (what the engine indexes; see `tool-index.ts`). */
 export interface TermDocument {
   id: string;
-  name: string[];
-  title: string[];
-  description: string[];
-  params: string[];
-  server: string[];
+  name: readonly string[];
+  title: readonly string[];
+  description: readonly string[];
+  params: readonly string[];
+  server: readonly string[];
 }
 
-/** A field's text as index terms; each distinct term is added to `seen`. */
-function fieldTerms(text: string, marked: boolean, seen: Set<string>): string[] {
+/**
+ * Terms of parameter and server texts already seen: catalogs repeat them — a parameter's name and
+ * description on every tool that takes it, a server's words on each of its tools —, so they are
+ * split and stemmed once. (Names and descriptions are a tool's own: caching them costs more than
+ * it saves.) Bounded (cleared when full, like the words' caches); the lists are shared, never changed.
+ */
+const paramsCache = new Map<string, readonly string[]>();
+const serverCache = new Map<string, readonly string[]>();
+const MAX_CACHED_FIELDS = 10_000;
+/** Texts longer than this are not kept (a cache of long texts would hold megabytes). */
+const MAX_CACHED_CHARS = 1000;
+
+/** A field's text as index terms (see `MARKED_FIELDS`); the list is shared when `cache` is given: never change it. */
+function fieldTerms(text: string, marked: boolean, cache?: Map<string, readonly string[]>): readonly string[] {
+  const known = cache?.get(text);
+  if (known !== undefined) return known;
   const out: string[] = [];
   for (const w of splitWords(text)) {
     if (marked) {
@@ -109,15 +138,28 @@ function fieldTerms(text: string, marked: boolean, seen: Set<string>): string[] 
       if (t !== null) out.push(t);
     }
   }
-  for (const t of out) seen.add(t);
+  if (cache !== undefined && text.length <= MAX_CACHED_CHARS) {
+    if (cache.size >= MAX_CACHED_FIELDS) cache.clear();
+    cache.set(text, out);
+  }
   return out;
 }
 
-/** The document as index terms, field by field, and its distinct terms. */
-export function termDocument(d: ToolDocument): { doc: TermDocument; terms: Set<string> } {
-  const terms = new Set<string>();
-  const field = (k: Exclude<keyof ToolDocument, 'id'>): string[] => fieldTerms(d[k], MARKED_FIELDS.has(k), terms);
-  return { doc: { id: d.id, name: field('name'), title: field('title'), description: field('description'), params: field('params'), server: field('server') }, terms };
+/** The document as index terms, field by field (lists may be shared with other documents: never change them). */
+export function termDocument(d: ToolDocument): TermDocument {
+  return {
+    id: d.id,
+    name: fieldTerms(d.name, true),
+    title: fieldTerms(d.title, true),
+    description: fieldTerms(d.description, true),
+    params: fieldTerms(d.params, false, paramsCache),
+    server: fieldTerms(d.server, true, serverCache),
+  };
+}
+
+/** A document's term lists, field by field. */
+export function termFields(doc: TermDocument): readonly (readonly string[])[] {
+  return [doc.name, doc.title, doc.description, doc.params, doc.server];
 }
 
 /** True when two documents index the same text. */

@@ -21,7 +21,7 @@
 import type MiniSearch from 'minisearch';
 import type { ToolAnnotations } from '../../mcp/types.js';
 import { isModelVisible } from '../../mcp/ui-meta.js';
-import { sameDocument, termDocument, toolDocument, type IndexedTool, type TermDocument, type ToolDocument } from './documents.js';
+import { sameDocument, termDocument, termFields, toolDocument, type IndexedTool, type TermDocument, type ToolDocument } from './documents.js';
 import { Vocabulary } from './vocabulary.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './limits.js';
 
@@ -78,15 +78,20 @@ function loadEngine(): Promise<typeof MiniSearch> {
   return engineClass;
 }
 
+/** What the index holds of one tool. */
+interface Indexed {
+  entry: IndexedTool;
+  /** The indexed text (to see what changed, and to count a dropped tool's terms out). */
+  text: ToolDocument;
+  /** The description's shape (`shapeOf`): alike results are told apart by it. */
+  shape: number;
+}
+
 /** The search index over a catalog (see the module comment). Make one with `createToolIndex()`. */
 export class ToolIndex {
   private readonly engine: Engine;
-  /** The indexed text of each tool (to see what changed, and to count a dropped tool's terms out). */
-  private readonly docs = new Map<string, ToolDocument>();
-  private readonly entries = new Map<string, IndexedTool>();
+  private readonly tools = new Map<string, Indexed>();
   private readonly vocabulary = new Vocabulary();
-  /** Each tool's description shape (`shapeOf`): alike results are told apart by it. */
-  private readonly shapes = new Map<string, number>();
 
   constructor(Engine: typeof MiniSearch) {
     this.engine = new Engine<TermDocument>({
@@ -101,40 +106,43 @@ export class ToolIndex {
 
   /** Tools indexed. */
   get size(): number {
-    return this.entries.size;
+    return this.tools.size;
   }
 
   /** Brings the index in step with `entries` (the catalog's tools offered to a model; app-only ones are left out here). */
   sync(entries: readonly IndexedTool[]): void {
     const next = new Map<string, IndexedTool>();
     for (const e of entries) if (isModelVisible(e.original)) next.set(e.tool.name, e);
-    for (const id of [...this.docs.keys()]) {
-      if (next.has(id)) continue;
-      this.drop(id);
-      this.entries.delete(id);
+    if (this.tools.size > 0) {
+      for (const [id, known] of [...this.tools]) {
+        if (next.has(id)) continue;
+        this.drop(known.text);
+        this.tools.delete(id);
+      }
     }
     for (const [id, entry] of next) {
       const text = toolDocument(entry);
-      this.entries.set(id, entry);
-      const before = this.docs.get(id);
-      if (before !== undefined && sameDocument(before, text)) continue;
-      this.drop(id);
-      const { doc, terms } = termDocument(text);
+      const known = this.tools.get(id);
+      if (known !== undefined) {
+        known.entry = entry;
+        if (sameDocument(known.text, text)) continue;
+        this.drop(known.text);
+      }
+      const doc = termDocument(text);
       this.engine.add(doc);
-      this.docs.set(id, text);
-      this.shapes.set(id, shapeOf(doc));
-      this.vocabulary.add(terms);
+      this.vocabulary.addFields(termFields(doc));
+      if (known === undefined) this.tools.set(id, { entry, text, shape: shapeOf(doc) });
+      else {
+        known.text = text;
+        known.shape = shapeOf(doc);
+      }
     }
   }
 
-  /** Takes one tool out of the engine and the vocabulary (if it is in). */
-  private drop(id: string): void {
-    const text = this.docs.get(id);
-    if (text === undefined) return;
-    this.engine.discard(id);
-    this.docs.delete(id);
-    this.shapes.delete(id);
-    this.vocabulary.remove(termDocument(text).terms);
+  /** Takes one tool out of the engine and the vocabulary. */
+  private drop(text: ToolDocument): void {
+    this.engine.discard(text.id);
+    this.vocabulary.removeFields(termFields(termDocument(text)));
   }
 
   /** The best matches of `query`, best first (see `ToolSearchOptions`). */
@@ -142,7 +150,7 @@ export class ToolIndex {
     const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     const servers = options.servers === undefined ? undefined : new Set(options.servers);
     const filter = servers === undefined && options.readOnly !== true ? undefined : (r: { id: unknown }) => {
-      const e = this.entries.get(r.id as string);
+      const e = this.tools.get(r.id as string)?.entry;
       if (e === undefined) return false;
       if (servers !== undefined && !servers.has(e.tool.server)) return false;
       return options.readOnly !== true || e.tool.annotations?.readOnlyHint === true;
@@ -152,7 +160,7 @@ export class ToolIndex {
     const boostTerm = (t: string): number => weights.get(t) ?? 1;
     const prefix = (t: string): boolean => t.length >= PREFIX_MIN && !t.startsWith('~') && this.vocabulary.count(t) === 0;
     const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm, prefix } : { boostTerm, prefix, filter });
-    return bestByWords(results, words, this.shapes, limit).map((r) => hit(this.entries.get(r.id)!, r.score));
+    return bestByWords(results, words, this.tools, limit).map((r) => hit(this.tools.get(r.id)!.entry, r.score));
   }
 }
 
@@ -179,13 +187,16 @@ type Ranked = { id: string; score: number };
  * still ranks above a weak different match, and the clones follow the other kinds. Ties go by
  * name, so the answer is stable.
  */
-function bestByWords(results: readonly { id: unknown; score: number; queryTerms: string[]; match: Record<string, string[]> }[], words: ReadonlyMap<string, number>, shapes: ReadonlyMap<string, number>, limit: number): Ranked[] {
+function bestByWords(results: readonly { id: unknown; score: number; terms: string[]; queryTerms: string[]; match: Record<string, string[]> }[], words: ReadonlyMap<string, number>, tools: ReadonlyMap<string, { shape: number }>, limit: number): Ranked[] {
   const kinds = new Map<number, Ranked[]>();
   const hashes = new Map<string, number>();
   // the best result of each kind keeps its score, so a result below the `limit` best of them
   // cannot make the top: it is passed over before its kind is even worked out
   const leaders: { kind: number; score: number; id: string }[] = [];
   for (const r of results) {
+    // the engine lists results by its score, best first, and a result's score here is never
+    // above the engine's (matched words ≤ matched terms): past the `limit` best kinds, none can follow
+    if (leaders.length === limit && r.score < leaders[limit - 1]!.score) break;
     let mask = 0;
     for (const t of r.queryTerms) mask |= 1 << (words.get(t) ?? 0);
     let matched = 0;
@@ -193,7 +204,7 @@ function bestByWords(results: readonly { id: unknown; score: number; queryTerms:
     const score = (r.score / Math.max(1, r.queryTerms.length)) * matched;
     if (leaders.length === limit && score < leaders[limit - 1]!.score) continue;
     const id = r.id as string;
-    const kind = kindOf(r.match, shapes.get(id) ?? 0, hashes);
+    const kind = kindOf(r.terms, r.match, tools.get(id)?.shape ?? 0, hashes);
     let alike = kinds.get(kind);
     if (alike === undefined) kinds.set(kind, (alike = []));
     else if (alike.length === limit && !ahead(score, id, alike[limit - 1]!)) continue;
@@ -216,9 +227,10 @@ function bestByWords(results: readonly { id: unknown; score: number; queryTerms:
 }
 
 /** A number naming how a result was matched (which terms, in which fields; in any order) and its tool's description shape (`shapeOf`). */
-function kindOf(match: Record<string, string[]>, shape: number, hashes: Map<string, number>): number {
+function kindOf(terms: readonly string[], match: Record<string, string[]>, shape: number, hashes: Map<string, number>): number {
   let kind = shape;
-  for (const term in match) {
+  // `terms` are the keys of `match` (the engine's result lists them): no walk over the object's keys
+  for (const term of terms) {
     let v = hashes.get(term);
     if (v === undefined) hashes.set(term, (v = hashOf(term)));
     let fields = 32;

@@ -39,29 +39,60 @@ const MAX_QUERY_TERMS = 64;
 /** A query's terms are held by this many tools at most, added up (see the module comment); the rarest term is always searched. */
 export const MAX_QUERY_POSTINGS = 1500;
 
+/** How many tools hold a term, and the last `addFields`/`removeFields` call that met it (so a tool's term counts once). */
+interface TermCount {
+  tools: number;
+  met: number;
+}
+
 export class Vocabulary {
-  private readonly counts = new Map<string, number>();
+  private readonly counts = new Map<string, TermCount>();
   private tools = 0;
+  private calls = 0;
 
   /** Counts one tool's distinct terms in. */
   add(terms: Iterable<string>): void {
+    this.addFields([terms]);
+  }
+
+  /** Counts one tool's terms in, given as lists that may repeat terms (its fields): each distinct term once. */
+  addFields(fields: Iterable<Iterable<string>>): void {
     this.tools++;
-    for (const t of terms) this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+    const call = ++this.calls;
+    for (const terms of fields) {
+      for (const t of terms) {
+        const c = this.counts.get(t);
+        if (c === undefined) this.counts.set(t, { tools: 1, met: call });
+        else if (c.met !== call) {
+          c.met = call;
+          c.tools++;
+        }
+      }
+    }
   }
 
   /** Counts one tool's distinct terms out (the same terms `add` was given). */
   remove(terms: Iterable<string>): void {
+    this.removeFields([terms]);
+  }
+
+  /** Counts one tool's terms out (the same lists `addFields` was given). */
+  removeFields(fields: Iterable<Iterable<string>>): void {
     this.tools--;
-    for (const t of terms) {
-      const n = (this.counts.get(t) ?? 0) - 1;
-      if (n > 0) this.counts.set(t, n);
-      else this.counts.delete(t);
+    const call = ++this.calls;
+    for (const terms of fields) {
+      for (const t of terms) {
+        const c = this.counts.get(t);
+        if (c === undefined || c.met === call) continue;
+        c.met = call;
+        if (--c.tools === 0) this.counts.delete(t);
+      }
     }
   }
 
   /** Tools holding `term`. */
   count(term: string): number {
-    return this.counts.get(term) ?? 0;
+    return this.counts.get(term)?.tools ?? 0;
   }
 
   /** The terms one query is searched with (see the module comment); empty when nothing is left to search. */
