@@ -183,6 +183,16 @@ describe('a query\'s plan', () => {
     expect(vocabulary([['other']]).planQuery('screen shot').terms).not.toContain('screenshot');
   });
 
+  it('a tool\'s term counts once however many of its fields hold it, and counts out the same way (fails if each field\'s copy counts)', () => {
+    const v = new Vocabulary();
+    const fields = [['file', '~file'], ['file'], [], ['path', 'file'], ['fs']];
+    v.addFields(fields);
+    v.addFields([['file'], ['file', 'file']]);
+    expect([v.count('file'), v.count('~file'), v.count('path')]).toEqual([2, 1, 1]);
+    v.removeFields(fields);
+    expect([v.count('file'), v.count('~file'), v.count('path')]).toEqual([1, 0, 0]);
+  });
+
   it('past the budget, the most common terms are left out; each word keeps its broadest term within the budget, else its rarest unless most tools hold it', () => {
     // "make" is rare, its group's mark (shared with create) common: the mark stays, the rare word goes past the budget
     const common = vocabulary([...Array.from({ length: 1200 }, () => ['create', '~creat']), ['make', '~creat'], ...Array.from({ length: 400 }, () => ['folder', '~directori']), ...Array.from({ length: 1000 }, () => ['other'])]);
@@ -214,6 +224,21 @@ describe('the index follows the catalog', () => {
     expect(top(index, 'second')).toEqual([]);
     expect(top(index, 'third')).toEqual(['gamma']);
     expect(top(index, 'chart')).toEqual(['chart']);
+  });
+
+  it('tools sharing parameter and server texts (split once, their term lists shared) are indexed, dropped and indexed again one by one', async () => {
+    const schema = { type: 'object', properties: { record_id: { type: 'string', description: 'The record id' } } } as Tool['inputSchema'];
+    const c = adaptTools(['east', 'west'].map((server) => ({ server, tools: [t('get_record', 'Gets one record.', { inputSchema: schema }), t('drop_record', 'Drops one record.', { inputSchema: schema })] })));
+    const all = c.tools.map((tool) => ({ tool, original: c.byName.get(tool.name)!.tool }));
+    const found = (index: ToolIndex, q: string) => index.search(q, { limit: 10 }).map((h) => `${h.server}/${h.tool}`).sort();
+    const index = await createToolIndex();
+    index.sync(all);
+    expect(found(index, 'record id')).toEqual(['east/drop_record', 'east/get_record', 'west/drop_record', 'west/get_record']);
+    index.sync(all.filter((e) => e.tool.server === 'west'));
+    expect([index.size, found(index, 'record id'), found(index, 'east')]).toEqual([2, ['west/drop_record', 'west/get_record'], []]);
+    index.sync(all);
+    expect(found(index, 'record id')).toHaveLength(4);
+    expect(found(index, 'east drop')[0]).toBe('east/drop_record');
   });
 
   it('an app-only tool handed to the index directly (not through the catalog, which already leaves it out) is not indexed either', async () => {
