@@ -94,8 +94,9 @@ export function toolDocument(entry: IndexedTool): ToolDocument {
     name: splitWords(capped(tool.tool)).join(' '),
     title: capped(original?.title ?? original?.annotations?.title ?? tool.annotations?.title),
     description: capped(original?.description),
-    params: clean(params.join(' '), MAX_FIELD_CHARS),
-    server: `${spaced(tool.server)} ${capped(entry.serverTitle)}`.trim(),
+    // one string for a text many tools share (the index keeps each tool's text)
+    params: shared(clean(params.join(' '), MAX_FIELD_CHARS), false, paramsCache).text,
+    server: shared(`${spaced(tool.server)} ${capped(entry.serverTitle)}`.trim(), true, serverCache).text,
   };
 }
 
@@ -118,16 +119,32 @@ export interface TermDocument {
  * split and stemmed once. (Names and descriptions are a tool's own: caching them costs more than
  * it saves.) Bounded (cleared when full, like the words' caches); the lists are shared, never changed.
  */
-const paramsCache = new Map<string, readonly string[]>();
-const serverCache = new Map<string, readonly string[]>();
+const paramsCache = new Map<string, SharedField>();
+const serverCache = new Map<string, SharedField>();
 const MAX_CACHED_FIELDS = 10_000;
 /** Texts longer than this are not kept (a cache of long texts would hold megabytes). */
 const MAX_CACHED_CHARS = 1000;
 
-/** A field's text as index terms (see `MARKED_FIELDS`); the list is shared when `cache` is given: never change it. */
-function fieldTerms(text: string, marked: boolean, cache?: Map<string, readonly string[]>): readonly string[] {
-  const known = cache?.get(text);
+/** A text many tools may share, once, and its terms. */
+interface SharedField {
+  text: string;
+  terms: readonly string[];
+}
+
+/** `text` and its terms from `cache`, or made and kept there (see `paramsCache`). */
+function shared(text: string, marked: boolean, cache: Map<string, SharedField>): SharedField {
+  const known = cache.get(text);
   if (known !== undefined) return known;
+  const field = { text, terms: fieldTerms(text, marked) };
+  if (text.length <= MAX_CACHED_CHARS) {
+    if (cache.size >= MAX_CACHED_FIELDS) cache.clear();
+    cache.set(text, field);
+  }
+  return field;
+}
+
+/** A field's text as index terms (see `MARKED_FIELDS`). */
+function fieldTerms(text: string, marked: boolean): string[] {
   const out: string[] = [];
   for (const w of splitWords(text)) {
     if (marked) {
@@ -137,10 +154,6 @@ function fieldTerms(text: string, marked: boolean, cache?: Map<string, readonly 
       const t = termOf(w);
       if (t !== null) out.push(t);
     }
-  }
-  if (cache !== undefined && text.length <= MAX_CACHED_CHARS) {
-    if (cache.size >= MAX_CACHED_FIELDS) cache.clear();
-    cache.set(text, out);
   }
   return out;
 }
@@ -152,8 +165,8 @@ export function termDocument(d: ToolDocument): TermDocument {
     name: fieldTerms(d.name, true),
     title: fieldTerms(d.title, true),
     description: fieldTerms(d.description, true),
-    params: fieldTerms(d.params, false, paramsCache),
-    server: fieldTerms(d.server, true, serverCache),
+    params: shared(d.params, false, paramsCache).terms,
+    server: shared(d.server, true, serverCache).terms,
   };
 }
 

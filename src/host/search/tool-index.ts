@@ -111,31 +111,37 @@ export class ToolIndex {
 
   /** Brings the index in step with `entries` (the catalog's tools offered to a model; app-only ones are left out here). */
   sync(entries: readonly IndexedTool[]): void {
+    if (this.tools.size === 0) {
+      // nothing to drop: the tools are indexed as they come (a name given twice: the last one's text)
+      for (const e of entries) if (isModelVisible(e.original)) this.put(e.tool.name, e);
+      return;
+    }
     const next = new Map<string, IndexedTool>();
     for (const e of entries) if (isModelVisible(e.original)) next.set(e.tool.name, e);
-    if (this.tools.size > 0) {
-      for (const [id, known] of [...this.tools]) {
-        if (next.has(id)) continue;
-        this.drop(known.text);
-        this.tools.delete(id);
-      }
+    for (const [id, known] of [...this.tools]) {
+      if (next.has(id)) continue;
+      this.drop(known.text);
+      this.tools.delete(id);
     }
-    for (const [id, entry] of next) {
-      const text = toolDocument(entry);
-      const known = this.tools.get(id);
-      if (known !== undefined) {
-        known.entry = entry;
-        if (sameDocument(known.text, text)) continue;
-        this.drop(known.text);
-      }
-      const doc = termDocument(text);
-      this.engine.add(doc);
-      this.vocabulary.addFields(termFields(doc));
-      if (known === undefined) this.tools.set(id, { entry, text, shape: shapeOf(doc) });
-      else {
-        known.text = text;
-        known.shape = shapeOf(doc);
-      }
+    for (const [id, entry] of next) this.put(id, entry);
+  }
+
+  /** Indexes one tool, or re-indexes it if its text changed. */
+  private put(id: string, entry: IndexedTool): void {
+    const text = toolDocument(entry);
+    const known = this.tools.get(id);
+    if (known !== undefined) {
+      known.entry = entry;
+      if (sameDocument(known.text, text)) return;
+      this.drop(known.text);
+    }
+    const doc = termDocument(text);
+    this.engine.add(doc);
+    this.vocabulary.addFields(termFields(doc));
+    if (known === undefined) this.tools.set(id, { entry, text, shape: shapeOf(doc) });
+    else {
+      known.text = text;
+      known.shape = shapeOf(doc);
     }
   }
 
