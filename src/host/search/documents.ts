@@ -95,8 +95,8 @@ export function toolDocument(entry: IndexedTool): ToolDocument {
     title: capped(original?.title ?? original?.annotations?.title ?? tool.annotations?.title),
     description: capped(original?.description),
     // one string for a text many tools share (the index keeps each tool's text)
-    params: shared(clean(params.join(' '), MAX_FIELD_CHARS), false, paramsCache).text,
-    server: shared(`${spaced(tool.server)} ${capped(entry.serverTitle)}`.trim(), true, serverCache).text,
+    params: shared(clean(params.join(' '), MAX_FIELD_CHARS), MARKED_FIELDS.has('params'), paramsCache).text,
+    server: shared(`${spaced(tool.server)} ${capped(entry.serverTitle)}`.trim(), MARKED_FIELDS.has('server'), serverCache).text,
   };
 }
 
@@ -162,11 +162,11 @@ function fieldTerms(text: string, marked: boolean): string[] {
 export function termDocument(d: ToolDocument): TermDocument {
   return {
     id: d.id,
-    name: fieldTerms(d.name, true),
-    title: fieldTerms(d.title, true),
-    description: fieldTerms(d.description, true),
-    params: shared(d.params, false, paramsCache).terms,
-    server: shared(d.server, true, serverCache).terms,
+    name: fieldTerms(d.name, MARKED_FIELDS.has('name')),
+    title: fieldTerms(d.title, MARKED_FIELDS.has('title')),
+    description: fieldTerms(d.description, MARKED_FIELDS.has('description')),
+    params: shared(d.params, MARKED_FIELDS.has('params'), paramsCache).terms,
+    server: shared(d.server, MARKED_FIELDS.has('server'), serverCache).terms,
   };
 }
 

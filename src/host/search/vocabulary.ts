@@ -71,11 +71,6 @@ export class Vocabulary {
     }
   }
 
-  /** Counts one tool's distinct terms out (the same terms `add` was given). */
-  remove(terms: Iterable<string>): void {
-    this.removeFields([terms]);
-  }
-
   /** Counts one tool's terms out (the same lists `addFields` was given). */
   removeFields(fields: Iterable<Iterable<string>>): void {
     this.tools--;
