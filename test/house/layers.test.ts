@@ -154,6 +154,7 @@ describe('the seams of the layers', () => {
   const VERSIONS_IMPORT_ALLOWED: Record<string, string> = {
     'index.ts': 'the public API exports LATEST_PROTOCOL_VERSION and SUPPORTED_PROTOCOL_VERSIONS',
     'host/config/schema.ts': 'a configured protocol_version the client cannot speak is refused when the config loads, in the words connect() uses',
+    'host/config/plain-entry.ts': 'the hand check of an entry (schema.ts without zod) takes a protocol_version only where schema.ts would',
     'check/http/http.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/basics/lifecycle.ts': 'raw probes (no client) offer the newest version in their own initialize',
     'check/core/probe.ts': 'raw probes (no client) offer the newest version in their own initialize',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import { isLoopback } from '../../auth/http.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS, unsupportedRequestedVersion } from '../../mcp/versions.js';
+import { ENV_NAME, HEADER_NAME, plainEntry } from './plain-entry.js';
 import { sandboxSettings, sandboxZod } from './sandbox.js';
 import {
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -23,8 +24,6 @@ import {
 } from './types.js';
 import { lazy, lazyObject } from './zod.js';
 
-const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-const ENV_NAME = /^[^=\0]+$/;
 const noNul = (s: string): boolean => !s.includes('\0');
 const noLineBreak = (s: string): boolean => !/[\r\n\0]/.test(s);
 const ID_TOKEN_SOURCES = ['id_token_file', 'id_token_env', 'id_token_command'] as const;
@@ -163,11 +162,17 @@ export const serverEntrySchema: Schemas['serverEntry'] = lazyObject(() => schema
 /** The raw (snake_case) native entry type. */
 export type ServerEntry = z.infer<Schemas['serverEntry']>;
 
-/** Keys the native entry knows; others are reported as warnings and ignored. */
+/**
+ * Keys the native entry knows; others are reported as warnings and ignored. Listed, not read
+ * from the zod schema, so that reading a config loads no zod (a test keeps both the same).
+ */
 export function knownEntryKeys(): ReadonlySet<string> {
-  return (knownKeys ??= new Set(Object.keys(schemas().serverEntry.shape)));
+  return ENTRY_KEYS;
 }
-let knownKeys: ReadonlySet<string> | undefined;
+const ENTRY_KEYS: ReadonlySet<string> = new Set([
+  'transport', 'enabled', 'command', 'args', 'cwd', 'env', 'url', 'headers', 'secret_names', 'from_registry', 'request_timeout_ms', 'oauth', 'permissions', 'roots',
+  'max_parallel', 'retry', 'reset_timeout_on_progress', 'max_total_timeout_ms', 'validate_input', 'trust_annotations', 'keep_alive', 'sandbox', 'protocol_version',
+]);
 
 /** One problem with one field of an entry. */
 export interface EntryIssue {
@@ -193,6 +198,14 @@ export type EntryValidation =
  * formats (`type: "sse"`); native entries never set it.
  */
 export function validateServerEntry(raw: unknown, legacySse = false): EntryValidation {
+  // the common entry is checked by hand (./plain-entry.ts: yes only where zod says yes), so most commands never load zod
+  const plain = plainEntry(raw);
+  if (plain !== undefined && crossFieldIssues(raw).length === 0) return { ok: true, entry: normalizeEntry(plain as ServerEntry, legacySse) };
+  return validateWithZod(raw, legacySse);
+}
+
+/** `validateServerEntry` by the zod schema alone (what the hand check must agree with). */
+export function validateWithZod(raw: unknown, legacySse = false): EntryValidation {
   const parsed = schemas().serverEntry.safeParse(raw);
   const issues = parsed.success ? [] : parsed.error.issues.map((i) => ({ field: i.path.map(String).join('.'), message: i.message }));
   for (const extra of crossFieldIssues(raw)) {
