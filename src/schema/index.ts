@@ -18,6 +18,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { metaSchemaProblem, newAjv, type Ajv } from './ajv.js';
 import { Lru } from './cache.js';
 import { dialectOf, type Dialect } from './dialect.js';
+import { isSimpleSchema, surelyValid } from './simple.js';
 
 export { dialectOf, SUPPORTED_DIALECTS, type Dialect, type DialectResult } from './dialect.js';
 export type { ErrorObject, ValidateFunction };
@@ -68,14 +69,32 @@ export function compileSchema(schema: unknown, options: SchemaOptions = {}): Com
   const key = createHash('sha256').update(`${d.dialect}\0${assert ? 'f' : '-'}\0${text}`).digest('base64');
   let hit = cache.get(key);
   if (hit === undefined) {
-    hit = build(d.dialect, JSON.parse(text) as object, assert);
+    compiles++;
+    const copy = JSON.parse(text) as object;
+    hit = !assert && isSimpleSchema(copy) ? simpleCompiled(d.dialect, copy) : build(d.dialect, copy, assert);
     cache.set(key, hit);
   }
   return hit;
 }
 
+/**
+ * A schema of the common keywords (./simple.ts): valid and compilable as it stands, so nothing is
+ * checked or compiled until a value is not surely valid; ajv then compiles it and says what is wrong.
+ */
+function simpleCompiled(dialect: Dialect, schema: object): CompiledSchema {
+  let full: CompiledSchema | undefined;
+  return {
+    ok: true,
+    dialect,
+    validate: (value) => {
+      if (surelyValid(schema, value)) return [];
+      full ??= build(dialect, schema, false);
+      return full.ok ? full.validate(value) : [];
+    },
+  };
+}
+
 function build(dialect: Dialect, schema: object, assertFormats: boolean): CompiledSchema {
-  compiles++;
   try {
     const bad = metaSchemaProblem(dialect, schema);
     if (bad !== undefined) return { ok: false, schemaError: `not a valid ${dialect} schema: ${bad.slice(0, 300)}` };
