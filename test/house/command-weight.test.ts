@@ -122,3 +122,10 @@ describe.skipIf(!built)("a library's connect() to a stdio server (the runtime it
     expect(reach.modules.filter((m) => m.startsWith('host/config/'))).toEqual([]);
   });
 });
+
+describe.skipIf(!built)('`check` of a stdio server (the suite runs it often)', () => {
+  it('loads no undici before it runs: the raw HTTP probes import it on their first request', () => {
+    expect(builtReach('check').packages).not.toContain('undici');
+    expect(sourceReach('check').packages).not.toContain('undici');
+  });
+});

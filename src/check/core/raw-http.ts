@@ -3,7 +3,7 @@
  * the body read until a JSON-RPC answer shows up (or for a while), bounded, with the event ids
  * of an SSE stream. Only against loopback servers (checks spoof headers on purpose).
  */
-import { request } from 'undici';
+import type * as Undici from 'undici';
 import type { HttpServerConfig, ServerConfig } from '../../transport/create.js';
 import type { HttpAuthProvider } from '../../transport/http-common.js';
 
@@ -15,6 +15,10 @@ export interface RawTarget {
 }
 
 const MAX_BODY = 1024 * 1024;
+
+/** undici, imported on the first raw request: a check of a stdio server never loads it (~30 ms of CPU per `check` process). */
+let undici: Promise<typeof Undici> | undefined;
+const loadUndici = (): Promise<typeof Undici> => (undici ??= import('undici'));
 
 export interface RawResponse {
   status: number;
@@ -60,6 +64,7 @@ export async function raw(
   const payload = opts.rawBody ?? (body !== undefined ? JSON.stringify(body) : undefined);
   try {
     const auth = ctx.options.authProvider !== undefined ? lowerKeys(await ctx.options.authProvider.headers()) : {};
+    const { request } = await loadUndici();
     const res = await request(url, {
       method,
       headers: {
