@@ -63,8 +63,10 @@ function simple(s: unknown, depth: number): boolean {
   if (typeof s === 'boolean') return true;
   if (!isObj(s) || depth > MAX_DEPTH || Object.getPrototypeOf(s) !== Object.prototype) return false;
   for (const [k, v] of Object.entries(s)) {
-    const assertion = ASSERTIONS[k];
-    if (assertion !== undefined ? !assertion(v, depth) : !(ANNOTATIONS[k]?.(v) ?? false)) return false;
+    // own keys only: a keyword named `constructor` or `toString` is not one of these
+    const assertion = Object.hasOwn(ASSERTIONS, k) ? ASSERTIONS[k] : undefined;
+    const annotation = Object.hasOwn(ANNOTATIONS, k) ? ANNOTATIONS[k] : undefined;
+    if (assertion !== undefined ? !assertion(v, depth) : annotation === undefined || !annotation(v)) return false;
   }
   return true;
 }

@@ -89,7 +89,7 @@ const { schema } = fc.letrec((tie) => ({
             { requiredKeys: [] },
           ),
           // keywords the hand check leaves to ajv
-          fc.oneof({ weight: 40, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constantFrom({ pattern: '^a' }, { pattern: '(' }, { const: 1 }, { nullable: true }, { minProperties: 1 }) }),
+          fc.oneof({ weight: 40, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.constantFrom({ pattern: '^a' }, { pattern: '(' }, { const: 1 }, { nullable: true }, { minProperties: 1 }, { toString: 1 }, { constructor: {} }, { hasOwnProperty: [] }) }),
         )
         .map(([common, other]) => ({ ...common, ...other })),
     },
@@ -207,6 +207,8 @@ describe('a simple schema answered without ajv gives ajv\'s answers', () => {
     expect(surelyValid(annotated, { messageType: 'debug', includeImage: true })).toBe(true);
     expect(surelyValid(echo, { text: 'hi' })).toBe(true);
     expect(surelyValid(getSum, { a: 2 })).toBe(false);
+    // a keyword named like a method of every object is not one the hand check knows
+    expect([{ type: 'object', toString: 1 }, { type: 'object', constructor: {} }].some((s) => isSimpleSchema(s))).toBe(false);
     const compiled = compileSchema(getSum);
     expect(compiled.ok && compiled.validate({ a: 'x', b: 3 })).toEqual([{ path: '/a', message: 'must be number' }]);
   });

@@ -70,7 +70,7 @@ export function plainEntry(raw: unknown): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) {
     if (v === undefined) continue;
-    const check = FIELDS[k];
+    const check = Object.hasOwn(FIELDS, k) ? FIELDS[k] : undefined; // `hasOwnProperty` is a key like any other
     if (check === undefined || !check(v)) return undefined;
     out[k] = Array.isArray(v) ? [...(v as unknown[])] : k === 'permissions' ? copyPermissions(v as Record<string, unknown>) : isRecord(v) ? { ...v } : v;
   }

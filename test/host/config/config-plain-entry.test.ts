@@ -49,6 +49,8 @@ const values = {
   sandbox: fc.constantFrom(true, false, { network: 'none' }, { netwrk: 'none' }),
   from_registry: fc.constantFrom({ registry: 'r', name: 'n', version: '1', package: 'p' }),
   comand: fc.constantFrom('node'),
+  hasOwnProperty: fc.constantFrom([], 'x'),
+  constructor: fc.constantFrom({}),
   type: fc.constantFrom('stdio'),
   extra: fc.constantFrom(undefined),
 };
@@ -115,6 +117,8 @@ describe('an entry checked by hand gets the answer zod gives', () => {
       expect(plain).toEqual(raw);
       expect(validateServerEntry(raw)).toEqual(validateWithZod(raw));
     }
+    // a field named like a method of every object is a field like any other (ignored, as zod ignores it)
+    for (const odd of [{ ...stdio, hasOwnProperty: [] }, { ...http, toString: 'x' }, { ...http, constructor: {} }]) expect(validateServerEntry(odd)).toEqual(validateWithZod(odd));
     const v = validateServerEntry(stdio);
     expect(v.ok && v.entry.config.args !== stdio.args && v.entry.config.env !== stdio.env && v.entry.config.permissions.deny !== stdio.permissions.deny).toBe(true);
   });
