@@ -99,9 +99,23 @@ function build(dialect: Dialect, schema: object, assertFormats: boolean): Compil
     const bad = metaSchemaProblem(dialect, schema);
     if (bad !== undefined) return { ok: false, schemaError: `not a valid ${dialect} schema: ${bad.slice(0, 300)}` };
     const v = newAjv(dialect, { assertFormats, meta: false }).compile(schema);
-    return { ok: true, dialect, validate: (value) => (v(value) ? [] : toProblems(v.errors)) };
+    return { ok: true, dialect, validate: (value) => run(v, value) };
   } catch (err) {
     return { ok: false, schemaError: String((err as Error)?.message ?? err).slice(0, 300) };
+  }
+}
+
+/**
+ * A schema is untrusted input: one that refers to itself without end (`{"$ref":"#"}`) makes ajv's
+ * validator call itself until the stack overflows, for any value. That is a problem of the
+ * value's check, reported as one, never a throw out of validateValue.
+ */
+function run(v: ValidateFunction, value: unknown): SchemaProblem[] {
+  try {
+    return v(value) ? [] : toProblems(v.errors);
+  } catch (err) {
+    if (err instanceof RangeError) return [{ path: '/', message: 'the schema refers to itself without end (its check overflowed the stack)' }];
+    throw err;
   }
 }
 

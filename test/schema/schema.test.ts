@@ -151,6 +151,19 @@ describe('dialects (basic#14, basic#15, basic#17)', () => {
     expect(validateValue({ type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, {}).schemaError).toBeDefined();
     expect(validateValue('not a schema' as unknown as object, {}).schemaError).toBeDefined();
   });
+
+  it('a schema that refers to itself without end gives a problem, not a thrown stack overflow (validateValue never throws)', () => {
+    // A server's inputSchema is untrusted: `{"$ref":"#"}` validates by calling itself for ever.
+    for (const schema of [{ $ref: '#' }, { allOf: [{ $ref: '#' }] }, { $schema: DRAFT07, anyOf: [{ $ref: '#' }] }]) {
+      const r = validateValue(schema, { a: 1 });
+      expect(r.schemaError).toBeUndefined();
+      expect(r.problems).toEqual([{ path: '/', message: expect.stringMatching(/refers to itself without end/) }]);
+    }
+    // A recursive schema that ends (a tree) still validates as before.
+    const tree = { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#' } } } };
+    expect(validateValue(tree, { kids: [{ kids: [] }] }).problems).toEqual([]);
+    expect(validateValue(tree, { kids: [{ kids: 3 }] }).problems).toHaveLength(1);
+  });
 });
 
 describe('formats follow the dialect (basic#16)', () => {
