@@ -26,7 +26,12 @@ async function statusServer(status: number): Promise<{ url: string; headers: htt
   return { url: `http://127.0.0.1:${port}`, headers, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const hangEntry = () => ({ transport: 'stdio', command: node, args: ['-e', 'setInterval(() => {}, 1000)'] });
+/**
+ * Never answers, and leaves when its stdin closes, as a well-behaved server does: these tests are
+ * about the startup timeout, not the close ladder (a server that stays up after its stdin closes
+ * costs each run the ladder's 2 s wait; test/transport/stdio-transport.test.ts proves the ladder).
+ */
+const hangEntry = () => ({ transport: 'stdio', command: node, args: ['-e', "process.stdin.resume(); process.stdin.on('end', () => process.exit(0))"] });
 
 describe('errors that say what to do', { timeout: 120_000 }, () => {
   it('HTTP 404 / 405 on initialize: "no MCP endpoint at <url> (HTTP 404) — is the path right? (e.g. /mcp)", not "connection closed"', async () => {
@@ -99,16 +104,19 @@ describe('errors that say what to do', { timeout: 120_000 }, () => {
 
   it('a startup timeout names --timeout-ms (tools, call, resources, status)', async () => {
     const sb = sandbox({ hang: hangEntry() });
-    const tools = await run(sb, ['tools', 'hang', '--timeout-ms', '800']);
+    // four independent runs, each waiting out its 800 ms: at once
+    const [tools, call, res, status] = await Promise.all([
+      run(sb, ['tools', 'hang', '--timeout-ms', '800']),
+      run(sb, ['call', 'hang', 'x', '--timeout-ms', '800']),
+      run(sb, ['resources', 'hang', '--timeout-ms', '800']),
+      run(sb, ['status', 'hang', '--timeout-ms', '800']),
+    ]);
     expect(tools.code).toBe(1);
     expect(tools.stderr).toMatch(/timed out after 800 ms.*\(give it longer with --timeout-ms <ms>\)/);
-    const call = await run(sb, ['call', 'hang', 'x', '--timeout-ms', '800']);
     expect(call.code).toBe(1);
     expect(call.stderr).toMatch(/"initialize" timed out after 800 ms.*--timeout-ms <ms>/);
-    const res = await run(sb, ['resources', 'hang', '--timeout-ms', '800']);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/timed out after 800 ms.*--timeout-ms <ms>/);
-    const status = await run(sb, ['status', 'hang', '--timeout-ms', '800']);
     expect(status.stdout).toMatch(/^last_error\s+.*timed out.*--timeout-ms <ms>/m);
   });
 
