@@ -91,13 +91,20 @@ export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promi
     return await fn(s);
   } finally {
     child.stdin.end();
-    const gone = new Promise((r) => child.once('exit', r));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    // stdin closed → SIGTERM after 1 s → SIGKILL after 3 s; the next check need not wait for it
     if (!exited) {
-      setTimeout(() => child.kill('SIGTERM'), 1000).unref();
-      await gone;
+      ctx.later(
+        new Promise<void>((resolve) => {
+          const term = setTimeout(() => child.kill('SIGTERM'), 1000);
+          const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+          child.once('exit', () => {
+            clearTimeout(term);
+            clearTimeout(kill);
+            resolve();
+          });
+        }),
+      );
     }
-    clearTimeout(timer);
   }
 }
 

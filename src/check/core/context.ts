@@ -117,6 +117,8 @@ export class CheckContext {
   private session_: Session | undefined;
   private sessionPromise: Promise<Session> | undefined;
   private readonly own: Probe[] = [];
+  /** Probes and processes still shutting down (a stdio server may take its stdin → SIGTERM ladder). */
+  private readonly closing = new Set<Promise<unknown>>();
   private readonly memos = new Map<string, Promise<unknown>>();
 
   constructor(
@@ -154,6 +156,26 @@ export class CheckContext {
   async releaseProbes(): Promise<void> {
     const ps = this.own.splice(0);
     await Promise.all(ps.map((p) => p.close()));
+  }
+
+  /**
+   * Begins closing the probes of the check that just ended without waiting for them: a stdio
+   * server that stays up after its stdin closes costs the close ladder's wait, which the next
+   * check need not spend idle. `settle()` (and `closeAll()`) wait for every such close.
+   */
+  releaseProbesLater(): void {
+    for (const p of this.own.splice(0)) this.later(p.close());
+  }
+
+  /** Keeps `shutdown` (a probe's or a raw process's) for `settle()` to wait for. */
+  later(shutdown: Promise<unknown>): void {
+    const p = shutdown.catch(() => undefined).finally(() => this.closing.delete(p));
+    this.closing.add(p);
+  }
+
+  /** Waits until every close begun by `releaseProbesLater()` / `later()` has ended. */
+  async settle(): Promise<void> {
+    while (this.closing.size > 0) await Promise.all([...this.closing]);
   }
 
   /**
@@ -230,7 +252,7 @@ export class CheckContext {
     const s = this.session_;
     this.session_ = undefined;
     const first = this.firstSession;
-    await Promise.all([s?.probe.close(), first?.probe.close()]);
+    await Promise.all([s?.probe.close(), first?.probe.close(), this.settle()]);
   }
 }
 

@@ -140,6 +140,8 @@ async function runAll(ctx: CheckContext, options: RunOptions, results: CheckResu
   const kind = ctx.target.transport === 'stdio' ? 'stdio' : 'http';
   const version = ctx.era === 'modern' ? ctx.version : options.protocolVersion;
   for (const check of selectChecks(options.only, options.skip, options.robustness === true)) {
+    // Aggregates judge recorded traffic: all of it, so the probes still closing end first.
+    if (check.aggregate) await ctx.settle();
     // Aggregates judge recorded traffic: make sure there is some (when run alone via --only).
     if (check.aggregate && ctx.era === 'handshake' && ctx.traffic.records.length === 0) await ctx.session().catch(() => undefined);
     const revisions = check.revisions ?? HANDSHAKE_REVISIONS;
@@ -224,7 +226,7 @@ async function runOne(ctx: CheckContext, check: CheckDef): Promise<CheckResult> 
     }
   } finally {
     clearTimeout(timer);
-    await ctx.releaseProbes();
+    ctx.releaseProbesLater();
   }
   const r = toResult(check, verdict, performance.now() - t0);
   return errored !== undefined ? { ...r, status: 'error', detail: errored } : r;
