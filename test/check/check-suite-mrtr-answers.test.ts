@@ -37,14 +37,15 @@ const of = (r: CheckReport, id: string): CheckResult => {
 async function planted(bug: string): Promise<CheckResult> {
   const { check, server } = BUGS[bug]!;
   expect(server).toBe('suite-mrtr');
-  const bad = await run([`--bug=${bug}`], [check]);
+  const [bad, clean] = await Promise.all([run([`--bug=${bug}`], [check]), run([], [check])]);
   expect(bad.era).toBe('modern');
-  const good = of(await run([], [check]), check);
+  const good = of(clean, check);
   expect(good.status, `${check} without the bug: ${good.detail}`).toBe('pass');
   return of(bad, check);
 }
 
-describe('check: the suite MRTR fixtures answered well', () => {
+// each test starts its own servers: the tests run at once, their waits overlapping
+describe.concurrent('check: the suite MRTR fixtures answered well', () => {
   it('good answers: a form accepted with a value of each field type, a sampling answer, no roots', () => {
     const form = { method: 'elicitation/create', params: { mode: 'form', message: 'm', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' }, n: { type: 'integer', minimum: 3 }, c: { type: 'string', enum: ['red', 'blue'] }, d: { type: 'string', default: 'x' }, s: { type: 'string' } } } } };
     expect(goodResponseTo(form)).toEqual({ action: 'accept', content: { ok: true, n: 3, c: 'red', d: 'x', s: 'mcpwire-check' } });
@@ -175,13 +176,13 @@ describe('check: the suite MRTR fixtures answered well', () => {
     const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)} --bug=round-state-stale`;
     const args = ['check', '--stdio', stdio, '--only', 'modern.input-rounds,modern.request-state-integrity,modern.input-all-answered'];
     const env = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.config') };
-    const text = await runCli(args, { cwd, env, timeoutMs: 110_000 });
+    // the table and the --json/--junit run are independent: at once
+    const [text, json] = await Promise.all([runCli(args, { cwd, env, timeoutMs: 110_000 }), runCli([...args, '--json', '--junit', 'out.xml'], { cwd, env, timeoutMs: 110_000 })]);
     expect(text.code, text.stderr).toBe(1);
     expect(text.stdout).toMatch(/^FAIL\s+modern\.input-rounds\s+MUST\s+basic#27\s+a multi-round request goes on/m);
     expect(text.stdout).toMatch(/^PASS\s+modern\.input-all-answered\s+SHOULD\s+basic\.patterns\.mrtr#25\s+3 inputs answered at once/m);
     expect(text.stdout).toContain(`FAIL modern.input-rounds: basic#27 (MUST): test_input_required_result_multi_round, round 3 (`);
     expect(text.stdout).toMatch(/^ {5}offending: \{.*"resultType":"input_required"/m);
-    const json = await runCli([...args, '--json', '--junit', 'out.xml'], { cwd, env, timeoutMs: 110_000 });
     expect(json.code, json.stderr).toBe(1);
     const results = (JSON.parse(json.stdout) as CheckReport).results;
     const rounds = results.find((r) => r.id === 'modern.input-rounds')!;

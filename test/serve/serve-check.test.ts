@@ -40,7 +40,8 @@ function expectClean(r: { code: number | null; stdout: string; stderr: string })
   expect(r.stdout).toMatch(/^PASS\s+modern\.subscriptions-listen\b/m);
 }
 
-describe('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {
+// the two check runs are independent (each gateway its own): they run at once, their waits overlapping
+describe.concurrent('mcpwire check against mcpwire serve', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     const client = new Client({ name: 'probe', version: '1' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, 'serve', '--config', config], stderr: 'ignore' }));
