@@ -51,7 +51,9 @@ const SDK_WARN = [
   'tools.unknown-tool', // an unknown tool is an isError result, not a protocol error
 ];
 
-describe('mcpwire check against real servers', () => {
+// four independent servers and runs: at once, the waits of each run (its servers' start, the
+// silences a check listens to) overlapping
+describe.concurrent('mcpwire check against real servers', () => {
   it('server-everything over stdio (with --robustness): only its known deviations', { timeout: 240_000 }, async () => {
     const report = await runChecks({ transport: 'stdio', id: 'everything', command: process.execPath, args: [everything, 'stdio'] }, { timeoutMs: 20_000, fixtures, robustness: true });
     expectDeviations(report, {

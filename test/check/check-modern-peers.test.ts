@@ -21,6 +21,7 @@ const SDK = path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs');
 const FIXTURE = path.join(root, 'mock-servers', 'check-fixtures', 'server.mjs');
 const OPTS = { timeoutMs: 15_000, allowCalls: true };
 const T = { timeout: 120_000 };
+// Each test checks its own server(s): the tests of a describe run at once, their waits overlapping.
 const node = process.execPath;
 const closers: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -52,7 +53,7 @@ function clean(r: CheckReport, known: string[] = []): void {
   for (const x of r.results.filter((y) => !y.id.startsWith('modern.'))) expect(x.detail, x.id).toMatch(/^not applicable: 2024-11-05 … 2025-11-25 only/);
 }
 
-describe('correct 2026-07-28 servers pass every modern check', () => {
+describe.concurrent('correct 2026-07-28 servers pass every modern check', () => {
   it('the modern mock over stdio: no failure; lifecycle.before-initialize not applicable', T, async () => {
     const r = await runChecks({ transport: 'stdio', command: node, args: [MODERN] }, OPTS);
     clean(r);
@@ -88,7 +89,7 @@ describe('correct 2026-07-28 servers pass every modern check', () => {
   });
 });
 
-describe('--all-versions and --protocol-version', () => {
+describe.concurrent('--all-versions and --protocol-version', () => {
   it('--all-versions on a dual server checks both eras: 2026-07-28, then the version initialize answers', T, async () => {
     const reports = await runAllVersions({ transport: 'stdio', command: node, args: [SDK, 'stdio'] }, { ...OPTS, only: ['modern', 'lifecycle.initialize-result'] });
     expect(reports.map((r) => [r.era, r.protocolVersion])).toEqual([
