@@ -151,7 +151,8 @@ async function crossCheck(url: string, cwd: string, defects: Defects, options: {
   }
 }
 
-describe.skipIf(!installed)('the official suite (2025-11-25) and mcpwire check on the same server, over Streamable HTTP', () => {
+// two servers, each with its own suite run and check run: at once, their waits overlapping
+describe.skipIf(!installed).concurrent('the official suite (2025-11-25) and mcpwire check on the same server, over Streamable HTTP', () => {
   const children: ChildProcess[] = [];
   let cwd = '';
   beforeAll(() => {
