@@ -181,8 +181,9 @@ describe('mcpwire mcp add / list / remove / enable / disable', { timeout: 120_00
 
   it('usage errors exit 2; invalid entries exit 1 naming the field, never the value', async () => {
     const sb = sandbox();
-    expect((await run(sb, ['mcp', 'add', 'x', '--transport', 'http'])).stderr).toContain('needs --url');
-    expect((await run(sb, ['mcp', 'add', 'x', '--transport', 'http'])).code).toBe(2);
+    const noUrl = await run(sb, ['mcp', 'add', 'x', '--transport', 'http']);
+    expect(noUrl.stderr).toContain('needs --url');
+    expect(noUrl.code).toBe(2);
     expect((await run(sb, ['mcp', 'add', 'x', '--transport', 'stdio', '--command', 'c', '--header', 'a=b'])).code).toBe(2);
     expect((await run(sb, ['mcp', 'add', 'x', '--transport', 'stdio', '--command', 'c', '--enabled', 'maybe'])).code).toBe(2);
     expect((await run(sb, ['mcp', 'list', '--scope', 'bogus'])).code).toBe(2);
