@@ -119,7 +119,7 @@ describe('which registry: --registry > MCPWIRE_REGISTRY > mcp.registry of the gl
   });
 });
 
-describe('mcp add --from-registry', () => {
+describe('mcp add --from-registry', { timeout: 120_000 }, () => {
   it('npm: writes npx -y <pkg>@<version> pinned to the resolved version, with provenance; the entry runs and answers tools', async () => {
     const sb = sandbox();
     const mem = path.join(sb.dir, 'memory.json');
