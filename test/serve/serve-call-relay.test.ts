@@ -39,7 +39,8 @@ async function toolName(peer: LinePeer, prefix: string): Promise<string> {
 }
 
 describe('a 2026-07-28 tools/call relayed over stdio', { timeout: 60_000 }, () => {
-  it('basic.utilities.progress#1: a call that asked for neither progress nor log messages goes down with no progress token; one with a token gets its progress under that token', async () => {
+  // cites basic.patterns.progress#5: mcpwire serve is the server upstream; its progress goes up only under a token its caller gave
+  it('basic.patterns.progress#5: a call that asked for neither progress nor log messages goes down with no progress token; one with a token gets its progress under that token', async () => {
     const { peer, record } = gateway();
     const echo = await toolName(peer, 'mcp_alpha_echo');
     const progress = await toolName(peer, 'mcp_alpha_progress');
@@ -69,7 +70,7 @@ describe('a 2026-07-28 tools/call relayed over stdio', { timeout: 60_000 }, () =
     expect(logs[0].params).toMatchObject({ level: 'warning', logger: 'alpha' });
   });
 
-  it("basic.utilities.cancellation#4: the caller's notifications/cancelled cancels the call downstream, and no answer comes", async () => {
+  it("basic.patterns.cancellation#5: the caller's notifications/cancelled cancels the call downstream, and no answer comes", async () => {
     const { peer, record } = gateway();
     const slow = await toolName(peer, 'mcp_alpha_slow');
     peer.send({ jsonrpc: '2.0', id: 'c-slow', method: 'tools/call', params: { name: slow, arguments: { ms: 20_000 }, _meta: meta() } });
@@ -81,7 +82,7 @@ describe('a 2026-07-28 tools/call relayed over stdio', { timeout: 60_000 }, () =
     expect(peer.messages.find((m) => m.id === 'c-slow')).toBeUndefined();
   });
 
-  it("basic.lifecycle#16: a call past its server's request_timeout_ms is cancelled downstream and answered as a timeout", async () => {
+  it("basic.patterns.cancellation#6/#7: a call past its server's request_timeout_ms is cancelled downstream and answered as a timeout", async () => {
     const { peer, record } = gateway({ request_timeout_ms: 3000 });
     const slow = await toolName(peer, 'mcp_alpha_slow');
     const r = await peer.request('tools/call', { name: slow, arguments: { ms: 20_000 }, _meta: meta() });

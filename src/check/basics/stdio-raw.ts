@@ -3,7 +3,8 @@
  * server itself, writes lines no client library would (a JSON-RPC batch, a line that is not
  * JSON) and reads stdout as bytes, so invalid UTF-8 is seen before any decoder replaces it.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
 import { childEnv } from '../../transport/env.js';
 import { localSpawnPlan } from '../../transport/spawn/system.js';
@@ -31,6 +32,23 @@ export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promi
   // As the stdio transport starts it (`npx` is `npx.cmd` through cmd.exe on Windows).
   const plan = localSpawnPlan(t.command, t.args ?? [], env, t.cwd);
   const child = spawn(plan.file, plan.args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true, windowsVerbatimArguments: plan.windowsVerbatimArguments });
+  const s = rawStdio(child);
+  try {
+    s.write(JSON.stringify({ jsonrpc: '2.0', id: 'raw-init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } }));
+    const init = await s.waitFor((m) => isObject(m) && m.id === 'raw-init', ctx.timeoutMs);
+    if (!isObject(init) || !isObject(init.result)) return skip('blocked: a raw stdio initialize got no result (see lifecycle.initialize-result)');
+    s.initResult = init.result;
+    s.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    return await fn(s);
+  } finally {
+    child.stdin.end();
+    // stdin closed → SIGTERM after 1 s → SIGKILL after 3 s; the next check need not wait for it
+    if (!s.exited()) ctx.later(endLadder(child));
+  }
+}
+
+/** The child's stdout as bytes and parsed lines, and its stdin. */
+function rawStdio(child: ChildProcessByStdio<Writable, Readable, null>): RawStdio {
   const chunks: Buffer[] = [];
   let exited = false;
   const waiters = new Set<() => void>();
@@ -53,7 +71,7 @@ export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promi
     }
     return out;
   };
-  const s: RawStdio = {
+  return {
     write: (line) => {
       if (!exited) child.stdin.write(`${line}\n`);
     },
@@ -82,30 +100,19 @@ export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promi
         check();
       }),
   };
-  try {
-    s.write(JSON.stringify({ jsonrpc: '2.0', id: 'raw-init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } }));
-    const init = await s.waitFor((m) => isObject(m) && m.id === 'raw-init', ctx.timeoutMs);
-    if (!isObject(init) || !isObject(init.result)) return skip('blocked: a raw stdio initialize got no result (see lifecycle.initialize-result)');
-    s.initResult = init.result;
-    s.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    return await fn(s);
-  } finally {
-    child.stdin.end();
-    // stdin closed → SIGTERM after 1 s → SIGKILL after 3 s; the next check need not wait for it
-    if (!exited) {
-      ctx.later(
-        new Promise<void>((resolve) => {
-          const term = setTimeout(() => child.kill('SIGTERM'), 1000);
-          const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
-          child.once('exit', () => {
-            clearTimeout(term);
-            clearTimeout(kill);
-            resolve();
-          });
-        }),
-      );
-    }
-  }
+}
+
+/** Resolves when the child (its stdin already closed) has exited: SIGTERM after 1 s, SIGKILL after 3 s. */
+function endLadder(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const term = setTimeout(() => child.kill('SIGTERM'), 1000);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(term);
+      clearTimeout(kill);
+      resolve();
+    });
+  });
 }
 
 const isResponseTo = (id: string) => (m: unknown) => isObject(m) && m.id === id;
