@@ -4,6 +4,7 @@
 // catalog), cost (index build, query p50/p95, index heap at 100, 1,000 and 10,000 tools) and
 // context (tokens of the tool list with and without search). Run with --expose-gc for the heap
 // figures (the npm script does). `--tiny` skips the real servers and uses 100 synthetic tools.
+// `--held-out` also runs the held-out sets (once per round, at its end: they are never tuned on).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,10 +16,11 @@ import { syntheticCatalog } from './synthetic.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.join(here, '../../dist');
 const tiny = process.argv.includes('--tiny');
+const withHeldOut = process.argv.includes('--held-out');
 const hostApi = await import(path.join(dist, 'host-api.js'));
 const { createToolIndex } = await import(path.join(dist, 'host/search/tool-index.js'));
 const requests = checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, 'eval-set.json'), 'utf8')));
-const heldOut = checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, 'eval-held-out.json'), 'utf8')));
+const heldOutSets = ['eval-held-out.json', 'eval-held-out-2.json'].map((f) => ({ file: f, requests: checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, f), 'utf8'))) }));
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const ms = (x) => `${x.toFixed(3)} ms`;
 const out = [];
@@ -34,14 +36,14 @@ const real = tiny ? undefined : await realCatalog(hostApi);
 const realReqs = requests.filter((r) => r.catalog === 'real');
 if (real !== undefined) {
   const servers = new Set(real.catalog.tools.map((t) => t.server));
-  say(`real catalog: ${real.catalog.tools.length} tools of ${servers.size} servers (${[...servers].join(', ')}); Chrome DevTools MCP is not installed here`);
+  say(`real catalog: ${real.catalog.tools.length} tools of ${servers.size} servers (${[...servers].join(', ')})`);
   const index = await createToolIndex();
   index.sync(entriesOf(real.catalog, real.titles));
   const big = synthetic(10_000);
   const mixed = { tools: [...real.catalog.tools, ...big.tools], byName: new Map([...real.catalog.byName, ...big.byName]) };
   // a request whose labels name no tool of the catalog could never be found: the set is wrong, not the ranking
   const known = new Set(mixed.tools.map(key));
-  const unanswerable = [...requests, ...heldOut].filter((r) => !r.expect.some((e) => known.has(e)));
+  const unanswerable = [...requests, ...heldOutSets.flatMap((h) => h.requests)].filter((r) => !r.expect.some((e) => known.has(e)));
   if (unanswerable.length > 0) throw new Error(`eval set: no labelled tool is in the catalog for ${unanswerable.map((r) => JSON.stringify(r.query)).join(', ')}`);
   const q = recall(index, realReqs);
   say(`quality, real catalog alone: ${q.n} requests, recall@1 ${pct(q.recall1)}, recall@5 ${pct(q.recall5)}`);
@@ -51,11 +53,14 @@ if (real !== undefined) {
   const all = recall(both, requests);
   say(`quality, real + 10,000 synthetic tools: ${all.n} requests (${realReqs.length} real, ${all.n - realReqs.length} synthetic), recall@1 ${pct(all.recall1)}, recall@5 ${pct(all.recall5)}`);
   for (const m of all.misses) say(`  miss (mixed): "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
-  const hr = recall(index, heldOut.filter((r) => r.catalog === 'real'));
-  const hm = recall(both, heldOut);
-  say(`held-out (never used for tuning): real catalog alone ${hr.n} requests, recall@1 ${pct(hr.recall1)}, recall@5 ${pct(hr.recall5)}; real + 10,000 synthetic ${hm.n} requests, recall@1 ${pct(hm.recall1)}, recall@5 ${pct(hm.recall5)}`);
-  for (const m of hr.misses) say(`  miss (real alone): "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
-  for (const m of hm.misses) say(`  miss: "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
+  for (const { file, requests: heldOut } of withHeldOut ? heldOutSets : []) {
+    const hr = recall(index, heldOut.filter((r) => r.catalog === 'real'));
+    const hm = recall(both, heldOut);
+    say(`held-out ${file} (never used for tuning): real catalog alone ${hr.n} requests, recall@1 ${pct(hr.recall1)}, recall@5 ${pct(hr.recall5)}; real + 10,000 synthetic ${hm.n} requests, recall@1 ${pct(hm.recall1)}, recall@5 ${pct(hm.recall5)}`);
+    for (const m of hr.misses) say(`  miss (real alone): "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
+    for (const m of hm.misses) say(`  miss: "${m.query}" → expected ${m.expect.join(' | ')}; got ${m.got.join(', ') || 'nothing'}`);
+  }
+  if (!withHeldOut) say('held-out sets: not run (`--held-out`, once per round at its end)');
 }
 
 // Cost

@@ -1,6 +1,7 @@
 // The real-server catalog of the tool-search bench: the MCP servers installed in this repository's
-// node_modules, started through mcpwire's host, their tools read once. Chrome DevTools MCP is
-// not installed here, so it is not part of the catalog.
+// node_modules, started through mcpwire's host, their tools read once. Chrome DevTools MCP lists
+// its tools without launching a browser; it is started so that it calls no outside host (no usage
+// statistics, no CrUX lookups, no update check) and none of its tools is ever called here.
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +16,12 @@ export const REAL_SERVERS = {
   memory: { command: process.execPath, args: [nm('@modelcontextprotocol/server-memory/dist/index.js')], env: { MEMORY_FILE_PATH: path.join(os.tmpdir(), 'mcpwire-bench-memory.jsonl') } },
   thinking: { command: process.execPath, args: [nm('@modelcontextprotocol/server-sequential-thinking/dist/index.js')] },
   browser: { command: process.execPath, args: [nm('@playwright/mcp/cli.js'), '--headless', '--isolated'] },
+  devtools: {
+    command: process.execPath,
+    args: [nm('chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js'), '--headless', '--isolated', '--no-usage-statistics', '--no-performance-crux'],
+    // it would otherwise spawn a daily update check against the npm registry, and send usage statistics
+    env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
+  },
   demo: { command: process.execPath, args: [path.join(root, 'dist/cli/main.js'), 'demo', '--server'] },
 };
 
