@@ -25,7 +25,7 @@ export interface ToolDocument {
   /** The tool's title (or annotations.title). */
   title: string;
   description: string;
-  /** Parameter names (split into words) and their descriptions, nested objects' too. */
+  /** Parameter names (split into words), their descriptions and string choices (`enum`, `const`), nested objects' too. */
   params: string;
   /** The server's id (split) and its title or name. */
   server: string;
@@ -66,7 +66,7 @@ function spaced(identifier: string): string {
   return out;
 }
 
-/** Parameter names and descriptions, depth-first, nested objects and array items included. */
+/** Parameter names, descriptions and string choices, depth-first, nested objects and array items included. */
 function paramText(schema: unknown, out: string[], depth = 0, budget = { left: MAX_FIELD_CHARS }): void {
   if (depth > 3 || typeof schema !== 'object' || schema === null || budget.left <= 0) return;
   const s = schema as Record<string, unknown>;
@@ -75,13 +75,30 @@ function paramText(schema: unknown, out: string[], depth = 0, budget = { left: M
     for (const name of Object.keys(props)) {
       const sub = (props as Record<string, unknown>)[name];
       const desc = typeof sub === 'object' && sub !== null ? (sub as { description?: unknown }).description : undefined;
-      const piece = `${spaced(name)} ${typeof desc === 'string' ? desc : ''}`.slice(0, budget.left);
+      const piece = `${spaced(name)} ${typeof desc === 'string' ? desc : ''}${valuesOf(sub)}`.slice(0, budget.left);
       budget.left -= piece.length;
       out.push(piece);
       paramText(sub, out, depth + 1, budget);
     }
   }
   if (typeof s.items === 'object') paramText(s.items, out, depth + 1, budget);
+}
+
+/** Values of a parameter's `enum` indexed (the first this many strings; the field's cap bounds them too). */
+const MAX_ENUM_VALUES = 50;
+
+/**
+ * A parameter's string values (`enum`, `const`), each after a space: a tool's choices are often
+ * the very words a user says ("dark", "Slow 3G", "landscape") while its descriptions say only
+ * "the color scheme" or "throttle network".
+ */
+function valuesOf(schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return '';
+  const s = schema as { enum?: unknown; const?: unknown };
+  let out = '';
+  if (Array.isArray(s.enum)) for (const v of s.enum.slice(0, MAX_ENUM_VALUES)) if (typeof v === 'string') out += ` ${v}`;
+  if (typeof s.const === 'string') out += ` ${s.const}`;
+  return out;
 }
 
 /** The document of one tool (see the module comment). */
@@ -160,14 +177,26 @@ function fieldTerms(text: string, marked: boolean): string[] {
 
 /** The document as index terms, field by field (lists may be shared with other documents: never change them). */
 export function termDocument(d: ToolDocument): TermDocument {
+  const name = fieldTerms(d.name, MARKED_FIELDS.has('name'));
   return {
     id: d.id,
-    name: fieldTerms(d.name, MARKED_FIELDS.has('name')),
+    name,
     title: fieldTerms(d.title, MARKED_FIELDS.has('title')),
     description: fieldTerms(d.description, MARKED_FIELDS.has('description')),
-    params: shared(d.params, MARKED_FIELDS.has('params'), paramsCache).terms,
+    // a parameter named after the tool's own object (`channel_id` of `get_channel`) says nothing
+    // the name does not: its words count in the name only, so a family of tools about one noun
+    // does not outrank, on that noun repeated, a tool matching the request's verb
+    params: without(shared(d.params, MARKED_FIELDS.has('params'), paramsCache).terms, name),
     server: shared(d.server, MARKED_FIELDS.has('server'), serverCache).terms,
   };
+}
+
+/** `terms` less those in `name` (the very list when none is, so a shared list stays shared). */
+function without(terms: readonly string[], name: readonly string[]): readonly string[] {
+  let i = 0;
+  while (i < terms.length && !name.includes(terms[i]!)) i++;
+  if (i === terms.length) return terms;
+  return terms.filter((t) => !name.includes(t));
 }
 
 /** A document's term lists, field by field. */

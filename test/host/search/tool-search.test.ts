@@ -144,6 +144,39 @@ describe('ranking', () => {
     expect(top(index, 'file', { limit: 3 }).sort()).toEqual(['copy_file', 'move_file', 'read_file']);
   });
 
+  it('a parameter\'s enum values are indexed: a choice the user names finds its tool (fails without the values)', async () => {
+    const conditions = { type: 'string', description: 'Throttle the network.', enum: ['Offline', 'Slow 3G', 'Fast 4G'] };
+    const index = await indexOf([
+      { server: 'b', tools: [t('emulate', 'Emulates features of the page.', { inputSchema: { type: 'object', properties: { networkConditions: conditions } } }), t('list_requests', 'Lists the requests the page made.')] },
+    ]);
+    expect(top(index, 'pretend we are offline')).toEqual(['emulate']);
+  });
+
+  it('a parameter named after the tool\'s own object counts in the name only: a family of tools about one noun does not outrank, on that noun repeated, the tool matching the request\'s verb (fails if the parameter\'s copy counts)', async () => {
+    const id = (noun: string) => ({ type: 'object' as const, properties: { [`${noun}_id`]: { type: 'string', description: `The ${noun} id` } } });
+    const family = ['archive', 'mute', 'join', 'rename'].map((verb) => t(`hub_${verb}_channel`, `${verb[0]!.toUpperCase()}${verb.slice(1)}s one channel in Hub, by its id.`, { inputSchema: id('channel') }));
+    const others = [{ server: 'letters', tools: [t('send_letter', 'Sends the letter.')] }, { server: 'misc', tools: Array.from({ length: 30 }, (_, i) => t(`task_${i}`, `Runs task ${i}.`)) }];
+    const index = await indexOf([{ server: 'hub', tools: [...family, t('hub_send_message', 'Sends the message in Hub.', { inputSchema: id('message') })] }, ...others]);
+    expect(top(index, 'post in the hub channel', { limit: 5 })[0]).toBe('hub_send_message');
+  });
+
+  it('"put" something into a field is typing it (fails without "put" in the typing group)', async () => {
+    const index = await indexOf([{ server: 'web', tools: [t('type_text', 'Types text into the focused element.'), t('take_snapshot', 'Captures the page, with the bounding box of each element.')] }]);
+    expect(top(index, 'put hello into the search box')[0]).toBe('type_text');
+  });
+
+  it('"open" a file or a note is reading or viewing it, as well as opening a page (fails without the open/read/view group)', async () => {
+    const index = await indexOf([{ server: 'kb', tools: [t('read_journal', 'Returns the notes of the journal.'), t('open_nodes', 'Opens graph nodes by their names.')] }]);
+    expect(top(index, 'open the journal')[0]).toBe('read_journal');
+  });
+
+  it('"how many" is a count, which a list answers (fails without the two-word phrase or "count" in the listing group)', async () => {
+    const index = await indexOf([
+      { server: 'billing', tools: [t('list_invoices', 'Lists invoices, newest first, with pagination.'), t('get_invoice', 'One invoice by its id.'), t('void_invoice', 'Voids an invoice.')] },
+    ]);
+    expect(top(index, 'how many invoices are there')[0]).toBe('list_invoices');
+  });
+
   it('returns hits best first with scores, full schemas, limit and filters by server and read-only', async () => {
     const schema = { type: 'object', properties: { path: { type: 'string', description: 'file path' } }, required: ['path'] };
     const index = await indexOf([
