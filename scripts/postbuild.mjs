@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeMetaValidators } from './meta-validators.mjs';
+import { writeSpecValidators } from './spec-validators.mjs';
 import { staticGraph } from './static-graph.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -109,5 +110,7 @@ await bundle.write({
 });
 await bundle.close();
 writeMetaValidators(path.join(dist, 'schema'));
+// strict mode's validators of the spec schemas, generated once here rather than compiled in every check process
+writeSpecValidators(path.join(root, 'schema'), path.join(dist, 'schema'));
 const cli = path.join(dist, 'cli', 'main.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);

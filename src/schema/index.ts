@@ -15,12 +15,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { metaSchemaProblem, newAjv, type Ajv } from './ajv.js';
+import { metaSchemaProblem, newAjv } from './ajv.js';
 import { Lru } from './cache.js';
 import { dialectOf, type Dialect } from './dialect.js';
 import { isSimpleSchema, surelyValid } from './simple.js';
 
 export { dialectOf, SUPPORTED_DIALECTS, type Dialect, type DialectResult } from './dialect.js';
+export { generatedSchemaDocument, openSchemaDocument, type DocumentValidator, type SchemaDocument } from './document.js';
 export type { ErrorObject, ValidateFunction };
 
 export interface SchemaOptions {
@@ -138,28 +139,4 @@ export function schemaCacheInfo(): { size: number; max: number; compiles: number
 /** Changes the cache bound (default 1024); returns the previous one. */
 export function setSchemaCacheLimit(max: number): number {
   return cache.resize(max);
-}
-
-/** A whole schema document (e.g. the spec's schema.json) in its own ajv, validated by pointer. */
-export interface SchemaDocument {
-  /** The validator for the subschema at `pointer` (`/$defs/Tool`), compiled on first use. */
-  validator(pointer: string): ValidateFunction | undefined;
-}
-
-/**
- * Loads a document with many `$defs` into an ajv instance of its own (checked against its
- * meta-schema). Used by strict mode; the instance is never shared with any other schema.
- */
-export function openSchemaDocument(schema: object, options: SchemaOptions & { verbose?: boolean } = {}): SchemaDocument {
-  const d = dialectOf(schema);
-  if ('unsupported' in d) throw new Error(`unsupported JSON Schema dialect ${JSON.stringify(d.unsupported)}`);
-  // Checked against its meta-schema the way compileSchema checks one (the build's generated
-  // 2020-12 check), so opening the spec's schema compiles no meta-schema (~0.4 s of CPU the
-  // first time a process opens a document: every `check` run, every strict trace).
-  const bad = metaSchemaProblem(d.dialect, schema);
-  if (bad !== undefined) throw new Error(`not a valid ${d.dialect} schema: ${bad.slice(0, 300)}`);
-  const ajv: Ajv = newAjv(d.dialect, { assertFormats: options.assertFormats === true, verbose: options.verbose === true, meta: false });
-  const KEY = 'document';
-  ajv.addSchema(schema, KEY);
-  return { validator: (pointer) => ajv.getSchema(`${KEY}#${pointer}`) };
 }

@@ -18,13 +18,17 @@
  *   (basic#9), only the common `Result`); unknown method → `ClientResult`/`ServerResult`;
  * - errors: `JSONRPCErrorResponse`; anything else: `JSONRPCMessage`.
  *
- * Each schema is read and compiled once, lazily, on first use, through the one JSON Schema
- * module (src/schema/: its own ajv instance, `format` asserted: strict means strict); this
- * module is only imported when strict mode is on.
+ * Each schema is read once, lazily, on first use. Its validators are the code the build
+ * generated for it (dist/schema/spec-<revision>.cjs, scripts/spec-validators.mjs: ajv's standalone
+ * code, `format` asserted: strict means strict), so a process compiles nothing; without a build
+ * the one JSON Schema module (src/schema/) compiles the schema in an ajv instance of its own, each
+ * `$def` on first use, with the same answers (test/trace/spec-validators.test.ts compares both).
+ * Either way an error's `schemaPath` is its rule's place in the schema file. This module is only
+ * imported when strict mode is on.
  */
 import { readFileSync } from 'node:fs';
 import { packageFile } from '../util/package-files.js';
-import { openSchemaDocument, type ErrorObject, type SchemaDocument, type ValidateFunction } from '../schema/index.js';
+import { generatedSchemaDocument, openSchemaDocument, type DocumentValidator, type ErrorObject, type SchemaDocument } from '../schema/index.js';
 import { META_PROTOCOL_VERSION } from './read.js';
 
 /** The revisions whose schema ships in schema/ (`<version>.schema.json`). */
@@ -35,6 +39,8 @@ export const SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[0];
 /** The stateless era's schema (`server/discover`, per-request `_meta`). */
 export const MODERN_SCHEMA_VERSION: SchemaVersion = SCHEMA_VERSIONS[1];
 const schemaFile = (version: SchemaVersion) => packageFile('schema', `${version}.schema.json`);
+/** The build's generated validators of a revision's schema (scripts/spec-validators.mjs). */
+const generatedFile = (version: SchemaVersion) => packageFile('dist', 'schema', `spec-${version}.cjs`);
 
 /**
  * The schema for a session of `era` at `version`: that revision's own when shipped, else the
@@ -82,14 +88,32 @@ export interface Violation {
 
 interface Tables {
   doc: SchemaDocument;
+  /** Where the validators come from: the build's generated code or ajv compiling the schema here. */
+  source: ValidatorSource;
   defs: Record<string, SchemaDef>;
   requests: { out: Map<string, string>; in: Map<string, string> };
   notifications: { out: Map<string, string>; in: Map<string, string> };
   resultType: Map<string, string>;
   taskAugmented: Set<string>;
-  compiled: Map<string, ValidateFunction>;
-  /** Every schema object → its JSON Pointer in the schema file, for precise `schemaPath`s. */
-  pointers: WeakMap<object, string>;
+  compiled: Map<string, DocumentValidator>;
+}
+
+/** `build`: the generated code in dist/schema/ (when there); `runtime`: ajv compiling the schema in this process. */
+export type ValidatorSource = 'build' | 'runtime';
+let preferred: ValidatorSource = 'build';
+
+/**
+ * Where the schemas' validators come from from now on (`build`, the default, falls back to
+ * `runtime` when dist/ has no generated code). Tests compare the two; the tables are read again.
+ */
+export function useSpecValidators(source: ValidatorSource): void {
+  preferred = source;
+  tables.clear();
+}
+
+/** Where the validators of `version`'s schema come from in this process (reads the schema if not yet). */
+export function specValidatorSource(version: SchemaVersion = SCHEMA_VERSION): ValidatorSource {
+  return load(version).source;
 }
 
 interface SchemaDef {
@@ -130,7 +154,8 @@ function load(version: SchemaVersion = SCHEMA_VERSION): Tables {
   const loaded = tables.get(version);
   if (loaded) return loaded;
   const schema = JSON.parse(readFileSync(schemaFile(version), 'utf8')) as { $defs: Record<string, SchemaDef> };
-  const doc = openSchemaDocument(schema, { assertFormats: true, verbose: true });
+  const generated = preferred === 'build' ? generatedSchemaDocument(generatedFile(version)) : undefined;
+  const doc = generated ?? openSchemaDocument(schema, { assertFormats: true });
   const defs = schema.$defs;
   const resultType = new Map<string, string>();
   const taskAugmented = new Set<string>();
@@ -143,30 +168,19 @@ function load(version: SchemaVersion = SCHEMA_VERSION): Tables {
   }
   const t: Tables = {
     doc,
+    source: generated !== undefined ? 'build' : 'runtime',
     defs,
     requests: { out: methodsOf(defs, 'ClientRequest'), in: methodsOf(defs, 'ServerRequest') },
     notifications: { out: methodsOf(defs, 'ClientNotification'), in: methodsOf(defs, 'ServerNotification') },
     resultType,
     taskAugmented,
     compiled: new Map(),
-    pointers: pointerMap(schema),
   };
   tables.set(version, t);
   return t;
 }
 
-function pointerMap(root: object): WeakMap<object, string> {
-  const map = new WeakMap<object, string>();
-  const visit = (node: unknown, ptr: string): void => {
-    if (node === null || typeof node !== 'object' || map.has(node)) return;
-    map.set(node, ptr);
-    for (const [k, v] of Object.entries(node)) visit(v, `${ptr}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
-  };
-  visit(root, '#');
-  return map;
-}
-
-function validator(t: Tables, def: string): ValidateFunction {
+function validator(t: Tables, def: string): DocumentValidator {
   let v = t.compiled.get(def);
   if (!v) {
     v = t.doc.validator(`/$defs/${def}`);
@@ -210,7 +224,7 @@ export function validateMessage(direction: Direction, message: unknown, info: Va
   const check = (def: string, value: unknown, prefix = ''): boolean => {
     const v = validator(t, def);
     if (v(value)) return true;
-    for (const e of filterErrors(v.errors ?? [])) out.push(toViolation(t, base, def, e, prefix));
+    for (const e of filterErrors(v.errors ?? [])) out.push(toViolation(base, def, e, prefix));
     return false;
   };
 
@@ -272,19 +286,17 @@ function under(path: string, parent: string): boolean {
 }
 
 function toViolation(
-  t: Tables,
   base: Omit<Violation, 'schemaType' | 'instancePath' | 'schemaPath' | 'keyword' | 'message'>,
   def: string,
   e: ErrorObject,
   prefix: string,
 ): Violation {
-  const parent = e.parentSchema ? t.pointers.get(e.parentSchema) : undefined;
-  const schemaPath = parent !== undefined ? `${parent}/${e.keyword}` : `#/$defs/${def}${e.schemaPath.slice(1)}`;
   return {
     ...base,
     schemaType: def,
     instancePath: prefix + e.instancePath,
-    schemaPath,
+    // the rule's place in the schema file (src/schema/document.ts: `#/$defs/Tool/required`)
+    schemaPath: e.schemaPath,
     keyword: e.keyword,
     message: e.message ?? e.keyword,
     ...(e.params && Object.keys(e.params).length ? { params: boundedParams(e.params as Record<string, unknown>) } : {}),
