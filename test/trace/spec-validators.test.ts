@@ -21,6 +21,7 @@ import {
   type ValidateInfo,
   type Violation,
 } from '../../src/trace/strict.js';
+import { mulberry32 } from '../support/fuzz.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 afterAll(() => useSpecValidators('build'));
@@ -46,24 +47,12 @@ interface Case {
   info: ValidateInfo;
 }
 
-/** A small seeded generator (mulberry32): the corpus is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const STRINGS = ['', 'x', 'not a uri', 'https://example.test/a', 'file:///tmp/a.txt', 'aGVsbG8=', 'not base64!', '{x}/y', '%%'];
 const JUNK: unknown[] = [null, 0, -1, 1.5, 'junk', true, [], {}, [1, 'a'], { stray: 1 }];
 
 /** Values shaped by the schema, broken here and there (a wrong type, a missing or stray field, a bad enum or format). */
 function generator(defs: Record<string, Schema>, seed: number) {
-  const r = random(seed);
+  const r = mulberry32(seed);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const value = (s: Schema | boolean | undefined, depth: number): unknown => {
     if (s === undefined || typeof s === 'boolean' || depth > 7 || r() < 0.06) return pick(JUNK);
