@@ -12,7 +12,7 @@ export let isoMs = -1;
 /** Whether `isoBytes` holds the current wall-clock text (false for a year outside 0000–9999: see `lineHead`). */
 export let isoPlain = false;
 /** The second `isoText` / `isoBytes` were last written in full (toISOString). */
-let isoSecond = NaN;
+export let isoSecond = NaN;
 let isoText = '';
 /**
  * `isoText` encoded (`,"ts":"2025-11-25T10:00:00.123Z"`), one buffer changed in place: within a

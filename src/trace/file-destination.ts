@@ -40,6 +40,14 @@ export interface SharedDestination {
   size: number;
   /** Past this size the file moves to `<path>.1` and a new one starts (see `rotate`); none: grows. */
   maxBytes: number | undefined;
+  /** Message lines held to be encoded together (held-lines.ts): they go into the batch before anything else does. */
+  held: Held | undefined;
+}
+
+/** Lines held back from the batch (held-lines.ts): `n` of them; `settle` encodes them into it. */
+export interface Held {
+  n: number;
+  settle(): void;
 }
 
 export interface SonicBoomLike extends NodeJS.EventEmitter {
@@ -59,6 +67,7 @@ export const BATCH_BYTES = 64 * 1024;
 export const BUF_BYTES = 2 * BATCH_BYTES;
 
 export function append(shared: SharedDestination, line: string): void {
+  if (shared.held !== undefined && shared.held.n > 0) shared.held.settle();
   // UTF-8 takes at most 3 bytes per UTF-16 unit: check room without measuring the line.
   if (shared.used + line.length * 3 > BUF_BYTES) {
     drain(shared);
@@ -80,6 +89,12 @@ export function append(shared: SharedDestination, line: string): void {
  */
 export function drainSoon(shared: SharedDestination): void {
   if (shared.soon === undefined) shared.soon = setImmediate(shared.drainSoon);
+}
+
+/** The held lines, then the pending batch, to the destination (the periodic flush, `flush()`, `close()`). */
+export function drainAll(shared: SharedDestination): void {
+  if (shared.held !== undefined && shared.held.n > 0) shared.held.settle();
+  drain(shared);
 }
 
 /** Hands the pending batch to the destination (its buffer is filled again once `written` counts it). */
@@ -180,16 +195,19 @@ export async function openFile(pino: typeof import('pino').default, file: string
     path: key,
     size: sizeOf(stream.fd),
     maxBytes,
-    timer: setInterval(() => drain(shared), FLUSH_EVERY_MS).unref(),
+    timer: setInterval(() => drainAll(shared), FLUSH_EVERY_MS).unref(),
     soon: undefined,
+    held: undefined,
     drainSoon: () => {
       shared.soon = undefined;
       drain(shared);
     },
     onExit: () => {
       // Synchronously, in order: what SonicBoom holds, then our pending batch (handing it to
-      // SonicBoom now would start an async write that the exiting process never finishes).
+      // SonicBoom now would start an async write that the exiting process never finishes), the
+      // held lines encoded into it first.
       try {
+        shared.held?.settle();
         stream.flushSync();
         for (let off = 0; off < shared.used; ) off += writeSync(stream.fd, shared.buf, off, shared.used - off);
         shared.used = 0;
@@ -217,14 +235,14 @@ export function flushStream(stream: SonicBoomLike): Promise<void> {
 }
 
 export async function releaseFile(file: string, shared: SharedDestination): Promise<void> {
-  drain(shared);
+  drainAll(shared);
   await flushStream(shared.stream);
   if (--shared.refs > 0) return;
   files.delete(resolvePath(file));
   clearInterval(shared.timer);
   if (shared.soon !== undefined) clearImmediate(shared.soon);
   shared.soon = undefined;
-  drain(shared);
+  drainAll(shared);
   process.off('exit', shared.onExit);
   await new Promise<void>((resolve) => {
     shared.stream.once('close', resolve);

@@ -11,9 +11,9 @@
  * compact JSON; when the text is exactly that long (an incoming text holding more than the parsed
  * value, e.g. a repeated member, is longer: the walk of an incoming message refuses whatever a
  * text could write shorter, see `mayBeWrittenShorter`) and holds no configured secret, the text itself is
- * the line's `msg`. The line is then written straight into the file's batch buffer
- * (`putMessageLine`): pre-encoded fields, numbers as digits, the text encoded once; no string is
- * built. Anything else (no text, something to redact, a string id…) takes the string path:
+ * the line's `msg`. The line is then held (`held-lines.ts`: the clock read now, a few stores, no
+ * allocation) and encoded with the lines held beside it straight into the file's batch buffer:
+ * pre-encoded fields, numbers as digits, the text encoded once; no string is built. Anything else (no text, something to redact, a string id…) takes the string path:
  * the line is built by hand in the field order pino wrote it, `Redactor.redactJson` serializing
  * the message once. Batches of ~64 KiB go to SonicBoom in sync mode (pino's default): one write
  * call per batch, in the check phase of the turn that filled it (off the response's path), whose
@@ -23,10 +23,10 @@
 import { sessionTag } from './session-tag.js';
 import { McpWireError } from '../errors.js';
 import type { Direction, MessageInfo, ObservedEvent, ProtocolObserver } from '../protocol/observer.js';
-import { isoBytes, isoPlain, lineHead, millis3, tick } from './clock.js';
-import { append, BATCH_BYTES, BUF_BYTES, drain, drainSoon, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
+import { lineHead, millis3 } from './clock.js';
+import { append, drainAll, flushStream, openFile, releaseFile, type SharedDestination } from './file-destination.js';
+import { holdMessageLine, type Segment } from './held-lines.js';
 import { RESERVED_KEYS, TRACE_FORMAT_VERSION } from './record.js';
-import { MAX_NUMBER_BYTES, isPlainMillis, isPlainUint, putBytes, putBytesField, putFixed3, putLineStart, putMillis3, putLatencyField, putMsgField, putUint } from './line-bytes.js';
 import { Redactor } from './redact.js';
 import { redactHeaderCopies } from './header-copies.js';
 import { IdTable } from '../util/id-table.js';
@@ -97,66 +97,6 @@ export interface Tracer extends ProtocolObserver {
 /** What a trace writes for a session id (session-tag.ts). */
 export { sessionTag };
 
-
-/** Room for the fixed parts of a message line's head and its numbers (see `putMessageLine`). */
-const HEAD_ROOM = 64 + 4 * MAX_NUMBER_BYTES + 32;
-
-type Utf8Buffer = Buffer & { utf8Write(s: string, o: number, l: number): number };
-/**
- * Whether this Node's Buffer has its own `utf8Write`: `buf.write(text, offset)` without the
- * argument checks of its wrapper (a measurable share of a trace line), called in place (not
- * through a function of ours: one call fewer a line). The room was checked by the caller.
- */
-const HAS_UTF8_WRITE = typeof (Buffer.prototype as { utf8Write?: unknown }).utf8Write === 'function';
-
-/**
- * The pre-encoded middle of a message line: `fields` is `,"server":…` up to `,"method":…` (and
- * `,"id":` when the line has an id); it follows `,"ts":"…"` (clock.ts's `isoBytes`).
- */
-interface Segment {
-  fields: Uint8Array;
-}
-
-/**
- * A message line whose `msg` is `text` (the message's own JSON text), written straight into the
- * batch in the field order of the string path (`TraceWriter.message`): `{"v":1,"t":` and the
- * clock, `,"ts":"…"`, the segment's fields, the numbers as digits, then `text` and `}\n`. Returns false, having
- * written nothing, when a value needs the string path (a string id, a huge text…).
- */
-function putMessageLine(
-  shared: SharedDestination,
-  seg: Segment,
-  at: number | undefined,
-  id: string | number | null | undefined,
-  bytes: number,
-  latency: number | undefined,
-  text: string,
-): boolean {
-  if (id !== undefined && !isPlainUint(id)) return false;
-  if (latency !== undefined && !isPlainMillis(latency)) return false;
-  const t = tick(at);
-  if (!isPlainMillis(t)) return false;
-  if (!isoPlain) return false;
-  const fields = seg.fields;
-  const room = HEAD_ROOM + isoBytes.length + fields.length + text.length * 3 + 2;
-  if (room > BUF_BYTES) return false;
-  if (shared.used + room > BUF_BYTES) drain(shared);
-  const buf = shared.buf;
-  let pos = putLineStart(buf, shared.used, TRACE_FORMAT_VERSION);
-  pos = putFixed3(buf, pos, t);
-  pos = putBytes(buf, pos, isoBytes);
-  pos = putBytes(buf, pos, fields);
-  if (id !== undefined) pos = putUint(buf, pos, id);
-  pos = putUint(buf, putBytesField(buf, pos), bytes);
-  if (latency !== undefined) pos = putMillis3(buf, putLatencyField(buf, pos), latency);
-  pos = putMsgField(buf, pos);
-  pos += HAS_UTF8_WRITE ? (buf as Utf8Buffer).utf8Write(text, pos, BUF_BYTES - pos) : buf.write(text, pos, BUF_BYTES - pos);
-  buf[pos++] = 0x7d; // }
-  buf[pos++] = 0x0a; // \n
-  shared.used = pos;
-  if (pos >= BATCH_BYTES) drainSoon(shared);
-  return true;
-}
 
 /** pino's `stringify`: JSON.stringify, and a marker for what it cannot write. */
 function stringify(v: unknown): string | undefined {
@@ -281,7 +221,7 @@ class TraceWriter implements Tracer {
       text !== undefined && redactor.isClean(message, direction === 'in') && text.length === redactor.lastChars && !(redactor.hasSecrets && redactor.textHasSecret(text));
     if (reuse && this.shared !== undefined && (method === undefined || (typeof method === 'string' && method !== ''))) {
       const seg = this.segment(direction, kind, method ?? '', id !== undefined);
-      if (seg !== undefined && putMessageLine(this.shared, seg, info.at, id, redactor.lastBytes, info.latencyMs, text)) {
+      if (seg !== undefined && holdMessageLine(this.shared, seg, info.at, id, redactor.lastBytes, info.latencyMs, text)) {
         if (this.strict) this.checkStrict(direction, message, info, method);
         return;
       }
@@ -382,7 +322,7 @@ class TraceWriter implements Tracer {
 
   async flush(): Promise<void> {
     if (this.shared) {
-      drain(this.shared);
+      drainAll(this.shared);
       await flushStream(this.shared.stream);
     }
   }
