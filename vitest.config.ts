@@ -38,6 +38,7 @@ export const ISOLATED = [
   'test/store/store-redis.test.ts',
   'test/tap/tap-stdio.test.ts',
   'test/trace/trace-clock.test.ts',
+  'test/trace/trace-held-lines.test.ts',
   'test/trace/trace-e2e.test.ts',
   'test/transport/close-on-exit.test.ts',
   'test/transport/stdio-transport.test.ts',
