@@ -45,6 +45,12 @@ const NUMS = 5;
 
 class HeldLines implements Held {
   n = 0;
+  /**
+   * While `settle` runs: a drain inside it may rotate the file and report an error to the
+   * tracer's warning callback, which may trace; such a line takes the string path (`append`,
+   * which finds this set) instead of the tables being read.
+   */
+  settling = false;
   private chars = 0;
   private readonly segs: (Segment | undefined)[] = new Array<Segment | undefined>(HOLD_LINES).fill(undefined);
   private readonly texts: string[] = new Array<string>(HOLD_LINES).fill('');
@@ -74,9 +80,18 @@ class HeldLines implements Held {
   /** Encodes the held lines into the batch, in order (a full batch is written soon: `drainSoon`). */
   settle(): void {
     const n = this.n;
-    if (n === 0) return;
-    this.n = 0;
-    this.chars = 0;
+    if (n === 0 || this.settling) return;
+    this.settling = true;
+    try {
+      this.encode(n);
+    } finally {
+      this.n = 0;
+      this.chars = 0;
+      this.settling = false;
+    }
+  }
+
+  private encode(n: number): void {
     const shared = this.shared;
     const nums = this.nums;
     const ts = this.ts;
@@ -143,6 +158,7 @@ export function holdMessageLine(
   const t = tick(at);
   if (!isPlainMillis(t) || !isoPlain) return false;
   const held = (shared.held ??= new HeldLines(shared)) as HeldLines;
+  if (held.settling) return false;
   held.hold(seg, t, isoMs, id === undefined ? -1 : id, bytes, latency === undefined ? -1 : latency, text);
   return true;
 }
