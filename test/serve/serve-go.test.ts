@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { goHost } from '../support/built-examples.js';
 import { cli, root } from '../support/tap-helpers.js';
 
 const example = path.join(root, 'examples/go-host');
@@ -34,9 +35,7 @@ describe('examples/go-host', { timeout: 240_000 }, () => {
 
   it.runIf(hasGo)('builds with go and runs against mcpwire serve: initialize, tools, a call with progress, a cancelled call', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-go-host-'));
-    const env = { ...process.env, GOCACHE: path.join(dir, 'cache'), GOPATH: path.join(dir, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' };
-    const bin = path.join(dir, 'go-host');
-    execFileSync('go', ['build', '-o', bin, '.'], { cwd: example, env, stdio: 'pipe' });
+    const bin = await goHost();
     const record = path.join(dir, 'alpha.jsonl');
     const config = path.join(dir, 'config.json');
     fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { serve_names: 'host', servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }));

@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliAnswering } from '../support/cli-process.js';
 import { startTestAs, type TestAs } from '../support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from '../support/oidc-mcp-server.js';
-import { cli, root } from '../support/tap-helpers.js';
+import { goHost } from '../support/built-examples.js';
+import { cli } from '../support/tap-helpers.js';
 
 const SCOPE = 'mcp:tools';
 const hasGo = (() => {
@@ -111,10 +112,7 @@ describe('mcpwire serve reaches an OAuth-protected server with the grant mcpwire
 
   it.runIf(hasGo)('the Go example host calls the protected tool through the gateway with the same stored grant', async () => {
     expect(secrets.length).toBeGreaterThan(0); // the login of the test above
-    const example = path.join(root, 'examples/go-host');
-    const goEnv = { ...process.env, GOCACHE: path.join(dir, 'go-cache'), GOPATH: path.join(dir, 'gopath'), GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local', CGO_ENABLED: '0' };
-    const bin = path.join(dir, 'go-host');
-    execFileSync('go', ['build', '-o', bin, '.'], { cwd: example, env: goEnv, stdio: 'pipe' });
+    const bin = await goHost();
     const child = spawn(bin, ['-progress', 'mcp_secure_whoami', '-slow', 'no-such-tool', '--', process.execPath, cli, 'serve', '--names', 'host'], { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -12,6 +12,7 @@ import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildDir, version } from '../support/built-examples.js';
 import { cli, node, root, runCli } from '../support/cli-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
@@ -46,9 +47,18 @@ interface Run {
   fetcherRecord: string;
 }
 
-/** Runs `cargo <command> --offline --locked` on the example with Debian's cargo and rustc only; its stdout. */
-function cargoRun(command: string, dir: string, timeout: number): Promise<string> {
-  // No rustup override or cargo setting of this machine leaks in; the build goes to `dir`.
+/** The example's shared build folder for Debian's rustc and cargo. */
+const rustBuild = () => buildDir('rust-host', `${version('/usr/bin/rustc', ['--version'])} ${version(cargo, ['--version'])}`);
+
+/**
+ * Runs `cargo <command> --offline --locked` on the example with Debian's cargo and rustc only; its
+ * stdout. The build goes to the example's shared build folder (test/support/built-examples.ts:
+ * keyed by its source and rustc's version), where cargo reuses what an earlier build of the same
+ * source compiled and still runs the tests.
+ */
+function cargoRun(command: string, timeout: number): Promise<string> {
+  const dir = rustBuild();
+  // No rustup override or cargo setting of this machine leaks in.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(CARGO|RUSTUP)_|^RUST(C|DOC|FLAGS)/.test(k)));
   Object.assign(env, { PATH: `/usr/bin:${process.env.PATH ?? ''}`, RUSTC: '/usr/bin/rustc', RUSTDOC: '/usr/bin/rustdoc', CARGO_HOME: path.join(dir, 'cargo-home'), CARGO_TARGET_DIR: path.join(dir, 'target') });
   return new Promise((resolve, reject) =>
@@ -108,11 +118,9 @@ const skipped = hasCargo ? '' : ' — skipped: /usr/bin/cargo is absent (apt ins
 
 describe.skipIf(!hasCargo)(`examples/rust-host built with Debian's cargo and run against mcpwire serve${skipped}`, () => {
   let run: Run;
-  let dir: string;
   beforeAll(async () => {
-    dir = fs.realpathSync(tmp());
-    await cargoRun('build', dir, 840_000);
-    run = await runExample(path.join(dir, 'target/debug/rust-host'), dir);
+    await cargoRun('build', 840_000);
+    run = await runExample(path.join(rustBuild(), 'target/debug/rust-host'), fs.realpathSync(tmp()));
   }, 900_000);
 
   it('runs through and closes the gateway: exit 0, the gateway exits 0 when its stdin closes', () => {
@@ -162,7 +170,7 @@ describe.skipIf(!hasCargo)(`examples/rust-host built with Debian's cargo and run
   });
 
   it("the client's own tests pass (cargo test): lines bounded in bytes, a response to its caller, an error as text", { timeout: 600_000 }, async () => {
-    const out = await cargoRun('test', dir, 540_000);
+    const out = await cargoRun('test', 540_000);
     expect(out).toMatch(/test result: ok\. 4 passed; 0 failed/);
   });
 
