@@ -47,8 +47,9 @@ interface Run {
   fetcherRecord: string;
 }
 
-/** The example's shared build folder for Debian's rustc and cargo. */
-const rustBuild = () => buildDir('rust-host', `${version('/usr/bin/rustc', ['--version'])} ${version(cargo, ['--version'])}`);
+/** The example's shared build folder for Debian's rustc and cargo (asked for once). */
+let built: string | undefined;
+const rustBuild = () => (built ??= buildDir('rust-host', `${version('/usr/bin/rustc', ['--version'])} ${version(cargo, ['--version'])}`));
 
 /**
  * Runs `cargo <command> --offline --locked` on the example with Debian's cargo and rustc only; its
