@@ -5,7 +5,7 @@
  * test/serve/serve-rust's `cargo build` and `cargo test`). A build is a function of its source and
  * toolchain, so a second build of the same pair proves nothing the first did not; each run of a
  * program still runs it. Two files wanting the same build at once: one builds, the other waits for
- * it (a lock file naming the builder's pid; a lock whose builder is gone is taken over).
+ * it (a lock file naming the builder's pid; a lock whose builder is gone, or 15 minutes old, is taken over).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -60,8 +60,15 @@ export async function sharedBuild(example: string, toolchain: string, done: (dir
     try {
       fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
     } catch {
-      const holder = Number(fs.readFileSync(lock, 'utf8') || 0);
-      if (holder > 0 && !alive(holder)) fs.rmSync(lock, { force: true });
+      let stale: boolean;
+      try {
+        const holder = Number(fs.readFileSync(lock, 'utf8') || 0);
+        // a builder that is gone, or a lock older than any build (its pid reused since)
+        stale = (holder > 0 && !alive(holder)) || Date.now() - fs.statSync(lock).mtimeMs > 15 * 60_000;
+      } catch {
+        continue; // released meanwhile
+      }
+      if (stale) fs.rmSync(lock, { force: true });
       else await new Promise((r) => setTimeout(r, 500));
       continue;
     }
