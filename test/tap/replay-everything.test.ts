@@ -29,11 +29,18 @@ function run(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
+/**
+ * Each check session starts tap and server-everything (two Node processes) before it answers:
+ * at load ~16 a raw initialize outlived the default 10 s bound once, and the live run recorded a
+ * skip where the replay recorded the verdict. A wider bound keeps both runs about the server.
+ */
+const CHECK_BOUND = ['--timeout-ms', '30000'];
+
 const live: Record<string, { code: number; stdout: string }> = {};
 beforeAll(async () => {
   live.tools = await run(['--stdio', tapCmd, 'tools', '--json']);
   live.call = await run(['--stdio', tapCmd, 'call', 'echo', '--args', '{"message":"replay me"}']);
-  live.check = await run(['check', '--stdio', tapCmd, '--json']);
+  live.check = await run(['check', '--stdio', tapCmd, '--json', ...CHECK_BOUND]);
 }, 240_000);
 
 /** check --json without what differs between any two runs (timings, the command line). */
@@ -60,7 +67,7 @@ describe('mcpwire replay of a server-everything trace', () => {
     expect(call.code).toBe(0);
     expect(call.stdout).toBe(live.call.stdout);
     expect(call.stdout).toContain('replay me');
-    const check = await run(['check', '--stdio', replayCmd(), '--json']);
+    const check = await run(['check', '--stdio', replayCmd(), '--json', ...CHECK_BOUND]);
     expect(check.code).toBe(live.check.code);
     expect(checkOutcome(check.stdout)).toEqual(checkOutcome(live.check.stdout));
   }, 180_000);
