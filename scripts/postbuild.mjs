@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { directImports } from './direct-imports.mjs';
 import { writeMetaValidators } from './meta-validators.mjs';
 import { writeSpecValidators } from './spec-validators.mjs';
 import { staticGraph } from './static-graph.mjs';
@@ -39,12 +40,18 @@ function rootGraph() {
   return new Set(staticGraph(path.join(built, 'index.js')).files);
 }
 
-/** Loads tsc's output with its source map, so that the bundle's map points at src/. */
+const direct = directImports(built);
+
+/**
+ * Loads tsc's output with its source map, so that the bundle's map points at src/; an import
+ * through a door names the module that defines the name instead (scripts/direct-imports.mjs: an
+ * entry then reaches what it uses, not all the door re-exports).
+ */
 const tscMaps = {
   name: 'tsc-source-maps',
   load(id) {
     if (!id.startsWith(built) || !id.endsWith('.js')) return null;
-    const code = fs.readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
+    const code = direct.rewrite(id, fs.readFileSync(id, 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
     const mapFile = `${id}.map`;
     return { code, map: fs.existsSync(mapFile) ? fs.readFileSync(mapFile, 'utf8') : null };
   },
@@ -84,6 +91,8 @@ const bundle = await rolldown({
   // npm packages keep their imports.
   treeshake: { moduleSideEffects: (id, external) => external },
   logLevel: 'warn',
+  // the plugin's callbacks (tsc's maps, the imports rewritten) are most of a small build's time: not worth a warning
+  checks: { bundlerTimings: false },
 });
 const rootFiles = rootGraph();
 await bundle.write({

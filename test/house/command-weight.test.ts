@@ -108,6 +108,12 @@ describe.skipIf(!built)('the built commands (dist/): what Node compiles before a
     expect(unwanted(reach, [...LAZY, ...HOST])).toEqual([]);
   });
 
+  it('call: no host supervisor (it takes a few helpers from mcpwire/host; the bundle follows each name to its module, not the door)', () => {
+    const reach = builtReach('call');
+    expect(reach.modules).toContain('host/permissions.ts');
+    expect(reach.modules.filter((m) => ['host/host.ts', 'host/calls.ts', 'host/server-slot.ts'].includes(m))).toEqual([]);
+  });
+
   it.each(HOST_COMMANDS)('%s: no OAuth flow, no search index, no tracing, no string-width', (command) => {
     expect(unwanted(builtReach(command), LAZY)).toEqual([]);
   });
