@@ -134,5 +134,35 @@ export function directImports(root) {
     return out + code.slice(at);
   }
 
-  return { origin, rewrite };
+  /**
+   * The modules `entry` reaches once its imports name the defining modules: each imported name
+   * leads to its origin (a door's other re-exports are not followed, nor is a lazy `import()`).
+   */
+  function reach(entry) {
+    const seen = new Set();
+    const visit = (file) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const node of body(file)) {
+        const isImport = node.type === 'ImportDeclaration';
+        if (!isImport && !(node.type === 'ExportAllDeclaration' || (node.type === 'ExportNamedDeclaration' && node.source))) continue;
+        const from = node.source && target(file, node.source.value, root);
+        if (!from) continue;
+        const specs = node.specifiers ?? [];
+        const named = specs.length > 0 && specs.every((sp) => sp.type === 'ImportSpecifier' || sp.type === 'ExportSpecifier');
+        if (!named) {
+          visit(from);
+          continue;
+        }
+        for (const sp of specs) {
+          const asked = isImport ? nameOf(sp.imported) : nameOf(sp.local);
+          visit((origin(from, asked) ?? { file: from }).file);
+        }
+      }
+    };
+    visit(entry);
+    return seen;
+  }
+
+  return { origin, rewrite, reach };
 }

@@ -42,6 +42,16 @@ function rootGraph() {
 
 const direct = directImports(built);
 
+/** The commands that read or edit the config and connect nothing (the suite's most frequent runs). */
+const CONFIG_COMMANDS = ['mcp-list', 'mcp-add', 'mcp-remove', 'mcp-enable', 'mcp-disable', 'trust', 'untrust'];
+
+/** Of the root's files, those the config commands reach (errors, protocol versions, secrets): the root's base. */
+function rootBase(root) {
+  const base = new Set();
+  for (const c of CONFIG_COMMANDS) for (const f of direct.reach(path.join(built, 'cli', 'commands', `${c}.js`))) if (root.has(f)) base.add(f);
+  return base;
+}
+
 /**
  * Loads tsc's output with its source map, so that the bundle's map points at src/; an import
  * through a door names the module that defines the name instead (scripts/direct-imports.mjs: an
@@ -77,6 +87,38 @@ function prune(dir) {
   }
 }
 
+/**
+ * The bundler's runtime is one helper (`__name`, for keepNames) in a file of its own that every
+ * chunk imports: one more file for Node to load per entry (`import('mcpwire')` read four instead
+ * of three once the root's base had a chunk of its own). Each chunk defines it instead (a hoisted
+ * function: no order to keep), line for line, so the source maps still hold.
+ */
+function inlineRuntime(dir) {
+  const chunks = path.join(dir, 'chunks');
+  const runtime = fs.readdirSync(chunks).find((f) => /^rolldown-runtime-[\w-]+\.js$/.test(f));
+  if (runtime === undefined) return;
+  const code = fs.readFileSync(path.join(chunks, runtime), 'utf8');
+  if (!/^export \{ __name as t \};$/m.test(code) || (code.match(/^export /gm) ?? []).length !== 1) throw new Error(`postbuild: the bundler's runtime changed (${runtime}): it exports more than __name`);
+  const helper = 'function __name(target, value) { return Object.defineProperty(target, "name", { value, configurable: true }); }';
+  const name = runtime.replace(/[.]/g, '\\.');
+  const bare = new RegExp(`^import "(?:\\./|\\.\\./)+(?:chunks/)?${name}";$`, 'gm');
+  const named = new RegExp(`^import \\{ t as __name \\} from "(?:\\./|\\.\\./)+(?:chunks/)?${name}";$`, 'gm');
+  const visit = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const file = path.join(d, e.name);
+      if (e.isDirectory()) visit(file);
+      else if (e.name.endsWith('.js') && e.name !== runtime) {
+        const text = fs.readFileSync(file, 'utf8');
+        const out = text.replace(named, helper).replace(bare, '');
+        if (out !== text) fs.writeFileSync(file, out);
+      }
+    }
+  };
+  visit(dir);
+  fs.rmSync(path.join(chunks, runtime));
+  fs.rmSync(path.join(chunks, `${runtime}.map`), { force: true });
+}
+
 if (fs.existsSync(dist)) prune(dist);
 const { rolldown } = await import('rolldown');
 const bundle = await rolldown({
@@ -95,6 +137,7 @@ const bundle = await rolldown({
   checks: { bundlerTimings: false },
 });
 const rootFiles = rootGraph();
+const rootBaseFiles = rootBase(rootFiles);
 await bundle.write({
   dir: dist,
   format: 'esm',
@@ -102,12 +145,16 @@ await bundle.write({
   keepNames: true,
   entryFileNames: '[name].js',
   chunkFileNames: 'chunks/[name]-[hash].js',
-  // What `import('mcpwire')` needs is one file: every entry that needs part of it loads it whole.
+  // What `import('mcpwire')` needs is two files: every entry that needs part of the client loads
+  // it whole, and the base beneath it (what the config commands take from the root) alone.
   // The configuration (src/host/config/) is one chunk of its own: every command reads the config,
   // and one that only lists or edits it (`mcp list|add|remove`, `trust`) then does not load the
   // host's supervisor, which the same entries reach and would otherwise share a chunk with.
   codeSplitting: {
     groups: [
+      // The root's base (what the config commands use of it: errors, protocol versions, secrets):
+      // `mcp list|add|remove…` and `trust` compile it alone, not the client's 160 KB.
+      { name: 'base', test: (id) => rootBaseFiles.has(id), priority: 4 },
       { name: 'core', test: (id) => rootFiles.has(id), priority: 3 },
       // The spawn's env lookup is the configuration's and the client's stdio runtime's: in the
       // config chunk (its dependencies go with it), a plain `connect()` to a stdio server loaded
@@ -118,6 +165,7 @@ await bundle.write({
   },
 });
 await bundle.close();
+inlineRuntime(dist);
 writeMetaValidators(path.join(dist, 'schema'));
 // strict mode's validators of the spec schemas, generated once here rather than compiled in every check process
 writeSpecValidators(path.join(root, 'schema'), path.join(dist, 'schema'));

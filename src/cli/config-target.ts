@@ -33,7 +33,7 @@ import {
 import { UsageError } from './args.js';
 import { safeText } from './output.js';
 import { loginHint } from './login-hint.js';
-import { serverOutputOf } from './target.js';
+import { serverOutputOf } from './server-output.js';
 
 /** A failure to report on stderr with exit code 1 (not a usage error). */
 export class CliFailure extends Error {}

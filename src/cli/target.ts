@@ -9,6 +9,7 @@ import { configSecrets, connect, McpClient, traceTarget, type ClientOptions, typ
 import { Redactor } from '../trace-api.js';
 import { joinCommandLine, keyValues, parseTimeout, splitCommandLine, UsageError } from './args.js';
 import { safeText } from './output.js';
+import type { ServerOutput } from './server-output.js';
 
 export interface TargetFlags {
   stdio?: string;
@@ -146,17 +147,6 @@ export async function connectAdHoc(server: ServerConfig, options: ClientOptions)
   } finally {
     client.off('diagnostic', onDiagnostic);
   }
-}
-
-/** An error of `connectAdHoc`: what the server printed, lines shown under the error's own line. */
-interface ServerOutput {
-  serverOutput?: string;
-}
-
-/** The lines `connectAdHoc` attached to a failure (`reportFailure` prints them), or undefined. */
-export function serverOutputOf(err: unknown): string | undefined {
-  const v = err instanceof Error ? (err as ServerOutput).serverOutput : undefined;
-  return typeof v === 'string' ? v : undefined;
 }
 
 /**

@@ -20,7 +20,7 @@ function staticFiles(entry: string): string[] {
 }
 
 describe.skipIf(!built)('the bundled build (dist/)', () => {
-  it("import('mcpwire') reads at most three files: the entry, the root's one chunk, the bundler's runtime", () => {
+  it("import('mcpwire') reads at most three files: the entry and the root's two chunks (the client, its base)", () => {
     const files = staticFiles(path.join(dist, 'index.js'));
     expect(files.length, files.join(' ')).toBeLessThanOrEqual(3);
   });

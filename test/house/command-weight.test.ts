@@ -46,6 +46,9 @@ const LAZY_PACKAGES = ['oauth4webapi', 'string-width'];
 /** What a command that reads or edits the config alone has no use for: the supervisor and its OAuth side. */
 const HOST = ['host/host.ts', 'host/calls.ts', 'host/server-slot.ts', 'host/oauth.ts'];
 
+/** What a command that connects nothing has no use for: the client (the root's chunk but its base: errors, versions, secrets). */
+const CLIENT = ['mcp/client.ts', 'mcp/client-core.ts', 'mcp/session.ts', 'transport/stdio.ts'];
+
 /** The commands of the suite's and users' most frequent runs; `config` ones never connect. */
 const CONFIG_COMMANDS = ['mcp-list', 'mcp-add', 'mcp-remove', 'mcp-enable', 'mcp-disable', 'trust', 'untrust'];
 const HOST_COMMANDS = ['status', 'call', 'tools', 'read', 'prompt', 'prompts', 'resources', 'ping', 'request', 'login', 'logout', 'auth', 'daemon', 'serve', 'tap'];
@@ -102,10 +105,10 @@ describe('a CLI command loads what its own path uses (the OAuth flows, the searc
 });
 
 describe.skipIf(!built)('the built commands (dist/): what Node compiles before a command runs', () => {
-  it.each(CONFIG_COMMANDS)('%s: no host supervisor, no OAuth flow, no search index, no tracing, no string-width', (command) => {
+  it.each(CONFIG_COMMANDS)('%s: no client, no host supervisor, no OAuth flow, no search index, no tracing, no string-width', (command) => {
     const reach = builtReach(command);
     expect(reach.modules).toContain('host/config/load.ts');
-    expect(unwanted(reach, [...LAZY, ...HOST])).toEqual([]);
+    expect(unwanted(reach, [...LAZY, ...HOST, ...CLIENT])).toEqual([]);
   });
 
   it('call: no host supervisor (it takes a few helpers from mcpwire/host; the bundle follows each name to its module, not the door)', () => {
