@@ -23,7 +23,6 @@ import { storeSettingFrom } from '../store/setting.js';
 import { parseBearerChallenge } from '../auth/challenge.js';
 import { discover } from '../auth/discovery.js';
 import { AuthError, isAuthError } from '../auth/errors.js';
-import { startLoopbackReceiver } from '../auth/loopback.js';
 import { createOAuthProvider, revokeGrant } from '../auth/deferred.js'; // provider.ts and revoke.ts load when an OAuth flow runs
 import type { RevocationOutcome } from '../auth/revoke.js';
 import { unionScopes } from '../auth/scope.js';
@@ -365,6 +364,7 @@ export async function loginServer(server: ResolvedServer, auth: HostAuthOptions,
     if (options.redirectUri === undefined) throw new ConfigError('a custom login interaction needs its redirectUri', { serverId: server.id, phase: 'auth' });
     return createOAuthProvider({ ...base, ...withSecrets, redirectUri: options.redirectUri, interaction: options.interaction }).authorize(call);
   }
+  const { startLoopbackReceiver } = await import('../auth/loopback.js'); // with node:http: only a login runs it
   const rx = await startLoopbackReceiver({ timeoutMs: auth.loginTimeoutMs ?? 300_000 });
   try {
     const interaction: AuthorizationInteraction = async (url, signal) => {

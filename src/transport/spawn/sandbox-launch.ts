@@ -11,7 +11,7 @@ import { TransportError } from '../../errors.js';
 import { BWRAP_INSTALL_HINT, bwrapArgs, PROXY_SOCKET, SANDBOX_TMP } from './bwrap.js';
 import { envValue } from './env-lookup.js';
 import { packageRoot, resolvePolicy, sandboxEnv, underAny, systemRead, type PolicyFs, type SandboxOptions, type SandboxPolicy } from './sandbox-policy.js';
-import { startSandboxProxy, type SandboxProxy } from './sandbox-proxy.js';
+import type { SandboxProxy } from './sandbox-proxy.js';
 import { proxyEnv, relayArgv } from './sandbox-relay.js';
 import { seatbeltProfile } from './seatbelt.js';
 
@@ -93,6 +93,8 @@ export async function prepareSandbox(t: SandboxTarget, platform: NodeJS.Platform
 
 async function startProxy(t: SandboxTarget, policy: SandboxPolicy, tcp: boolean): Promise<SandboxProxy> {
   const allow = policy.network === 'none' ? [] : policy.network.allow;
+  // loaded here, with node:http, node:net and node:dns: only a sandbox with an allow list runs it
+  const { startSandboxProxy } = await import('./sandbox-proxy.js');
   return startSandboxProxy(allow, (d) => t.sandbox.onDenied?.(d), tcp);
 }
 
