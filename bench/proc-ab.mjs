@@ -20,15 +20,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionReader } from './lib/args.mjs';
 import { findHarness, stageHarness } from './lib/harness.mjs';
 import { cell, table } from './lib/stats.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (k, d) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : d;
-};
+const opt = optionReader(args);
 const FLAGS = new Set(['--gateway', '--eras', '--http']);
 const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
 const gateway = args.includes('--gateway');

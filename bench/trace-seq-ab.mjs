@@ -20,14 +20,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { optionReader } from './lib/args.mjs';
 import { findHarness, stageHarness } from './lib/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
-const opt = (k, d) => {
-  const i = args.indexOf(`--${k}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : d;
-};
+const opt = optionReader(args);
 const ROUNDS = Number(opt('rounds', 7));
 const CALLS = Number(opt('calls', 5000));
 const WARMUP = Number(opt('warmup', 2000));

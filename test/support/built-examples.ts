@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { root } from './cli-process.js';
+import { alive, root } from './cli-process.js';
 
 /** The files of `dir` (recursively, sorted, without `target/`), hashed with `extra` (the toolchain's version). */
 function sourceKey(dir: string, extra: string): string {
@@ -30,15 +30,6 @@ function sourceKey(dir: string, extra: string): string {
   walk(dir);
   return hash.digest('hex').slice(0, 16);
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** The build folder of examples/`example` for `toolchain` (its version line), made if absent. */
 export function buildDir(example: string, toolchain: string): string {

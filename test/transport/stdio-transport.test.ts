@@ -10,6 +10,7 @@ import { ConnectionClosedError, TransportError } from '../../src/errors.js';
 import { Connection } from '../../src/protocol/connection.js';
 import { childEnv } from '../../src/transport/env.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
+import { alive } from '../support/cli-process.js';
 import { until } from '../support/until.js';
 
 const node = process.execPath;
@@ -23,15 +24,6 @@ function transport(script: string, extra: Partial<ConstructorParameters<typeof S
   open.push(t);
   return t;
 }
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A tiny echo server: answers every request with {echo: params}. */
 const ECHO = `
