@@ -133,7 +133,10 @@ export class Redactor extends JsonFastPath {
 
   /** Redacts one string (secrets, credentials in text, length). */
   redactString(s: string): string {
-    if (s.length > this.maxStringBytes && s.length * 3 > this.maxStringBytes) {
+    // The bound is in bytes: a string of fewer characters than the bound may still pass it (a
+    // character is up to 3 UTF-8 bytes; a surrogate pair, 4 bytes for 2), so only strings that
+    // cannot reach it skip the count.
+    if (s.length * 3 > this.maxStringBytes) {
       const total = Buffer.byteLength(s, 'utf8');
       if (total > this.maxStringBytes) return this.truncate(s, total);
     }

@@ -226,6 +226,15 @@ describe('redaction', () => {
     expect(Buffer.byteLength(out.data)).toBeLessThan(1200);
     expect(out.data).toContain('[truncated by mcpwire: 10000 bytes in all]');
     expect(r.lastBytes).toBe(Buffer.byteLength(JSON.stringify({ data: big })));
+    // the bound counts bytes, not characters: fewer characters than the bound, more bytes
+    const cjk = '漢'.repeat(30_000); // 90,000 bytes, 30,000 characters
+    const def = new Redactor();
+    const cut = def.redactString(cjk);
+    expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(64 * 1024 + 64);
+    expect(cut).toContain('[truncated by mcpwire: 90000 bytes in all]');
+    const r1 = new Redactor({ maxStringBytes: 1024 });
+    expect(r1.redactString('é'.repeat(600))).toContain('[truncated by mcpwire: 1200 bytes in all]');
+    expect(r1.redactString('é'.repeat(512))).toBe('é'.repeat(512));
     // a secret straddling the cut is not half-kept
     const r2 = new Redactor({ maxStringBytes: 100, secrets: ['SECRET-STRADDLING-VALUE'] });
     const s = `${'a'.repeat(90)}SECRET-STRADDLING-VALUE${'b'.repeat(200)}`;
