@@ -16,13 +16,17 @@
  * ranks above one matching fewer (`bestByWords`); template clones (the same tool offered by many
  * servers, a family of one server's near-identical tools) do not fill the top: each further one
  * matched like one above it weighs half as much. A query's most common terms are left out past
- * a budget (`vocabulary.ts`), which bounds the cost of one search in a large catalog.
+ * a budget (`vocabulary.ts`), which bounds the cost of one search in a large catalog. The
+ * engine's scores are read from its postings (`postings.ts`: the same numbers as its `search()`,
+ * without the objects it makes per matched tool).
  */
 import type MiniSearch from 'minisearch';
 import type { ToolAnnotations } from '../../mcp/types.js';
 import { isModelVisible } from '../../mcp/ui-meta.js';
 import { sameDocument, termDocument, termFields, toolDocument, type IndexedTool, type TermDocument, type ToolDocument } from './documents.js';
 import { Vocabulary } from './vocabulary.js';
+import { FIELD_BIT, hashOf, mix } from './kinds.js';
+import { postingsOf, type Matches, type Postings } from './postings.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './limits.js';
 
 /**
@@ -92,8 +96,10 @@ export class ToolIndex {
   private readonly engine: Engine;
   private readonly tools = new Map<string, Indexed>();
   private readonly vocabulary = new Vocabulary();
+  /** The engine's postings read directly (`postings.ts`); `undefined`: every search goes through the engine's `search()`. */
+  private readonly postings: Postings | undefined;
 
-  constructor(Engine: typeof MiniSearch) {
+  constructor(Engine: typeof MiniSearch, options: ToolIndexOptions = {}) {
     this.engine = new Engine<TermDocument>({
       fields: FIELDS,
       idField: 'id',
@@ -102,6 +108,12 @@ export class ToolIndex {
       processTerm: asIs,
       searchOptions: { boost: BOOST, combineWith: 'OR', fuzzy: false },
     });
+    this.postings = options.engineScoring === true ? undefined : postingsOf(this.engine, BOOST);
+  }
+
+  /** How the next search is scored: from the engine's postings (`postings.ts`), or through its `search()` (while it holds dropped tools' postings, or when its fields are not the expected ones). */
+  get scoring(): 'postings' | 'engine' {
+    return this.postings?.usable === true ? 'postings' : 'engine';
   }
 
   /** Tools indexed. */
@@ -124,6 +136,9 @@ export class ToolIndex {
       this.tools.delete(id);
     }
     for (const [id, entry] of next) this.put(id, entry);
+    // dropped tools leave postings in the engine until it is vacuumed; searches go through its
+    // `search()` meanwhile (`postings.ts`)
+    if (this.engine.dirtCount > 0) void this.engine.vacuum().catch(() => undefined);
   }
 
   /** Indexes one tool, or re-indexes it if its text changed. */
@@ -138,10 +153,12 @@ export class ToolIndex {
     const doc = termDocument(text);
     this.engine.add(doc);
     this.vocabulary.addFields(termFields(doc));
-    if (known === undefined) this.tools.set(id, { entry, text, shape: shapeOf(doc) });
+    const shape = shapeOf(doc);
+    this.postings?.note(id, shape);
+    if (known === undefined) this.tools.set(id, { entry, text, shape });
     else {
       known.text = text;
-      known.shape = shapeOf(doc);
+      known.shape = shape;
     }
   }
 
@@ -155,8 +172,8 @@ export class ToolIndex {
   search(query: string, options: ToolSearchOptions = {}): ToolSearchHit[] {
     const limit = Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(options.limit ?? DEFAULT_SEARCH_LIMIT)));
     const servers = options.servers === undefined ? undefined : new Set(options.servers);
-    const filter = servers === undefined && options.readOnly !== true ? undefined : (r: { id: unknown }) => {
-      const e = this.tools.get(r.id as string)?.entry;
+    const filter = servers === undefined && options.readOnly !== true ? undefined : (id: string) => {
+      const e = this.tools.get(id)?.entry;
       if (e === undefined) return false;
       if (servers !== undefined && !servers.has(e.tool.server)) return false;
       return options.readOnly !== true || e.tool.annotations?.readOnlyHint === true;
@@ -165,14 +182,55 @@ export class ToolIndex {
     if (terms.length === 0) return [];
     const boostTerm = (t: string): number => weights.get(t) ?? 1;
     const prefix = (t: string): boolean => t.length >= PREFIX_MIN && !t.startsWith('~') && this.vocabulary.count(t) === 0;
-    const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm, prefix } : { boostTerm, prefix, filter });
-    return bestByWords(results, words, this.tools, limit).map((r) => hit(this.tools.get(r.id)!.entry, r.score));
+    const word = (t: string): number => words.get(t) ?? 0;
+    let matches: Matches;
+    if (this.postings?.usable === true) matches = this.postings.run({ terms, boost: boostTerm, prefix, word, filter });
+    else {
+      const results = this.engine.search(terms.join(' '), filter === undefined ? { boostTerm, prefix } : { boostTerm, prefix, filter: (r) => filter(r.id as string) });
+      matches = engineMatches(results, word, this.tools);
+    }
+    return bestByWords(matches, limit).map((r) => hit(this.tools.get(r.id)!.entry, r.score));
   }
+}
+
+/** Options of a new index. */
+export interface ToolIndexOptions {
+  /** Score every query through the engine's `search()` instead of its postings (the same answers, slower: the proof that both agree). */
+  engineScoring?: boolean;
+}
+
+type EngineResult = { id: unknown; score: number; terms: string[]; queryTerms: string[]; match: Record<string, string[]> };
+
+/** The engine's results as `Matches`. */
+function engineMatches(results: readonly EngineResult[], word: (term: string) => number, tools: ReadonlyMap<string, { shape: number }>): Matches {
+  return {
+    length: results.length,
+    id: (i) => results[i]!.id as string,
+    score: (i) => results[i]!.score,
+    terms: (i) => results[i]!.queryTerms.length,
+    words(i) {
+      let mask = 0;
+      for (const t of results[i]!.queryTerms) mask |= 1 << word(t);
+      let matched = 0;
+      for (; mask !== 0; mask &= mask - 1) matched++;
+      return matched;
+    },
+    kind(i) {
+      const r = results[i]!;
+      let kind = tools.get(r.id as string)?.shape ?? 0;
+      // `terms` are the keys of `match` (the engine's result lists them): no walk over the object's keys
+      for (const term of r.terms) {
+        let fields = 32;
+        for (const field of r.match[term]!) fields |= FIELD_BIT[field] ?? 0;
+        kind = (kind + mix(hashOf(term) ^ fields)) | 0;
+      }
+      return kind & 0x3fffffff;
+    },
+  };
 }
 
 /** Each further result the query matches the same way as one ranked above it weighs this much less (see `bestByWords`). */
 export const ALIKE_DECAY = 0.5;
-const FIELD_BIT: Readonly<Record<string, number>> = { name: 1, title: 2, description: 4, params: 8, server: 16 };
 
 type Ranked = { id: string; score: number };
 
@@ -193,24 +251,22 @@ type Ranked = { id: string; score: number };
  * still ranks above a weak different match, and the clones follow the other kinds. Ties go by
  * name, so the answer is stable.
  */
-function bestByWords(results: readonly { id: unknown; score: number; terms: string[]; queryTerms: string[]; match: Record<string, string[]> }[], words: ReadonlyMap<string, number>, tools: ReadonlyMap<string, { shape: number }>, limit: number): Ranked[] {
+function bestByWords(results: Matches, limit: number): Ranked[] {
   const kinds = new Map<number, Ranked[]>();
-  const hashes = new Map<string, number>();
   // the best result of each kind keeps its score, so a result below the `limit` best of them
   // cannot make the top: it is passed over before its kind is even worked out
   const leaders: { kind: number; score: number; id: string }[] = [];
-  for (const r of results) {
+  for (let i = 0; i < results.length; i++) {
     // the engine lists results by its score, best first, and a result's score here is never
     // above the engine's (matched words ≤ matched terms): past the `limit` best kinds, none can follow
-    if (leaders.length === limit && r.score < leaders[limit - 1]!.score) break;
-    let mask = 0;
-    for (const t of r.queryTerms) mask |= 1 << (words.get(t) ?? 0);
-    let matched = 0;
-    for (; mask !== 0; mask &= mask - 1) matched++;
-    const score = (r.score / Math.max(1, r.queryTerms.length)) * matched;
+    const engineScore = results.score(i);
+    if (leaders.length === limit && engineScore < leaders[limit - 1]!.score) break;
+    const score = (engineScore / Math.max(1, results.terms(i))) * results.words(i);
     if (leaders.length === limit && score < leaders[limit - 1]!.score) continue;
-    const id = r.id as string;
-    const kind = kindOf(r.terms, r.match, tools.get(id)?.shape ?? 0, hashes);
+    const id = results.id(i);
+    // a small integer key naming how it was matched and its description's shape (two kinds
+    // sharing a number, about once in a billion, only rank as alike)
+    const kind = results.kind(i);
     let alike = kinds.get(kind);
     if (alike === undefined) kinds.set(kind, (alike = []));
     else if (alike.length === limit && !ahead(score, id, alike[limit - 1]!)) continue;
@@ -232,21 +288,6 @@ function bestByWords(results: readonly { id: unknown; score: number; terms: stri
   return top;
 }
 
-/** A number naming how a result was matched (which terms, in which fields; in any order) and its tool's description shape (`shapeOf`). */
-function kindOf(terms: readonly string[], match: Record<string, string[]>, shape: number, hashes: Map<string, number>): number {
-  let kind = shape;
-  // `terms` are the keys of `match` (the engine's result lists them): no walk over the object's keys
-  for (const term of terms) {
-    let v = hashes.get(term);
-    if (v === undefined) hashes.set(term, (v = hashOf(term)));
-    let fields = 32;
-    for (const field of match[term]!) fields |= FIELD_BIT[field] ?? 0;
-    kind = (kind + mix(v ^ fields)) | 0;
-  }
-  // a small integer key (two kinds sharing a number, about once in a billion, only rank as alike)
-  return kind & 0x3fffffff;
-}
-
 /**
  * A number naming what a tool's description says apart from the words of its own name and
  * server: the same for template clones ("Approves the alert in Acme1." / "Archives the alert in
@@ -256,20 +297,6 @@ function shapeOf(doc: TermDocument): number {
   let shape = 0;
   for (const t of doc.description) if (!doc.name.includes(t) && !doc.server.includes(t)) shape = (shape + mix(hashOf(t))) | 0;
   return shape;
-}
-
-/** FNV-1a of a term's characters. */
-function hashOf(term: string): number {
-  let v = 0x811c9dc5;
-  for (let i = 0; i < term.length; i++) v = Math.imul(v ^ term.charCodeAt(i), 16777619);
-  return v;
-}
-
-/** Scrambles the bits of a 32-bit hash (MurmurHash3's finalizer), so sums of hashes do not collide. */
-function mix(h: number): number {
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return h ^ (h >>> 16);
 }
 
 /** Puts `item` into `top` (best first, at most `limit`) if it belongs there. */
@@ -291,6 +318,6 @@ function hit(e: IndexedTool, score: number): ToolSearchHit {
 }
 
 /** A new, empty index (loads the search engine on first call). */
-export async function createToolIndex(): Promise<ToolIndex> {
-  return new ToolIndex(await loadEngine());
+export async function createToolIndex(options: ToolIndexOptions = {}): Promise<ToolIndex> {
+  return new ToolIndex(await loadEngine(), options);
 }
