@@ -20,7 +20,7 @@ const withHeldOut = process.argv.includes('--held-out');
 const hostApi = await import(path.join(dist, 'host-api.js'));
 const { createToolIndex } = await import(path.join(dist, 'host/search/tool-index.js'));
 const requests = checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, 'eval-set.json'), 'utf8')));
-const heldOutSets = ['eval-held-out.json', 'eval-held-out-2.json'].map((f) => ({ file: f, requests: checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, f), 'utf8'))) }));
+const heldOutSets = ['eval-held-out.json', 'eval-held-out-2.json', 'eval-held-out-3.json'].map((f) => ({ file: f, requests: checkEvalSet(JSON.parse(fs.readFileSync(path.join(here, f), 'utf8'))) }));
 const pct = (x) => `${(x * 100).toFixed(1)}%`;
 const ms = (x) => `${x.toFixed(3)} ms`;
 const out = [];

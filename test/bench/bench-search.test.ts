@@ -19,7 +19,7 @@ const read = (f: string) => JSON.parse(fs.readFileSync(path.join(root, 'bench/se
 describe('bench/search', () => {
   it('eval sets: at least 60 requests, each a query with a catalog and server/tool labels; synthetic labels exist', () => {
     const main = checkEvalSet(read('eval-set.json')) as { catalog: string; expect: string[] }[];
-    const held = ['eval-held-out.json', 'eval-held-out-2.json'].flatMap((f) => checkEvalSet(read(f)) as { catalog: string; expect: string[] }[]);
+    const held = ['eval-held-out.json', 'eval-held-out-2.json', 'eval-held-out-3.json'].flatMap((f) => checkEvalSet(read(f)) as { catalog: string; expect: string[] }[]);
     expect(main.length).toBeGreaterThanOrEqual(60);
     const names = new Set((syntheticCatalog(10_000) as { server: string; tools: { name: string }[] }[]).flatMap((s) => s.tools.map((t) => `${s.server}/${t.name}`)));
     expect(names.size).toBe(10_000);
