@@ -23,7 +23,7 @@
  *   many tools has a low IDF); "delete a user" still searches both words among thousands of
  *   `delete_…` and `…_user` tools.
  */
-import { phraseOf, splitWords, termOf, termsOf } from './words.js';
+import { MAX_SEPARATED, phraseOf, separatedPhraseOf, splitWords, termOf, termsOf } from './words.js';
 
 /** The terms of one query, each once, and how many times each came (a word said twice, or two words of one synonym group, weigh more). */
 export interface QueryPlan {
@@ -33,6 +33,8 @@ export interface QueryPlan {
   words: Map<string, number>;
 }
 
+/** The weight of an owner's words ("the customer's subscription": `customer`) against the words of what is asked about. */
+export const POSSESSIVE_WEIGHT = 0.5;
 /** A query is cut to this many characters and this many terms. */
 const MAX_QUERY_CHARS = 1000;
 const MAX_QUERY_TERMS = 64;
@@ -97,13 +99,13 @@ export class Vocabulary {
     const weights = new Map<string, number>();
     const wordOf = new Map<string, number>();
     let word = 0;
-    const push = (ts: readonly string[] | null): void => {
+    const push = (ts: readonly string[] | null, weight = 1): void => {
       if (ts === null) return;
       for (const t of ts) {
         const n = weights.get(t);
-        if (n !== undefined) weights.set(t, n + 1);
+        if (n !== undefined) weights.set(t, n + weight);
         else if (terms.length < MAX_QUERY_TERMS) {
-          weights.set(t, 1);
+          weights.set(t, weight);
           wordOf.set(t, Math.min(word, 30));
           terms.push(t);
         }
@@ -111,9 +113,16 @@ export class Vocabulary {
     };
     for (let i = 0; i < words.length; i++) {
       word = i;
-      push(termsOf(words[i]!));
       const next = words[i + 1];
-      if (next === undefined) continue;
+      // "the customer's subscription": the owner qualifies what is asked about, and weighs less
+      const possessive = next === 's' || next === 'S';
+      push(termsOf(words[i]!), possessive ? POSSESSIVE_WEIGHT : 1);
+      for (let j = i + 2; j < Math.min(words.length, i + 2 + MAX_SEPARATED); j++) {
+        const separated = separatedPhraseOf(words[i]!, words[j]!);
+        if (separated !== undefined) push(termsOf(separated));
+      }
+      // the `s` of an apostrophe is not a word to join ("customer's" is not "customers")
+      if (next === undefined || possessive) continue;
       const phrase = phraseOf(words[i]!, next);
       if (phrase !== undefined) push(termsOf(phrase));
       const joined = `${words[i]!}${next}`;

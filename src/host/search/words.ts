@@ -168,11 +168,28 @@ const PHRASES: ReadonlyMap<string, string> = new Map([
   ['fill in', 'fill'],
   ['fill out', 'fill'],
   ['write down', 'write'],
+  ['roll back', 'rollback'],
+  ['take out', 'remove'],
 ]);
+
+/**
+ * Two-word verbs whose object may stand between the two words ("turn the light off", "roll the
+ * deployment back", "take him out"): English separates a verb and its particle so; the others
+ * ("look for", "go to", "how many") are never split.
+ */
+const SEPARABLE = new Set(['look up', 'pull up', 'bring up', 'shut down', 'turn on', 'turn off', 'set up', 'fill in', 'fill out', 'write down', 'roll back', 'take out']);
+/** At most this many words between a separable verb and its particle. */
+export const MAX_SEPARATED = 3;
 
 /** The one word two neighbouring words stand for, if they are a two-word verb (`PHRASES`). */
 export function phraseOf(first: string, second: string): string | undefined {
   return PHRASES.get(`${first.toLowerCase()} ${second.toLowerCase()}`);
+}
+
+/** The one word a verb and a particle some words later stand for, if they are a separable two-word verb (`SEPARABLE`). */
+export function separatedPhraseOf(verb: string, particle: string): string | undefined {
+  const pair = `${verb.toLowerCase()} ${particle.toLowerCase()}`;
+  return SEPARABLE.has(pair) ? PHRASES.get(pair) : undefined;
 }
 
 const GROUPS: ReadonlyMap<string, readonly string[]> = (() => {

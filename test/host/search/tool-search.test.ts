@@ -241,6 +241,30 @@ describe('a query\'s plan', () => {
   });
 });
 
+describe('verbs split by their object, and owners', () => {
+  it('a separable two-word verb is found with its object between ("roll the deployment back" is a rollback; fails without separable verbs: the list tool ranks first)', async () => {
+    const index = await indexOf([
+      { server: 'k8s', tools: [t('rollback_deployment', 'Returns a deployment to its previous revision.'), t('list_deployment', 'Lists the deployments.'), t('navigate_back', 'Goes one page back in the browser history.')] },
+    ]);
+    expect(top(index, 'roll the deployment back')[0]).toBe('rollback_deployment');
+    // only verbs that English separates: "go … to" is not "go to"
+    const plan = (q: string) => new Vocabulary().planQuery(q).terms;
+    expect(plan('take him out of the graph')).toContain('~delet');
+    expect(plan('go on to the page')).not.toContain('goto');
+    expect(plan('turn the sound and the lights off')).not.toContain('disabl');
+  });
+
+  it('an owner ("the customer\'s subscription") weighs less than what is asked about, and its \'s is not joined into a plural (fails without either: the customer tool ties or wins)', async () => {
+    const index = await indexOf([
+      { server: 'billing', tools: [t('get_customer', 'Gets a customer.'), t('get_subscription', 'Gets a subscription.'), t('list_plans', 'Lists plans.')] },
+    ]);
+    expect(top(index, "show the customer's subscription")[0]).toBe('get_subscription');
+    expect(top(index, "show the subscription's customer")[0]).toBe('get_customer');
+    const plan = new Vocabulary().planQuery("the customer's subscription");
+    expect([plan.weights.get('custom'), plan.weights.get('subscript')]).toEqual([0.5, 1]);
+  });
+});
+
 describe('the index follows the catalog', () => {
   it('adds, re-indexes and removes by difference; app-only tools are never indexed', async () => {
     const index = await createToolIndex();
