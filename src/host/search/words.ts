@@ -157,6 +157,8 @@ const PHRASES: ReadonlyMap<string, string> = new Map([
   ['bring up', 'show'],
   ['go to', 'goto'],
   ['how many', 'count'],
+  ['how big', 'size'],
+  ['how large', 'size'],
   ['go back', 'back'],
   ['get rid', 'delete'],
   ['shut down', 'close'],

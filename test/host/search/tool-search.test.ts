@@ -254,6 +254,14 @@ describe('verbs split by their object, and owners', () => {
     expect(plan('turn the sound and the lights off')).not.toContain('disabl');
   });
 
+  it('"how large" and "how big" ask for a size, as "how many" asks for a count (fails without them: the reading tool ranks first)', async () => {
+    const index = await indexOf([
+      { server: 'fs', tools: [t('get_file_info', 'Returns a file\'s metadata: size, modification time, permissions.'), t('read_file', 'Reads the contents of a file.'), t('write_file', 'Writes a file.')] },
+    ]);
+    expect(top(index, 'how large is notes.txt file')[0]).toBe('get_file_info');
+    expect(top(index, 'how big is the file video.mp4')[0]).toBe('get_file_info');
+  });
+
   it('an owner ("the customer\'s subscription") weighs less than what is asked about, and its \'s is not joined into a plural (fails without either: the customer tool ties or wins)', async () => {
     const index = await indexOf([
       { server: 'billing', tools: [t('get_customer', 'Gets a customer.'), t('get_subscription', 'Gets a subscription.'), t('list_plans', 'Lists plans.')] },
