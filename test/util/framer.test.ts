@@ -111,4 +111,23 @@ describe('NDJSON framer (basic/transports stdio framing, basic.transports#1 #3)'
     expect(diags).toEqual([]);
     expect(messages).toEqual([...msgs, { jsonrpc: '2.0', id: 2, result: {} }, { jsonrpc: '2.0', id: 3, result: {} }, { jsonrpc: '2.0', id: 4, result: {} }]);
   });
+  it('hands on the exact text of every ASCII line, whole chunks and lines after a held one, from any offset', () => {
+    const texts: string[] = [];
+    const framer = new NdjsonFramer({ onMessage: (_m, text) => texts.push(text), onDiagnostic: () => {} });
+    const lines = Array.from({ length: 6 }, (_, i) => JSON.stringify({ jsonrpc: '2.0', id: i, result: { text: 'x'.repeat(i * 7) } }));
+    const all = Buffer.from(lines.join('\n') + '\n');
+    for (let cut = 1; cut < all.length; cut++) {
+      texts.length = 0;
+      framer.push(all.subarray(0, cut));
+      framer.push(all.subarray(cut));
+      expect(texts).toEqual(lines);
+    }
+    // one chunk holding a held line's end, whole lines, and the start of the next (cut into a larger buffer)
+    texts.length = 0;
+    const big = Buffer.concat([Buffer.from('{"jsonrpc":"2.0",'), Buffer.from('"id":9,"result":{}}\n' + lines.join('\n') + '\n{"jsonrpc"')]);
+    framer.push(big.subarray(0, 17));
+    framer.push(big.subarray(17));
+    framer.push(Buffer.from(':"2.0","id":10,"result":{}}\n'));
+    expect(texts).toEqual(['{"jsonrpc":"2.0","id":9,"result":{}}', ...lines, '{"jsonrpc":"2.0","id":10,"result":{}}']);
+  });
 });
