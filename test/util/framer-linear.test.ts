@@ -54,6 +54,13 @@ function feed(bytes: Buffer) {
     copied += e - s;
     return realToString.call(this, enc, start, end);
   });
+  // (the framer slices ASCII lines with latin1Slice, what toString('latin1', …) calls)
+  const latin = Buffer.prototype as unknown as { latin1Slice: (this: Buffer, s: number, e: number) => string };
+  const realLatin1Slice = latin.latin1Slice;
+  const latin1Spy = vi.spyOn(latin, 'latin1Slice').mockImplementation(function (this: Buffer, s: number, e: number) {
+    copied += e - s;
+    return realLatin1Slice.call(this, s, e);
+  });
   const got: unknown[] = [];
   try {
     const framer = new NdjsonFramer({ maxMessageBytes: 64 * MiB, onMessage: (m) => got.push(m), onDiagnostic: (d) => got.push(d) });
@@ -63,6 +70,7 @@ function feed(bytes: Buffer) {
     concatSpy.mockRestore();
     indexOfSpy.mockRestore();
     toStringSpy.mockRestore();
+    latin1Spy.mockRestore();
     lastIndexOfSpy.mockRestore();
   }
   expect(got).toHaveLength(1);
