@@ -325,32 +325,51 @@ class Router {
       if (typeof body !== 'object' || body === null || Array.isArray(body)) {
         return void res.writeHead(400, { 'content-type': 'application/json' }).end(rpcError(-32600, 'Invalid Request: one JSON-RPC message per POST (no batches in 2025-11-25)'));
       }
-      void this.deliver(body as Record<string, unknown>, req.headers, res, sessionId);
+      this.deliver(body as Record<string, unknown>, req.headers, res, sessionId);
     });
   }
 
-  private async deliver(message: Record<string, unknown>, reqHeaders: http.IncomingHttpHeaders, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
+  /**
+   * Serves one POSTed message. A 2026-07-28 request to the session of the stateless requests,
+   * once that runs and with no replicas to ask, is handed over at once (no promise per request);
+   * anything else goes through `deliverModern` or `deliverInSession`.
+   */
+  private deliver(message: Record<string, unknown>, reqHeaders: http.IncomingHttpHeaders, res: http.ServerResponse, sessionId: string | undefined): void {
+    if (sessionId !== undefined || modernVersionOf(message.params as Record<string, unknown> | undefined) === undefined) return void this.deliverInSession(message, reqHeaders, res, sessionId);
+    const problem = headerProblem(reqHeaders, message);
+    if (problem !== undefined) return refuseModern(res, message.id, problem);
+    if (this.requests !== undefined && this.forwarder === undefined && this.servedTogether(message)) return this.requests.accept(message, res, reqHeaders);
+    void this.deliverModern(message, reqHeaders, res);
+  }
+
+  /**
+   * Stateless: a request goes to the one session of the stateless requests, under an id of its
+   * own (the clients' ids may be the same); a lost stream loses the request (2026-07-28).
+   * Traced, each request gets a session of its own (its trace lines are its own).
+   */
+  private servedTogether(message: Record<string, unknown>): boolean {
+    return !this.traced && typeof message.method === 'string' && message.method !== 'subscriptions/listen' && message.id !== undefined && message.id !== null;
+  }
+
+  /** A 2026-07-28 message whose headers agree with it (see `deliver`). */
+  private async deliverModern(message: Record<string, unknown>, reqHeaders: http.IncomingHttpHeaders, res: http.ServerResponse): Promise<void> {
+    if (this.forwarder !== undefined) {
+      // A retry of a call another replica holds goes there (held-forward.ts).
+      if (this.forwarder.forwarded(reqHeaders) && !this.forwarder.check(reqHeaders)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('mcpwire serve: a forwarded request without the replicas\' proof\n');
+      if (await this.forwarder.route(message, Buffer.from(JSON.stringify(message)), reqHeaders, res)) return;
+    }
+    if (this.servedTogether(message)) return (this.requests ?? (await this.statelessRequests())).accept(message, res, reqHeaders);
+    // A notification, a subscription (its stream is its own) and, traced, any request: a
+    // session of its own for this one POST, ended with its stream.
+    const t = new StatelessPostTransport(res, reqHeaders);
+    await this.gateway.attach(t);
+    return t.accept(message);
+  }
+
+  /** A message of a session (`initialize` opens one), or a sessionless one that is not 2026-07-28's. */
+  private async deliverInSession(message: Record<string, unknown>, reqHeaders: http.IncomingHttpHeaders, res: http.ServerResponse, sessionId: string | undefined): Promise<void> {
     let transport = sessionId === undefined ? undefined : this.sessions.get(sessionId);
     const headers: http.OutgoingHttpHeaders = {};
-    if (sessionId === undefined && modernVersionOf(message.params as Record<string, unknown> | undefined) !== undefined) {
-      const problem = headerProblem(reqHeaders, message);
-      if (problem !== undefined) return refuseModern(res, message.id, problem);
-      if (this.forwarder !== undefined) {
-        // A retry of a call another replica holds goes there (held-forward.ts).
-        if (this.forwarder.forwarded(reqHeaders) && !this.forwarder.check(reqHeaders)) return void res.writeHead(403, { 'content-type': 'text/plain' }).end('mcpwire serve: a forwarded request without the replicas\' proof\n');
-        if (await this.forwarder.route(message, Buffer.from(JSON.stringify(message)), reqHeaders, res)) return;
-      }
-      // Stateless: a request goes to the one session of the stateless requests, under an id of
-      // its own (the clients' ids may be the same); a lost stream loses the request (2026-07-28).
-      if (!this.traced && typeof message.method === 'string' && message.method !== 'subscriptions/listen' && message.id !== undefined && message.id !== null) {
-        return (this.requests ?? (await this.statelessRequests())).accept(message, res, reqHeaders);
-      }
-      // A notification, a subscription (its stream is its own) and, traced, any request: a
-      // session of its own for this one POST, ended with its stream.
-      const t = new StatelessPostTransport(res, reqHeaders);
-      await this.gateway.attach(t);
-      return t.accept(message);
-    }
     if (sessionId === undefined && missingModernVersion(reqHeaders, message)) {
       // The header says 2026-07-28 but the request's _meta does not name it: a request missing a
       // required field is malformed, -32602 with 400 (basic#45, #46), not a session-era refusal.
