@@ -12,9 +12,10 @@
 // --gateway: the untraced client (this build's) through each build's `mcpwire serve` (stdio) in
 // front of the SDK server instead; what is compared is the gateway process's own CPU per call.
 // --gateway --http: the same through `mcpwire serve --http` (a fresh gateway per run, the client
-// over HTTP on loopback; its CPU read from /proc).
+// over HTTP on loopback; its CPU read from /proc). --floor adds a third variant: the minimal
+// node:http relay (bench/http-stdio-relay.mjs) in front of the same server, the shape's floor.
 //
-//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway [--http]] [--seq 3000] [--conc-n 12800]
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway [--http [--floor]]] [--seq 3000] [--conc-n 12800]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,10 +28,11 @@ import { cell, table } from './lib/stats.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const opt = optionReader(args);
-const FLAGS = new Set(['--gateway', '--eras', '--http']);
+const FLAGS = new Set(['--gateway', '--eras', '--http', '--floor']);
 const [distA, distB] = args.filter((a, i) => !a.startsWith('--') && !(args[i - 1]?.startsWith('--') && !FLAGS.has(args[i - 1])));
 const gateway = args.includes('--gateway');
 const overHttp = gateway && args.includes('--http');
+const floor = overHttp && args.includes('--floor');
 if (!distA || !distB) {
   console.error('usage: node bench/proc-ab.mjs <distA> <distB> [--rounds N] [--server raw|sdk]');
   process.exit(2);
@@ -62,6 +64,7 @@ const VARIANTS = eras ? {
 } : gateway ? {
   A: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distA), '--impl', 'mcpwire'],
   B: [H('engine-client-bench.mjs'), path.join(root, 'dist', 'index.js'), 'stdio', '--server-cmd', serve(distB), '--impl', 'mcpwire'],
+  ...(floor ? { floor: [] } : {}),
 } : {
   A: [H('engine-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', srv, '--impl', 'mcpwire'],
   'A traced': [H('traced-client-bench.mjs'), index(distA), 'stdio', '--server-cmd', srv],
@@ -73,7 +76,8 @@ const HTTP_DIST = { A: distA, B: distB };
 
 /** `mcpwire serve --http` of `dist` on CPU 1: its pid and URL once it listens. */
 function startHttpGateway(dist) {
-  const [cmd, ...rest] = [...serve(dist).split(' '), '--http'];
+  const relay = [...(pinned ? ['taskset', '-c', '1'] : []), process.execPath, path.join(root, 'bench', 'http-stdio-relay.mjs'), '--', process.execPath, H('server.mjs'), 'stdio'];
+  const [cmd, ...rest] = dist === undefined ? relay : [...serve(dist).split(' '), '--http'];
   const child = spawn(cmd, rest, { stdio: ['ignore', 'ignore', 'pipe'] });
   let buf = '';
   return new Promise((resolve, reject) => {
@@ -132,7 +136,7 @@ try {
   console.log(`${gateway ? `serve (${overHttp ? 'HTTP' : 'stdio'}) before the SDK` : eras ? 'SDK v2 dual, both eras,' : era !== undefined ? `SDK v2 dual, ${era},` : serverKind} server, ${rounds} rounds, ${pinned ? 'client CPU 0 / server CPU 1' : 'unpinned'}; loadavg ${load0} -> ${os.loadavg()[0].toFixed(2)}`);
   console.log(table(['variant', ...metrics.map((m) => m[0])], names.map((n) => [n, ...metrics.map((m) => cell(rows[n].map((r) => r[m[1]])))])));
   const ratio = (x, y, key) => rows[x].map((r, i) => r[key] / rows[y][i][key]);
-  const pairs = [['B / A', 'B', 'A'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B'], ['A modern / A handshake', 'A modern', 'A handshake'], ['B modern / B handshake', 'B modern', 'B handshake'], ['B modern / A modern', 'B modern', 'A modern']].filter((p) => rows[p[1]]);
+  const pairs = [['B / A', 'B', 'A'], ['A / floor', 'A', 'floor'], ['B / floor', 'B', 'floor'], ['B traced / A traced', 'B traced', 'A traced'], ['A traced / A', 'A traced', 'A'], ['B traced / B', 'B traced', 'B'], ['A modern / A handshake', 'A modern', 'A handshake'], ['B modern / B handshake', 'B modern', 'B handshake'], ['B modern / A modern', 'B modern', 'A modern']].filter((p) => rows[p[1]] && rows[p[2]]);
   console.log(table(['ratio (same round)', 'CPU/call seq', 'CPU/call c64', 'c64 calls/s'], pairs.map(([label, x, y]) => [label, cell(ratio(x, y, cpu[1])), cell(ratio(x, y, cpu[2])), cell(ratio(x, y, 'conc_cps'))])));
 } finally {
   staged.cleanup();
