@@ -92,6 +92,22 @@ describe('mcpwire serve --http: stateless 2026-07-28 requests', { timeout: 60_00
     // the gateway goes on serving: the same id again is a new request
     expect(JSON.parse((await call(url, 1, 'echo', { text: 'after' })).body)).toMatchObject({ id: 1, result: { content: [{ text: 'after' }] } });
   });
+
+  it('a 2026-07-28 notification POSTed once the shared session serves requests is still answered 202 alone, not taken as one of its requests', async () => {
+    expect(JSON.parse((await call(url, 1, 'echo', { text: 'first' })).body)).toMatchObject({ id: 1, result: { content: [{ text: 'first' }] } });
+    const u = new URL(url);
+    const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 987, reason: 'test', _meta: META } });
+    const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': V, 'mcp-method': 'notifications/cancelled' } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(r).toEqual({ status: 202, body: '' });
+  });
 });
 
 describe('mcpwire serve --http: server/discover while the servers behind start', { timeout: 60_000 }, () => {
