@@ -104,12 +104,8 @@ export class Gateway implements SessionGateway {
   private readonly pending = new Set<ListKind>();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  /**
-   * Sessions with a tool call running, per server: who a server's request during that call goes
-   * to. Each caller with its calls running there, in the order of its latest call (the last key
-   * is the caller that started a call there most recently).
-   */
-  private readonly calling = new Map<string, Map<Caller, number>>();
+  /** Sessions with a tool call running, per server: who a server's request during that call goes to. */
+  private readonly calling = new Map<string, Caller[]>();
   readonly inputRounds: InputRounds;
   /** Downstream subscriptions for modern clients' `resourceSubscriptions`. */
   readonly resourceWatch: ResourceWatch;
@@ -241,18 +237,15 @@ export class Gateway implements SessionGateway {
   /** Marks `caller` as calling `server` while `run` runs (for routing server requests). */
   async whileCalling<T>(server: string | undefined, caller: Caller, run: () => Promise<T>): Promise<T> {
     if (server === undefined) return run();
-    let running = this.calling.get(server);
-    if (running === undefined) this.calling.set(server, (running = new Map()));
-    const n = running.get(caller) ?? 0;
-    // the caller's latest call moves it last (one session serves every stateless request: a count, not a list of it)
-    if (n > 0 && running.size > 1) running.delete(caller);
-    running.set(caller, n + 1);
+    const list = this.calling.get(server) ?? [];
+    list.push(caller);
+    this.calling.set(server, list);
     try {
       return await run();
     } finally {
-      const left = running.get(caller)! - 1;
-      if (left > 0) running.set(caller, left);
-      else if (running.delete(caller) && running.size === 0 && this.calling.get(server) === running) this.calling.delete(server);
+      const i = list.indexOf(caller);
+      if (i >= 0) list.splice(i, 1);
+      if (list.length === 0) this.calling.delete(server);
     }
   }
 
@@ -349,8 +342,8 @@ export class Gateway implements SessionGateway {
     // During a call the request is that call's client's: one that cannot answer it (it did not
     // declare the feature) is not stood in for by another client. A modern client's call holds it
     // for an input round (held-call.ts); outside a call only a handshake-era client is asked.
-    const running = this.calling.get(server);
-    const target = running !== undefined && running.size > 0 ? [...running.keys()].filter(declared).at(-1) : [...this.sessions].filter(declared).at(-1);
+    const running = this.calling.get(server) ?? [];
+    const target = running.length > 0 ? running.filter(declared).at(-1) : [...this.sessions].filter(declared).at(-1);
     if (target === undefined) return Promise.reject(new JsonRpcError(-32601, `no client of the gateway handles ${method} now`));
     if (target instanceof HeldCall) return target.ask(method, params, signal) as Promise<T>;
     return target.conn.request<T>(method, params, { ...(signal ? { signal } : {}), timeoutMs: 10 * 60_000 });
