@@ -89,8 +89,10 @@ export function hostToolDefinitions(): HostToolDefinition[] {
 
 /** True when `name` is one of the host tools. */
 export function isHostToolName(name: string): name is HostToolName {
-  return (Object.values(HOST_TOOL_NAMES) as string[]).includes(name);
+  return NAMES.has(name);
 }
+/** (asked on every call the host makes: a set made once, not an array per call) */
+const NAMES: ReadonlySet<string> = new Set(Object.values(HOST_TOOL_NAMES));
 
 /** The host tools' argument schemas, built on first use (zod loads then: ./config/zod.ts). */
 const argSchemas = lazy((z) => {
