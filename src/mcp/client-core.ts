@@ -353,7 +353,7 @@ export abstract class ClientCore extends EventEmitter {
     await this.codec.open(this.eraIo, { signal, timeoutMs: this.options.initializeTimeoutMs ?? this.options.timeoutMs });
     // 2026-07-28: a request's text with the constant `_meta` spliced in (eras/modern.ts); none in
     // the handshake era, whose requests then take the connection's plain path (no hook per request)
-    this.connection!.requestText = this.codec.era === 'modern' ? (message) => this.codec.requestText(message) : undefined;
+    this.connection!.requestText = this.codec.textHook();
     this.lifecycle.transition('ready');
   }
 

@@ -39,6 +39,26 @@ describe('a 2026-07-28 request written with its _meta spliced in as text', () =>
     }
   });
 
+  it('basic#44: the method and the id of each request, whatever the request before wrote (its method part is kept from one request to the next)', () => {
+    const c = codec();
+    // methods alternating and repeating; ids an int32, a string, past int32, negative, zero
+    const sent: Array<[number | string, string, Record<string, unknown> | undefined]> = [
+      [1, 'tools/call', { name: 'a' }],
+      [2, 'tools/call', { name: 'b', arguments: {} }],
+      ['x-7', 'tools/list', undefined],
+      [2 ** 31, 'tools/list', { cursor: 'c' }],
+      [2 ** 53 - 1, 'tools/call', { name: 'c' }],
+      [-5, 'resources/read', { uri: 'file:///x' }],
+      [0, 'tools/call', {}],
+      ['', 'prompts/get', { name: 'p' }],
+    ];
+    for (const [id, method, params] of sent) {
+      const m = message(id, method, c.requestParams(method, params));
+      const text = c.requestText(m);
+      expect(text).toBe(JSON.stringify(m));
+    }
+  });
+
   it('follows the log level set later (it travels in _meta)', () => {
     const c = codec();
     c.setLogLevel('warning');
@@ -65,11 +85,14 @@ describe('the request text hook, by era', () => {
   });
 
   it('a 2026-07-28 client writes its requests\' text through the codec; a handshake-era client asks it nothing per request', async () => {
-    const asked = vi.spyOn(EraSelector.prototype, 'requestText');
+    // the connection calls the modern codec's own hook (EraSelector.textHook), not the selector, per request
+    const asked = vi.spyOn(ModernCodec.prototype, 'requestText');
+    const viaSelector = vi.spyOn(EraSelector.prototype, 'requestText');
     const modern = await open(mock({ script: MODERN_SERVER, id: 'modern' }).config);
     expect(modern.era).toBe('modern');
     await modern.callTool('echo', { text: 'spliced' });
     expect(asked.mock.results.some((r) => typeof r.value === 'string' && r.value.includes('"spliced"'))).toBe(true);
+    expect(viaSelector).not.toHaveBeenCalled();
     asked.mockClear();
     const legacy = await open(mock({ script: LEGACY_SERVER, id: 'legacy' }).config);
     expect(legacy.era).toBe('handshake');

@@ -141,6 +141,15 @@ export class EraSelector implements EraCodec {
   requestText(message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }): string | undefined {
     return this.current.requestText?.(message);
   }
+  /**
+   * The chosen era's `requestText`, for the connection to call on every request without this
+   * selector in between; undefined when the era has none (the handshake). Asked again after
+   * every opening (the era may change with it).
+   */
+  textHook(): ((message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }) => string | undefined) | undefined {
+    const codec = this.current;
+    return codec.requestText === undefined ? undefined : (message) => codec.requestText!(message);
+  }
   result<T>(method: string, raw: unknown): T {
     return this.current.result<T>(method, raw);
   }
