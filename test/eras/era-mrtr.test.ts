@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CapabilityError, ProtocolError, TimeoutError } from '../../src/index.js';
+import { ModernCodec } from '../../src/mcp/eras/modern.js';
 import { recordedMocks } from '../support/recorded-mock.js';
 
 const { mock, open } = recordedMocks('era-mrtr-', { protocolVersion: '2026-07-28' });
@@ -139,5 +140,25 @@ describe('multi round-trip requests', () => {
     expect(retry!.id).not.toBe(first!.id);
     expect(retry!.params.inputResponses).toEqual(answers);
     expect(retry!.params.requestState).toBe('opaque-1');
+  });
+});
+
+describe('which requests round-trip (basic/patterns/mrtr "Supported Requests")', () => {
+  const codec = new ModernCodec({ serverId: 's', protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'c', version: '1' } });
+  const asking = { resultType: 'input_required', inputRequests: {}, requestState: 'st' };
+
+  it('tools/call, prompts/get and resources/read may be answered with input_required; their interim result is read', () => {
+    for (const method of ['tools/call', 'prompts/get', 'resources/read']) {
+      expect(codec.roundTrips(method)).toBe(true);
+      expect(codec.interim(method, asking)).toEqual({ inputRequests: {}, requestState: 'st' });
+      expect(codec.interim(method, { content: [] })).toBeUndefined();
+    }
+  });
+
+  it('any other request is not: input_required on it is an unknown resultType (basic#10)', () => {
+    for (const method of ['tools/list', 'resources/list', 'prompts/list', 'completion/complete', 'server/discover', 'tools/call/x', 'Tools/call']) {
+      expect(codec.roundTrips(method)).toBe(false);
+      expect(() => codec.interim(method, asking)).toThrow(expect.objectContaining({ code: 'MCPWIRE_BAD_RESULT_TYPE' }));
+    }
   });
 });

@@ -22,8 +22,13 @@ const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 export const META_LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 export const META_SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
-/** The requests a server may answer with `input_required` (basic/patterns/mrtr "Supported Requests"). */
-const MRTR_METHODS: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/**
+ * The requests a server may answer with `input_required` (basic/patterns/mrtr "Supported
+ * Requests"). Asked on every request: three comparisons, not a Set's hash lookup.
+ */
+function roundTripping(method: string): boolean {
+  return method === 'tools/call' || method === 'prompts/get' || method === 'resources/read';
+}
 
 /**
  * A bare `server/discover` request at the newest stateless revision, with the headers its
@@ -198,7 +203,7 @@ export class ModernCodec implements EraCodec {
   interim(method: string, raw: unknown): InputRequired | undefined {
     if (raw === null || typeof raw !== 'object' || (raw as { resultType?: unknown }).resultType !== 'input_required') return undefined;
     // basic.patterns.mrtr "Supported Requests": on any other request it is not a result we know
-    if (!MRTR_METHODS.has(method)) throw this.badResultType(method, 'input_required');
+    if (!roundTripping(method)) throw this.badResultType(method, 'input_required');
     const r = raw as { inputRequests?: unknown; requestState?: unknown };
     const inputRequests = r.inputRequests;
     if (inputRequests !== undefined && (inputRequests === null || typeof inputRequests !== 'object' || Array.isArray(inputRequests))) {
@@ -211,7 +216,7 @@ export class ModernCodec implements EraCodec {
   }
 
   roundTrips(method: string): boolean {
-    return MRTR_METHODS.has(method);
+    return roundTripping(method);
   }
 
   error(err: unknown): unknown {
