@@ -6,7 +6,7 @@
 import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
 import type { CheckContext } from '../core/context.js';
 import { isObject } from '../core/context.js';
-import { blockedBy, describeOutcome, messageOf, Probe, type Outcome } from '../core/probe.js';
+import { blockedBy, describeOutcome, messageOf, type Outcome, type Probe } from '../core/probe.js';
 import { describeViolation, serverMessageViolations } from '../core/schema.js';
 import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
@@ -136,8 +136,13 @@ const beforeInitialize: CheckDef = {
     const method = (['tools', 'resources', 'prompts'] as const).find((c) => isObject(s.capabilities[c]));
     if (method === undefined) return notApplicable('the server declares none of tools, resources, prompts: no request to send before initialize that it would serve');
     const list = `${method}/list`;
-    const probe = await ctx.open();
+    const probe = await ctx.openUnowned();
     const o = await probe.request(list, {});
+    // stdio, refused with an error: the connection is still one that was never initialized, and
+    // the unsupported-version initialize goes on on it (as a client goes on with `initialize`
+    // after a refused `server/discover`) instead of starting the server again; else it is closed.
+    if (!ctx.isHttp && o.kind === 'error' && !probe.closed) ctx.keep(PRE_INIT, probe);
+    else ctx.later(probe.close());
     const why =
       'the initialization phase MUST be the first interaction (the duty is on the client, so a lenient server is a warning)';
     if (o.kind === 'error') return pass(`${list} refused with error ${o.error.code}`);
@@ -149,16 +154,31 @@ const beforeInitialize: CheckDef = {
 
 const unknownOutcomes = new WeakMap<CheckContext, Promise<Outcome>>();
 
-/** The answer to an initialize with UNKNOWN_VERSION (asked once per run, on a connection of its own). */
+/** lifecycle.before-initialize's connection, after its request was refused with an error. */
+const PRE_INIT = 'lifecycle-pre-init';
+
+/**
+ * The answer to an initialize with UNKNOWN_VERSION (asked once per run): on the connection
+ * lifecycle.before-initialize left (never initialized), when there is one and it answers (a
+ * response, success or error); else — and after a silence or a close there, whose traffic is
+ * forgotten — on a fresh connection, so only a server's answer is ever judged on the shared one.
+ */
 function unknownVersionOutcome(ctx: CheckContext): Promise<Outcome> {
   let p = unknownOutcomes.get(ctx);
   if (p === undefined) {
     p = (async () => {
-      const probe = await Probe.open(ctx.target, ctx.traffic, { timeoutMs: ctx.timeoutMs, closeOnExit: ctx.options.closeOnExit === true, authProvider: ctx.options.authProvider });
+      const kept = ctx.take<Probe>(PRE_INIT);
+      if (kept !== undefined && !kept.closed && kept.phase === 'pre-init') {
+        const o = await kept.initialize(UNKNOWN_VERSION);
+        ctx.later(kept.close());
+        if (o.kind === 'result' || o.kind === 'error') return o;
+        ctx.traffic.forget(kept.id);
+      } else if (kept !== undefined) ctx.later(kept.close());
+      const probe = await ctx.openUnowned();
       try {
         return await probe.initialize(UNKNOWN_VERSION);
       } finally {
-        await probe.close();
+        ctx.later(probe.close());
       }
     })();
     unknownOutcomes.set(ctx, p);
@@ -186,4 +206,5 @@ const versionLatest: CheckDef = {
   },
 };
 
-export const lifecycleChecks: CheckDef[] = [initializeResult, initializedAccepted, versionEcho, versionUnknown, versionLatest, beforeInitialize];
+// before-initialize ahead of the version checks: its connection, refused and never initialized, carries their initialize
+export const lifecycleChecks: CheckDef[] = [initializeResult, initializedAccepted, versionEcho, beforeInitialize, versionUnknown, versionLatest];

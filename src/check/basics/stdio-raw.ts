@@ -17,51 +17,103 @@ export interface RawStdio {
   write(line: string): void;
   /** Writes bytes as they are (invalid UTF-8 included), then a newline. */
   writeBytes(line: Buffer): void;
-  /** Every JSON message parsed from stdout so far (lines that do not parse are skipped). */
+  /** Every JSON message parsed from stdout since the current check began (lines that do not parse are skipped). */
   messages(): unknown[];
-  /** Waits until `pred` holds for some message, or `ms` passes. */
+  /** Waits until `pred` holds for some message of the current check, or `ms` passes. */
   waitFor(pred: (m: unknown) => boolean, ms: number): Promise<unknown>;
+  /** Everything the process wrote to stdout since it started. */
   bytes(): Buffer;
   exited(): boolean;
   initResult: Record<string, unknown> | undefined;
 }
 
-export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verdict>): Promise<Verdict> {
-  const t = ctx.target as StdioServerConfig;
-  const env = childEnv(t.env, t.inheritEnv);
-  // As the stdio transport starts it (`npx` is `npx.cmd` through cmd.exe on Windows).
-  const plan = localSpawnPlan(t.command, t.args ?? [], env, t.cwd);
-  const child = spawn(plan.file, plan.args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true, windowsVerbatimArguments: plan.windowsVerbatimArguments });
-  const s = rawStdio(child);
+/** A raw server process the checks of one run share (started and initialized once). */
+interface RawProcess {
+  child: ChildProcessByStdio<Writable, Readable, null>;
+  /** The stdout chunks so far. */
+  chunks: Buffer[];
+  waiters: Set<() => void>;
+  exited: boolean;
+  initResult: Record<string, unknown> | undefined;
+  close(): Promise<void>;
+}
+
+const KEPT = 'stdio-raw';
+
+/**
+ * Runs `fn` on a raw, initialized stdio server process. The raw checks share one process: each
+ * sees only what the server wrote since it began (`messages()`), and the next one gets the same
+ * process only when this one passed and the process is still up — a check that found the server
+ * misbehaving (or not answering) leaves a process no other check's verdict may depend on, so the
+ * next starts it again. `fresh` (the robustness inputs, which may crash it) always starts one of
+ * its own.
+ */
+export async function withRawStdio(ctx: CheckContext, fn: (s: RawStdio) => Promise<Verdict>, opts: { fresh?: boolean } = {}): Promise<Verdict> {
+  const kept = opts.fresh === true ? undefined : ctx.kept<RawProcess>(KEPT);
+  let p = kept !== undefined && !kept.exited ? kept : undefined;
+  if (p === undefined) {
+    if (kept !== undefined) ctx.drop(KEPT);
+    p = startRaw(ctx);
+    if (opts.fresh !== true) ctx.keep(KEPT, p);
+  }
+  let verdict: Verdict | undefined;
   try {
-    s.write(JSON.stringify({ jsonrpc: '2.0', id: 'raw-init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } }));
-    const init = await s.waitFor((m) => isObject(m) && m.id === 'raw-init', ctx.timeoutMs);
-    if (!isObject(init) || !isObject(init.result)) return skip('blocked: a raw stdio initialize got no result (see lifecycle.initialize-result)');
-    s.initResult = init.result;
-    s.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    return await fn(s);
+    if (p.initResult === undefined) {
+      const s = view(p);
+      s.write(JSON.stringify({ jsonrpc: '2.0', id: 'raw-init', method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } } }));
+      const init = await s.waitFor((m) => isObject(m) && m.id === 'raw-init', ctx.timeoutMs);
+      if (!isObject(init) || !isObject(init.result)) return skip('blocked: a raw stdio initialize got no result (see lifecycle.initialize-result)');
+      p.initResult = init.result;
+      s.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    }
+    verdict = await fn(view(p));
+    return verdict;
   } finally {
-    child.stdin.end();
-    // stdin closed → SIGTERM after 1 s → SIGKILL after 3 s; the next check need not wait for it
-    if (!s.exited()) ctx.later(endLadder(child));
+    if (opts.fresh === true) ctx.later(p.close());
+    else if (verdict?.status !== 'pass') ctx.drop(KEPT);
   }
 }
 
-/** The child's stdout as bytes and parsed lines, and its stdin. */
-function rawStdio(child: ChildProcessByStdio<Writable, Readable, null>): RawStdio {
-  const chunks: Buffer[] = [];
-  let exited = false;
-  const waiters = new Set<() => void>();
-  child.on('exit', () => (exited = true));
-  child.on('error', () => (exited = true));
+/** Spawns the server as the stdio transport starts it (`npx` is `npx.cmd` through cmd.exe on Windows). */
+function startRaw(ctx: CheckContext): RawProcess {
+  const t = ctx.target as StdioServerConfig;
+  const env = childEnv(t.env, t.inheritEnv);
+  const plan = localSpawnPlan(t.command, t.args ?? [], env, t.cwd);
+  const child = spawn(plan.file, plan.args, { cwd: t.cwd, env, stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true, windowsVerbatimArguments: plan.windowsVerbatimArguments });
+  const p: RawProcess = {
+    child,
+    chunks: [],
+    waiters: new Set(),
+    exited: false,
+    initResult: undefined,
+    close: async () => {
+      child.stdin.end();
+      // stdin closed → SIGTERM after 1 s → SIGKILL after 3 s
+      if (!p.exited) await endLadder(child);
+    },
+  };
+  child.on('exit', () => {
+    p.exited = true;
+    for (const w of p.waiters) w();
+  });
+  child.on('error', () => (p.exited = true));
   child.stdin.on('error', () => undefined);
   child.stdout.on('data', (d: Buffer) => {
-    chunks.push(d);
-    for (const w of waiters) w();
+    p.chunks.push(d);
+    for (const w of p.waiters) w();
   });
+  return p;
+}
+
+/** The process as one check sees it: messages from the first complete line written after now. */
+function view(p: RawProcess): RawStdio {
+  const all = () => Buffer.concat(p.chunks);
+  const seen = all();
+  // a line the server was writing when the check began belongs to the check before
+  const from = seen.length === 0 ? 0 : seen.lastIndexOf(0x0a) + 1;
   const parsed = (): unknown[] => {
     const out: unknown[] = [];
-    for (const line of Buffer.concat(chunks).toString('utf8').split('\n')) {
+    for (const line of all().subarray(from).toString('utf8').split('\n')) {
       if (line.trim() === '') continue;
       try {
         out.push(JSON.parse(line));
@@ -71,35 +123,36 @@ function rawStdio(child: ChildProcessByStdio<Writable, Readable, null>): RawStdi
     }
     return out;
   };
-  return {
+  const s: RawStdio = {
     write: (line) => {
-      if (!exited) child.stdin.write(`${line}\n`);
+      if (!p.exited) p.child.stdin.write(`${line}\n`);
     },
     writeBytes: (line) => {
-      if (!exited) child.stdin.write(Buffer.concat([line, Buffer.from('\n')]));
+      if (!p.exited) p.child.stdin.write(Buffer.concat([line, Buffer.from('\n')]));
     },
     messages: parsed,
-    bytes: () => Buffer.concat(chunks),
-    exited: () => exited,
-    initResult: undefined,
+    bytes: all,
+    exited: () => p.exited,
+    initResult: p.initResult,
     waitFor: (pred, ms) =>
       new Promise((resolve) => {
         const check = () => {
           const hit = parsed().find(pred);
-          if (hit !== undefined || exited) {
+          if (hit !== undefined || p.exited) {
             clearTimeout(timer);
-            waiters.delete(check);
+            p.waiters.delete(check);
             resolve(hit);
           }
         };
         const timer = setTimeout(() => {
-          waiters.delete(check);
+          p.waiters.delete(check);
           resolve(undefined);
         }, ms);
-        waiters.add(check);
+        p.waiters.add(check);
         check();
       }),
   };
+  return s;
 }
 
 /** Resolves when the child (its stdin already closed) has exited: SIGTERM after 1 s, SIGKILL after 3 s. */
@@ -206,7 +259,9 @@ const parseError: CheckDef = {
       if (alive === undefined) {
         return violated(`after a line that is not JSON the server stopped answering${s.exited() ? ' (it exited)' : ''}`, BAD_LINE, { clause: 'basic.lifecycle#20' });
       }
-      const err = s.messages().find((m) => isObject(m) && m.id === null && isObject(m.error));
+      // id null: a -32700 first (a late answer to an earlier check's input is id null too)
+      const nulls = s.messages().filter((m) => isObject(m) && m.id === null && isObject(m.error)) as Array<{ error: { code?: unknown } }>;
+      const err = nulls.find((m) => m.error.code === -32700) ?? nulls[0];
       if (err === undefined) return violated('invalid JSON SHOULD get a Parse error response (-32700, id null); the server sent none', BAD_LINE);
       if ((err as { error: { code?: unknown } }).error.code !== -32700) return violated(`invalid JSON got error ${JSON.stringify((err as { error: { code?: unknown } }).error.code)}, not -32700 (Parse error)`, err);
       return pass('-32700, then ping answered');

@@ -6,7 +6,7 @@
 import type { CheckContext } from '../core/context.js';
 import { isObject } from '../core/context.js';
 import { declared } from '../core/lists.js';
-import { describeOutcome, messageOf, type Outcome, type Recorded } from '../core/probe.js';
+import { describeOutcome, messageOf, type Outcome, type Probe, type Recorded } from '../core/probe.js';
 import { pickSlowTool } from '../features/tools.js';
 import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
 
@@ -208,13 +208,34 @@ function lastOut(ctx: CheckContext, probe: number, kind: string): { id?: string 
   return undefined;
 }
 
-/** An initialized connection of its own (so a check that may kill it leaves the shared session alone). */
-async function fresh(ctx: CheckContext) {
-  const probe = await ctx.open();
-  const init = await probe.initialize();
-  if (init.kind !== 'result') throw new BlockedError(`blocked: initialize got ${describeOutcome(init)} (see lifecycle.initialize-result)`);
-  await probe.initialized();
-  return probe;
+const OWN = 'utilities-connection';
+
+/**
+ * Runs `fn` on an initialized connection of its own (so a check that may kill the server leaves
+ * the shared session alone). The checks here that need one share it: the next gets it only when
+ * the check before passed on it and it is still open — after a violation (or a skip, an error)
+ * the next starts the server again, so no check's verdict rests on what another provoked. Each
+ * judges only its own requests and what came after them.
+ */
+async function onOwnConnection(ctx: CheckContext, fn: (probe: Probe) => Promise<Verdict>): Promise<Verdict> {
+  let probe = ctx.kept<Probe>(OWN);
+  if (probe === undefined || probe.closed) {
+    ctx.drop(OWN);
+    probe = await ctx.openUnowned();
+    ctx.keep(OWN, probe);
+  }
+  let verdict: Verdict | undefined;
+  try {
+    if (probe.phase === 'pre-init') {
+      const init = await probe.initialize();
+      if (init.kind !== 'result') throw new BlockedError(`blocked: initialize got ${describeOutcome(init)} (see lifecycle.initialize-result)`);
+      await probe.initialized();
+    }
+    verdict = await fn(probe);
+    return verdict;
+  } finally {
+    if (verdict?.status !== 'pass') ctx.drop(OWN);
+  }
 }
 
 const cancelUnknown: CheckDef = {
@@ -222,18 +243,18 @@ const cancelUnknown: CheckDef = {
   title: 'a cancellation for an unknown request is ignored (no response, server keeps working)',
   clause: 'basic.utilities.cancellation#9',
   level: 'SHOULD',
-  async run(ctx) {
-    const probe = await fresh(ctx);
-    const from = ctx.traffic.records.at(-1)?.seq ?? 0;
-    await probe.conn.notify('notifications/cancelled', { requestId: 'mcpwire-check-never-sent', reason: 'mcpwire check: unknown request' });
-    const alive = await probe.request('ping');
-    await sleep(100);
-    const answer = ctx.traffic.records.find((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && (r.kind === 'error' || r.kind === 'result') && (r.message as { id?: unknown }).id === null);
-    answer?.claims.push('');
-    if (answer !== undefined) return violated('invalid cancellation notifications SHOULD be ignored; the server answered one (and a notification MUST NOT get a response, basic#11)', answer.message);
-    if (alive.kind !== 'result' && alive.kind !== 'error') return violated(`after a cancellation for an unknown request, ping got ${describeOutcome(alive)}`, undefined);
-    return pass();
-  },
+  run: (ctx) =>
+    onOwnConnection(ctx, async (probe) => {
+      const from = ctx.traffic.records.at(-1)?.seq ?? 0;
+      await probe.conn.notify('notifications/cancelled', { requestId: 'mcpwire-check-never-sent', reason: 'mcpwire check: unknown request' });
+      const alive = await probe.request('ping');
+      await sleep(100);
+      const answer = ctx.traffic.records.find((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && (r.kind === 'error' || r.kind === 'result') && (r.message as { id?: unknown }).id === null);
+      answer?.claims.push('');
+      if (answer !== undefined) return violated('invalid cancellation notifications SHOULD be ignored; the server answered one (and a notification MUST NOT get a response, basic#11)', answer.message);
+      if (alive.kind !== 'result' && alive.kind !== 'error') return violated(`after a cancellation for an unknown request, ping got ${describeOutcome(alive)}`, undefined);
+      return pass();
+    }),
 };
 
 const cancelRace: CheckDef = {
@@ -241,16 +262,16 @@ const cancelRace: CheckDef = {
   title: 'a cancellation that arrives after the response is handled gracefully',
   clause: 'basic.utilities.cancellation#6',
   level: 'MUST',
-  async run(ctx) {
-    const probe = await fresh(ctx);
-    const first = await probe.request('ping');
-    if (first.kind !== 'result') return skip(`blocked: ping got ${describeOutcome(first)} (see ping.empty-result)`);
-    const id = (first.message?.message as { id?: unknown } | undefined)?.id;
-    await probe.conn.notify('notifications/cancelled', { requestId: id, reason: 'mcpwire check: already answered' });
-    const alive = await probe.request('ping');
-    if (alive.kind === 'result' || alive.kind === 'error') return pass();
-    return violated(`both parties MUST handle the race where a cancellation arrives after the response; after cancelling answered request ${JSON.stringify(id)} the server's next ping got ${describeOutcome(alive)}`, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
-  },
+  run: (ctx) =>
+    onOwnConnection(ctx, async (probe) => {
+      const first = await probe.request('ping');
+      if (first.kind !== 'result') return skip(`blocked: ping got ${describeOutcome(first)} (see ping.empty-result)`);
+      const id = (first.message?.message as { id?: unknown } | undefined)?.id;
+      await probe.conn.notify('notifications/cancelled', { requestId: id, reason: 'mcpwire check: already answered' });
+      const alive = await probe.request('ping');
+      if (alive.kind === 'result' || alive.kind === 'error') return pass();
+      return violated(`both parties MUST handle the race where a cancellation arrives after the response; after cancelling answered request ${JSON.stringify(id)} the server's next ping got ${describeOutcome(alive)}`, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+    }),
 };
 
 const invalidLevel: CheckDef = {
@@ -277,16 +298,17 @@ const levelFilter: CheckDef = {
   async run(ctx) {
     const s = await ctx.session();
     if (!declared(s, 'logging')) return notApplicable('the server does not declare the logging capability');
-    const probe = await fresh(ctx);
-    const set = await probe.request('logging/setLevel', { level: 'error' });
-    if (set.kind !== 'result') return skip(`blocked: logging/setLevel got ${describeOutcome(set)} (see logging.set-level)`);
-    const from = set.message?.seq ?? 0;
-    await probe.request('ping');
-    await sleep(1000);
-    const logs = ctx.traffic.records.filter((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && r.kind === 'notification' && (r.message as { method?: unknown }).method === 'notifications/message');
-    const low = logs.find((r) => LEVELS.indexOf(String((r.message as { params?: { level?: unknown } }).params?.level)) < LEVELS.indexOf('error'));
-    if (low !== undefined) return violated(`the server should send logs at the set level and higher only; after setLevel "error" it sent a "${String((low.message as { params?: { level?: unknown } }).params?.level)}" message`, low.message);
-    return logs.length === 0 ? notApplicable('the server sent no log message within 1 s after setLevel') : pass(`${logs.length} messages, all at "error" or above`);
+    return onOwnConnection(ctx, async (probe) => {
+      const set = await probe.request('logging/setLevel', { level: 'error' });
+      if (set.kind !== 'result') return skip(`blocked: logging/setLevel got ${describeOutcome(set)} (see logging.set-level)`);
+      const from = set.message?.seq ?? 0;
+      await probe.request('ping');
+      await sleep(1000);
+      const logs = ctx.traffic.records.filter((r) => r.seq > from && r.probe === probe.id && r.dir === 'in' && r.kind === 'notification' && (r.message as { method?: unknown }).method === 'notifications/message');
+      const low = logs.find((r) => LEVELS.indexOf(String((r.message as { params?: { level?: unknown } }).params?.level)) < LEVELS.indexOf('error'));
+      if (low !== undefined) return violated(`the server should send logs at the set level and higher only; after setLevel "error" it sent a "${String((low.message as { params?: { level?: unknown } }).params?.level)}" message`, low.message);
+      return logs.length === 0 ? notApplicable('the server sent no log message within 1 s after setLevel') : pass(`${logs.length} messages, all at "error" or above`);
+    });
   },
 };
 

@@ -117,6 +117,10 @@ export class CheckContext {
   private session_: Session | undefined;
   private sessionPromise: Promise<Session> | undefined;
   private readonly own: Probe[] = [];
+  /** The era probe's connection (stdio, handshake era): the shared session initializes on it. */
+  private preInit: Probe | undefined;
+  /** Connections and processes several checks share (see `kept`), closed by closeAll(). */
+  private readonly keptBy = new Map<string, { close(): Promise<unknown> }>();
   /** Probes and processes still shutting down (a stdio server may take its stdin → SIGTERM ladder). */
   private readonly closing = new Set<Promise<unknown>>();
   private readonly memos = new Map<string, Promise<unknown>>();
@@ -136,9 +140,52 @@ export class CheckContext {
 
   /** A fresh connection (spawned anew for stdio), closed when the current check ends. */
   async open(): Promise<Probe> {
-    const p = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true, authProvider: this.options.authProvider });
+    const p = await this.openUnowned();
     this.own.push(p);
     return p;
+  }
+
+  /** A fresh connection the caller closes (or hands to keep()). */
+  openUnowned(): Promise<Probe> {
+    return Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true, authProvider: this.options.authProvider });
+  }
+
+  /**
+   * Keeps `probe` (opened by the current check, never initialized) for the shared session to
+   * initialize on instead of starting the server again: the era probe's connection, which a
+   * client would go on with (`server/discover`, then `initialize`; src/mcp/eras/select.ts).
+   */
+  keepForSession(probe: Probe): void {
+    const i = this.own.indexOf(probe);
+    if (i >= 0) this.own.splice(i, 1);
+    if (this.preInit !== undefined && this.preInit !== probe) this.later(this.preInit.close());
+    this.preInit = probe;
+  }
+
+  /** The connection or process kept under `key` for the checks that share it, if any. */
+  kept<T extends { close(): Promise<unknown> }>(key: string): T | undefined {
+    return this.keptBy.get(key) as T | undefined;
+  }
+
+  /** Keeps `r` under `key` (closing, later, what was kept there before); closeAll() closes it. */
+  keep(key: string, r: { close(): Promise<unknown> }): void {
+    const before = this.keptBy.get(key);
+    if (before !== undefined && before !== r) this.later(before.close());
+    this.keptBy.set(key, r);
+  }
+
+  /** Takes what is kept under `key` out of the context (the caller closes it now). */
+  take<T extends { close(): Promise<unknown> }>(key: string): T | undefined {
+    const r = this.keptBy.get(key) as T | undefined;
+    this.keptBy.delete(key);
+    return r;
+  }
+
+  /** Begins closing what is kept under `key` (the next check that wants one starts afresh). */
+  drop(key: string): void {
+    const r = this.keptBy.get(key);
+    this.keptBy.delete(key);
+    if (r !== undefined) this.later(r.close());
   }
 
   /** The stateless wire of the modern era, at the version this run checks. */
@@ -193,19 +240,39 @@ export class CheckContext {
   }
 
   private async setUp(): Promise<Session> {
+    // The era probe's connection first, taken only when the whole setup works on it: a server
+    // that minds the refused `server/discover` before it is set up on a fresh start, as before.
+    const spare = this.preInit;
+    this.preInit = undefined;
+    if (spare !== undefined && !spare.closed) {
+      const s = await this.setUpOn(spare, true);
+      if (s !== undefined) return s;
+    }
     let probe: Probe;
     try {
-      probe = await Probe.open(this.target, this.traffic, { timeoutMs: this.timeoutMs, closeOnExit: this.options.closeOnExit === true, authProvider: this.options.authProvider });
+      probe = await this.openUnowned();
     } catch (err) {
       throw this.fail({ stage: 'spawn', detail: `could not start the server: ${(err as Error).message}` });
     }
+    return (await this.setUpOn(probe, false))!;
+  }
+
+  /** initialize, initialized and a ping on `probe`; a tentative setup that fails closes it, forgets its traffic and returns undefined. */
+  private async setUpOn(probe: Probe, tentative: boolean): Promise<Session | undefined> {
+    const failed = async (f: SetupFailure): Promise<undefined> => {
+      await probe.close();
+      if (tentative) {
+        this.traffic.forget(probe.id);
+        return undefined;
+      }
+      throw this.fail(f);
+    };
     const init = await probe.initialize(this.options.protocolVersion);
     const s: Session = { probe, init, protocolVersion: undefined, capabilities: {}, serverInfo: undefined, ping: undefined };
-    this.firstSession ??= s;
+    if (!tentative) this.firstSession ??= s;
     if (init.kind !== 'result') {
-      await probe.close();
       const blocked = blockedBy(init);
-      throw this.fail({ stage: 'initialize', detail: blocked ?? `initialize got ${describeOutcome(init)}`, evidence: init.kind === 'error' ? init.message?.message : undefined });
+      return failed({ stage: 'initialize', detail: blocked ?? `initialize got ${describeOutcome(init)}`, evidence: init.kind === 'error' ? init.message?.message : undefined });
     }
     const r = init.result;
     s.protocolVersion = typeof r.protocolVersion === 'string' ? r.protocolVersion : undefined;
@@ -214,17 +281,13 @@ export class CheckContext {
     try {
       await probe.initialized();
     } catch (err) {
-      await probe.close();
-      throw this.fail({ stage: 'after-initialized', detail: `could not send notifications/initialized: ${(err as Error).message}` });
+      return failed({ stage: 'after-initialized', detail: `could not send notifications/initialized: ${(err as Error).message}` });
     }
     s.ping = await probe.request('ping');
     if (s.ping.kind === 'timeout' || s.ping.kind === 'closed') {
-      await probe.close();
-      throw this.fail({
-        stage: 'after-initialized',
-        detail: `after notifications/initialized the server stopped answering: ping got ${describeOutcome(s.ping)}`,
-      });
+      return failed({ stage: 'after-initialized', detail: `after notifications/initialized the server stopped answering: ping got ${describeOutcome(s.ping)}` });
     }
+    this.firstSession ??= s;
     this.session_ = s;
     this.established = true;
     return s;
@@ -249,6 +312,9 @@ export class CheckContext {
 
   async closeAll(): Promise<void> {
     await this.releaseProbes();
+    for (const key of [...this.keptBy.keys()]) this.drop(key);
+    if (this.preInit !== undefined) this.later(this.preInit.close());
+    this.preInit = undefined;
     const s = this.session_;
     this.session_ = undefined;
     const first = this.firstSession;

@@ -88,6 +88,11 @@ export class ModernWire {
     return this.ctx.isHttp ? this.sendHttp(method, p, o) : this.sendStdio(method, p, o);
   }
 
+  /** The stdio probe of this wire while it is open (undefined before the first request, or once closed). */
+  get openProbe(): Probe | undefined {
+    return this.probe !== undefined && !this.probe.closed ? this.probe : undefined;
+  }
+
   /** The stdio probe of this wire (spawned on first use, closed with the check's probes). */
   async stdio(): Promise<Probe> {
     if (this.probe === undefined || this.probe.closed) this.probe = await this.ctx.open();

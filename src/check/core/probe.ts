@@ -50,6 +50,13 @@ export class Traffic {
     return rec;
   }
 
+  /** Drops what probe `probe` saw (a connection whose exchange no check is to judge). */
+  forget(probe: number): void {
+    for (const list of [this.records, this.diagnostics, this.events] as Array<Array<{ probe: number }>>) {
+      for (let i = list.length - 1; i >= 0; i--) if (list[i].probe === probe) list.splice(i, 1);
+    }
+  }
+
   /** Messages the server sent. */
   fromServer(): Recorded[] {
     return this.records.filter((r) => r.dir === 'in');

@@ -213,7 +213,7 @@ const pingFlood = robust({
 });
 
 const rawStdio = (id: string, title: string, level: 'MUST' | 'SHOULD', fn: Parameters<typeof withRawStdio>[1]) =>
-  robust({ id, title, clause: 'jsonrpc-2.0 §5', level, transport: 'stdio', run: (ctx) => withRawStdio(ctx, fn) });
+  robust({ id, title, clause: 'jsonrpc-2.0 §5', level, transport: 'stdio', run: (ctx) => withRawStdio(ctx, fn, { fresh: true }) });
 
 const invalidUtf8 = rawStdio('robustness.invalid-utf8', 'a line of invalid UTF-8 does not crash the server (stdio)', 'MUST', async (s) => {
   s.writeBytes(Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":"rb-utf8","method":"ping","params":{"_meta":{"x":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}}')]));

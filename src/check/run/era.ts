@@ -90,6 +90,12 @@ async function discover(ctx: CheckContext, pinned: string | undefined): Promise<
   if (pinned !== undefined) {
     return { era: 'modern', version: pinned, supported: [], refused: { requested: pinned, supported: [], detail: `server/discover got ${describeOutcome(o)}: the server does not speak the 2026-07-28 era` } };
   }
+  // A handshake-era stdio server that refused `server/discover` with an error: the shared session
+  // initializes on this connection, as the client goes on after the refusal (one start of the
+  // server fewer). Not after a timeout (a late answer would land in the session) nor on a
+  // connection the server ended (the session starts the server again).
+  const probe = wire.openProbe;
+  if (probe !== undefined && o.kind === 'error') ctx.keepForSession(probe);
   return { era: 'handshake', supported: [] };
 }
 
