@@ -117,7 +117,7 @@ export class CheckContext {
   private session_: Session | undefined;
   private sessionPromise: Promise<Session> | undefined;
   private readonly own: Probe[] = [];
-  /** The era probe's connection (stdio, handshake era): the shared session initializes on it. */
+  /** The era probe's connection (stdio): the shared session initializes on it, or the first modern wire goes on on it. */
   private preInit: Probe | undefined;
   /** Connections and processes several checks share (see `kept`), closed by closeAll(). */
   private readonly keptBy = new Map<string, { close(): Promise<unknown> }>();
@@ -160,6 +160,18 @@ export class CheckContext {
     if (i >= 0) this.own.splice(i, 1);
     if (this.preInit !== undefined && this.preInit !== probe) this.later(this.preInit.close());
     this.preInit = probe;
+  }
+
+  /**
+   * The era probe's connection, once, for the first stateless wire of the modern era (closed
+   * when that check ends, like any probe it opens); undefined in the handshake era or once taken.
+   */
+  takeEraConnection(): Probe | undefined {
+    const p = this.era === 'modern' && this.preInit !== undefined && !this.preInit.closed ? this.preInit : undefined;
+    if (p === undefined) return undefined;
+    this.preInit = undefined;
+    this.own.push(p);
+    return p;
   }
 
   /** The connection or process kept under `key` for the checks that share it, if any. */

@@ -17,6 +17,8 @@ export interface WireContext extends RawTarget {
   readonly traffic: Traffic;
   /** A fresh connection, closed when the current check ends. */
   open(): Promise<Probe>;
+  /** The era probe's connection, when there is one still to take (closed when the current check ends). */
+  takeEraConnection?(): Probe | undefined;
 }
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -95,7 +97,7 @@ export class ModernWire {
 
   /** The stdio probe of this wire (spawned on first use, closed with the check's probes). */
   async stdio(): Promise<Probe> {
-    if (this.probe === undefined || this.probe.closed) this.probe = await this.ctx.open();
+    if (this.probe === undefined || this.probe.closed) this.probe = this.ctx.takeEraConnection?.() ?? (await this.ctx.open());
     return this.probe;
   }
 

@@ -278,8 +278,10 @@ const subscriptionsListen = modernCheck({
     if (Object.keys(filter).length === 0) return notApplicable('the server declares no listChanged capability');
     const wire = ctx.wire();
     // The acknowledgement comes first and at once: 3 s (a longer bound cost every server that
-    // never acknowledges the whole wait, in every check run).
+    // never acknowledges the whole wait, in every check run) — counted from a server that is up:
+    // over stdio a started server answers server/discover first (its start is not the bound's).
     const waitMs = Math.min(ctx.timeoutMs, 3000);
+    if (!ctx.isHttp) await wire.send('server/discover', {});
     const a = await wire.send('subscriptions/listen', { notifications: filter }, { timeoutMs: waitMs, cancel: true, until: (t) => t.includes('subscriptions/acknowledged') });
     const notes = a.notifications;
     const first = notes[0];

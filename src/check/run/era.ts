@@ -79,7 +79,13 @@ async function discover(ctx: CheckContext, pinned: string | undefined): Promise<
     const supported = Array.isArray(o.result.supportedVersions) ? o.result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     // a DiscoverResult without a list is still modern (modern.discover reports the list missing)
     const version = pinned ?? (supported.length === 0 ? asked : newestMutual(MODERN_PROTOCOL_VERSIONS, supported));
-    if (version !== undefined) return { era: 'modern', version, supported, discover: o.result };
+    if (version !== undefined) {
+      // the first check's stateless wire goes on on this connection, as the client goes on after
+      // a DiscoverResult (one start of a stdio server fewer)
+      const probe = wire.openProbe;
+      if (probe !== undefined && version === asked) ctx.keepForSession(probe);
+      return { era: 'modern', version, supported, discover: o.result };
+    }
     return notMutual(asked, supported, pinned !== undefined, 'server/discover');
   }
   if (o.kind === 'error' && MODERN_ERROR_CODES.has(o.error.code)) {
