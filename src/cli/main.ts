@@ -124,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
+  (await import('./wasm-tier.js')).wasmTierFor(command); // before anything compiles wasm (undici's HTTP parser)
   const mod = (await import(entry.file)) as { default: (argv: string[]) => Promise<number> };
   try {
     return await jsonOnFailure(rest.includes('--json'), () => mod.default(rest));

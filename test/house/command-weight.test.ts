@@ -13,8 +13,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error the mock is plain JavaScript
+import { startHttpMock } from '../../mock-servers/http-server.mjs';
 import { staticGraph } from '../../scripts/static-graph.mjs';
+import { runCli } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 const src = path.join(root, 'src');
@@ -136,5 +141,31 @@ describe.skipIf(!built)('`check` of a stdio server (the suite runs it often)', (
   it('loads no undici before it runs: the raw HTTP probes import it on their first request', () => {
     expect(builtReach('check').packages).not.toContain('undici');
     expect(sourceReach('check').packages).not.toContain('undici');
+  });
+});
+
+describe.skipIf(!built)('a command over HTTP (what a process loads, read at its exit)', () => {
+  const dirs = tempDirs('mcpwire-weight-');
+  const preload = pathToFileURL(path.join(root, 'test/support/loaded-report.mjs')).href;
+  let server: { url: string; close(): Promise<void> };
+  beforeAll(async () => {
+    server = (await startHttpMock({ mode: 'json' })) as typeof server;
+  });
+  afterAll(() => server.close());
+
+  /** The npm files (under node_modules/) `mcpwire <args>` loaded, relative to node_modules/. */
+  async function loaded(args: string[]): Promise<string[]> {
+    const dir = dirs();
+    const report = path.join(dir, 'loaded.json');
+    const env = { ...process.env, HOME: dir, XDG_CONFIG_HOME: path.join(dir, 'config'), MCPWIRE_CONFIG_PATH: path.join(dir, 'config.json'), NODE_OPTIONS: `--import=${preload}`, MCPWIRE_LOADED_REPORT: report };
+    const r = await runCli(args, { cwd: dir, env });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(fs.readFileSync(report, 'utf8')) as string[]).filter((f) => f.includes(`${path.sep}node_modules${path.sep}`)).map((f) => f.slice(f.lastIndexOf(`node_modules${path.sep}`) + 'node_modules/'.length).split(path.sep).join('/'));
+  }
+
+  it("`call` loads undici's Pool and the HTTP clients beneath it, not undici's index (fetch, WebSocket, caches, mocks: ~0.15 s of CPU a run)", async () => {
+    const files = await loaded(['--url', server.url, 'call', 'echo', 'text=hi']);
+    expect(files).toContain('undici/lib/dispatcher/pool.js');
+    expect(files.filter((f) => f === 'undici/index.js' || f.startsWith('undici/lib/web/') || f.startsWith('undici/lib/mock/') || f.startsWith('undici/lib/cache/'))).toEqual([]);
   });
 });
