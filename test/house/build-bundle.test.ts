@@ -57,4 +57,15 @@ describe.skipIf(!built)('the bundled build (dist/)', () => {
     expect(map.sources).toContain('../../src/index.ts');
     expect(map.sources.every((s) => s.startsWith('../../src/') && s.endsWith('.ts'))).toBe(true);
   });
+
+  it("undici's parts are imported from their own modules, and undici's index does no setup the build does not repeat", () => {
+    // scripts/postbuild.mjs (undiciParts): `import { Pool } from 'undici'` → its module, plus the
+    // index's one setup (a dispatcher's request()/stream()/…); a new setup there would be missed
+    const index = fs.readFileSync(path.join(root, 'node_modules', 'undici', 'index.js'), 'utf8');
+    expect(index.match(/^[^\s/].*\.prototype\b.*$/gm)).toEqual(['Object.assign(Dispatcher.prototype, api)']);
+    const chunks = fs.readdirSync(path.join(dist, 'chunks')).filter((f) => f.endsWith('.js'));
+    const imports = chunks.flatMap((f) => [...fs.readFileSync(path.join(dist, 'chunks', f), 'utf8').matchAll(/^import .*from "(undici[^"]*)";$/gm)].map((m) => m[1]));
+    expect(imports).toContain('undici/lib/dispatcher/pool.js');
+    expect(imports).not.toContain('undici');
+  });
 });
