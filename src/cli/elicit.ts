@@ -7,7 +7,6 @@
  * A URL is shown in full with its host, never fetched or opened: the user opens it themselves
  * after saying yes (client.elicitation#42–#45).
  */
-import readline from 'node:readline';
 import { startAnswering } from './attention.js';
 import {
   fieldProblem,
@@ -29,8 +28,9 @@ function clean(text: unknown): string {
   return String(text).replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
 }
 
-/** Lines from the input, one at a time; null once it ends. */
-function lineReader(input: NodeJS.ReadableStream, signal: AbortSignal) {
+/** Lines from the input, one at a time; null once it ends (node:readline loads here: a question is rare, every command that connects would load it). */
+async function lineReader(input: NodeJS.ReadableStream, signal: AbortSignal) {
+  const readline = await import('node:readline');
   const rl = readline.createInterface({ input, terminal: false });
   const queue: string[] = [];
   const waiting: ((line: string | null) => void)[] = [];
@@ -43,6 +43,7 @@ function lineReader(input: NodeJS.ReadableStream, signal: AbortSignal) {
   rl.on('close', close);
   const onAbort = () => rl.close();
   signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) rl.close();
   return {
     next: (): Promise<string | null> =>
       queue.length > 0 ? Promise.resolve(queue.shift()!) : closed ? Promise.resolve(null) : new Promise((r) => waiting.push(r)),
@@ -120,7 +121,7 @@ function describeField(name: string, f: Field, required: boolean): string {
   return `  ${parts.join(' ')}: `;
 }
 
-type Reader = ReturnType<typeof lineReader>;
+type Reader = Awaited<ReturnType<typeof lineReader>>;
 const DECLINE: ElicitResult = { action: 'decline' };
 const CANCEL: ElicitResult = { action: 'cancel' };
 
@@ -189,7 +190,7 @@ export function cliElicitation(streams: PromptStreams = { input: process.stdin, 
       return DECLINE;
     }
     out.write(`\n${who} asks (${p.mode === 'url' ? 'URL' : 'form'}): ${clean(p.message)}\n`);
-    const rd = lineReader(streams.input, ctx.signal);
+    const rd = await lineReader(streams.input, ctx.signal);
     // The call this question belongs to waits for the person, however long they take.
     const done = startAnswering();
     try {

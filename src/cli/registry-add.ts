@@ -8,7 +8,6 @@
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { SERVER_ID_PATTERN, userConfigDir } from '../host-api.js';
 import {
   buildEntry,
@@ -125,6 +124,7 @@ async function askChoice(server: ServerJson, choices: Choice[]): Promise<Choice>
   const usable = choices.filter((c) => c.unsupported === undefined);
   const flags = usable.map((c) => `${c.kind === 'remote' ? '--remote' : `--package ${c.kind}`} (${c.label})`);
   if (!interactive()) throw new RegistryError('no-choice', `${server.name} offers several ways to install it; say which: ${flags.join(', ')}`);
+  const { createInterface } = await import('node:readline/promises'); // on a terminal only
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     usable.forEach((c, n) => process.stderr.write(`  ${n + 1}. ${c.label} (${c.transport})\n`));
@@ -148,6 +148,7 @@ function checkRunner(server: ServerJson, choice: Choice): void {
 async function askMissing(choice: Choice, given: Map<string, string[]>): Promise<void> {
   const missing = choice.inputs.filter((i) => i.required && !i.secret && i.default === undefined && !given.has(i.key));
   if (missing.length === 0 || !interactive()) return; // buildEntry names what is missing
+  const { createInterface } = await import('node:readline/promises'); // on a terminal only
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     for (const i of missing) {

@@ -127,6 +127,12 @@ describe.skipIf(!built)('the built commands (dist/): what Node compiles before a
   });
 });
 
+describe.skipIf(!built)('node:readline loads where a question is asked (an elicitation, a registry choice on a terminal), not in every command', () => {
+  it.each([...CONFIG_COMMANDS, ...HOST_COMMANDS.filter((c) => c !== 'login'), 'mcp-update', 'registry'])('%s: no node:readline before it runs', (command) => {
+    expect(staticGraph(path.join(dist, 'cli', 'commands', `${command}.js`)).builtins.filter((b) => b.startsWith('node:readline'))).toEqual([]);
+  });
+});
+
 describe.skipIf(!built)("a library's connect() to a stdio server (the runtime it loads on first use)", () => {
   it('loads none of the configuration (src/host/config/: its chunk is 120 KB, ~12 ms of CPU for a connect that reads no config)', () => {
     const runtime = chunkOf('transport/spawn/sandbox-launch.ts');
