@@ -2,10 +2,11 @@
  * The common server entry checked by hand, so reading a config loads no zod: loading zod and
  * building the entry's schema costs ~50 ms of CPU, and every `mcpwire` command (a fresh process)
  * reads the config. An entry of plain fields (a command with its args, cwd and env; a URL with
- * headers; timeouts, flags, permissions, roots, a protocol version) that passes every rule the
+ * headers; timeouts, flags, permissions, roots, a protocol version, where `mcp add
+ * --from-registry` got it) that passes every rule the
  * zod schema (./schema.ts) has for those fields is returned as the entry zod would return; any
  * other entry — another field, a value that fails or that this check does not know (oauth,
- * retry, sandbox, from_registry) — gets undefined, and zod decides, with its messages. So this
+ * retry, sandbox) — gets undefined, and zod decides, with its messages. So this
  * check only ever says yes where zod says yes (test/host/config-plain-entry.test.ts compares
  * both on generated entries).
  */
@@ -41,6 +42,14 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 const mapOf = (key: RegExp, value: Check): Check => (v) => isRecord(v) && Object.entries(v).every(([k, x]) => key.test(k) && value(x));
 
+/** `from_registry`: its four names, and the inputs given (lists of strings by key); another key: zod decides. */
+const REGISTRY_KEYS = new Set(['registry', 'name', 'version', 'package', 'inputs']);
+const fromRegistry: Check = (v) =>
+  isRecord(v) &&
+  Object.keys(v).every((k) => REGISTRY_KEYS.has(k)) &&
+  ['registry', 'name', 'version', 'package'].every((k) => nonEmpty(v[k])) &&
+  (v.inputs === undefined || mapOf(/^/, listOf(isString))(v.inputs));
+
 /** The fields this check knows, each with zod's rules for it (./schema.ts). */
 const FIELDS: Record<string, Check> = {
   transport: (v) => v === 'stdio' || v === 'http' || v === 'sse',
@@ -62,6 +71,7 @@ const FIELDS: Record<string, Check> = {
   trust_annotations: bool,
   keep_alive: bool,
   protocol_version: (v) => isString(v) && unsupportedRequestedVersion(v) === undefined,
+  from_registry: fromRegistry,
 };
 
 /** The fields of `raw` as zod's parse returns them (lists and maps copied), or undefined: zod decides. */
@@ -72,7 +82,7 @@ export function plainEntry(raw: unknown): Record<string, unknown> | undefined {
     if (v === undefined) continue;
     const check = Object.hasOwn(FIELDS, k) ? FIELDS[k] : undefined; // `hasOwnProperty` is a key like any other
     if (check === undefined || !check(v)) return undefined;
-    out[k] = Array.isArray(v) ? [...(v as unknown[])] : k === 'permissions' ? copyPermissions(v as Record<string, unknown>) : isRecord(v) ? { ...v } : v;
+    out[k] = Array.isArray(v) ? [...(v as unknown[])] : k === 'permissions' ? copyPermissions(v as Record<string, unknown>) : k === 'from_registry' ? copyFromRegistry(v as Record<string, unknown>) : isRecord(v) ? { ...v } : v;
   }
   return out;
 }
@@ -81,4 +91,10 @@ function copyPermissions(p: Record<string, unknown>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const k of ['allow', 'deny'] as const) if (p[k] !== undefined) out[k] = [...(p[k] as string[])];
   return out;
+}
+
+function copyFromRegistry(r: Record<string, unknown>): Record<string, unknown> {
+  const { inputs, ...names } = r;
+  if (inputs === undefined) return names;
+  return { ...names, inputs: Object.fromEntries(Object.entries(inputs as Record<string, string[]>).map(([k, list]) => [k, [...list]])) };
 }

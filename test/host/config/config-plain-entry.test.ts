@@ -47,7 +47,19 @@ const values = {
   oauth: fc.constantFrom({ client_id: 'c' }, { client_id: '' }, 'x'),
   retry: fc.constantFrom({ max_retries: 2 }, { max_retries: -1 }),
   sandbox: fc.constantFrom(true, false, { network: 'none' }, { netwrk: 'none' }),
-  from_registry: fc.constantFrom({ registry: 'r', name: 'n', version: '1', package: 'p' }),
+  from_registry: fc.constantFrom(
+    { registry: 'r', name: 'n', version: '1', package: 'p' },
+    { registry: 'r', name: 'n', version: '1', package: 'p', inputs: JSON.parse('{"API_KEY":["k"],"--flag":[],"__proto__":["x"]}') as unknown },
+    { registry: 'r', name: 'n', version: '1', package: 'p', inputs: { A: 'k' } },
+    { registry: 'r', name: 'n', version: '1', package: 'p', inputs: [] },
+    { registry: 'r', name: 'n', version: '1', package: 'p', inputs: { A: [1] } },
+    { registry: 'r', name: '', version: '1', package: 'p' },
+    { registry: 'r', name: 'n', version: '1' },
+    { registry: 'r', name: 'n', version: '1', package: 'p', extra: 'kept out by zod' },
+    { registry: 'r', name: 'n', version: 1, package: 'p' },
+    [],
+    'io.example/x',
+  ),
   comand: fc.constantFrom('node'),
   hasOwnProperty: fc.constantFrom([], 'x'),
   constructor: fc.constantFrom({}),
@@ -86,6 +98,7 @@ const entry = fc.oneof(
         enabled: mostly(fc.boolean(), values.enabled),
         max_parallel: mostly(fc.constantFrom(1, 8), values.max_parallel),
         secret_names: mostly(fc.array(fc.constantFrom('TOKEN'), { maxLength: 1 }), values.secret_names),
+        from_registry: mostly(fc.record({ registry: fc.constant('https://registry.example'), name: fc.constant('io.example/x'), version: fc.constant('1.0.0'), package: fc.constantFrom('npm', 'remote'), inputs: fc.dictionary(fc.constantFrom('API_KEY', '--port'), fc.array(fc.constantFrom('v', ''), { maxLength: 2 }), { maxKeys: 2 }) }, { requiredKeys: ['registry', 'name', 'version', 'package'] }), values.from_registry),
       },
       { requiredKeys: ['transport'] },
     ),
@@ -112,13 +125,17 @@ describe('an entry checked by hand gets the answer zod gives', () => {
   it('a typical stdio and http entry take the hand path, with lists and maps copied', () => {
     const stdio = { transport: 'stdio', command: 'node', args: ['server.js'], env: { TOKEN: '${TOKEN}' }, cwd: '/srv', permissions: { deny: ['rm'] }, keep_alive: true };
     const http = { transport: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, request_timeout_ms: 5000, protocol_version: '2026-07-28' };
-    for (const raw of [stdio, http]) {
+    // what `mcp add --from-registry` writes: every command that reads the config meets it
+    const registry = { transport: 'stdio', command: 'npx', args: ['-y', 'srv@1.0.0'], from_registry: { registry: 'https://registry.example', name: 'io.example/srv', version: '1.0.0', package: 'npm', inputs: { API_KEY: ['k'] } } };
+    for (const raw of [stdio, http, registry]) {
       const plain = plainEntry(raw);
       expect(plain).toEqual(raw);
       expect(validateServerEntry(raw)).toEqual(validateWithZod(raw));
     }
     // a field named like a method of every object is a field like any other (ignored, as zod ignores it)
     for (const odd of [{ ...stdio, hasOwnProperty: [] }, { ...http, toString: 'x' }, { ...http, constructor: {} }]) expect(validateServerEntry(odd)).toEqual(validateWithZod(odd));
+    const r = validateServerEntry(registry);
+    expect(r.ok && r.entry.config.fromRegistry !== registry.from_registry && r.entry.config.fromRegistry?.inputs?.API_KEY !== registry.from_registry.inputs.API_KEY).toBe(true);
     const v = validateServerEntry(stdio);
     expect(v.ok && v.entry.config.args !== stdio.args && v.entry.config.env !== stdio.env && v.entry.config.permissions.deny !== stdio.permissions.deny).toBe(true);
   });
