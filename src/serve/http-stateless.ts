@@ -196,7 +196,15 @@ export class StatelessRequests implements Transport {
     this.pending.delete(m.id);
     if (p.res.writableEnded) return;
     m.id = p.clientId;
-    const text = JSON.stringify(m);
+    // The entry is gone from here on: an answer that cannot be serialized (a BigInt, a cycle)
+    // still ends its POST, as an internal error, instead of leaving the client waiting.
+    let text: string;
+    try {
+      text = JSON.stringify(m);
+    } catch (err) {
+      const error = { code: -32603, message: `mcpwire serve: the answer could not be serialized: ${excerpt((err as Error).message, 200)}` };
+      text = JSON.stringify({ jsonrpc: '2.0', id: p.clientId, error });
+    }
     if (!p.streaming) {
       p.res.writeHead(statusOf(m), { 'content-type': 'application/json' }).end(text);
       return;
