@@ -230,8 +230,13 @@ const batch: CheckDef = {
         { jsonrpc: '2.0', id: 'raw-b2', method: 'ping' },
       ]));
       s.write(JSON.stringify({ jsonrpc: '2.0', id: 'raw-after', method: 'ping' }));
-      await s.waitFor(isResponseTo('raw-after'), ctx.timeoutMs);
+      const after = await s.waitFor(isResponseTo('raw-after'), ctx.timeoutMs);
       await new Promise((r) => setTimeout(r, 200));
+      // Silence after a batch is not "ignored": the server stopped answering (or exited) over one
+      // message it could have refused.
+      if (after === undefined) {
+        return violated(`after a JSON-RPC batch the server stopped answering${s.exited() ? ' (it exited)' : ''}: a ping sent next got no answer`, undefined, { clause: 'basic.lifecycle#20' });
+      }
       const answered = s.messages().find((m) => Array.isArray(m) || (isObject(m) && (m.id === 'raw-b1' || m.id === 'raw-b2') && 'result' in m));
       if (answered !== undefined) {
         return violated(`negotiated ${v}, which has no JSON-RPC batching (a message is a single object); the server processed a batch`, answered);
