@@ -8,6 +8,13 @@
  * cancellation checks' own connection, and the raw stdio process. And sharing never carries one
  * check's finding into the next: a raw check sees only what the server wrote since it began, and
  * after a check that did not pass the next one starts the server again.
+ *
+ * The 2026-07-28 battery over stdio: the era is stateless, so its checks share one process (the
+ * era probe's connection) — the clean modern mock's battery starts it 3 times: the shared
+ * connection, `modern.initialize-refused`'s own (a handshake-era initialize is the first request
+ * a process sees) and `modern.subscriptions-listen`'s own (a request left open, then
+ * cancelled). After a check that failed, or a request on it that went unanswered, the next
+ * check starts the server afresh.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +34,12 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 function counted(pids: string, bugs = '') {
   const boot = `require('fs').appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n'); import(${JSON.stringify(pathToFileURL(fixture).href)})`;
   return { transport: 'stdio' as const, id: 'counted', command: process.execPath, args: ['-e', boot], env: { MCPWIRE_CHECK_BUGS: bugs } };
+}
+const modernMock = fileURLToPath(new URL('../../mock-servers/check-modern/stdio-server.mjs', import.meta.url));
+/** The correct 2026-07-28 mock with `bug` planted (MODERN_BUG), noting its pid in `pids` as it starts. */
+function countedModern(pids: string, bug = '') {
+  const boot = `require('fs').appendFileSync(${JSON.stringify(pids)}, process.pid + '\\n'); import(${JSON.stringify(pathToFileURL(modernMock).href)})`;
+  return { transport: 'stdio' as const, id: 'counted-modern', command: process.execPath, args: ['-e', boot], env: { MODERN_BUG: bug } };
 }
 const started = (pids: string): number[] => (fs.existsSync(pids) ? fs.readFileSync(pids, 'utf8').trim().split('\n').filter(Boolean).map(Number) : []);
 const SLOW = ['cancellation.honoured', 'progress', 'logging.level-filter'];
@@ -84,6 +97,61 @@ describe('check: the raw stdio process the raw checks share', () => {
       });
       expect(third.status).toBe('pass');
       expect(started(pids)).toHaveLength(2);
+    } finally {
+      await ctx.closeAll();
+    }
+  });
+});
+
+describe('check: the 2026-07-28 battery shares one stdio process', () => {
+  it('the clean modern mock: 3 starts for the whole battery, every check passing', { timeout: 120_000 }, async () => {
+    const pids = path.join(dir, 'modern');
+    const r = await runChecks(countedModern(pids), { timeoutMs: 15_000, allowCalls: true });
+    expect(r.era).toBe('modern');
+    expect(r.results.filter((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error')).toEqual([]);
+    const ran = r.results.filter((x) => x.status === 'pass').map((x) => x.id);
+    for (const id of ['modern.discover', 'modern.initialize-refused', 'modern.subscriptions-listen', 'modern.capabilities-per-request', 'modern.request-state-integrity', 'modern.input-responses-validated', 'modern.schema']) expect(ran, id).toContain(id);
+    // the shared connection (the era probe's), initialize-refused's own, subscriptions-listen's own
+    expect(started(pids)).toHaveLength(3);
+  });
+
+  it('after a check that failed the next check starts the server afresh; after a pass it shares the process', { timeout: 60_000 }, async () => {
+    const only = ['modern.meta-required', 'modern.capabilities-declared', 'modern.resource-not-found'];
+    const clean = path.join(dir, 'modern-clean');
+    const good = await runChecks(countedModern(clean), { timeoutMs: 15_000, only });
+    expect(good.results.map((x) => [x.id, x.status])).toEqual(only.map((id) => [id, 'pass']));
+    expect(started(clean)).toHaveLength(1);
+    const lenient = path.join(dir, 'modern-lenient');
+    const bad = await runChecks(countedModern(lenient, 'meta-lenient'), { timeoutMs: 15_000, only });
+    expect(bad.results.map((x) => [x.id, x.status])).toEqual([['modern.meta-required', 'fail'], ['modern.capabilities-declared', 'pass'], ['modern.resource-not-found', 'pass']]);
+    // meta-required's process (the era probe's) is not handed on; the next two share a new one
+    expect(started(lenient)).toHaveLength(2);
+  });
+
+  it('a request left unanswered on the shared process, or a check that did not pass, ends its sharing; an own wire is a process of its own', { timeout: 60_000 }, async () => {
+    const pids = path.join(dir, 'modern-unsure');
+    const ctx = new CheckContext(countedModern(pids), { timeoutMs: 15_000 });
+    ctx.era = 'modern';
+    ctx.version = '2026-07-28';
+    const discover = async (): Promise<string> => (await ctx.wire().send('server/discover')).outcome.kind;
+    try {
+      expect(await discover()).toBe('result');
+      ctx.checkEnded(true);
+      expect(await discover()).toBe('result');
+      expect(started(pids)).toHaveLength(1);
+      // a subscription is never answered, only acknowledged: a request that timed out
+      const listen = await ctx.wire().send('subscriptions/listen', { notifications: { toolsListChanged: true } }, { timeoutMs: 300 });
+      expect(listen.outcome.kind).toBe('timeout');
+      ctx.checkEnded(true);
+      expect(await discover()).toBe('result');
+      expect(started(pids)).toHaveLength(2);
+      ctx.checkEnded(false);
+      expect(await discover()).toBe('result');
+      expect(started(pids)).toHaveLength(3);
+      ctx.checkEnded(true);
+      expect((await ctx.wire({ own: true }).send('server/discover')).outcome.kind).toBe('result');
+      expect(await discover()).toBe('result');
+      expect(started(pids)).toHaveLength(4);
     } finally {
       await ctx.closeAll();
     }

@@ -32,6 +32,18 @@ export interface SetupFailure {
   evidence?: unknown;
 }
 
+/** The modern era's shared stdio connection (context.sharedWire()). */
+interface SharedWire {
+  probe: Probe;
+  /** Used by the check now running. */
+  touched: boolean;
+  /** A request on it went unanswered during the check now running. */
+  unsure: boolean;
+  close(): Promise<void>;
+}
+
+const SHARED_WIRE = 'modern-wire';
+
 export interface CheckOptions {
   /** Default per-request timeout (ms). */
   timeoutMs: number;
@@ -117,13 +129,14 @@ export class CheckContext {
   private session_: Session | undefined;
   private sessionPromise: Promise<Session> | undefined;
   private readonly own: Probe[] = [];
-  /** The era probe's connection (stdio): the shared session initializes on it, or the first modern wire goes on on it. */
+  /** The era probe's connection (stdio): the shared session initializes on it, or it becomes the modern era's shared wire. */
   private preInit: Probe | undefined;
   /** Connections and processes several checks share (see `kept`), closed by closeAll(). */
   private readonly keptBy = new Map<string, { close(): Promise<unknown> }>();
   /** Probes and processes still shutting down (a stdio server may take its stdin → SIGTERM ladder). */
   private readonly closing = new Set<Promise<unknown>>();
   private readonly memos = new Map<string, Promise<unknown>>();
+  private sharedOpening: Promise<Probe> | undefined;
 
   constructor(
     readonly target: ServerConfig,
@@ -162,18 +175,6 @@ export class CheckContext {
     this.preInit = probe;
   }
 
-  /**
-   * The era probe's connection, once, for the first stateless wire of the modern era (closed
-   * when that check ends, like any probe it opens); undefined in the handshake era or once taken.
-   */
-  takeEraConnection(): Probe | undefined {
-    const p = this.era === 'modern' && this.preInit !== undefined && !this.preInit.closed ? this.preInit : undefined;
-    if (p === undefined) return undefined;
-    this.preInit = undefined;
-    this.own.push(p);
-    return p;
-  }
-
   /** The connection or process kept under `key` for the checks that share it, if any. */
   kept<T extends { close(): Promise<unknown> }>(key: string): T | undefined {
     return this.keptBy.get(key) as T | undefined;
@@ -200,9 +201,58 @@ export class CheckContext {
     if (r !== undefined) this.later(r.close());
   }
 
-  /** The stateless wire of the modern era, at the version this run checks. */
-  wire(): ModernWire {
-    return new ModernWire(this, this.version ?? MODERN_REVISIONS[0]!);
+  /**
+   * The stateless wire of the modern era, at the version this run checks. Over stdio its
+   * requests go to the connection the checks share (`sharedWire()`), or with `own` to a fresh
+   * process of the check's own (closed when it ends).
+   */
+  wire(o: { own?: boolean } = {}): ModernWire {
+    return new ModernWire(this, this.version ?? MODERN_REVISIONS[0]!, { shared: o.own !== true });
+  }
+
+  /**
+   * The stdio connection the checks of the modern era share: the era is stateless (each request
+   * carries its own `_meta`, there is no session), so one process serves every check that only
+   * sends requests and reads their answers. It starts as the era probe's connection (the
+   * client goes on on it after a DiscoverResult), else a fresh start; one that closed is
+   * started again. `checkEnded()` decides whether the next check gets it.
+   */
+  async sharedWire(): Promise<Probe> {
+    const s = this.kept<SharedWire>(SHARED_WIRE);
+    if (s !== undefined && !s.probe.closed) {
+      s.touched = true;
+      return s.probe;
+    }
+    if (s !== undefined) this.drop(SHARED_WIRE);
+    this.sharedOpening ??= (async () => {
+      const era = this.era === 'modern' && this.preInit !== undefined && !this.preInit.closed ? this.preInit : undefined;
+      this.preInit = undefined;
+      const probe = era ?? (await this.openUnowned());
+      const shared: SharedWire = { probe, touched: true, unsure: false, close: () => probe.close() };
+      this.keep(SHARED_WIRE, shared);
+      return probe;
+    })().finally(() => (this.sharedOpening = undefined));
+    return this.sharedOpening;
+  }
+
+  /** A request on `probe` went unanswered (a timeout, the connection closed): the shared connection is not handed on. */
+  wireUnsure(probe: Probe): void {
+    const s = this.kept<SharedWire>(SHARED_WIRE);
+    if (s?.probe === probe) s.unsure = true;
+  }
+
+  /**
+   * The runner's word that a check ended: `clean` when it passed or did not apply, without a
+   * checker error. The shared modern connection goes on to the next check only after a clean
+   * check whose every request on it was answered; after a violation, a timeout, an unanswered
+   * request or a dead process the next check starts the server afresh, so no verdict rests on
+   * what another check provoked.
+   */
+  checkEnded(clean: boolean): void {
+    const s = this.kept<SharedWire>(SHARED_WIRE);
+    if (s === undefined || !s.touched) return;
+    if (!clean || s.unsure || s.probe.closed) this.drop(SHARED_WIRE);
+    else s.touched = false;
   }
 
   /** The capabilities the server declared in `server/discover` (modern era). */

@@ -17,8 +17,10 @@ export interface WireContext extends RawTarget {
   readonly traffic: Traffic;
   /** A fresh connection, closed when the current check ends. */
   open(): Promise<Probe>;
-  /** The era probe's connection, when there is one still to take (closed when the current check ends). */
-  takeEraConnection?(): Probe | undefined;
+  /** The stdio connection the checks share (a CheckContext's; see `sharedWire()` there). */
+  sharedWire?(): Promise<Probe>;
+  /** A request on `probe` went unanswered: a shared connection is not handed on. */
+  wireUnsure?(probe: Probe): void;
 }
 
 const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
@@ -74,6 +76,8 @@ export class ModernWire {
   constructor(
     private readonly ctx: WireContext,
     readonly version: string,
+    /** stdio: requests go to the context's shared connection (else to a process of this wire's own). */
+    private readonly opts: { shared?: boolean } = {},
   ) {}
 
   meta(caps: Record<string, unknown> = {}): Record<string, unknown> {
@@ -95,9 +99,13 @@ export class ModernWire {
     return this.probe !== undefined && !this.probe.closed ? this.probe : undefined;
   }
 
-  /** The stdio probe of this wire (spawned on first use, closed with the check's probes). */
+  /**
+   * The stdio probe of this wire: the shared connection (started again if it closed), or one of
+   * its own spawned on first use and closed with the check's probes.
+   */
   async stdio(): Promise<Probe> {
-    if (this.probe === undefined || this.probe.closed) this.probe = this.ctx.takeEraConnection?.() ?? (await this.ctx.open());
+    if (this.opts.shared === true && this.ctx.sharedWire !== undefined) return (this.probe = await this.ctx.sharedWire());
+    if (this.probe === undefined || this.probe.closed) this.probe = await this.ctx.open();
     return this.probe;
   }
 
@@ -105,6 +113,7 @@ export class ModernWire {
     const probe = await this.stdio();
     const before = this.ctx.traffic.records.length;
     const outcome = await probe.request(method, params, { timeoutMs: o.timeoutMs ?? this.ctx.timeoutMs, cancellable: o.cancel === true });
+    if (outcome.kind === 'timeout' || outcome.kind === 'closed') this.ctx.wireUnsure?.(probe);
     const notifications = this.ctx.traffic.records
       .slice(before)
       .filter((r) => r.probe === probe.id && r.dir === 'in' && r.kind === 'notification')

@@ -276,7 +276,10 @@ const subscriptionsListen = modernCheck({
   async run(ctx) {
     const filter = listenFilter(ctx.modernCapabilities);
     if (Object.keys(filter).length === 0) return notApplicable('the server declares no listChanged capability');
-    const wire = ctx.wire();
+    // A process of its own: the subscription is a request left open, then cancelled, after
+    // which the server may still be winding it down (or still send on it) — no other check's
+    // requests share that process.
+    const wire = ctx.wire({ own: true });
     // The acknowledgement comes first and at once: 3 s (a longer bound cost every server that
     // never acknowledges the whole wait, in every check run) — counted from a server that is up:
     // over stdio a started server answers server/discover first (its start is not the bound's).
@@ -366,7 +369,10 @@ const capabilitiesDeclared = modernCheck({
 export function handshakeInitialize(ctx: CheckContext): Promise<Answer> {
   return ctx.memo('modern.handshake-initialize', () => {
     const params = { protocolVersion: NEWEST_HANDSHAKE, capabilities: {}, clientInfo: { name: 'mcpwire-check', version: '0.1.0' } };
-    return ctx.wire().send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
+    // over stdio a process of its own: a handshake-era client's initialize is the first request
+    // a server sees (on a shared one it would follow server/discover), and a server that
+    // accepts it has a session on that process from then on
+    return ctx.wire({ own: true }).send('initialize', params, { meta: null, headers: { 'mcp-method': '', 'mcp-protocol-version': '' } });
   });
 }
 

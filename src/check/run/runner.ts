@@ -228,6 +228,8 @@ async function runOne(ctx: CheckContext, check: CheckDef): Promise<CheckResult> 
     clearTimeout(timer);
     ctx.releaseProbesLater();
   }
+  // what the checks share goes on only after a check that passed or did not apply
+  ctx.checkEnded(errored === undefined && (verdict.status === 'pass' || (verdict.status === 'skip' && verdict.detail.startsWith('not applicable'))));
   const r = toResult(check, verdict, performance.now() - t0);
   return errored !== undefined ? { ...r, status: 'error', detail: errored } : r;
 }
