@@ -77,7 +77,7 @@ export function goodRetryParams(asked: Record<string, unknown>): Record<string, 
   return typeof asked.requestState === 'string' ? { inputResponses, requestState: asked.requestState } : { inputResponses };
 }
 
-/** Runs `judge` on a fresh exchange with the suite fixture `check` judges, on this check's own wire. */
+/** Runs `judge` on a fresh exchange with the suite fixture `check` judges, every round on one wire (over stdio one process). */
 export async function withFixture(ctx: CheckContext, check: string, judge: (x: Exchange) => Promise<Verdict>): Promise<Verdict> {
   const t = await suiteToolFor(ctx, check);
   if (typeof t === 'string') return notApplicable(t);

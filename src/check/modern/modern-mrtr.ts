@@ -134,7 +134,7 @@ export async function suiteToolFor(ctx: CheckContext, check: string): Promise<{ 
 }
 
 /**
- * Runs `judge` with the input tool's first answer got anew on this check's own wire: over
+ * Runs `judge` with the input tool's first answer got anew, on the wire its retries go on: over
  * stdio a retry goes to the process that issued its requestState, as a client's would.
  */
 async function withInputTool(ctx: CheckContext, check: string, judge: (t: InputTool, wire: ModernWire) => Promise<Verdict>): Promise<Verdict> {
