@@ -189,6 +189,10 @@ await bundle.write({
       // config chunk (its dependencies go with it), a plain `connect()` to a stdio server loaded
       // the whole configuration (123 KB, ~12 ms of CPU) for this one helper.
       { name: 'env-lookup', test: (id) => id === path.join(built, 'transport', 'spawn', 'env-lookup.js'), priority: 2 },
+      // The "did you mean" matching is the configuration's (unknown fields) and the CLI's (commands,
+      // options): in the config chunk, `mcpwire <command> --help` and every argv check loaded the
+      // whole configuration and the root's base (~220 KB) for this one helper.
+      { name: 'close-names', test: (id) => id === path.join(built, 'util', 'close-names.js'), priority: 2 },
       { name: 'config', test: (id) => id.startsWith(path.join(built, 'host', 'config') + path.sep), priority: 1 },
     ],
   },

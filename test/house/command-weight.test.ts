@@ -133,6 +133,19 @@ describe.skipIf(!built)('node:readline loads where a question is asked (an elici
   });
 });
 
+describe.skipIf(!built)('`mcpwire <command> --help` and the argv checks (the suite asks for help ~70 times a run)', () => {
+  it('the usage text and "did you mean" load none of the configuration and none of the root (its base: errors, versions, secrets): only the CLI\'s own helpers', () => {
+    for (const module of ['cli/usages.ts', 'cli/suggest.ts']) {
+      const chunk = chunkOf(module);
+      expect(chunk, `a chunk holds src/${module}`).toBeDefined();
+      const reach = builtReachOf(chunk!);
+      expect(reach.modules).toContain('util/close-names.ts');
+      expect(reach.modules.filter((m) => !m.startsWith('cli/') && m !== 'util/close-names.ts'), module).toEqual([]);
+      expect(reach.packages).toEqual([]);
+    }
+  });
+});
+
 describe.skipIf(!built)("a library's connect() to a stdio server (the runtime it loads on first use)", () => {
   it('loads none of the configuration (src/host/config/: its chunk is 120 KB, ~12 ms of CPU for a connect that reads no config)', () => {
     const runtime = chunkOf('transport/spawn/sandbox-launch.ts');
