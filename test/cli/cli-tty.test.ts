@@ -5,7 +5,7 @@
  * terminal asked for, not a fixed cut). Needs `dist/` and util-linux `script`.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, everythingEntry, run, sandbox, sh } from '../support/cli-user.js';
+import { cleanup, everythingEntry, run, sandbox, sh, trust } from '../support/cli-user.js';
 import { hasScript, onPty, quote, visible } from '../support/pty.js';
 
 afterAll(cleanup);
@@ -15,7 +15,7 @@ describe.skipIf(!hasScript)('tables fit an 80-column terminal', { timeout: 180_0
 
   /** Runs `mcpwire <args>` on a pty of `cols` columns; returns the lines it printed. */
   async function onTerminal(args: string[], cols = 80): Promise<string[]> {
-    await run(sb, ['status', '--json']); // trusts the project (run() does) before script runs the CLI
+    await trust(sb); // as run() does before it starts the CLI (script starts this one)
     const line = `${onPty(args, cols)} 2>/dev/null`; // stdout only: warnings are not tables
     const r = await sh(sb, `script -qec ${quote(line)} /dev/null`, { MCPWIRE_COLUMNS: '' });
     return r.stdout.split('\n').map(visible).filter((l) => l !== '');

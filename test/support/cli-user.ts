@@ -56,9 +56,14 @@ export function writeJson(file: string, value: unknown): void {
 
 export type Run = CliRun;
 
+/** Trusts the sandbox's project as it is now (as `mcpwire trust` would), in this process. */
+export async function trust(sb: Sandbox): Promise<void> {
+  await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
+}
+
 /** Runs `mcpwire <args>` in the sandbox's project dir; `input` goes to its stdin. */
 export async function run(sb: Sandbox, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
+  await trust(sb);
   return runCli(args, { cwd: sb.proj, env: { ...process.env, ...sb.env, ...options.env }, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
