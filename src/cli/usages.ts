@@ -41,6 +41,17 @@ export const USAGES = {
     '       mcpwire daemon stop [<id>] | restart [<id>] | reload | status [<id>] [--json]',
   ].join('\n'),
   serve: 'usage: mcpwire serve [--http [--listen <host:port>] [--token-env <NAME>] [--store <redis://…> [--secret-env <NAME>] [--advertise <host:port>]] [--public-host <host:port>]…] [--names <as-is|prefixed|host>] [--page-size <n>] [--max-held <n>] [--held-ttl-ms <ms>] [--trace <file>] [--timeout-ms <ms>] [--tool-search [--pin <server/tool>]…] [--config <file>] [--imports]',
+  watch: 'usage: mcpwire watch <id> [<uri>…] [--json]  |  mcpwire --stdio "<cmd>" watch [<uri>…]   (until Ctrl-C)',
+  trace: `usage:
+  mcpwire trace show <file> [--follow] [--color|--no-color]
+  mcpwire trace stats <file> [--json]
+  mcpwire trace html <file> [-o out.html | -o -]
+  mcpwire trace diff <a.jsonl> <b.jsonl> [--json] [--server <id>]`,
+  tap: `usage:
+  mcpwire tap --trace <file> [--name <id>] [--strict] -- <server command> [args…]
+  mcpwire tap --listen <host:port> --upstream <url> --trace <file> [--name <id>] [--strict]`,
+  replay: `usage:
+  mcpwire replay <trace.jsonl> [--match strict|loose] [--server <id>] [--listen <host:port>]`,
   'log-level': `usage: mcpwire log-level <id> <level> [--follow]  |  mcpwire --stdio "<cmd>" log-level <level> [--follow]\n       levels: ${LOG_LEVELS.join(', ')}`,
 } as const;
 

@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error the mock is plain JavaScript
 import { startHttpMock } from '../../mock-servers/http-server.mjs';
 import { staticGraph } from '../../scripts/static-graph.mjs';
+import { quickHelp } from '../../src/cli/usages.js';
 import { runCli } from '../support/cli-process.js';
 import { tempDirs } from '../support/temp-dirs.js';
 
@@ -143,6 +144,21 @@ describe.skipIf(!built)('`mcpwire <command> --help` and the argv checks (the sui
       expect(reach.modules.filter((m) => !m.startsWith('cli/') && m !== 'util/close-names.ts'), module).toEqual([]);
       expect(reach.packages).toEqual([]);
     }
+  });
+});
+
+describe('`mcpwire <command> --help` is answered from the usage text, without loading the command', () => {
+  /** Where main.ts does not take the usage text: `mcp` answers for its subcommands, `demo` and `conformance-client` get main's summary line. */
+  const OWN = ['mcp', 'demo', 'conformance-client'];
+  const commands = [...fs.readFileSync(path.join(src, 'cli', 'main.ts'), 'utf8').matchAll(/^ {2}'?([a-z-]+)'?: \{ file: '\.\/commands\//gm)].map((m) => m[1]);
+
+  it('main.ts lists the commands (read from its table)', () => {
+    expect(commands).toEqual(expect.arrayContaining(['status', 'tools', 'call', 'watch', 'trace', 'tap', 'replay', 'serve']));
+  });
+
+  it.each(commands.filter((c) => !OWN.includes(c)))('%s: its usage is in src/cli/usages.ts (a command of its own costs up to ~60 more files for a --help)', (command) => {
+    expect(quickHelp(command, ['-h'])).toMatch(/^usage:/);
+    expect(quickHelp(command, ['s', 's', '--help'])).toMatch(/^usage:/);
   });
 });
 

@@ -7,9 +7,9 @@
 import { loadTap } from '../../index.js';
 import { readTrace } from '../../trace-api.js';
 import { parseCommand } from '../command-args.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = `usage:
-  mcpwire replay <trace.jsonl> [--match strict|loose] [--server <id>] [--listen <host:port>]`;
+const USAGE = USAGES.replay;
 
 function fail(message: string, code = 2): number {
   process.stderr.write(`mcpwire replay: ${message}\n${code === 2 ? `${USAGE}\n` : ''}`);

@@ -7,10 +7,9 @@
  */
 import { loadTap, type TraceWarning } from '../../index.js';
 import { parseCommand } from '../command-args.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = `usage:
-  mcpwire tap --trace <file> [--name <id>] [--strict] -- <server command> [args…]
-  mcpwire tap --listen <host:port> --upstream <url> --trace <file> [--name <id>] [--strict]`;
+const USAGE = USAGES.tap;
 
 function fail(message: string): number {
   process.stderr.write(`mcpwire tap: ${message}\n${USAGE}\n`);

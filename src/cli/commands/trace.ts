@@ -13,12 +13,9 @@ import { basename, dirname, extname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadTap, type ParsedTrace } from '../../index.js';
 import { computeStats, formatStats, readTrace, renderHtml, renderShow } from '../../trace-api.js';
+import { USAGES } from '../usages.js';
 
-const USAGE = `usage:
-  mcpwire trace show <file> [--follow] [--color|--no-color]
-  mcpwire trace stats <file> [--json]
-  mcpwire trace html <file> [-o out.html | -o -]
-  mcpwire trace diff <a.jsonl> <b.jsonl> [--json] [--server <id>]`;
+const USAGE = USAGES.trace;
 
 class UsageError extends Error {}
 

@@ -9,9 +9,10 @@ import { runCommand } from '../command.js';
 import { CliFailure, CONFIG_OPTIONS } from '../config-target.js';
 import { serverAndRest, withDirectServer } from '../direct-server.js';
 import { safeText } from '../output.js';
+import { USAGES } from '../usages.js';
 import { untilInterrupted } from '../watch-loop.js';
 
-const USAGE = 'usage: mcpwire watch <id> [<uri>…] [--json]  |  mcpwire --stdio "<cmd>" watch [<uri>…]   (until Ctrl-C)';
+const USAGE = USAGES.watch;
 
 const LISTS = { toolsListChanged: 'tools', resourcesListChanged: 'resources', promptsListChanged: 'prompts' } as const;
 
