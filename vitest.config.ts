@@ -40,7 +40,7 @@ export default defineConfig({
     // runs of 2026-12-05; a simulation of them with this order: under 1 s).
     sequence: { sequencer: SlowFirstSequencer },
     projects: [
-      ...(ISOLATED.length ? [{ extends: true, test: { name: 'isolated', include: ISOLATED } }] : []),
+      ...(ISOLATED.length ? [{ extends: true as const, test: { name: 'isolated', include: ISOLATED } }] : []),
       {
         extends: true,
         test: { name: 'shared', include: ALL, exclude: [...EXCLUDE, ...ISOLATED], isolate: false, setupFiles: ['test/support/shared-guard.ts'] },

@@ -66,7 +66,7 @@ describe("the shared project's guard (test/support/shared-guard.ts)", () => {
       vi.useRealTimers();
       delete process.env[env];
       process.off('warning', onWarning);
-      process.exitCode = before.exitCode;
+      process.exitCode = before.exitCode ?? undefined;
       process.chdir(cwd);
       process.umask(before.umask);
       delete g.mcpwireIsolationProbe;
