@@ -44,12 +44,23 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function overStdio(protocolVersion: string): Promise<McpClient> {
-  const c = await connect(
-    { id: 'gateway', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', config], env: { MCPWIRE_TRACE: '' } },
-    { protocolVersion, timeoutMs: 30_000 },
-  );
-  clients.push(c);
+/**
+ * One stdio gateway per revision, its client shared by the file's tests (closed after them all):
+ * they only read through it, except the crash test, the last to use the 2026-07-28 one.
+ */
+const stdioClients = new Map<string, Promise<McpClient>>();
+afterAll(async () => {
+  for (const c of stdioClients.values()) await (await c.catch(() => undefined))?.close().catch(() => {});
+});
+function overStdio(protocolVersion: string): Promise<McpClient> {
+  let c = stdioClients.get(protocolVersion);
+  if (c === undefined) {
+    c = connect(
+      { id: 'gateway', transport: 'stdio', command: process.execPath, args: [cli, 'serve', '--config', config], env: { MCPWIRE_TRACE: '' } },
+      { protocolVersion, timeoutMs: 30_000 },
+    );
+    stdioClients.set(protocolVersion, c);
+  }
   return c;
 }
 
@@ -112,17 +123,16 @@ describe('mcpwire serve speaks both revisions, upstream and downstream', { timeo
 
   // cites basic.patterns.subscriptions#2: mcpwire serve is the server here: it acknowledges a subscription first, then delivers what was asked
   it('basic.patterns.subscriptions#2: a 2026-07-28 client hears a downstream crash as a tools list change on its subscriptions/listen, over stdio and over HTTP', async () => {
+    // the gateways the other tests read through (no test after this one uses them): the crash is the last thing they see
     const viaStdio = await overStdio('2026-07-28');
-    const g = await startUntil([cli, 'serve', '--http', '--config', config], /LISTEN (\S+)/, { MCPWIRE_TRACE: '' });
-    gateways.push(g.child);
-    const viaHttp = await connect({ id: 'gateway', transport: 'http', url: g.match[1]! }, { protocolVersion: '2026-07-28', timeoutMs: 30_000 });
-    clients.push(viaHttp);
+    const viaHttp = await overHttp('2026-07-28');
     for (const c of [viaStdio, viaHttp]) {
       let changes = 0;
       c.on('toolsListChanged', () => void changes++);
       const tools = await c.listTools();
-      // The client opens its subscription once it has a listener; give it a moment to be acknowledged.
-      await new Promise((r) => setTimeout(r, 500));
+      // The client opens its subscription once it has a listener: wait for the gateway's acknowledgement of it.
+      const listen = (c as unknown as { listen: { acknowledged?: { toolsListChanged?: boolean } } }).listen;
+      await expect.poll(() => listen.acknowledged?.toolsListChanged, { timeout: 15_000, interval: 20 }).toBe(true);
       const crash = tools.find((t) => t.name.startsWith('mcp_legacy_crash'))!.name;
       const crashed = await c.callTool(crash, { code: 3 });
       expect(crashed.isError).toBe(true);
