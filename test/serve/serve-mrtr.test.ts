@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { connect, type McpClient } from '../../src/index.js';
 import { loadConfig } from '../../src/host/index.js';
 import { serveHttp, type HttpGateway } from '../../src/serve-api.js';
@@ -40,12 +40,10 @@ const SAMPLE = { messages: [{ role: 'user', content: { type: 'text', text: 'Capi
 const elicit = (colour: string) => ({ action: 'accept', content: { colour } });
 const sampled = { role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test-model', stopReason: 'endTurn' };
 
-const peers: LinePeer[] = [];
 const clients: McpClient[] = [];
 const gateways: HttpGateway[] = [];
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => {});
-  for (const p of peers.splice(0)) await p.close().catch(() => {});
   for (const g of gateways.splice(0)) await g.close().catch(() => {});
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -59,17 +57,6 @@ function learn(tools: { name: string }[]): void {
   }
 }
 
-/**
- * The gateway over stdio, started by a `tools/list` declaring `caps`: its downstream server is
- * offered what that first request declared.
- */
-async function gatewayOverStdio(config: string, caps: Record<string, unknown> = ALL): Promise<LinePeer> {
-  const p = spawnLinePeer([cli, 'serve', '--config', config], { env: { MCPWIRE_TRACE: '' } });
-  peers.push(p);
-  learn((await p.request('tools/list', { _meta: meta({}, caps) })).result.tools);
-  return p;
-}
-
 /** A `tools/call` of the modern client with capabilities `caps` (and more params: the retry's). */
 function call(tool: string, args: Record<string, unknown>, caps: Record<string, unknown> = ALL, more: Record<string, unknown> = {}): Msg {
   const name = names.get(tool);
@@ -78,12 +65,29 @@ function call(tool: string, args: Record<string, unknown>, caps: Record<string, 
 }
 
 describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as input_required', { timeout: 90_000 }, () => {
+  /**
+   * One stdio gateway, started by a `tools/list` declaring elicitation, sampling and roots (its
+   * downstream server is offered what that first request declared), and its recording mock for
+   * this block's tests: each follows its own calls and states, and what
+   * a test asserts of everything on the wire or in the record holds for all of them.
+   */
+  let shared: Promise<{ gw: LinePeer; record: string }> | undefined;
+  const sharedGateway = () =>
+    (shared ??= (async () => {
+      const { config, record } = setup();
+      const p = spawnLinePeer([cli, 'serve', '--config', config], { env: { MCPWIRE_TRACE: '' } });
+      learn((await p.request('tools/list', { _meta: meta({}, ALL) })).result.tools);
+      return { gw: p, record };
+    })());
+  afterAll(async () => {
+    await (await shared?.catch(() => undefined))?.gw.close().catch(() => {});
+  });
+
   // cites basic.patterns.mrtr#1: mcpwire serve is the server here: the downstream server's request reaches the modern client only as an input_required result
   // cites basic.patterns.mrtr#5: mcpwire serve is the server here: it assigns the inputRequests keys
   // cites basic.patterns.mrtr#12: mcpwire serve is the server here: its input_required carries inputRequests and requestState
   it('basic.patterns.mrtr#1 / #5 / #12 over stdio: an elicitation during tools/call comes back as input_required; the retry with inputResponses and requestState completes the call and the server has the answer', async () => {
-    const { config, record } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw, record } = await sharedGateway();
     const first = await gw.request('tools/call', call('ask', { method: 'elicitation/create', params: COLOUR }));
     const r = first.result;
     expect(r.resultType).toBe('input_required');
@@ -101,15 +105,14 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
     expect(retry.result.isError).not.toBe(true);
     expect(JSON.parse(retry.result.content[0].text)).toEqual(elicit('teal'));
     // The downstream server got the answer to its own request.
-    const asked = jsonLines(record).find((m) => m.result?.action === 'accept');
+    const asked = jsonLines(record).filter((m) => m.result?.action === 'accept').at(-1);
     expect(asked?.result).toEqual(elicit('teal'));
   });
 
   // cites basic.patterns.mrtr#7: mcpwire serve is the server here: it treats the requestState it gets back as attacker-controlled
   // cites basic.patterns.mrtr#9: mcpwire serve is the server here: it rejects state that fails verification
   it('basic.patterns.mrtr#7 / #9: a tampered requestState, and one presented on another request, are refused with -32602; the real one still completes the call', async () => {
-    const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw } = await sharedGateway();
     const args = { method: 'elicitation/create', params: COLOUR };
     const r = (await gw.request('tools/call', call('ask', args))).result;
     const key = Object.keys(r.inputRequests)[0]!;
@@ -130,8 +133,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
 
   // cites basic.patterns.mrtr#11: mcpwire serve is the server here: a state is redeemed at most once
   it('basic.patterns.mrtr#11: a requestState is redeemed once: presented again (after the call ended, or while its round is answered) it is refused', async () => {
-    const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw } = await sharedGateway();
     const args = { parallel: [{ method: 'elicitation/create', params: COLOUR }], then: [{ method: 'elicitation/create', params: COLOUR }] };
     const r1 = (await gw.request('tools/call', call('askMany', args))).result;
     const k1 = Object.keys(r1.inputRequests)[0]!;
@@ -152,8 +154,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   // cites basic.patterns.mrtr#6: mcpwire serve is the server here: its inputRequests values are the downstream server's elicitation, roots and sampling requests
   // cites basic.patterns.mrtr#24: mcpwire serve is the server here: it ignores answers it did not ask for
   it('basic.patterns.mrtr#6 / #25 / #24: requests sent at once share one inputRequests map; a retry missing an answer is asked again (extra keys ignored); then the next request is another round', async () => {
-    const { config, record } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw, record } = await sharedGateway();
     const args = { parallel: [{ method: 'roots/list' }, { method: 'elicitation/create', params: COLOUR }], then: [{ method: 'sampling/createMessage', params: SAMPLE }] };
     const r1 = (await gw.request('tools/call', call('askMany', args))).result;
     const byMethod = (r: Msg, method: string) => Object.entries(r.inputRequests as Record<string, Msg>).find(([, v]) => v.method === method)?.[0];
@@ -175,16 +176,16 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   });
 
   it("progress of a held call goes to the request being served, with that request's token", async () => {
-    const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw } = await sharedGateway();
     const args = { parallel: [{ method: 'elicitation/create', params: COLOUR }], progress: true };
     const params = (token: string, more: Record<string, unknown> = {}) => ({ ...call('askMany', args, ALL, more), _meta: meta({ progressToken: token }, ALL) });
+    const seen = gw.messages.length;
     const r = (await gw.request('tools/call', params('first'))).result;
     expect(r.resultType).toBe('input_required');
     const key = Object.keys(r.inputRequests)[0]!;
     const done = (await gw.request('tools/call', params('retry', { inputResponses: { [key]: elicit('pink') }, requestState: r.requestState }))).result;
     expect(done.resultType).toBe('complete');
-    const progress = gw.messages.filter((m) => m.method === 'notifications/progress').map((m) => [m.params.progressToken, m.params.progress]);
+    const progress = gw.messages.slice(seen).filter((m) => m.method === 'notifications/progress').map((m) => [m.params.progressToken, m.params.progress]);
     expect(progress).toEqual([
       ['first', 1],
       ['retry', 2],
@@ -192,8 +193,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   });
 
   it("a server's input request goes up through its redaction: a configured secret in it does not reach the client", async () => {
-    const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw } = await sharedGateway();
     const r = (await gw.request('tools/call', call('ask', { method: 'elicitation/create', params: { ...COLOUR, message: `Token ${SECRET}?` } }))).result;
     expect(r.resultType).toBe('input_required');
     const asked = Object.values(r.inputRequests as Record<string, Msg>)[0]!;
@@ -202,8 +202,7 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   });
 
   it('basic.patterns.mrtr#22: an answer that is not the result of its request is -32602 and does not use up the state', async () => {
-    const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const { gw } = await sharedGateway();
     const args = { method: 'elicitation/create', params: COLOUR };
     const r = (await gw.request('tools/call', call('ask', args))).result;
     const key = Object.keys(r.inputRequests)[0]!;
@@ -218,8 +217,11 @@ describe('mcpwire serve: downstream input requests reach a 2026-07-28 client as 
   // cites basic.patterns.mrtr#13: mcpwire serve is the server here: it never puts a request to a client that did not declare it
   // cites basic.patterns.mrtr#14: mcpwire serve is the server here: no elicitation/create for a client without elicitation
   it('basic.patterns.mrtr#13 / #14: a modern client that did not declare elicitation gets no elicitation input request: the downstream request is refused', async () => {
+    // its own gateway: on the shared one the redaction test's call is still held beside it
     const { config } = setup();
-    const gw = await gatewayOverStdio(config);
+    const gw = spawnLinePeer([cli, 'serve', '--config', config], { env: { MCPWIRE_TRACE: '' } });
+    onTestFinished(() => gw.close().catch(() => {}));
+    learn((await gw.request('tools/list', { _meta: meta({}, ALL) })).result.tools);
     const r = (await gw.request('tools/call', call('ask', { method: 'elicitation/create', params: COLOUR }, { roots: {} }))).result;
     expect(r.resultType).toBe('complete');
     expect(r.isError).toBe(true);
