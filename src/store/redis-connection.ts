@@ -160,7 +160,10 @@ export class RedisConnection {
       timer = setTimeout(() => resolve(false), this.options.connectTimeoutMs ?? 5_000);
       timer.unref?.();
     });
-    const ok = await Promise.race([connected, timedOut]);
+    // The first attempt failing (refused, unknown host) is an answer: unreachable now, retried in
+    // the background; only an attempt that hangs waits out connectTimeoutMs.
+    const failed = new Promise<false>((resolve) => client.on('error', () => resolve(false)));
+    const ok = await Promise.race([connected, timedOut, failed]);
     clearTimeout(timer);
     if (!ok && !client.isReady) this.setState('degraded');
     return client;

@@ -16,6 +16,7 @@ import { createHost } from '../../src/host/host.js';
 import type { ResolvedServer } from '../../src/host/config/types.js';
 import { until } from '../support/until.js';
 import { freePort, hasRedis, redisServers, stop } from '../support/redis-server.js';
+import { RedisConnection } from '../../src/store/redis-connection.js';
 
 const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const WORKER = path.join(here, 'support/token-worker.mjs');
@@ -308,4 +309,22 @@ describe.skipIf(!hasRedis)('tokens shared through Redis (redis-server on loopbac
       else process.env.MCPWIRE_STORE = saved;
     }
   });
+});
+
+describe('a Redis store nobody answers (a free loopback port: no redis-server needed)', () => {
+  it('a refused connection is unreachable at once, not after connectTimeoutMs: the command fails MCPWIRE_STORE_UNAVAILABLE, status says degraded, retried in the background', async () => {
+    const port = await freePort();
+    const setting = parseStoreSetting(`redis://127.0.0.1:${port}`);
+    if (setting.kind !== 'redis') throw new Error('a redis URL');
+    // a bound far beyond this test's timeout: only the refusal itself can end the wait
+    const conn = new RedisConnection(setting, { connectTimeoutMs: 600_000 });
+    try {
+      const err = (await conn.command(['PING']).catch((e: unknown) => e)) as { code?: string; message?: string };
+      expect(err.code).toBe('MCPWIRE_STORE_UNAVAILABLE');
+      expect(err.message).toMatch(/unreachable.*retrying in the background/);
+      expect(conn.health()).toMatchObject({ kind: 'redis', state: 'degraded' });
+    } finally {
+      await conn.close();
+    }
+  }, 20_000);
 });
