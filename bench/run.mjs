@@ -111,12 +111,14 @@ const ALL_VARIANTS = [
     { label: 'mcpwire-traced-stdio-rawsrv', impl: 'mcpwire-traced', transport: 'stdio', server: 'raw' },
     { label: 'mcpwire-traced-stdio', impl: 'mcpwire-traced', transport: 'stdio', server: 'sdk' },
   ] : []),
-  // the two eras on one server: the official SDK v2 dual server, mcpwire pinned to each era
-  { label: 'mcpwire-stdio-sdkv2-handshake', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2025-11-25', once: true },
-  { label: 'mcpwire-stdio-sdkv2-modern', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2026-07-28', once: true },
-  // …and the official SDK v2 client in each era on the same server
-  { label: 'sdkv2-stdio-sdkv2-handshake', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'handshake', once: true },
-  { label: 'sdkv2-stdio-sdkv2-modern', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'modern', once: true },
+  // the two eras on one server: the official SDK v2 dual server, mcpwire pinned to each era, and
+  // the official SDK v2 client in each era on the same server. Every round (not once): their
+  // targets are ratios of a few percent, which one round cannot tell from the machine's noise;
+  // like the stdio rows they read as the median of the per-round ratios, the four interleaved.
+  { label: 'mcpwire-stdio-sdkv2-handshake', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2025-11-25' },
+  { label: 'mcpwire-stdio-sdkv2-modern', impl: 'mcpwire-era', transport: 'stdio', server: 'sdkv2', version: '2026-07-28' },
+  { label: 'sdkv2-stdio-sdkv2-handshake', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'handshake' },
+  { label: 'sdkv2-stdio-sdkv2-modern', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'modern' },
   // the gateway hop: the same SDK server and the same mcpwire client, through `mcpwire serve`
   // (stdio, HTTP) and through mcp-proxy (stdio↔HTTP); the "server" CPU is the gateway process's own
   { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
