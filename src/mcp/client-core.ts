@@ -454,8 +454,12 @@ export abstract class ClientCore extends EventEmitter {
    */
   private roundTripMap(method: string, params: Record<string, unknown> | undefined, options: McpRequestOptions | undefined, mapResult: ResultMap): ResultMap {
     const startedAt = Date.now();
+    // (params without `_meta` are given the era's in place, `requestMapped`: a retry starts from the caller's own)
+    const bare = params !== undefined && params._meta === undefined;
     return (raw) =>
-      this.codec.interim(method, raw) === undefined ? mapResult(raw) : followInputRounds(this.roundTrips, method, params, options, raw, startedAt).then(mapResult);
+      this.codec.interim(method, raw) === undefined
+        ? mapResult(raw)
+        : followInputRounds(this.roundTrips, method, bare ? withoutMeta(params) : params, options, raw, startedAt).then(mapResult);
   }
 
   /**
@@ -469,7 +473,8 @@ export abstract class ClientCore extends EventEmitter {
       return this.request(method, params, options).then(mapResult) as Promise<T>;
     }
     const read = this.codec.roundTrips(method) ? this.roundTripMap(method, params, options, mapResult) : mapResult;
-    return this.session.send<T>(method, this.codec.requestParams(method, params, options?.clientCapabilities), options, this.eraError, read);
+    // (the params of a mapped request are callTool's, made for it alone: `fresh`, the codec may add to them)
+    return this.session.send<T>(method, this.codec.requestParams(method, params, options?.clientCapabilities, true), options, this.eraError, read);
   }
 
   /** The era's meaning of a request's error (-32042: a UrlElicitationRequiredError, client/elicitation). */
@@ -536,4 +541,10 @@ export abstract class ClientCore extends EventEmitter {
   /** Every tool (client.ts): the tool calls list them again after a change (tool-calls.ts). */
   abstract listTools(options?: ReadOptions): Promise<Tool[]>;
 
+}
+
+/** `params` without the `_meta` member (a retry of a request whose params were given the era's `_meta` in place). */
+function withoutMeta(params: Record<string, unknown>): Record<string, unknown> {
+  const { _meta: _dropped, ...rest } = params;
+  return rest;
 }

@@ -49,6 +49,10 @@ describe('multi round-trip requests', () => {
     expect(retry!.params.inputResponses).toEqual({ confirm: { action: 'accept', content: { ok: true } } });
     expect(retry!.params.arguments).toEqual({ message: 'Deploy?' });
     expect(retry!.params._meta['io.modelcontextprotocol/protocolVersion']).toBe('2026-07-28');
+    // the retry is the caller's params and the round's answers, the era's _meta after them, as the
+    // first request (its params are given _meta in place: the retry does not start from those)
+    expect(Object.keys(first!.params)).toEqual(['name', 'arguments', '_meta']);
+    expect(Object.keys(retry!.params)).toEqual(['name', 'arguments', 'inputResponses', 'requestState', '_meta']);
   });
 
   it('sampling and roots input requests are answered by the onSampling handler and the roots option', async () => {

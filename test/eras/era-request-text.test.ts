@@ -79,6 +79,54 @@ describe('a 2026-07-28 request written with its _meta spliced in as text', () =>
   });
 });
 
+describe('fresh params (callTool\'s, made for one request) given _meta in place', () => {
+  it('basic#44: the text is the very message, whatever the params, and the params object is the one sent', () => {
+    const c = codec();
+    for (const [id, method, params] of [
+      [1, 'tools/call', { name: 'echo', arguments: { text: 'a "b"\n\u2028', n: [1, null, true] } }],
+      [2, 'tools/call', { name: 'e', arguments: {} }],
+      [3, 'resources/list', {}],
+      ['x', 'prompts/get', { name: 'p', arguments: { a: '1' } }],
+    ] as const) {
+      const given = structuredClone(params) as Record<string, unknown>;
+      const sent = c.requestParams(method, given, undefined, true)!;
+      expect(sent).toBe(given);
+      const m = message(id, method, sent);
+      expect(c.requestText(m)).toBe(JSON.stringify(m));
+      expect(JSON.parse(c.requestText(m)!).params).toEqual({ ...params, _meta: JSON.parse(JSON.stringify(m)).params._meta });
+    }
+  });
+
+  it('its text is never used for other params: a later request\'s, a copy with a progress token, params changed after', () => {
+    const c = codec();
+    const first = c.requestParams('tools/call', { name: 'a' }, undefined, true)!;
+    const second = c.requestParams('tools/call', { name: 'b' }, undefined, true)!;
+    expect(c.requestText(message(1, 'tools/call', first))).toBeUndefined();
+    const withToken = { ...second, _meta: { ...(second._meta as object), progressToken: 'p1' } };
+    expect(c.requestText(message(1, 'tools/call', withToken))).toBeUndefined();
+    // a copy made after fresh params must not write the fresh ones' text
+    const copied = c.requestParams('tools/call', { name: 'c', arguments: { x: 1 } })!;
+    const m = message(3, 'tools/call', copied);
+    expect(c.requestText(m)).toBe(JSON.stringify(m));
+  });
+
+  it('a caller\'s own params are copied, never changed; fresh params with their own _meta or not JSON are copied too', () => {
+    const c = codec();
+    const callers = { name: 'a', arguments: { k: 1 } };
+    const sent = c.requestParams('tools/call', callers)!;
+    expect(sent).not.toBe(callers);
+    expect(callers).toEqual({ name: 'a', arguments: { k: 1 } });
+    const own = { name: 'b', _meta: { progressToken: 7 } };
+    const ownSent = c.requestParams('tools/call', own, undefined, true)!;
+    expect(ownSent).not.toBe(own);
+    expect(own._meta).toEqual({ progressToken: 7 });
+    const big = { name: 'c', arguments: { n: 1n } };
+    const bigSent = c.requestParams('tools/call', big, undefined, true)!;
+    expect(bigSent).not.toBe(big);
+    expect('_meta' in big).toBe(false);
+  });
+});
+
 describe('the request text hook, by era', () => {
   afterEach(() => {
     vi.restoreAllMocks();

@@ -90,8 +90,10 @@ export interface EraCodec {
   /**
    * The params a request goes out with (modern: its negotiation `_meta`, with `capabilities` for
    * the client's own when the caller gives the request's). Hot path: no copy when nothing changes.
+   * `fresh`: `params` was made for this one request and nothing else holds it (callTool's), so
+   * the codec may add to it in place instead of copying it; a caller's own object never is.
    */
-  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined;
+  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities, fresh?: boolean): Record<string, unknown> | undefined;
   /**
    * The JSON text of a request whose params `requestParams` just made, when the codec can write
    * it cheaper than a walk of the whole message (modern: its constant `_meta` spliced in as text

@@ -135,8 +135,8 @@ export class EraSelector implements EraCodec {
   forget(): void {
     this.current.forget();
   }
-  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities): Record<string, unknown> | undefined {
-    return this.current.requestParams(method, params, capabilities);
+  requestParams(method: string, params: Record<string, unknown> | undefined, capabilities?: ClientCapabilities, fresh?: boolean): Record<string, unknown> | undefined {
+    return this.current.requestParams(method, params, capabilities, fresh);
   }
   requestText(message: { jsonrpc: '2.0'; id: number | string; method: string; params?: Record<string, unknown> }): string | undefined {
     return this.current.requestText?.(message);
