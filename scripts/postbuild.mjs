@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { directImports } from './direct-imports.mjs';
 import { writeMetaValidators } from './meta-validators.mjs';
+import { writeServerJsonValidators } from './server-json-validator.mjs';
 import { writeSpecValidators } from './spec-validators.mjs';
 import { staticGraph } from './static-graph.mjs';
 
@@ -202,5 +203,7 @@ inlineRuntime(dist);
 writeMetaValidators(path.join(dist, 'schema'));
 // strict mode's validators of the spec schemas, generated once here rather than compiled in every check process
 writeSpecValidators(path.join(root, 'schema'), path.join(dist, 'schema'));
+// the registry's server.json validator, likewise (`registry show`, `mcp add --from-registry`)
+writeServerJsonValidators(path.join(root, 'schema'), path.join(dist, 'schema'));
 const cli = path.join(dist, 'cli', 'main.js');
 if (fs.existsSync(cli)) fs.chmodSync(cli, 0o755);

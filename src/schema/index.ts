@@ -14,6 +14,7 @@
  * - Compiled validators are cached by a hash of (dialect, options, schema text) in a bounded LRU.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { metaSchemaProblem, newAjv } from './ajv.js';
 import { Lru } from './cache.js';
@@ -122,6 +123,24 @@ function run(v: ValidateFunction, value: unknown): SchemaProblem[] {
 
 function toProblems(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   return (errors ?? []).slice(0, MAX_PROBLEMS).map((e) => ({ path: e.instancePath || '/', message: e.message ?? e.keyword }));
+}
+
+const require = createRequire(import.meta.url);
+
+/**
+ * A schema whose validator the build generated (ajv's standalone code in `file`, a CommonJS module
+ * exporting the validator, made with the options `build` compiles with), answering as a compiled
+ * one does; undefined when there is none (no build) or it does not load. Nothing is compiled.
+ */
+export function generatedSchema(file: string, dialect: Dialect): CompiledSchema | undefined {
+  let v: ValidateFunction;
+  try {
+    const m = require(file) as ValidateFunction & { default?: ValidateFunction };
+    v = m.default ?? m;
+  } catch {
+    return undefined;
+  }
+  return typeof v === 'function' ? { ok: true, dialect, validate: (value) => run(v, value) } : undefined;
 }
 
 /** Validates `value` against `schema`; never throws. */
