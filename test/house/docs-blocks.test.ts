@@ -21,13 +21,19 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATA_LANGS, projectBlocks, SCRIPT_LANGS, SHELL_LANGS, type DocBlock } from '../support/docs-blocks.js';
 import { createSandbox, ROOT, run, substitute, transpile, typeCheck, type RunResult, type Sandbox } from '../support/docs-sandbox.js';
 
 /** At most this many blocks may be `no-run` (today: the Quick start's `npm ci` lines). */
 const MAX_NO_RUN = 2;
 const BLOCK_TIMEOUT_MS = 90_000;
+/**
+ * Blocks run two at a time: each has its own directory and HOME and the servers they share answer
+ * any number of clients, and most of a block's time is waiting on its processes, so this file —
+ * the suite's longest — ends sooner without costing CPU.
+ */
+const BLOCKS_AT_ONCE = 2;
 
 const blocks = projectBlocks(ROOT);
 const RAN_BY = /(?:^|\s)ran-by:\s*(\S+)/;
@@ -99,22 +105,26 @@ describe('documentation code blocks (README.md, docs/*.md)', () => {
     expect(bad.map((b) => b.where)).toEqual([]);
   });
 
-  for (const b of runnable) {
-    it(`${b.where} (${b.lang}) runs`, async () => {
-      const { cwd, env } = sandbox.blockEnv(b.where);
-      const code = substitute(b.code, sandbox.substitutions);
-      let r: RunResult;
-      if (SHELL_LANGS.has(b.lang)) {
-        writeFileSync(join(cwd, 'block.sh'), code);
-        r = await run('bash', ['-e', '-o', 'pipefail', '-x', 'block.sh'], { cwd, env, timeoutMs: BLOCK_TIMEOUT_MS });
-      } else {
-        const js = b.lang === 'ts' || b.lang === 'typescript' ? transpile(code, 'block.mts') : code;
-        writeFileSync(join(cwd, 'block.mjs'), js);
-        r = await run(process.execPath, ['block.mjs'], { cwd, env, timeoutMs: BLOCK_TIMEOUT_MS });
-      }
-      expect(r.code, report(b, r)).toBe(0);
-    }, BLOCK_TIMEOUT_MS + 10_000);
-  }
+  describe('each runnable block', () => {
+    // the concurrent tests of this describe, BLOCKS_AT_ONCE at a time (vitest resets the config after the file)
+    beforeAll(() => vi.setConfig({ maxConcurrency: BLOCKS_AT_ONCE }));
+    for (const b of runnable) {
+      it.concurrent(`${b.where} (${b.lang}) runs`, async ({ expect }) => {
+        const { cwd, env } = sandbox.blockEnv(b.where);
+        const code = substitute(b.code, sandbox.substitutions);
+        let r: RunResult;
+        if (SHELL_LANGS.has(b.lang)) {
+          writeFileSync(join(cwd, 'block.sh'), code);
+          r = await run('bash', ['-e', '-o', 'pipefail', '-x', 'block.sh'], { cwd, env, timeoutMs: BLOCK_TIMEOUT_MS });
+        } else {
+          const js = b.lang === 'ts' || b.lang === 'typescript' ? transpile(code, 'block.mts') : code;
+          writeFileSync(join(cwd, 'block.mjs'), js);
+          r = await run(process.execPath, ['block.mjs'], { cwd, env, timeoutMs: BLOCK_TIMEOUT_MS });
+        }
+        expect(r.code, report(b, r)).toBe(0);
+      }, BLOCK_TIMEOUT_MS + 10_000);
+    }
+  });
 
   it("README's number of checks is what `mcpwire check --list` prints", async () => {
     const { cwd, env } = sandbox.blockEnv('check-list');
