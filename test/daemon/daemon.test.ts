@@ -83,6 +83,17 @@ async function startDaemon(b: Box, ...extra: string[]): Promise<StatusJson> {
   return daemonStatus(b);
 }
 
+const socketOf = (b: Box) => path.join(b.runtime, 'mcpwire', 'daemon.sock');
+
+/**
+ * The daemon of `b` running, for a describe that may run alone (`-t`): started when its socket is
+ * not there; after the first test it is (`daemon start` on a running daemon is a no-op, asserted
+ * once in "commands running at once…", so it is not run again for nothing).
+ */
+async function ensureDaemon(b: Box): Promise<void> {
+  if (!fs.existsSync(socketOf(b))) await mcpwire(b, ['daemon', 'start']);
+}
+
 const traceOf = (b: Box, id: string) => path.join(b.runtime, 'mcpwire', 'traces', `${id}.jsonl`);
 const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
 
@@ -93,7 +104,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const b of boxes) await mcpwire(b, ['daemon', 'stop']);
+  // a daemon the tests left running (its socket is there: a test stopped it, or its idle timeout did, otherwise)
+  for (const b of boxes) if (fs.existsSync(socketOf(b))) await mcpwire(b, ['daemon', 'stop']);
   killAll(pids);
   for (const b of boxes) fs.rmSync(b.dir, { recursive: true, force: true });
 }, 60_000);
@@ -161,7 +173,7 @@ const SAME: string[][] = [
 ];
 
 describe('mcpwire daemon: the commands print the same through it', () => {
-  beforeAll(() => mcpwire(main, ['daemon', 'start']), 60_000); // already running after the first test: a no-op
+  beforeAll(() => ensureDaemon(main), 60_000); // already running after the first test
   it.each(SAME.map((args) => [args.join(' '), args]))('%s: same stdout, stderr and exit code (plus the one notice line)', async (_, args) => {
     const direct = await mcpwire(main, ['--no-daemon', ...(args as string[])]);
     const viaDaemon = await mcpwire(main, args as string[]);
@@ -171,7 +183,7 @@ describe('mcpwire daemon: the commands print the same through it', () => {
 });
 
 describe('mcpwire daemon: control', () => {
-  beforeAll(() => mcpwire(main, ['daemon', 'start']), 60_000);
+  beforeAll(() => ensureDaemon(main), 60_000);
   it('Ctrl-C on a command cancels its call in the daemon (notifications/cancelled) and the server stays up', async () => {
     const before = await daemonStatus(main);
     const mockPid = before.servers.find((s) => s.id === 'mock')!.pid;
@@ -289,7 +301,7 @@ describe('mcpwire daemon: control', () => {
     const r = await mcpwire(main, ['daemon', 'stop']);
     expect([r.code, r.stdout]).toEqual([0, `daemon stopped (pid ${st.pid})\n`]);
     for (const s of st.servers) expect(await until(() => !alive(s.pid!), 10_000)).toBe(true);
-    expect(fs.existsSync(path.join(main.runtime, 'mcpwire', 'daemon.sock'))).toBe(false);
+    expect(fs.existsSync(socketOf(main))).toBe(false);
     const after = await mcpwire(main, ['daemon', 'status']);
     expect([after.code, after.stdout]).toEqual([1, 'no daemon running\n']);
     const direct = await mcpwire(main, ['call', 'counter', 'count']);
