@@ -133,16 +133,18 @@ describe('the packed package, installed outside the clone', () => {
     expect(demo.stdout).toMatch(/^connected to mcpwire-demo-server .* over stdio, protocol 2025-11-25/m);
     expect(demo.stdout).toMatch(/^progress → done 5 steps/m);
 
-    // --help names the manual by a path the user has: the installed package's docs/cli.md
-    const help = await run('npx', ['--no-install', 'mcpwire', '--help'], { cwd: project, env });
+    // --help names the manual by a path the user has: the installed package's docs/cli.md. Run by
+    // the installed bin npx ran above (npx's own start is an npm process, ~0.5 s of CPU, and that
+    // npx finds the installed bin is proved once, by `npx mcpwire demo`)
+    const bin = join(project, 'node_modules', '.bin', 'mcpwire');
+    const help = await run(bin, ['--help'], { cwd: project, env });
     expect(help.code, show(help)).toBe(0);
     const manual = /^every command and option: (.+)$/m.exec(help.stdout)?.[1];
     expect(manual, help.stdout).toBe(join(project, 'node_modules', 'mcpwire', 'docs', 'cli.md'));
     expect(readFileSync(manual!, 'utf8')).toMatch(/^## `status \[<id>\]`/m);
-    const demoHelp = await run('npx', ['--no-install', 'mcpwire', 'demo', '--help'], { cwd: project, env });
+    const demoHelp = await run(bin, ['demo', '--help'], { cwd: project, env });
     expect(demoHelp.stdout).toContain(`see ${manual}`);
 
-    const bin = join(project, 'node_modules', '.bin', 'mcpwire');
     const script = `
       const { connect } = await import('mcpwire');
       const { createHost } = await import('mcpwire/host');
