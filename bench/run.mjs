@@ -154,7 +154,8 @@ const pairs = (group, pair, name, num, den, metrics) =>
 const RATIOS = [
   ...pairs('stdio', RAW, 'mcpwire/raw', 'mcpwire-stdio-rawsrv', 'raw-stdio', [
     ['seq_cps', 'seq calls/s', '>=', 0.9],
-    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.15],
+    // sequentially the runtime's own pipe cost is the whole call: the goal is the raw client's within 5 %
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 1.05],
     ['conc_cps', 'c64 calls/s', '>=', 0.7],
     ['conc_client_cpu_us', 'client CPU/call c64', '<=', 1.15],
     ['blob_ms', '10 MiB result ms', '<=', 1.2],
@@ -199,7 +200,7 @@ const RATIOS = [
     ['conc_client_cpu_us', 'client CPU/call c64', '<=', 0.6],
   ]),
   ...pairs('tracing', SDK, 'traced mcpwire/untraced SDK', 'mcpwire-traced-stdio', 'sdk-stdio', [
-    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 0.8],
+    ['seq_client_cpu_us', 'client CPU/call seq', '<=', 0.75],
     ['conc_client_cpu_us', 'client CPU/call c64', '<=', 0.6],
   ]),
   // What the 2026-07-28 era costs the client per call against the 2025-11-25 handshake era (informative).
