@@ -5,7 +5,11 @@ import { SlowFirstSequencer } from './test/support/slow-first-sequencer.js';
 // it set (this machine's environment points it at the whole system bundle) every Node process the
 // suite starts parses that bundle first: 0.115 s of CPU for a bare `node -e 0` with it, 0.06 s
 // without, and the suite starts ~3,800 Node processes. Workers and every child inherit this
-// environment, so it is dropped once here.
+// environment, so it is dropped once here. npm is the one program the suite runs that may reach the
+// registry (test/house/package.test.ts installs the packed tarball): it gets the bundle back from
+// MCPWIRE_SUITE_EXTRA_CA_CERTS (without it, where the registry is reached through a proxy that
+// needs the bundle, npm's requests fail and retry: that file took 90-104 s instead of 28).
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined) process.env.MCPWIRE_SUITE_EXTRA_CA_CERTS ??= process.env.NODE_EXTRA_CA_CERTS;
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 /**

@@ -50,6 +50,8 @@ function userEnv(dir: string, cache: string, extra: NodeJS.ProcessEnv = {}): Nod
     MCPWIRE_CONFIG_PATH: join(home, '.config', 'mcpwire', 'config.json'),
     npm_config_cache: cache,
     npm_config_prefer_offline: 'true',
+    // the CA bundle of the user's environment, which the suite's own processes go without (vitest.config.ts)
+    ...(process.env.MCPWIRE_SUITE_EXTRA_CA_CERTS !== undefined ? { NODE_EXTRA_CA_CERTS: process.env.MCPWIRE_SUITE_EXTRA_CA_CERTS } : {}),
     npm_config_audit: 'false',
     npm_config_fund: 'false',
     npm_config_update_notifier: 'false',

@@ -73,4 +73,21 @@ describe("the shared project's guard (test/support/shared-guard.ts)", () => {
     }
     expect(changed(before, processState())).toEqual([]);
   });
+
+  it("leaves 'exit' and signal listeners alone: they run only at the process's end, and modules install them once per process", () => {
+    const before = processState();
+    const onEnd = () => {};
+    try {
+      process.on('exit', onEnd);
+      process.on('SIGTERM', onEnd);
+      process.on('uncaughtException', onEnd);
+      expect(changed(before, processState())).toEqual([
+        `process 'uncaughtException' listeners ${before.listeners.uncaughtException ?? 0} -> ${(before.listeners.uncaughtException ?? 0) + 1}`,
+      ]);
+    } finally {
+      process.off('exit', onEnd);
+      process.off('SIGTERM', onEnd);
+      process.off('uncaughtException', onEnd);
+    }
+  });
 });

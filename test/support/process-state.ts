@@ -1,7 +1,7 @@
 /**
  * What a test file can change for the files that run after it in the same worker (the `shared`
  * project of vitest.config.ts runs file after file in one process): fake timers, `process.env`,
- * process-level listeners, the exit code, the working directory, the umask, globals.
+ * process-level listeners (but 'exit' and signals), the exit code, the working directory, the umask, globals.
  * `processState()` reads it; `changed(before, after)` names what differs. The shared project's
  * setup file (shared-guard.ts) fails a file that leaves any of it changed, so a file that sets
  * one of these and restores it in afterEach/afterAll can share a worker.
@@ -34,6 +34,8 @@ export function processState(): ProcessState {
   };
 }
 
+const ONLY_AT_THE_END = /^(?:exit|SIG[A-Z0-9]+)$/;
+
 /** What differs between two readings, one line each (empty when nothing does). */
 export function changed(before: ProcessState, after: ProcessState): string[] {
   const out: string[] = [];
@@ -42,6 +44,10 @@ export function changed(before: ProcessState, after: ProcessState): string[] {
     if (before.env[k] !== after.env[k]) out.push(`process.env.${k} ${k in after.env ? (k in before.env ? 'changed' : 'added') : 'deleted'}`);
   }
   for (const e of new Set([...Object.keys(before.listeners), ...Object.keys(after.listeners)])) {
+    // 'exit' and signal listeners run only when the process ends or is signalled, so they change
+    // nothing a later file's tests see; modules install them once per process on first use
+    // (signal-exit's set of signals, the stdio transport's exit hooks), whichever file that is.
+    if (ONLY_AT_THE_END.test(e)) continue;
     const [b, a] = [before.listeners[e] ?? 0, after.listeners[e] ?? 0];
     if (a !== b) out.push(`process '${e}' listeners ${b} -> ${a}`);
   }
