@@ -108,6 +108,8 @@ describe('documentation code blocks (README.md, docs/*.md)', () => {
   describe('each runnable block', () => {
     // the concurrent tests of this describe, BLOCKS_AT_ONCE at a time (vitest resets the config after the file)
     beforeAll(() => vi.setConfig({ maxConcurrency: BLOCKS_AT_ONCE }));
+    // and back for the next file of this worker, not only by vitest's own reset
+    afterAll(() => vi.resetConfig());
     for (const b of runnable) {
       it.concurrent(`${b.where} (${b.lang}) runs`, async ({ expect }) => {
         const { cwd, env } = sandbox.blockEnv(b.where);
