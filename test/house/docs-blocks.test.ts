@@ -72,7 +72,7 @@ describe('documentation code blocks (README.md, docs/*.md)', () => {
     const head = readme.slice(0, readme.indexOf('## Quick start'));
     expect(head).toMatch(/\nmcpwire is a [^\n]*Model Context Protocol/);
     const quick = blocks.find((b) => b.file === 'README.md' && b.code.includes('npm test'))!;
-    expect(quick.code).toMatch(/npm test .*#.*about a quarter of an hour on 2 cores/);
+    expect(quick.code).toMatch(/npm test .*#.*about ten minutes on 2 cores/);
   });
 
   it('annotations are HTML comments before the fence, never words in the fence a reader sees', () => {
