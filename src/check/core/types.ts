@@ -83,6 +83,8 @@ export interface CheckReport {
 export const pass = (detail?: string): Verdict => (detail === undefined ? { status: 'pass' } : { status: 'pass', detail });
 export const skip = (detail: string): Verdict => ({ status: 'skip', detail });
 export const notApplicable = (why: string): Verdict => ({ status: 'skip', detail: `not applicable: ${why}` });
+/** Whether a verdict (or result) is a `notApplicable` one: the other era's or transport's check, not a blocked one. */
+export const isNotApplicable = (v: { status: string; detail?: string }): boolean => v.status === 'skip' && (v.detail ?? '').startsWith('not applicable');
 export function violated(detail: string, evidence?: unknown, extra: { level?: Level; clause?: string } = {}): Verdict {
   return { status: 'violated', detail, ...(evidence !== undefined ? { evidence } : {}), ...extra };
 }

@@ -2,7 +2,7 @@
  * Rendering a check report: a table for people (with the explanation and the offending message
  * under each failure/warning), stable JSON for machines, and the exit code rule.
  */
-import type { CheckReport, CheckResult, Status } from '../core/types.js';
+import { isNotApplicable, type CheckReport, type CheckResult, type Status } from '../core/types.js';
 
 const MARK: Record<Status, string> = { pass: 'PASS', fail: 'FAIL', warn: 'WARN', skip: 'SKIP', error: 'ERROR' };
 
@@ -22,9 +22,6 @@ function pad(rows: string[][]): string[] {
   return rows.map((cells) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
 }
 
-/** A check skipped because it is of the other era or the other transport (runner.ts says `not applicable: …`). */
-const notApplicable = (r: CheckResult): boolean => r.status === 'skip' && (r.detail ?? '').startsWith('not applicable');
-
 /**
  * The report as a table. Checks that do not apply to this server (the other era's, the other
  * transport's) are one line under the table unless `verbose` lists them as rows.
@@ -41,8 +38,8 @@ export function renderCheckReport(report: CheckReport, options: { verbose?: bool
   }
   lines.push('');
   const header = ['status', 'check', 'level', 'clause', 'detail'];
-  const hidden = options.verbose === true ? [] : report.results.filter(notApplicable);
-  const shown = hidden.length === 0 ? report.results : report.results.filter((r) => !notApplicable(r));
+  const hidden = options.verbose === true ? [] : report.results.filter(isNotApplicable);
+  const shown = hidden.length === 0 ? report.results : report.results.filter((r) => !isNotApplicable(r));
   lines.push(...pad([header, header.map((h) => '-'.repeat(h.length)), ...shown.map(row)]));
   if (hidden.length > 0) lines.push(`(${hidden.length} checks not applicable to this server — of the other era or transport — not shown; --verbose lists them, check --list names every check)`);
   const problems = report.results.filter((r) => r.status === 'fail' || r.status === 'warn' || r.status === 'error');

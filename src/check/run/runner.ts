@@ -17,7 +17,7 @@ import { resourcePromptChecks } from '../features/resources-prompts.js';
 import { toolChecks } from '../features/tools.js';
 import { appsChecks } from '../features/apps.js';
 import { trafficChecks } from '../basics/traffic.js';
-import { BlockedError, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from '../core/types.js';
+import { BlockedError, isNotApplicable, type CheckDef, type CheckReport, type CheckResult, type CheckSummary, type Verdict } from '../core/types.js';
 import { utilityChecks } from '../basics/utilities.js';
 import { aggregateChecks } from '../basics/aggregates.js';
 import { resourcePromptAggregates } from '../features/resources-prompts.js';
@@ -229,7 +229,7 @@ async function runOne(ctx: CheckContext, check: CheckDef): Promise<CheckResult> 
     ctx.releaseProbesLater();
   }
   // what the checks share goes on only after a check that passed or did not apply
-  ctx.checkEnded(errored === undefined && (verdict.status === 'pass' || (verdict.status === 'skip' && verdict.detail.startsWith('not applicable'))));
+  ctx.checkEnded(errored === undefined && (verdict.status === 'pass' || isNotApplicable(verdict)));
   const r = toResult(check, verdict, performance.now() - t0);
   return errored !== undefined ? { ...r, status: 'error', detail: errored } : r;
 }
