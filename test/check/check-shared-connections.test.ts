@@ -2,12 +2,13 @@
  * The connections and processes a battery shares: each start of a stdio server costs the
  * target's whole start-up, so the battery starts as few as keep every check's proof. Counted
  * here by the fixture noting its pid at start: the clean fixture's battery (the waiting checks
- * left out, as in check-violations.test.ts) starts it 5 times — the shared session (on the era
+ * left out, as in check-violations.test.ts) starts it 4 times — the shared session (on the era
  * probe's connection), the never-initialized connection (before-initialize, then the
- * unsupported-version initialize), elicitation's own connection (it declares elicitation), the
- * cancellation checks' own connection, and the raw stdio process. And sharing never carries one
- * check's finding into the next: a raw check sees only what the server wrote since it began, and
- * after a check that did not pass the next one starts the server again.
+ * unsupported-version initialize, answered with the version the session got, then handed on to
+ * the cancellation checks as their own connection), elicitation's own connection (it declares
+ * elicitation) and the raw stdio process. And sharing never carries one check's finding into the
+ * next: a raw check sees only what the server wrote since it began, and after a check that did
+ * not pass the next one starts the server again.
  *
  * The 2026-07-28 battery over stdio: the era is stateless, so its checks share one process (the
  * era probe's connection) — the clean modern mock's battery starts it 3 times: the shared
@@ -46,14 +47,14 @@ const SLOW = ['cancellation.honoured', 'progress', 'logging.level-filter'];
 const isObj = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null;
 
 describe('check: server starts per battery', () => {
-  it('the clean fixture: 5 starts, every check passing', { timeout: 120_000 }, async () => {
+  it('the clean fixture: 4 starts, every check passing', { timeout: 120_000 }, async () => {
     const pids = path.join(dir, 'battery');
     const r = await runChecks(counted(pids), { timeoutMs: 15_000, skip: SLOW });
     expect(r.results.filter((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error')).toEqual([]);
     for (const id of ['lifecycle.version-unknown', 'lifecycle.version-latest', 'lifecycle.before-initialize', 'cancellation.unknown-ignored', 'cancellation.race', 'transport.utf8', 'jsonrpc.batch-refused', 'jsonrpc.parse-error', 'elicitation.requests']) {
       expect(r.results.find((x) => x.id === id)?.status, id).toBe('pass');
     }
-    expect(started(pids)).toHaveLength(5);
+    expect(started(pids)).toHaveLength(4);
   });
 
   it('a server serving a request before initialize: the unsupported-version initialize gets a connection of its own', { timeout: 60_000 }, async () => {
@@ -65,6 +66,23 @@ describe('check: server starts per battery', () => {
     ]);
     // the session (on the era probe's connection), before-initialize's, version-unknown's own
     expect(started(pids)).toHaveLength(3);
+  });
+});
+
+describe('check: the unsupported-version initialize\'s connection, handed on to the cancellation checks', () => {
+  const only = ['lifecycle.version-unknown', 'cancellation.unknown-ignored', 'cancellation.race'];
+
+  it('after version-unknown passed, the cancellation checks go on on its connection; after it failed they start their own', { timeout: 60_000 }, async () => {
+    const clean = path.join(dir, 'handed-on');
+    const good = await runChecks(counted(clean), { timeoutMs: 15_000, only });
+    expect(good.results.map((x) => [x.id, x.status])).toEqual(only.map((id) => [id, 'pass']));
+    // the session (on the era probe's connection) and version-unknown's, which the cancellation checks share
+    expect(started(clean)).toHaveLength(2);
+    const echoing = path.join(dir, 'not-handed-on');
+    const bad = await runChecks(counted(echoing, 'version-echo-unknown'), { timeoutMs: 15_000, only });
+    expect(bad.results.map((x) => [x.id, x.status])).toEqual([['lifecycle.version-unknown', 'fail'], ['cancellation.unknown-ignored', 'pass'], ['cancellation.race', 'pass']]);
+    // version-unknown's connection (echoed 1999-01-01: not the session's version, and a violation) is not handed on
+    expect(started(echoing)).toHaveLength(3);
   });
 });
 

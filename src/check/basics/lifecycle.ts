@@ -5,7 +5,7 @@
  */
 import { LATEST_PROTOCOL_VERSION } from '../../mcp/versions.js';
 import type { CheckContext } from '../core/context.js';
-import { isObject } from '../core/context.js';
+import { isObject, OWN_CONNECTION } from '../core/context.js';
 import { blockedBy, describeOutcome, messageOf, type Outcome, type Probe } from '../core/probe.js';
 import { describeViolation, serverMessageViolations } from '../core/schema.js';
 import { BlockedError, notApplicable, pass, skip, violated, type CheckDef, type Verdict } from '../core/types.js';
@@ -170,20 +170,47 @@ function unknownVersionOutcome(ctx: CheckContext): Promise<Outcome> {
       const kept = ctx.take<Probe>(PRE_INIT);
       if (kept !== undefined && !kept.closed && kept.phase === 'pre-init') {
         const o = await kept.initialize(UNKNOWN_VERSION);
+        if (o.kind === 'result' || o.kind === 'error') return handOnOrClose(ctx, kept, o);
         ctx.later(kept.close());
-        if (o.kind === 'result' || o.kind === 'error') return o;
         ctx.traffic.forget(kept.id);
       } else if (kept !== undefined) ctx.later(kept.close());
       const probe = await ctx.openUnowned();
+      let o: Outcome | undefined;
       try {
-        return await probe.initialize(UNKNOWN_VERSION);
+        o = await probe.initialize(UNKNOWN_VERSION);
+        return o;
       } finally {
-        ctx.later(probe.close());
+        if (o !== undefined) handOnOrClose(ctx, probe, o);
+        else ctx.later(probe.close());
       }
     })();
     unknownOutcomes.set(ctx, p);
   }
   return p;
+}
+
+/**
+ * After the unsupported-version initialize on a stdio connection: hands the connection on to the
+ * checks that want an initialized connection of their own (cancellation, the log filter;
+ * OWN_CONNECTION) instead of starting the server for them, when it is in the state their own
+ * initialize would leave — refused with an error (never initialized: they initialize it), or
+ * answered with the very version the shared session got for the latest revision, which they
+ * ask for (only `notifications/initialized` is left). Taken only if the check now running ends
+ * clean (`handOn`); else, and in every other case, closed.
+ */
+function handOnOrClose(ctx: CheckContext, probe: Probe, o: Outcome): Outcome {
+  const session = ctx.firstSession;
+  const asksLatest = (ctx.options.protocolVersion ?? LATEST_PROTOCOL_VERSION) === LATEST_PROTOCOL_VERSION;
+  const sameVersion =
+    o.kind === 'result' && asksLatest && session?.init.kind === 'result' && typeof o.result.protocolVersion === 'string' && o.result.protocolVersion === session.protocolVersion;
+  if (ctx.isHttp || probe.closed || (o.kind !== 'error' && !sameVersion)) {
+    ctx.later(probe.close());
+    return o;
+  }
+  // refused: the connection is back where it began, never initialized
+  if (o.kind === 'error') probe.phase = 'pre-init';
+  ctx.handOn(OWN_CONNECTION, probe);
+  return o;
 }
 
 const versionLatest: CheckDef = {

@@ -4,7 +4,7 @@
  * time; without one they are "not applicable".
  */
 import type { CheckContext } from '../core/context.js';
-import { isObject } from '../core/context.js';
+import { isObject, OWN_CONNECTION as OWN } from '../core/context.js';
 import { declared } from '../core/lists.js';
 import { describeOutcome, messageOf, type Outcome, type Probe, type Recorded } from '../core/probe.js';
 import { pickSlowTool } from '../features/tools.js';
@@ -208,14 +208,15 @@ function lastOut(ctx: CheckContext, probe: number, kind: string): { id?: string 
   return undefined;
 }
 
-const OWN = 'utilities-connection';
-
 /**
  * Runs `fn` on an initialized connection of its own (so a check that may kill the server leaves
  * the shared session alone). The checks here that need one share it: the next gets it only when
  * the check before passed on it and it is still open — after a violation (or a skip, an error)
  * the next starts the server again, so no check's verdict rests on what another provoked. Each
- * judges only its own requests and what came after them.
+ * judges only its own requests and what came after them. It may be the connection of
+ * lifecycle.version-unknown's initialize, handed on after that check passed: refused (never
+ * initialized, so it is initialized here) or answered with the version this connection's own
+ * initialize gets (so only `notifications/initialized` is left to send).
  */
 async function onOwnConnection(ctx: CheckContext, fn: (probe: Probe) => Promise<Verdict>): Promise<Verdict> {
   let probe = ctx.kept<Probe>(OWN);
@@ -230,7 +231,7 @@ async function onOwnConnection(ctx: CheckContext, fn: (probe: Probe) => Promise<
       const init = await probe.initialize();
       if (init.kind !== 'result') throw new BlockedError(`blocked: initialize got ${describeOutcome(init)} (see lifecycle.initialize-result)`);
       await probe.initialized();
-    }
+    } else if (probe.phase === 'initializing') await probe.initialized();
     verdict = await fn(probe);
     return verdict;
   } finally {

@@ -44,6 +44,13 @@ interface SharedWire {
 
 const SHARED_WIRE = 'modern-wire';
 
+/**
+ * The handshake era's initialized connection of the checks that may kill the server
+ * (cancellation, the log filter: src/check/basics/utilities.ts), kept under this key; the
+ * unsupported-version initialize's connection is handed on to them (`handOn()`).
+ */
+export const OWN_CONNECTION = 'utilities-connection';
+
 export interface CheckOptions {
   /** Default per-request timeout (ms). */
   timeoutMs: number;
@@ -137,6 +144,8 @@ export class CheckContext {
   private readonly closing = new Set<Promise<unknown>>();
   private readonly memos = new Map<string, Promise<unknown>>();
   private sharedOpening: Promise<Probe> | undefined;
+  /** Keys the check now running kept with handOn(): dropped by checkEnded() unless it ended clean. */
+  private readonly handing = new Set<string>();
 
   constructor(
     readonly target: ServerConfig,
@@ -185,6 +194,16 @@ export class CheckContext {
     const before = this.keptBy.get(key);
     if (before !== undefined && before !== r) this.later(before.close());
     this.keptBy.set(key, r);
+  }
+
+  /**
+   * Keeps `r` under `key` for a later check only if the check now running ends clean (passed or
+   * did not apply, `checkEnded()`): after a violation, a skip or an error the next check that
+   * wants one starts the server afresh, so no verdict rests on what another check provoked.
+   */
+  handOn(key: string, r: { close(): Promise<unknown> }): void {
+    this.keep(key, r);
+    this.handing.add(key);
   }
 
   /** Takes what is kept under `key` out of the context (the caller closes it now). */
@@ -243,12 +262,14 @@ export class CheckContext {
 
   /**
    * The runner's word that a check ended: `clean` when it passed or did not apply, without a
-   * checker error. The shared modern connection goes on to the next check only after a clean
+   * checker error. What it kept with handOn() goes on only when it ended clean. The shared modern connection goes on to the next check only after a clean
    * check whose every request on it was answered; after a violation, a timeout, an unanswered
    * request or a dead process the next check starts the server afresh, so no verdict rests on
    * what another check provoked.
    */
   checkEnded(clean: boolean): void {
+    for (const key of this.handing) if (!clean) this.drop(key);
+    this.handing.clear();
     const s = this.kept<SharedWire>(SHARED_WIRE);
     if (s === undefined || !s.touched) return;
     if (!clean || s.unsure || s.probe.closed) this.drop(SHARED_WIRE);
