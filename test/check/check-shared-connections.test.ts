@@ -84,6 +84,40 @@ describe('check: the unsupported-version initialize\'s connection, handed on to 
     // version-unknown's connection (echoed 1999-01-01: not the session's version, and a violation) is not handed on
     expect(started(echoing)).toHaveLength(3);
   });
+
+  it('a refused unsupported version: its connection is handed on; a server that takes one initialize per connection gets the cancellation checks a fresh one', { timeout: 60_000 }, async () => {
+    // Refuses an unsupported version with an error, and any second initialize on one connection.
+    const server = path.join(dir, 'init-once.mjs');
+    fs.writeFileSync(server, `
+      import readline from 'node:readline';
+      import fs from 'node:fs';
+      fs.appendFileSync(process.env.PIDS, process.pid + '\\n');
+      let inits = 0;
+      const send = (m) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\\n');
+      readline.createInterface({ input: process.stdin }).on('line', (line) => {
+        const m = JSON.parse(line);
+        if (m.id === undefined || m.method === undefined) return;
+        if (m.method === 'initialize') {
+          inits += 1;
+          if (m.params.protocolVersion !== '2025-11-25') send({ id: m.id, error: { code: -32602, message: 'Unsupported protocol version', data: { supported: ['2025-11-25'] } } });
+          else if (inits > 1 && process.env.ONCE === '1') send({ id: m.id, error: { code: -32600, message: 'already initializing on this connection' } });
+          else send({ id: m.id, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'init-once', version: '1.0.0' } } });
+        } else if (m.method === 'ping') send({ id: m.id, result: {} });
+        else send({ id: m.id, error: { code: -32601, message: 'Method not found' } });
+      });`);
+    const target = (pids: string, once: boolean) => ({ transport: 'stdio' as const, id: 'init-once', command: process.execPath, args: [server], env: { PIDS: pids, ONCE: once ? '1' : '0' } });
+    const expected = [['lifecycle.version-unknown', 'pass'], ['cancellation.unknown-ignored', 'pass'], ['cancellation.race', 'pass']];
+    const lenient = path.join(dir, 'refused-handed-on');
+    const a = await runChecks(target(lenient, false), { timeoutMs: 15_000, only });
+    expect(a.results.map((x) => [x.id, x.status])).toEqual(expected);
+    // the session and version-unknown's (refused, so never initialized: the cancellation checks initialize it)
+    expect(started(lenient)).toHaveLength(2);
+    const once = path.join(dir, 'refused-init-once');
+    const b = await runChecks(target(once, true), { timeoutMs: 15_000, only });
+    expect(b.results.map((x) => [x.id, x.status])).toEqual(expected);
+    // its second initialize refused there, the cancellation checks start the server as they did before
+    expect(started(once)).toHaveLength(3);
+  });
 });
 
 describe('check: the raw stdio process the raw checks share', () => {

@@ -220,15 +220,25 @@ function lastOut(ctx: CheckContext, probe: number, kind: string): { id?: string 
  */
 async function onOwnConnection(ctx: CheckContext, fn: (probe: Probe) => Promise<Verdict>): Promise<Verdict> {
   let probe = ctx.kept<Probe>(OWN);
-  if (probe === undefined || probe.closed) {
+  let reused = true;
+  const fresh = async (): Promise<Probe> => {
+    reused = false;
     ctx.drop(OWN);
-    probe = await ctx.openUnowned();
-    ctx.keep(OWN, probe);
-  }
+    const p = await ctx.openUnowned();
+    ctx.keep(OWN, p);
+    return p;
+  };
+  if (probe === undefined || probe.closed) probe = await fresh();
   let verdict: Verdict | undefined;
   try {
     if (probe.phase === 'pre-init') {
-      const init = await probe.initialize();
+      let init = await probe.initialize();
+      // A handed-on connection whose unsupported-version initialize was refused: a server may not
+      // take a second initialize there; these checks then get the fresh connection they had before.
+      if (init.kind !== 'result' && reused) {
+        probe = await fresh();
+        init = await probe.initialize();
+      }
       if (init.kind !== 'result') throw new BlockedError(`blocked: initialize got ${describeOutcome(init)} (see lifecycle.initialize-result)`);
       await probe.initialized();
     } else if (probe.phase === 'initializing') await probe.initialized();
