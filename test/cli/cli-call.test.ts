@@ -62,37 +62,51 @@ describe('mcpwire call on server-everything', { timeout: 120_000 }, () => {
     expect(saved, blob.stdout).toBeDefined();
     expect(fs.statSync(saved!).size).toBeGreaterThan(0);
   });
+});
+
+/**
+ * mcpwire's own handling of a call's result, arguments and names, the same with any server: on the
+ * mock, whose start costs a fifth of server-everything's CPU (its own tools are the describe above's).
+ */
+describe('mcpwire call: structuredContent, --args and tool names, on any server (the mock)', { timeout: 120_000 }, () => {
+  const sb = sandbox();
+  const record = path.join(sb.dir, 'record.jsonl');
+  writeJson(sb.projectFile, { version: 1, mcp: { servers: { m: { transport: 'stdio', command: node, args: [mockJs], env: { MOCK_RECORD: record } } } } });
 
   it('structuredContent is not printed by default when content is there; --structured and --json give it', async () => {
-    const r = await run(sb, ['call', 'everything', 'get-structured-content', 'location=Chicago']);
+    const r = await run(sb, ['call', 'm', 'structured', 'text=Chicago']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('structuredContent');
-    const s = await run(sb, ['call', 'everything', 'get-structured-content', 'location=Chicago', '--structured']);
-    expect(Object.keys(JSON.parse(s.stdout)).sort()).toEqual(['conditions', 'humidity', 'temperature']);
-    const j = await run(sb, ['call', 'everything', 'get-structured-content', 'location=Chicago', '--json']);
-    expect(JSON.parse(j.stdout)).toHaveProperty('structuredContent.temperature');
-    expect((await run(sb, ['call', 'everything', 'get-sum', 'a=1', 'b=1', '--raw', '--text'])).code).toBe(2);
+    const s = await run(sb, ['call', 'm', 'structured', 'text=Chicago', '--structured']);
+    expect(JSON.parse(s.stdout)).toEqual({ text: 'Chicago', length: 7, upper: 'CHICAGO' });
+    const j = await run(sb, ['call', 'm', 'structured', 'text=Chicago', '--json']);
+    expect(JSON.parse(j.stdout)).toHaveProperty('structuredContent.upper', 'CHICAGO');
+    expect((await run(sb, ['call', 'm', 'add', 'a=1', 'b=1', '--raw', '--text'])).code).toBe(2);
   });
 
   it('--args @file.json and --args - (stdin); key=value wins over --args', async () => {
     const file = path.join(sb.dir, 'args.json');
     fs.writeFileSync(file, '{"a": 40, "b": 2}');
-    const f = await run(sb, ['call', 'everything', 'get-sum', '--args', `@${file}`]);
-    expect(f).toMatchObject({ code: 0, stdout: 'The sum of 40 and 2 is 42.\n' });
-    const stdin = await run(sb, ['call', 'everything', 'get-sum', '--args', '-'], { input: '{"a": 1, "b": 2}' });
-    expect(stdin).toMatchObject({ code: 0, stdout: 'The sum of 1 and 2 is 3.\n' });
-    const both = await run(sb, ['call', 'everything', 'get-sum', '--args', '{"a":1,"b":2}', 'b=10']);
-    expect(both.stdout).toBe('The sum of 1 and 10 is 11.\n');
-    const missing = await run(sb, ['call', 'everything', 'get-sum', '--args', '@/no/such/file.json']);
+    const f = await run(sb, ['call', 'm', 'add', '--args', `@${file}`]);
+    expect(f).toMatchObject({ code: 0, stdout: '42\n' });
+    const stdin = await run(sb, ['call', 'm', 'add', '--args', '-'], { input: '{"a": 1, "b": 2}' });
+    expect(stdin).toMatchObject({ code: 0, stdout: '3\n' });
+    const both = await run(sb, ['call', 'm', 'add', '--args', '{"a":1,"b":2}', 'b=10']);
+    expect(both.stdout).toBe('11\n');
+    const missing = await run(sb, ['call', 'm', 'add', '--args', '@/no/such/file.json']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--args @/no/such/file.json: cannot read the file (ENOENT)');
   });
 
   it('an unknown tool gets "did you mean"; nothing is called', async () => {
-    const r = await run(sb, ['call', 'everything', 'get-summ', 'a=1', 'b=2']);
+    const received = () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8') : '');
+    const before = received();
+    const r = await run(sb, ['call', 'm', 'addd', 'a=1', 'b=2']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('unknown tool "get-summ" on server "everything" (did you mean "get-sum"?)');
+    expect(r.stderr).toContain('unknown tool "addd" on server "m" (did you mean "add"?)');
     expect(r.stdout).toBe('');
+    expect(received().slice(before.length)).toContain('tools/list');
+    expect(received().slice(before.length)).not.toContain('tools/call');
   });
 });
 
