@@ -22,12 +22,15 @@ const PROBE = String.raw`<!doctype html><html><head><meta charset="utf-8"><title
   let id = 0; const pending = {};
   const req = (method, params) => new Promise((res) => { const i = ++id; pending[i] = res; send({ jsonrpc: '2.0', id: i, method, params }); });
   const log = (s) => { const p = document.createElement('pre'); p.textContent = s; document.body.appendChild(p); };
-  document.addEventListener('securitypolicyviolation', (e) => log('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI));
+  // The browser queues the violation event as a task of its own: it may come after fetch() has
+  // failed, so the fetch action waits for it (bounded) before it says it is done.
+  let violated; const violation = new Promise((res) => { violated = res; });
+  document.addEventListener('securitypolicyviolation', (e) => { log('CSP violation: ' + e.violatedDirective + ' ' + e.blockedURI); violated(); });
   async function run(action) {
     if (action === 'call-app-only') log('app-only: ' + JSON.stringify(await req('tools/call', { name: 'refresh', arguments: {} })));
     if (action === 'call-model-only') log('model-only: ' + JSON.stringify(await req('tools/call', { name: 'model_only', arguments: {} })));
     if (action === 'call-other') log('other: ' + JSON.stringify(await req('tools/call', { name: 'other_tool', arguments: {} })));
-    if (action === 'fetch') { try { await fetch('http://127.0.0.1:9/undeclared'); log('fetch: done'); } catch (err) { log('fetch: failed ' + err.message); } }
+    if (action === 'fetch') { try { await fetch('http://127.0.0.1:9/undeclared'); log('fetch: done'); } catch (err) { log('fetch: failed ' + err.message); } await Promise.race([violation, new Promise((res) => setTimeout(res, 5000))]); }
     if (action === 'open-link') log('open-link: ' + JSON.stringify(await req('ui/open-link', { url: 'https://example.com/docs?from=probe' })));
     if (action === 'flood') for (let i = 0; i < 3000; i++) send({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'flood ' + i } });
     log('done ' + action);
