@@ -27,7 +27,7 @@ const src = path.join(root, 'src');
 function entries() {
   const names = [
     'index', 'host-api', 'check-api', 'serve-api', 'trace-api', 'apps-api',
-    'cli/main', 'cli/demo-server/main', 'daemon/main',
+    'cli/main', 'cli/run', 'cli/demo-server/main', 'daemon/main',
     // modules that tests and the benches (bench/micro.mjs, scripts/*-bench.mjs) load by path
     'auth/file-store', 'trace/tracer', 'trace/redact', 'transport/streamable-http',
     'jsonrpc/framer', 'protocol/registry', 'protocol/connection', 'host/search/tool-index',

@@ -34,6 +34,7 @@ import { UsageError } from './args.js';
 import { safeText } from './output.js';
 import { loginHint } from './login-hint.js';
 import { serverOutputOf } from './server-output.js';
+import { perRun } from './run-state.js';
 
 /** A failure to report on stderr with exit code 1 (not a usage error). */
 export class CliFailure extends Error {}
@@ -69,6 +70,9 @@ export function parseScope<T extends string>(flags: ConfigFlags, allowed: readon
 
 /** The config's `mcp.store` of the command's config (set by `loadView`). */
 let configuredStore: string | undefined;
+perRun(() => {
+  configuredStore = undefined;
+});
 
 /**
  * The host's OAuth options for this command: the token store the config names (`mcp.store`;

@@ -13,6 +13,7 @@ import { connectDaemon, fingerprint, openRemote, remoteHost } from '../daemon-ap
 import type { TargetFlags } from './target.js';
 import { noteConfigured } from './login-hint.js';
 import { openRemembering } from './era-memory.js';
+import { perRun } from './run-state.js';
 
 type Flags = TargetFlags & { 'no-daemon'?: boolean };
 
@@ -23,6 +24,9 @@ export function daemonAllowed(flags: Flags, env: NodeJS.ProcessEnv = process.env
 }
 
 let told = false;
+perRun(() => {
+  told = false;
+});
 /** Says once per command, on stderr, that the daemon served it. */
 function notice(pid: number): void {
   if (told) return;

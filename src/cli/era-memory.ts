@@ -8,8 +8,13 @@ import type { ClientOptions, McpClient } from '../index.js';
 import { authStore, EraFile, eraMemoryPath, sharedErasOf, withSharedEras, type EraMemory, type ResolvedServer } from '../host-api.js';
 import { programPrint } from '../daemon-api.js';
 import { cliAuth } from './config-target.js';
+import { perRun } from './run-state.js';
 
 let memory: EraMemory | undefined;
+// the next run may have another home, config or store
+perRun(() => {
+  memory = undefined;
+});
 
 /**
  * The one era memory of this process, or undefined when turned off: on a Redis store

@@ -6,6 +6,7 @@
  */
 import { isMcpWireError } from '../index.js';
 import type { ResolvedServer } from '../host-api.js';
+import { perRun } from './run-state.js';
 
 /** Whether the server's config sets an `Authorization` header itself (then OAuth is not how it authenticates). */
 export function staticAuthorization(server: ResolvedServer): boolean {
@@ -19,6 +20,7 @@ export function canLogIn(server: ResolvedServer): boolean {
 
 /** Configured servers this command connected that `mcpwire login` can authorize. */
 const loginable = new Set<string>();
+perRun(() => loginable.clear());
 
 /** Notes a configured server the command connects (daemon-client.ts). */
 export function noteConfigured(server: ResolvedServer): void {

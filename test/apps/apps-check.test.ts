@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { node, root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { node, root } from '../support/cli-process.js';
 
 const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
 const BUGS: Record<string, string> = {
@@ -52,7 +53,7 @@ interface Report {
   servers: { id: string; report: { results: { id: string; status: string; detail?: string }[] } }[];
 }
 async function apps(): Promise<Map<string, Map<string, string>>> {
-  const r = await runCli(['check', '--all', '--config', config, '--only', 'apps', '--json'], { timeoutMs: 280_000 });
+  const r = await runCliHere(['check', '--all', '--config', config, '--only', 'apps', '--json'], { timeoutMs: 280_000 });
   const out = new Map<string, Map<string, string>>();
   for (const s of (JSON.parse(r.stdout) as Report).servers) out.set(s.id, new Map(s.report.results.map((x) => [x.id, x.status])));
   return out;

@@ -7,7 +7,6 @@
  * the dump). Scanned: the trace file, the library host's tool results, `status()` and events,
  * and stdout/stderr of the CLI (`npm run build` first).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { createHost, publicToolName, type ResolvedServer } from '../../src/host/
 import { sessionTag } from '../../src/trace/tracer.js';
 // @ts-expect-error plain JavaScript fixture without type declarations
 import { formsOf, startSecretHttpServer } from '../fixtures/secret-echo-server.mjs';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 const fixture = path.join(root, 'test/fixtures/secret-echo-server.mjs');
@@ -147,12 +147,7 @@ describe('the CLI prints no configured secret and its traces hold none', { timeo
   const globalFile = path.join(dir, 'global', 'config.json');
   const trace = path.join(dir, 'cli-trace.jsonl');
   const env = () => ({ ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: globalFile, MCPWIRE_TRACE: trace });
-  const run = (args: string[]): Promise<Run> =>
-    new Promise((resolve) => {
-      execFile(process.execPath, [cli, ...args], { cwd: home, timeout: 60_000, env: env() }, (err, stdout, stderr) => {
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-      });
-    });
+  const run = (args: string[]): Promise<Run> => runCliHere(args, { cwd: home, env: env() });
 
   it('status, mcp list (URL query values), tools and failing calls (crash with an env dump, HTTP 500) over stdio and HTTP', async () => {
     if (!fs.existsSync(cli)) throw new Error('dist/cli/main.js missing: run npx tsc -p tsconfig.build.json && node scripts/postbuild.mjs');

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { cli, runCli, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { cli, type CliRun } from '../support/cli-process.js';
 import { findAll, parseXml } from '../support/xml.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +21,7 @@ const node = process.execPath;
 const fx = (bug?: string) => `${JSON.stringify(node)} ${JSON.stringify(FIXTURE)}${bug ? ` --bug=${bug}` : ''}`;
 
 async function run(args: string[], cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-cli-'))): Promise<CliRun & { cwd: string }> {
-  const r = await runCli(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 170_000 });
+  const r = await runCliHere(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 170_000 });
   return { ...r, cwd };
 }
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { type CliRun } from '../support/cli-process.js';
 import { findAll, parseXml } from '../support/xml.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -20,7 +21,7 @@ const T = { timeout: 120_000 };
 
 async function run(args: string[]): Promise<CliRun & { cwd: string }> {
   const cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-modern-cli-'));
-  const r = await runCli(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 110_000 });
+  const r = await runCliHere(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 110_000 });
   return { ...r, cwd };
 }
 

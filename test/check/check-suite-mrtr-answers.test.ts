@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 import { findAll, parseXml } from '../support/xml.js';
 import { ALL_CHECKS, runChecks, type CheckReport, type CheckResult } from '../../src/check-api.js';
 import { BUGS } from '../../mock-servers/check-modern/bugs.mjs';
@@ -177,7 +177,7 @@ describe.concurrent('check: the suite MRTR fixtures answered well', () => {
     const args = ['check', '--stdio', stdio, '--only', 'modern.input-rounds,modern.request-state-integrity,modern.input-all-answered'];
     const env = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.config') };
     // the table and the --json/--junit run are independent: at once
-    const [text, json] = await Promise.all([runCli(args, { cwd, env, timeoutMs: 110_000 }), runCli([...args, '--json', '--junit', 'out.xml'], { cwd, env, timeoutMs: 110_000 })]);
+    const [text, json] = await Promise.all([runCliHere(args, { cwd, env, timeoutMs: 110_000 }), runCliHere([...args, '--json', '--junit', 'out.xml'], { cwd, env, timeoutMs: 110_000 })]);
     expect(text.code, text.stderr).toBe(1);
     expect(text.stdout).toMatch(/^FAIL\s+modern\.input-rounds\s+MUST\s+basic#27\s+a multi-round request goes on/m);
     expect(text.stdout).toMatch(/^PASS\s+modern\.input-all-answered\s+SHOULD\s+basic\.patterns\.mrtr#25\s+3 inputs answered at once/m);

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSurfaces, takeSnapshot, type Surface } from '../../src/check/run/snapshot.js';
 import { startModernHttpMock, type ModernHttpMock } from '../../mock-servers/modern/http-server.mjs';
-import { node, root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { node, root } from '../support/cli-process.js';
 
 const STDIO = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 const mocks: ModernHttpMock[] = [];
@@ -32,12 +33,12 @@ describe('snapshot of a 2026-07-28-only server', () => {
   it('over stdio (the CLI), with and without --protocol-version 2026-07-28; snapshot diff of the two: no changes', { timeout: 60_000 }, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-snapshot-eras-'));
     const cmd = `${JSON.stringify(node)} ${JSON.stringify(STDIO)}`;
-    const a = await runCli(['snapshot', '--stdio', cmd, '-o', path.join(dir, 'a.json')]);
+    const a = await runCliHere(['snapshot', '--stdio', cmd, '-o', path.join(dir, 'a.json')]);
     expect(a.code, a.stderr).toBe(0);
-    const b = await runCli(['snapshot', '--stdio', cmd, '--protocol-version', '2026-07-28', '-o', path.join(dir, 'b.json')]);
+    const b = await runCliHere(['snapshot', '--stdio', cmd, '--protocol-version', '2026-07-28', '-o', path.join(dir, 'b.json')]);
     expect(b.code, b.stderr).toBe(0);
     expectModernSurface(JSON.parse(readFileSync(path.join(dir, 'a.json'), 'utf8')) as Surface);
-    const d = await runCli(['snapshot', 'diff', path.join(dir, 'a.json'), path.join(dir, 'b.json')]);
+    const d = await runCliHere(['snapshot', 'diff', path.join(dir, 'a.json'), path.join(dir, 'b.json')]);
     expect(d.code, d.stderr).toBe(0);
     expect(d.stdout).toBe('no changes\n');
   });
@@ -52,7 +53,7 @@ describe('snapshot of a 2026-07-28-only server', () => {
   });
 
   it('a pinned handshake version it refuses is a clear error naming what it supports', { timeout: 30_000 }, async () => {
-    const r = await runCli(['snapshot', '--stdio', `${JSON.stringify(node)} ${JSON.stringify(STDIO)}`, '--protocol-version', '2025-11-25']);
+    const r = await runCliHere(['snapshot', '--stdio', `${JSON.stringify(node)} ${JSON.stringify(STDIO)}`, '--protocol-version', '2025-11-25']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/snapshot of .*refused protocol version 2025-11-25.*supports 2026-07-28/);
     expect(r.stderr).not.toContain('lifecycle.initialize-result');

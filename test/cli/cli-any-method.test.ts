@@ -9,7 +9,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli, killAll, node, root, runCli, until } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { cli, killAll, node, root, until } from '../support/cli-process.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-any-method-'));
 const scenario = path.join(dir, 'scenario.json');
@@ -36,44 +37,44 @@ afterAll(() => killAll(pids));
 
 describe('CLI: every method', { timeout: 60_000 }, () => {
   it('request <method> [params]: any method, its raw result as JSON; params inline or from @file; a server error fails', async () => {
-    const list = await runCli([...server, 'request', 'tools/list']);
+    const list = await runCliHere([...server, 'request', 'tools/list']);
     expect(list.code, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain('echo');
     const file = path.join(dir, 'params.json');
     writeFileSync(file, JSON.stringify({ uri: 'mem://readme' }));
-    const read = await runCli([...server, 'request', 'resources/read', `@${file}`]);
+    const read = await runCliHere([...server, 'request', 'resources/read', `@${file}`]);
     expect(read.code, read.stderr).toBe(0);
     expect(JSON.parse(read.stdout)).toMatchObject({ contents: [{ uri: 'mem://readme', text: 'Hello from the mock server.' }] });
-    const inline = await runCli([...server, 'request', 'tools/call', '{"name":"add","arguments":{"a":2,"b":3}}']);
+    const inline = await runCliHere([...server, 'request', 'tools/call', '{"name":"add","arguments":{"a":2,"b":3}}']);
     expect(JSON.parse(inline.stdout)).toMatchObject({ content: [{ type: 'text', text: '5' }] });
-    const unknown = await runCli([...server, 'request', 'no/such-method']);
+    const unknown = await runCliHere([...server, 'request', 'no/such-method']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/-32601/);
-    const bad = await runCli([...server, 'request', 'tools/list', '[1]']);
+    const bad = await runCliHere([...server, 'request', 'tools/list', '[1]']);
     expect(bad.code).toBe(2);
   });
 
   it('ping: the round trip, or --json {ok, ms}', async () => {
-    const r = await runCli([...server, 'ping', '--json']);
+    const r = await runCliHere([...server, 'ping', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, ms: expect.any(Number) });
   });
 
   it('complete --prompt / --resource: the values for a prefix, one a line; neither or both is a usage error', async () => {
-    const p = await runCli([...server, 'complete', '--prompt', 'greet', 'name', 'Al']);
+    const p = await runCliHere([...server, 'complete', '--prompt', 'greet', 'name', 'Al']);
     expect(p.code, p.stderr).toBe(0);
     expect(p.stdout).toBe('Alice\nAlan\n');
-    const t = await runCli([...server, 'complete', '--resource', 'mem://notes/{id}', 'id', '4', '--json']);
+    const t = await runCliHere([...server, 'complete', '--resource', 'mem://notes/{id}', 'id', '4', '--json']);
     expect(JSON.parse(t.stdout)).toMatchObject({ completion: { values: ['42'] } });
-    expect((await runCli([...server, 'complete', 'name', 'Al'])).code).toBe(2);
+    expect((await runCliHere([...server, 'complete', 'name', 'Al'])).code).toBe(2);
   });
 
   it('log-level <level>: set, and the log messages of the session on stderr; an unknown level is a usage error', async () => {
-    const r = await runCli([...server, 'log-level', 'debug']);
+    const r = await runCliHere([...server, 'log-level', 'debug']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/set to debug/);
     expect(r.stderr).toMatch(/log debug db: hello at debug/);
-    const bad = await runCli([...server, 'log-level', 'loud']);
+    const bad = await runCliHere([...server, 'log-level', 'loud']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown level "loud"/);
   });
@@ -92,7 +93,7 @@ describe('CLI: every method', { timeout: 60_000 }, () => {
   });
 
   it('--help lists them', async () => {
-    const r = await runCli(['--help']);
+    const r = await runCliHere(['--help']);
     for (const c of ['request', 'ping', 'complete', 'log-level', 'watch']) expect(r.stdout).toMatch(new RegExp(`^  ${c} `, 'm'));
   });
 });

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { node, root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { node, root } from '../support/cli-process.js';
 
 const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
 
@@ -26,7 +27,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[]) => runCli(args, { cwd: proj, env });
+const run = (args: string[]) => runCliHere(args, { cwd: proj, env });
 const writeFile = (name: string, doc: unknown): string => {
   const file = path.join(dir, name);
   fs.writeFileSync(file, JSON.stringify(doc, null, 2));

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 const everything = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'))} stdio`;
@@ -33,7 +33,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: proj, env: { ...baseEnv, ...env } });
+const run = (args: string[], env: Record<string, string> = {}) => runCliHere(args, { cwd: proj, env: { ...baseEnv, ...env } });
 const projectConfig = () => JSON.parse(fs.readFileSync(path.join(proj, '.mcpwire', 'config.json'), 'utf8')) as { mcp: { servers: Record<string, unknown> } };
 const writeGlobal = (servers: Record<string, unknown>) => {
   fs.mkdirSync(path.dirname(globalFile), { recursive: true });

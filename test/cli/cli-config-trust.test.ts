@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { node, root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { node, root } from '../support/cli-process.js';
 
 const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
 
@@ -29,7 +30,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: proj, env: { ...env, ...extra } });
+const run = (args: string[], extra: NodeJS.ProcessEnv = {}) => runCliHere(args, { cwd: proj, env: { ...env, ...extra } });
 const untrusted = () => `project server not trusted: run \`mcpwire trust ${proj}\` to allow project servers to start`;
 
 describe('mcp add and trust', () => {

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliElicitation, parseAnswer } from '../../src/cli/elicit.js';
 import type { ElicitRequestParams } from '../../src/index.js';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 
@@ -140,7 +140,7 @@ describe('CLI elicitation prompt', () => {
   it('client.elicitation#43: the built CLI declines an elicitation when stdin is a pipe, and the server gets {action: "decline"}', async () => {
     const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')} client-features`;
     const args = JSON.stringify({ method: 'elicitation/create', params: { message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
-    const r = await runCli(['--stdio', mockCmd, 'call', 'ask', '--args', args, '--json']);
+    const r = await runCliHere(['--stdio', mockCmd, 'call', 'ask', '--args', args, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ content: [{ type: 'text', text: '{"action":"decline"}' }] });
     expect(r.stderr).toMatch(/declined an elicitation from server ".*" \(stdin is not a terminal\)/);

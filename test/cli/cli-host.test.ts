@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere as runCli } from '../support/cli-in-process.js';
 import { trustProject } from '../../src/host/config/index.js';
 import { cleanup, root, run as userRun, sandbox as userSandbox, writeJson, type Sandbox as UserSandbox } from '../support/cli-user.js';
 

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { root } from '../support/cli-process.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-not-a-trace-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -24,7 +25,7 @@ describe('trace commands on a file that is not a trace', { timeout: 120_000 }, (
     const other = write('other.jsonl', '{"a":1}\n{"b":2}\n');
     const readme = path.join(root, 'README.md');
     for (const args of [['trace', 'show', readme], ['trace', 'stats', other], ['trace', 'html', other, '-o', '-'], ['trace', 'diff', other, other]]) {
-      const r = await runCli(args);
+      const r = await runCliHere(args);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toMatch(/is not a trace: none of its \d+ lines is a trace record/);
       expect(r.stdout).toBe('');
@@ -35,11 +36,11 @@ describe('trace commands on a file that is not a trace', { timeout: 120_000 }, (
     const good = write('good.jsonl', `${record({ event: 'transport', type: 'spawn' })}\n${record({ dir: 'out', kind: 'request', id: 1, method: 'ping', msg: { jsonrpc: '2.0', id: 1, method: 'ping' } })}\n`);
     const empty = write('empty.jsonl', '');
     const oneBad = write('one-bad.jsonl', `${record({ dir: 'out', kind: 'request', id: 1, method: 'ping', msg: { jsonrpc: '2.0', id: 1, method: 'ping' } })}\nnot json\n`);
-    const stats = await runCli(['trace', 'stats', good]);
+    const stats = await runCliHere(['trace', 'stats', good]);
     expect(stats.code, stats.stderr).toBe(0);
     expect(stats.stdout).toMatch(/ping/);
-    expect((await runCli(['trace', 'show', empty])).code).toBe(0);
-    const bad = await runCli(['trace', 'stats', oneBad]);
+    expect((await runCliHere(['trace', 'show', empty])).code).toBe(0);
+    const bad = await runCliHere(['trace', 'stats', oneBad]);
     expect(bad.code, bad.stderr).toBe(0);
     expect(bad.stderr).toContain('1 unreadable line(s) skipped (line 2)');
   });

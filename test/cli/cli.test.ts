@@ -6,12 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')}`;
 
-const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { env: { ...process.env, ...env } });
+const run = (args: string[], env: Record<string, string> = {}) => runCliHere(args, { env: { ...process.env, ...env } });
 
 describe('mcpwire CLI', () => {
   it('tools --json against server-everything launched with npx (devDependency, no network)', async () => {

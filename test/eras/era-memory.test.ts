@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { EraFile, MAX_RECORDS } from '../../src/host/era-memory.js';
 import type { ResolvedServer } from '../../src/host/index.js';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 import { LEGACY_SERVER, MODERN_SERVER, recordedMocks } from '../support/recorded-mock.js';
 
 const { dir, mock, open } = recordedMocks('era-memory-');
@@ -71,7 +71,7 @@ const erasFile = path.join(home, 'config', 'mcpwire', 'eras.json');
 const records = () => Object.keys((JSON.parse(fs.readFileSync(erasFile, 'utf8')) as { eras: object }).eras);
 
 async function status(config: string): Promise<{ era: string; state: string }> {
-  const r = await runCli(['--config', config, 'status', '--json', '--timeout-ms', '20000'], { env, timeoutMs: 60_000 });
+  const r = await runCliHere(['--config', config, 'status', '--json', '--timeout-ms', '20000'], { env, timeoutMs: 60_000 });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { era: string; state: string }[])[0]!;
 }
@@ -92,7 +92,7 @@ describe('the era verdict across CLI processes', () => {
     expect(second).not.toContain('server/discover');
 
     // `call` (one server, no host) reads the same memory
-    const call = await runCli(['--no-daemon', '--config', s.config, 'call', 'srv', 'echo', 'text=kept'], { env });
+    const call = await runCliHere(['--no-daemon', '--config', s.config, 'call', 'srv', 'echo', 'text=kept'], { env });
     expect(call.code, call.stderr).toBe(0);
     expect(call.stdout).toContain('kept');
     expect(s.methods()).not.toContain('server/discover');
@@ -138,7 +138,7 @@ describe('the era verdict across CLI processes', () => {
     const s = switchable();
     s.point(LEGACY_SERVER, DROPS_AND_LOGS);
     const offHome = path.join(dir, 'home-off');
-    const r = await runCli(['--config', s.config, 'status', '--json'], { env: { ...env, XDG_CONFIG_HOME: offHome, MCPWIRE_ERA_MEMORY: 'off' } });
+    const r = await runCliHere(['--config', s.config, 'status', '--json'], { env: { ...env, XDG_CONFIG_HOME: offHome, MCPWIRE_ERA_MEMORY: 'off' } });
     expect(r.code, r.stderr).toBe(0);
     expect(fs.existsSync(path.join(offHome, 'mcpwire', 'eras.json'))).toBe(false);
   });

@@ -148,11 +148,11 @@ describe.skipIf(!built)('`mcpwire <command> --help` and the argv checks (the sui
 });
 
 describe('`mcpwire <command> --help` is answered from the usage text, without loading the command', () => {
-  /** Where main.ts does not take the usage text: `mcp` answers for its subcommands, `demo` and `conformance-client` get main's summary line. */
+  /** Where run.ts does not take the usage text: `mcp` answers for its subcommands, `demo` and `conformance-client` get run.ts's summary line. */
   const OWN = ['mcp', 'demo', 'conformance-client'];
-  const commands = [...fs.readFileSync(path.join(src, 'cli', 'main.ts'), 'utf8').matchAll(/^ {2}'?([a-z-]+)'?: \{ file: '\.\/commands\//gm)].map((m) => m[1]);
+  const commands = [...fs.readFileSync(path.join(src, 'cli', 'run.ts'), 'utf8').matchAll(/^ {2}'?([a-z-]+)'?: \{ file: '\.\/commands\//gm)].map((m) => m[1]);
 
-  it('main.ts lists the commands (read from its table)', () => {
+  it('run.ts lists the commands (read from its table)', () => {
     expect(commands).toEqual(expect.arrayContaining(['status', 'tools', 'call', 'watch', 'trace', 'tap', 'replay', 'serve']));
   });
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findBwrap } from '../../src/transport/spawn/sandbox-launch.js';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 import { cleanup, node, root, run, sandbox, sh } from '../support/cli-user.js';
 
 const HOSTILE = path.join(root, 'mock-servers', 'hostile-server.mjs');
@@ -53,14 +53,14 @@ describe.skipIf(noBwrap)('sandboxed servers in the CLI (bubblewrap; skipped only
     fs.mkdirSync(data);
     expect((await run(sb, ['mcp', 'add', 'jail', '--command', node, '--arg', HOSTILE, '--sandbox-write', data])).code).toBe(0);
     const env = { ...process.env, ...sb.env };
-    const status = async () => (JSON.parse((await runCli(['status', 'jail', '--json'], { cwd: sb.proj, env })).stdout) as { state: string }).state;
+    const status = async () => (JSON.parse((await runCliHere(['status', 'jail', '--json'], { cwd: sb.proj, env })).stdout) as { state: string }).state;
     expect(await status()).toBe('ready');
     // tighter, by the user: trust kept
-    const tighter = await runCli(['mcp', 'add', 'jail', '--command', node, '--arg', HOSTILE, '--sandbox', '--replace', '--json'], { cwd: sb.proj, env });
+    const tighter = await runCliHere(['mcp', 'add', 'jail', '--command', node, '--arg', HOSTILE, '--sandbox', '--replace', '--json'], { cwd: sb.proj, env });
     expect(JSON.parse(tighter.stdout)).toMatchObject({ replaced: true, trusted: true });
     expect(await status()).toBe('ready');
     // looser, by the user: trust dropped
-    const looser = await runCli(['mcp', 'add', 'jail', '--command', node, '--arg', HOSTILE, '--sandbox-write', '/', '--replace', '--json'], { cwd: sb.proj, env });
+    const looser = await runCliHere(['mcp', 'add', 'jail', '--command', node, '--arg', HOSTILE, '--sandbox-write', '/', '--replace', '--json'], { cwd: sb.proj, env });
     expect(JSON.parse(looser.stdout)).toMatchObject({ replaced: true, trusted: false });
     expect(await status()).toBe('untrusted');
     // the repository's file edited to let the network out: a changed entry, untrusted again
@@ -99,13 +99,13 @@ describe.skipIf(noBwrap)('sandboxed servers in the CLI (bubblewrap; skipped only
     fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { jail: { command: node, args: [HOSTILE], sandbox: true } } } }));
     const env = { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: config, MCPWIRE_TRACE: '', MCPWIRE_NO_DAEMON: '', MCPWIRE_DAEMON_IDLE_MS: '', MCPWIRE_TEST_SECRET: 'host-secret' };
     try {
-      expect((await runCli(['daemon', 'start'], { cwd: dir, env })).code).toBe(0);
-      const r = await runCli(['call', 'jail', 'env', '--args', '{"names":["MCPWIRE_TEST_SECRET"]}'], { cwd: dir, env });
+      expect((await runCliHere(['daemon', 'start'], { cwd: dir, env })).code).toBe(0);
+      const r = await runCliHere(['call', 'jail', 'env', '--args', '{"names":["MCPWIRE_TEST_SECRET"]}'], { cwd: dir, env });
       expect(r.stderr, r.stdout).toMatch(/via daemon/);
       expect(r.stdout).toContain('visible: none');
       expect(r.stdout).toContain('HOME=/tmp');
     } finally {
-      await runCli(['daemon', 'stop'], { cwd: dir, env });
+      await runCliHere(['daemon', 'stop'], { cwd: dir, env });
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -13,7 +13,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicToolName } from '../../src/host/index.js';
-import { cli, root, runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { cli, root } from '../support/cli-process.js';
 import { until } from '../support/until.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tool-search-'));
@@ -69,7 +70,7 @@ describe('mcpwire serve --tool-search', { timeout: 90_000 }, () => {
   });
 
   it('--pin without --tool-search is a usage error', async () => {
-    const r = await runCli(['serve', '--pin', 'a/b', '--config', configFile]);
+    const r = await runCliHere(['serve', '--pin', 'a/b', '--config', configFile]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--pin goes with --tool-search/);
   });
@@ -77,20 +78,20 @@ describe('mcpwire serve --tool-search', { timeout: 90_000 }, () => {
 
 describe('mcpwire tools --search', { timeout: 90_000 }, () => {
   it('ranks the configured servers\' tools: text lines best first, --json with server, tool, name, score, description', async () => {
-    const r = await runCli(['tools', '--search', 'repeat my text', '--limit', '2', '--json', '--config', configFile, '--no-daemon']);
+    const r = await runCliHere(['tools', '--search', 'repeat my text', '--limit', '2', '--json', '--config', configFile, '--no-daemon']);
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as { server: string; tool: string; name: string; score: number; description: string }[];
     expect(rows.length).toBeLessThanOrEqual(2);
     expect(rows[0]).toMatchObject({ server: 'cat', tool: 'echo_text', description: 'Repeats the text.' });
     expect(rows[0]!.name).toMatch(/^mcp_cat_echo_text_[0-9a-f]{8}$/);
     expect(Object.keys(rows[0]!).sort()).toEqual(['description', 'name', 'score', 'server', 'tool']);
-    const t = await runCli(['tools', 'mock', '--search', 'add two numbers', '--config', configFile, '--no-daemon']);
+    const t = await runCliHere(['tools', 'mock', '--search', 'add two numbers', '--config', configFile, '--no-daemon']);
     expect(t.code).toBe(0);
     expect(t.stdout.split('\n')[0]).toMatch(/^\s*\d+\.\d\d {2}mock\/add/);
     expect(t.stdout).not.toMatch(/cat\//);
-    const none = await runCli(['tools', '--search', 'zzzz qqqq', '--config', configFile, '--no-daemon']);
+    const none = await runCliHere(['tools', '--search', 'zzzz qqqq', '--config', configFile, '--no-daemon']);
     expect([none.code, none.stdout]).toEqual([1, 'no tool matches "zzzz qqqq"\n']);
-    const bad = await runCli(['tools', '--search', 'x', '--limit', '0', '--config', configFile]);
+    const bad = await runCliHere(['tools', '--search', 'x', '--limit', '0', '--config', configFile]);
     expect([bad.code, bad.stderr]).toEqual([2, expect.stringMatching(/--limit: a whole number from 1 to 50/)]);
   });
 });

@@ -16,7 +16,7 @@ import type { ResolvedServer } from '../../src/host/config/types.js';
 import { RedisConnection } from '../../src/store/redis-connection.js';
 import { RedisEras } from '../../src/store/redis-eras.js';
 import { parseStoreSetting } from '../../src/store/setting.js';
-import { runCli } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
 import { jsonLines, LEGACY_SERVER } from '../support/recorded-mock.js';
 import { freePort, hasRedis, redisServers, stop } from '../support/redis-server.js';
 import { tempDirs } from '../support/temp-dirs.js';
@@ -63,7 +63,7 @@ function worker(dir: string, name: string, store: string) {
   return {
     erasFile,
     async status(config: string): Promise<string> {
-      const r = await runCli(['--config', config, 'status', '--json', '--timeout-ms', '20000'], { env, timeoutMs: 60_000 });
+      const r = await runCliHere(['--config', config, 'status', '--json', '--timeout-ms', '20000'], { env, timeoutMs: 60_000 });
       expect(r.code, r.stderr).toBe(0);
       const row = (JSON.parse(r.stdout) as { era: string; state: string }[])[0]!;
       expect(row.state).toBe('ready');

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { trustProject } from '../../src/host/config/index.js';
+import { runCliHere } from './cli-in-process.js';
 import { node, root, runCli, type CliRun } from './cli-process.js';
 
 export { cli, node, root } from './cli-process.js';
@@ -64,7 +65,7 @@ export async function trust(sb: Sandbox): Promise<void> {
 /** Runs `mcpwire <args>` in the sandbox's project dir; `input` goes to its stdin. */
 export async function run(sb: Sandbox, args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
   await trust(sb);
-  return runCli(args, { cwd: sb.proj, env: { ...process.env, ...sb.env, ...options.env }, ...(options.input !== undefined ? { input: options.input } : {}) });
+  return runCliHere(args, { cwd: sb.proj, env: { ...process.env, ...sb.env, ...options.env }, ...(options.input !== undefined ? { input: options.input } : {}) });
 }
 
 /** Runs a shell command line (bash) in the sandbox's project dir. */

@@ -5,7 +5,7 @@
  * JSON-RPC error and exits non-zero; recorded server notifications are replayed with the live
  * progress token and ids.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { buildScript, ReplaySession } from '../../src/tap/index.js';
 import type { TraceRecord } from '../../src/index.js';
 import { parseTrace } from '../../src/trace-api.js';
 import { cli, everything, root, startUntil, stop } from '../support/tap-helpers.js';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-replay-'));
 const trace = path.join(dir, 'everything.jsonl');
@@ -21,13 +22,7 @@ const q = (s: string) => JSON.stringify(s);
 const tapCmd = `${q(process.execPath)} ${q(cli)} tap --trace ${q(trace)} --name everything -- ${q(process.execPath)} ${q(everything)} stdio`;
 const replayCmd = (extra = '') => `${q(process.execPath)} ${q(cli)} replay ${q(trace)}${extra}`;
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: root, timeout: 120_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runCliHere(args, { cwd: root });
 
 /**
  * Each check session starts tap and server-everything (two Node processes) before it answers:

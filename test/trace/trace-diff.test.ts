@@ -4,7 +4,6 @@
  * differ; a copy of one where the server's tools/list answers carry one more tool reports
  * exactly that tool (exit 1); schema changes, version, capabilities and error counts are named.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,17 +11,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { diffTraces, formatDiff } from '../../src/tap/index.js';
 import type { TraceRecord } from '../../src/index.js';
 import { cli, everything, root } from '../support/tap-helpers.js';
+import { runCliHere } from '../support/cli-in-process.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-diff-'));
 const q = (s: string) => JSON.stringify(s);
 
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, ...args], { cwd: root, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
+const run = (args: string[]) => runCliHere(args, { cwd: root });
 
 async function record(file: string) {
   const tap = `${q(process.execPath)} ${q(cli)} tap --trace ${q(file)} --name everything -- ${q(process.execPath)} ${q(everything)} stdio`;

@@ -30,6 +30,7 @@ import { progressPrinter, taskStatusPrinter } from '../progress.js';
 import { pickServer, timeoutHint } from '../server-pick.js';
 import { didYouMean } from '../suggest.js';
 import { watchCallEvents } from '../call-events.js';
+import { perRun } from '../run-state.js';
 import { adHocServer, clientOptions, withClient } from '../target.js';
 import { connectServer } from '../daemon-client.js';
 import { CallDeadline, ENGINE_TIMEOUT_MS, ENGINE_DEFAULT_TIMEOUT_MS } from '../call-deadline.js';
@@ -224,6 +225,9 @@ type CallOpts = {
 
 /** Set when Ctrl-C cancelled the call. */
 let interrupted: string | undefined;
+perRun(() => {
+  interrupted = undefined;
+});
 
 /** Runs `fn` with progress and task status printers on stderr and Ctrl-C as cancellation. */
 async function withProgress<T>(fn: (opts: CallOpts) => Promise<T>): Promise<T> {
