@@ -17,6 +17,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DpopSigner, newDpopJwk } from '../../src/auth/dpop.js';
 import type { StoredGrant } from '../../src/auth/types.js';
+import { runCliHere } from '../support/cli-in-process.js';
 import { runCliAnswering } from '../support/cli-process.js';
 import { startTestAs, type TestAs } from '../support/oidc-as.js';
 import { startTestMcpServer, type TestMcpServer } from '../support/oidc-mcp-server.js';
@@ -57,7 +58,8 @@ interface Run {
 }
 
 async function run(args: string[], extraEnv: Record<string, string> = {}, onStderr?: (text: string, stdin: NodeJS.WritableStream) => void): Promise<Run> {
-  const r = await runCliAnswering(args, { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env, ...extraEnv }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
+  const where = { cwd: path.join(dir, 'proj'), env: { ...process.env, ...env, ...extraEnv } };
+  const r = onStderr ? await runCliAnswering(args, { ...where, timeoutMs: 90_000, onStderr }) : await runCliHere(args, where);
   outputs.push(r.stdout + r.stderr);
   return r;
 }

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runCliHere } from './cli-in-process.js';
 import { runCliAnswering, type CliRun } from './cli-process.js';
 
 export interface LoginSandbox {
@@ -55,7 +56,9 @@ export function loginSandboxes(prefix: string): LoginSandboxes {
       };
     },
     async run(sb, args, onStderr) {
-      const r = await runCliAnswering(args, { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env }, timeoutMs: 90_000, ...(onStderr ? { onStderr } : {}) });
+      const where = { cwd: path.join(sb.dir, 'proj'), env: { ...process.env, ...sb.env } };
+      // answering on stdin needs the process; a run that only prints is run in this one
+      const r = onStderr ? await runCliAnswering(args, { ...where, timeoutMs: 90_000, onStderr }) : await runCliHere(args, where);
       outputs.push(r.stdout + r.stderr);
       return r;
     },
