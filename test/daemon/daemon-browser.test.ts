@@ -16,7 +16,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, node, root, runCli, until, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { killAll, node, root, until, type CliRun } from '../support/cli-process.js';
 import { resolveChromium } from '../support/chromium.js';
 
 const PLAYWRIGHT_MCP = path.join(root, 'node_modules/@playwright/mcp/cli.js');
@@ -46,7 +47,7 @@ function processesWith(marker: string): number[] {
   return out;
 }
 
-const mcpwire = (args: string[]): Promise<CliRun> => runCli(args, { cwd: dir, env, timeoutMs: CALL_MS });
+const mcpwire = (args: string[]): Promise<CliRun> => runCliHere(args, { cwd: dir, env, timeoutMs: CALL_MS });
 
 beforeAll(async () => {
   dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-daemon-browser-')));

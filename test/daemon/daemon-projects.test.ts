@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killAll, node, runCli, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { killAll, node, type CliRun } from '../support/cli-process.js';
 
 const NOTICE = /^mcpwire \(via daemon, pid (\d+); --no-daemon to bypass\)\n/;
 
@@ -37,7 +38,7 @@ let a: string;
 let b: string;
 const pids: number[] = [];
 
-const mcpwire = (cwd: string, args: string[]): Promise<CliRun> => runCli(args, { cwd, env });
+const mcpwire = (cwd: string, args: string[]): Promise<CliRun> => runCliHere(args, { cwd, env });
 const calls = (project: string) => (fs.existsSync(path.join(project, 'calls.txt')) ? fs.readFileSync(path.join(project, 'calls.txt'), 'utf8').split('\n').length - 1 : 0);
 
 async function start(cwd: string): Promise<void> {

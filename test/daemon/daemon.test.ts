@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, cli, killAll, node, root, runCli, until, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { alive, cli, killAll, node, root, until, type CliRun } from '../support/cli-process.js';
 
 const NOTICE = /^mcpwire \(via daemon, pid (\d+); --no-daemon to bypass\)\n/;
 const mockJs = path.join(root, 'mock-servers/stdio-server.mjs');
@@ -60,7 +61,7 @@ function box(servers: (dir: string) => Record<string, unknown>): Box {
 const stdioEntry = (...args: string[]) => ({ transport: 'stdio', command: node, args });
 
 function mcpwire(b: Box, args: string[], input?: string): Promise<CliRun> {
-  return runCli(args, { cwd: b.dir, env: b.env, ...(input !== undefined ? { input } : {}) });
+  return runCliHere(args, { cwd: b.dir, env: b.env, ...(input !== undefined ? { input } : {}) });
 }
 
 interface StatusJson {
@@ -257,9 +258,9 @@ describe('mcpwire daemon: control', () => {
     const traced = await mcpwire(main, ['--trace', trace, 'call', 'counter', 'count']);
     expect([traced.code, traced.stdout, traced.stderr]).toEqual([0, '1\n', '']);
     expect(read(trace)).toContain('"method":"tools/call"');
-    const strict = await runCli(['--trace', trace, '--strict', 'call', 'counter', 'count'], { cwd: main.dir, env: main.env });
+    const strict = await runCliHere(['--trace', trace, '--strict', 'call', 'counter', 'count'], { cwd: main.dir, env: main.env });
     expect([strict.code, strict.stdout]).toEqual([0, '1\n']);
-    const env = await runCli(['call', 'counter', 'count'], { cwd: main.dir, env: { ...main.env, MCPWIRE_NO_DAEMON: '1' } });
+    const env = await runCliHere(['call', 'counter', 'count'], { cwd: main.dir, env: { ...main.env, MCPWIRE_NO_DAEMON: '1' } });
     expect([env.code, env.stdout, env.stderr]).toEqual([0, '1\n', '']);
     expect((await mcpwire(main, ['call', 'counter', 'count'])).stderr).toMatch(NOTICE); // and without them, it is used
   }, 60_000);

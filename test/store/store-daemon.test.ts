@@ -13,7 +13,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOAuthProvider } from '../../src/index.js';
 import { parseStoreSetting, RedisTokenStore } from '../../src/host/index.js';
-import { killAll, runCli, type CliRun } from '../support/cli-process.js';
+import { runCliHere } from '../support/cli-in-process.js';
+import { killAll, type CliRun } from '../support/cli-process.js';
 import { at, follow, oauthMockHarness, REDIRECT, type Mock } from '../support/oauth-mock.js';
 import { jsonLines, LEGACY_SERVER } from '../support/recorded-mock.js';
 import { freePort, hasRedis, redisServers } from '../support/redis-server.js';
@@ -74,7 +75,7 @@ describe.skipIf(!hasRedis)('the daemon on the shared store (redis-server not ins
       }),
     );
     const env = { ...process.env, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: config, MCPWIRE_STORE: '', MCPWIRE_TRACE: '', MCPWIRE_NO_DAEMON: '', MCPWIRE_DAEMON_IDLE_MS: '', MCPWIRE_NO_BROWSER: '1' };
-    const mcpwire = (args: string[], extra: Record<string, string> = {}) => runCli(args, { cwd: dir, env: { ...env, ...extra }, timeoutMs: 60_000 });
+    const mcpwire = (args: string[], extra: Record<string, string> = {}) => runCliHere(args, { cwd: dir, env: { ...env, ...extra }, timeoutMs: 60_000 });
     const outputs: string[] = [];
     const run = async (args: string[], extra: Record<string, string> = {}) => {
       const r = await mcpwire(args, extra);
