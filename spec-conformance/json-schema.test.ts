@@ -4,11 +4,12 @@
  * `format` an annotation unless the client opts in (`assertFormats`), and schemas with the same
  * `$id` from two servers never interfere.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ValidationError, type McpClientDiagnostic } from '../src/index.js';
-import { closeAll, connectMock, mock } from './support/mock.js';
+import { closeAll, removeMockDirs, connectMock, mock } from './support/mock.js';
 
 afterEach(closeAll);
+afterAll(removeMockDirs);
 
 function diagnosticsOf(client: { on(e: 'diagnostic', f: (d: McpClientDiagnostic) => void): unknown }) {
   const list: McpClientDiagnostic[] = [];

@@ -15,9 +15,10 @@ import {
   StateError,
   TimeoutError,
 } from '../src/index.js';
-import { closeAll, connectMock, isAlive, mock, track, until } from './support/mock.js';
+import { closeAll, removeMockDirs, connectMock, isAlive, mock, track, until } from './support/mock.js';
 
 afterEach(closeAll);
+afterAll(removeMockDirs);
 
 const traceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-lifecycle-'));
 afterAll(() => fs.rmSync(traceDir, { recursive: true, force: true }));

@@ -3,11 +3,12 @@
  * and basic/utilities/{cancellation,progress,ping} from the client's side, against the scripted
  * mock server over real child processes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AbortError, JsonRpcError, TimeoutError, ValidationError, type McpClientDiagnostic } from '../src/index.js';
-import { closeAll, connectMock, mock, until } from './support/mock.js';
+import { closeAll, removeMockDirs, connectMock, mock, until } from './support/mock.js';
 
 afterEach(closeAll);
+afterAll(removeMockDirs);
 
 function diagnosticsOf(client: { on(e: 'diagnostic', f: (d: McpClientDiagnostic) => void): unknown }) {
   const list: McpClientDiagnostic[] = [];

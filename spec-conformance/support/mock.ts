@@ -18,9 +18,18 @@ export interface MockHandle {
   received(): Array<{ id?: string | number; method?: string; params?: any; result?: any; error?: any }>;
 }
 
+/** The recording folders `mock` made (removed by `removeMockDirs`, after a file's last test). */
+const dirs: string[] = [];
+
+/** Removes the recording folders of the mocks made so far. */
+export function removeMockDirs(): void {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
 /** A server config for a named scenario file or an inline scenario object. */
 export function mock(scenario: string | object = 'default', id = 'mock'): MockHandle {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-mock-'));
+  dirs.push(dir);
   const record = path.join(dir, 'received.jsonl');
   const env: Record<string, string> = { MOCK_RECORD: record };
   const args = [MOCK_SERVER];

@@ -6,21 +6,24 @@
  * default (a tool not annotated read-only is called only with --fixtures or --allow-calls),
  * and snapshot -o / snapshot diff (removed tool and new required argument are breaking → exit 1).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
 import { cli, type CliRun } from '../support/cli-process.js';
 import { findAll, parseXml } from '../support/xml.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+/** Fresh folders, removed after the file's last test. */
+const freshDir = tempDirs('mcpwire-check-cli-');
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURE = join(ROOT, 'mock-servers/check-fixtures/server.mjs');
 const node = process.execPath;
 const fx = (bug?: string) => `${JSON.stringify(node)} ${JSON.stringify(FIXTURE)}${bug ? ` --bug=${bug}` : ''}`;
 
-async function run(args: string[], cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-cli-'))): Promise<CliRun & { cwd: string }> {
+async function run(args: string[], cwd = freshDir()): Promise<CliRun & { cwd: string }> {
   const r = await runCliHere(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 170_000 });
   return { ...r, cwd };
 }
@@ -92,14 +95,14 @@ describe('mcpwire check (CLI)', () => {
     const safe = await detail([]);
     expect(safe).toContain('echo (read-only by its annotations)');
     expect(safe).not.toContain('write-file');
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-fixtures-'));
+    const dir = freshDir();
     writeFileSync(join(dir, 'f.json'), JSON.stringify({ tools: { 'write-file': { arguments: {} } } }));
     expect(await detail(['--fixtures', join(dir, 'f.json')])).toContain('write-file (named in --fixtures)');
     expect(await detail(['--allow-calls'])).toContain('write-file (--allow-calls)');
   });
 
   it('--fixtures: expectations (schemas, resources, prompts) are read, a snapshot of a known-good run counts as one, a malformed one is a usage error', { timeout: 170_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-fixtures-'));
+    const dir = freshDir();
     const only = ['--only', 'tools.schema-preserved,resources.fixture-expect,prompts.arguments-substituted', '--json'];
     const results = (r: CliRun) => Object.fromEntries((JSON.parse(r.stdout) as { results: Array<{ id: string; status: string; detail: string }> }).results.map((x) => [x.id, x]));
     writeFileSync(join(dir, 'f.json'), JSON.stringify({ prompts: { summarize: { arguments: { topic: 'zebras' } } }, resources: { 'mock://docs/guide': { mimeType: 'text/plain', textIncludes: 'guide' } } }));
@@ -124,7 +127,7 @@ describe('mcpwire check (CLI)', () => {
   });
 
   it('check <id> and check --all over configured servers: a report each and a summary; exit 1 when one fails', { timeout: 170_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-config-'));
+    const dir = freshDir();
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: {
       good: { transport: 'stdio', command: node, args: [FIXTURE] },

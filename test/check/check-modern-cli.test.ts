@@ -4,14 +4,17 @@
  * version reported with the versions the server supports (exit 1, JSON and JUnit saying so),
  * and one report per version of a dual server.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
 import { type CliRun } from '../support/cli-process.js';
 import { findAll, parseXml } from '../support/xml.js';
+import { tempDirs } from '../support/temp-dirs.js';
+
+/** Fresh folders, removed after the file's last test. */
+const freshDir = tempDirs('mcpwire-check-modern-cli-');
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const node = JSON.stringify(process.execPath);
@@ -20,7 +23,7 @@ const SDK_DUAL = `${node} ${JSON.stringify(join(ROOT, 'mock-servers/interop/sdk-
 const T = { timeout: 120_000 };
 
 async function run(args: string[]): Promise<CliRun & { cwd: string }> {
-  const cwd = mkdtempSync(join(tmpdir(), 'mcpwire-check-modern-cli-'));
+  const cwd = freshDir();
   const r = await runCliHere(args, { cwd, env: { ...process.env, HOME: cwd, XDG_CONFIG_HOME: join(cwd, '.config') }, timeoutMs: 110_000 });
   return { ...r, cwd };
 }
@@ -62,7 +65,7 @@ describe('mcpwire check and protocol revisions (CLI)', () => {
   });
 
   it("a configured server's protocol_version is the version it is checked at (as the client speaks to it)", T, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-modern-config-'));
+    const dir = freshDir();
     const config = join(dir, 'config.json');
     const args = [join(ROOT, 'mock-servers/interop/sdk-v2-server.mjs'), 'stdio'];
     writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { dual: { transport: 'stdio', command: process.execPath, args, protocol_version: '2025-11-25' } } } }));

@@ -8,8 +8,9 @@
  * Same contract as `runCli` (cli-process.ts), and it falls back to it — a real process — where a
  * process is what is tested or needed: a command that runs until stopped or ends its process
  * (serve, tap, replay, watch, log-level, app, daemon, login, demo, `registry launch`,
- * `trace show --follow`), a run while another in-process run is still going (two commands at
- * once stay two processes), and a `timeoutMs` (only a process can be killed).
+ * `trace show --follow`) and a run while another in-process run is still going (two commands at
+ * once stay two processes). `timeoutMs` bounds a process only: an in-process run is bounded by
+ * its test's timeout.
  *
  * `MCPWIRE_SUITE_CLI_PROCESS=1 npx vitest run <files>` runs every command as a process instead.
  *
@@ -64,7 +65,7 @@ const STREAMS = ['stdin', 'stdout', 'stderr'] as const;
 
 /** Runs `mcpwire <args>` (in this process where it can) and resolves with its exit code and output (never rejects on the command's failure). */
 export async function runCliHere(args: string[], options: CliOptions = {}): Promise<CliRun> {
-  if (running || needsProcess(args) || options.timeoutMs !== undefined || EVERY_RUN_A_PROCESS) return runCli(args, options);
+  if (running || needsProcess(args) || EVERY_RUN_A_PROCESS) return runCli(args, options);
   running = true;
   try {
     const run = await (loaded ??= import(runModule).then((m: { run: Run }) => m.run));
