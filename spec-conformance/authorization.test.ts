@@ -3,14 +3,15 @@
  * over real HTTP on 127.0.0.1: the whole authorization code flow, and what a compliant server
  * never does (wrong `resource`, no S256, an `iss` mix-up, a 403 step-up loop, refresh rotation).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import { connect, createOAuthProvider, idJagAssertion, MemoryTokenStore, type McpClient, type OAuthProviderOptions } from '../src/index.js';
 import { at, follow, oauthMockHarness, REDIRECT, type Mock } from '../test/support/oauth-mock.js';
+import { tempDirs } from '../test/support/temp-dirs.js';
 
+const tmp = tempDirs('mcpwire-auth-trace-');
 const { clients, mock, provider } = oauthMockHarness();
 
 async function open(m: Mock, auth: ReturnType<typeof provider>, extra: Record<string, unknown> = {}): Promise<McpClient> {
@@ -261,7 +262,7 @@ describe('secrets', () => {
 
   it('basic.authorization#70: with tracing on, no token, refresh token, client secret, code, verifier or state reaches the trace', async () => {
     const m = await mock({ authMethods: ['client_secret_basic'], scopesSupported: ['mcp:read'] });
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-auth-trace-'));
+    const dir = tmp();
     const file = join(dir, 'trace.jsonl');
     const p = provider(m);
     const c = await open(m, p, { trace: { file } });

@@ -7,22 +7,24 @@
  * stdio (it offers no HTTP), its knowledge graph in a temporary file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runChecks } from '../src/check/run/runner.js';
 import type { CheckReport } from '../src/check/core/types.js';
 import type { ToolFixtures } from '../src/check/core/context.js';
+import { tempDirs } from '../test/support/temp-dirs.js';
 
 const require = createRequire(import.meta.url);
 const everything = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 const filesystem = require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
 const memory = require.resolve('@modelcontextprotocol/server-memory/dist/index.js');
 const fixtures = (JSON.parse(readFileSync(fileURLToPath(new URL('../mock-servers/check-fixtures/everything.fixtures.json', import.meta.url)), 'utf8')) as { tools: ToolFixtures }).tools;
+const fsRoots = tempDirs('mcpwire-check-fs-');
+const memoryDirs = tempDirs('mcpwire-check-memory-');
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -124,7 +126,7 @@ describe.concurrent('mcpwire check against real servers', () => {
   });
 
   it('server-filesystem over stdio: only its known deviations, and no write tool is called', { timeout: 240_000 }, async () => {
-    const root = mkdtempSync(join(tmpdir(), 'mcpwire-check-fs-'));
+    const root = fsRoots();
     writeFileSync(join(root, 'a.txt'), 'hello\n');
     const report = await runChecks({ transport: 'stdio', id: 'filesystem', command: process.execPath, args: [filesystem, root] }, { timeoutMs: 20_000 });
     expectDeviations(report, {
@@ -139,7 +141,7 @@ describe.concurrent('mcpwire check against real servers', () => {
   });
 
   it('server-memory over stdio: only its known deviations, and its graph is never written', { timeout: 240_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mcpwire-check-memory-'));
+    const dir = memoryDirs();
     const graph = join(dir, 'memory.jsonl');
     const report = await runChecks({ transport: 'stdio', id: 'memory', command: process.execPath, args: [memory], env: { MEMORY_FILE_PATH: graph } }, { timeoutMs: 20_000 });
     expectDeviations(report, {

@@ -4,17 +4,17 @@
  * client-capabilities `_meta` (the stateless revision has no handshake to carry it). A real host
  * against the 2026-07-28 scripted server (mock-servers/modern), its received messages recorded.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, type McpHost } from '../../src/host/index.js';
 import { APPS_EXTENSION, publicNameOf, withAppsExtension } from '../../src/apps/index.js';
 import { root } from '../support/cli-process.js';
 import { startAndSettle, stdioServer } from '../support/host-servers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const MODERN = join(root, 'mock-servers/modern/stdio-server.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-cap-'));
+const dir = tempDirs('mcpwire-apps-cap-')();
 const CAPS = 'io.modelcontextprotocol/clientCapabilities';
 
 let host: McpHost | undefined;

@@ -5,12 +5,12 @@
  * role) fails exactly the checks of its two server-side bugs (a view of the wrong MIME type, a
  * missing view); its other bugs are a view's doing at run time (test/apps-mock-servers.test.ts).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
 import { node, root } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
 const BUGS: Record<string, string> = {
@@ -28,7 +28,7 @@ const BUGS: Record<string, string> = {
 const APPS_CHECKS = ['apps.app-only-reachable', 'apps.csp-origins', 'apps.known-values', 'apps.view-html', 'apps.view-mime', 'apps.view-readable'];
 const example = (name: string) => ({ transport: 'stdio', command: node, args: [join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
 const mock = (bug?: string) => ({ transport: 'stdio', command: node, args: [MOCK], env: { MOCK_APP_ROLE: 'check', ...(bug ? { MOCK_APP_BUG: bug } : {}) } });
-const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-check-'));
+const dir = tempDirs('mcpwire-apps-check-')();
 const config = join(dir, 'config.json');
 writeFileSync(
   config,

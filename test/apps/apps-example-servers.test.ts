@@ -6,14 +6,14 @@
  * the host; `ui/message` reaches the terminal; the host<->view lane is in the trace. Screenshots are
  * kept in the temporary directory printed on failure.
  */
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, runApp, viewFrame, viewText, type Browser, type Page } from '../support/app-browser.js';
 import { node, root } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-'));
+const dir = tempDirs('mcpwire-apps-')();
 const config = join(dir, 'config.json');
 const example = (name: string) => ({ transport: 'stdio', command: node, args: [join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
 writeFileSync(

@@ -4,8 +4,7 @@
  * in headless Chromium (CSP, refusals, a view that never initializes, a flooding view).
  */
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type McpHost } from '../../src/host/index.js';
@@ -13,9 +12,10 @@ import { APPS_EXTENSION, hostViewServer, loadToolView, publicNameOf, ViewCache, 
 import { launchBrowser, runApp, viewText, type Browser } from '../support/app-browser.js';
 import { node, root, runCli } from '../support/cli-process.js';
 import { startAndSettle, stdioServer } from '../support/host-servers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
-const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-mock-'));
+const dir = tempDirs('mcpwire-apps-mock-')();
 const config = join(dir, 'config.json');
 writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { mock: { transport: 'stdio', command: node, args: [MOCK] } } } }));
 

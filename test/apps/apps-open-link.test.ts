@@ -9,18 +9,18 @@
  * without `--no-open` the same opener is started with the page's URL.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, runApp, viewText, type Browser, type Page } from '../support/app-browser.js';
 import { cli, node, root } from '../support/cli-process.js';
 import { hasScript, onPty, visible } from '../support/pty.js';
 import { until } from '../support/until.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const MOCK = join(root, 'mock-servers/apps/app-server.mjs');
 const LINK = 'https://example.com/docs?from=probe';
-const dir = mkdtempSync(join(tmpdir(), 'mcpwire-apps-open-'));
+const dir = tempDirs('mcpwire-apps-open-')();
 const config = join(dir, 'config.json');
 writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { mock: { transport: 'stdio', command: node, args: [MOCK] } } } }));
 const bin = join(dir, 'bin');

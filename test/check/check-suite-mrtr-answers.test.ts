@@ -7,12 +7,12 @@
  * warns) on mock-servers/check-modern/suite-mrtr-server.mjs with one bug of bugs.mjs planted
  * (`server: 'suite-mrtr'`), naming the tool and the round, and passes on the server without it.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { findAll, parseXml } from '../support/xml.js';
 import { ALL_CHECKS, runChecks, type CheckReport, type CheckResult } from '../../src/check-api.js';
 import { BUGS } from '../../mock-servers/check-modern/bugs.mjs';
@@ -21,6 +21,7 @@ import { goodResponseTo } from '../../src/check/modern/modern-mrtr-answers.js';
 const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 const SERVER = path.join(root, 'mock-servers', 'check-modern', 'suite-mrtr-server.mjs');
 const T = { timeout: 60_000 };
+const tmp = tempDirs('mcpwire-check-mrtr-answers-');
 const ANSWERS = ['modern.request-state-honoured', 'modern.input-all-answered', 'modern.input-rounds'];
 const SINGLE = ['modern.input-sampling-answered', 'modern.input-roots-answered', 'modern.prompt-input-answered'];
 
@@ -172,7 +173,7 @@ describe.concurrent('check: the suite MRTR fixtures answered well', () => {
 
   // cites basic#27: check reports a server whose third round starts over, in the table, JSON and JUnit alike
   it('the built CLI reports them as it reports the other MRTR checks: the table, --json and --junit (basic#27)', { timeout: 120_000 }, async () => {
-    const cwd = mkdtempSync(path.join(tmpdir(), 'mcpwire-check-mrtr-answers-'));
+    const cwd = tmp();
     const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)} --bug=round-state-stale`;
     const args = ['check', '--stdio', stdio, '--only', 'modern.input-rounds,modern.request-state-integrity,modern.input-all-answered'];
     const env = { ...process.env, HOME: cwd, XDG_CONFIG_HOME: path.join(cwd, '.config') };

@@ -6,15 +6,16 @@
  * `--protocol-version 2026-07-28`; a dual server is read in either era (its two engines offer
  * different tools, which `snapshot diff` reports beside the protocol version).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { diffSurfaces, takeSnapshot, type Surface } from '../../src/check/run/snapshot.js';
 import { startModernHttpMock, type ModernHttpMock } from '../../mock-servers/modern/http-server.mjs';
 import { runCliHere } from '../support/cli-in-process.js';
 import { node, root } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
+const tmp = tempDirs('mcpwire-snapshot-eras-');
 const STDIO = path.join(root, 'mock-servers', 'modern', 'stdio-server.mjs');
 const mocks: ModernHttpMock[] = [];
 afterAll(async () => {
@@ -31,7 +32,7 @@ function expectModernSurface(s: Surface): void {
 
 describe('snapshot of a 2026-07-28-only server', () => {
   it('over stdio (the CLI), with and without --protocol-version 2026-07-28; snapshot diff of the two: no changes', { timeout: 60_000 }, async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-snapshot-eras-'));
+    const dir = tmp();
     const cmd = `${JSON.stringify(node)} ${JSON.stringify(STDIO)}`;
     const a = await runCliHere(['snapshot', '--stdio', cmd, '-o', path.join(dir, 'a.json')]);
     expect(a.code, a.stderr).toBe(0);

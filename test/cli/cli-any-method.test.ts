@@ -5,14 +5,14 @@
  * scenario that answers a subscription and a log level with notifications.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
 import { cli, killAll, node, root, until } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-any-method-'));
+const dir = tempDirs('mcpwire-any-method-')();
 const scenario = path.join(dir, 'scenario.json');
 writeFileSync(
   scenario,

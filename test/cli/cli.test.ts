@@ -1,15 +1,17 @@
 /**
  * The `mcpwire` CLI as a child process (dist/ is built by `npm test`'s pretest step).
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliHere } from '../support/cli-in-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 const mockCmd = `${process.execPath} ${path.join(root, 'mock-servers/stdio-server.mjs')}`;
+
+const emptyDirs = tempDirs('mcpwire-empty-');
+const traceDirs = tempDirs('mcpwire-cli-trace-');
 
 const run = (args: string[], env: Record<string, string> = {}) => runCliHere(args, { env: { ...process.env, ...env } });
 
@@ -55,7 +57,7 @@ describe('mcpwire CLI', () => {
 
   it('usage errors exit 2 with a message', async () => {
     expect((await run(['--stdio', mockCmd, 'call', 'echo', '--args', '{not json'])).code).toBe(2);
-    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-empty-'));
+    const empty = emptyDirs();
     const isolated = { HOME: empty, XDG_CONFIG_HOME: empty, MCPWIRE_CONFIG_PATH: path.join(empty, 'none.json') };
     expect((await run(['tools'], isolated)).stderr).toMatch(/no server/);
     expect((await run(['frobnicate'])).code).toBe(2);
@@ -76,7 +78,7 @@ describe('mcpwire CLI', () => {
   });
 
   it('--trace writes a JSON-lines trace that trace stats can read', async () => {
-    const file = path.join(os.tmpdir(), `mcpwire-cli-trace-${process.pid}-${Date.now()}.jsonl`);
+    const file = path.join(traceDirs(), 'trace.jsonl');
     const r = await run(['--stdio', mockCmd, '--trace', file, 'call', 'echo', '--args', '{"text":"traced"}']);
     expect(r.code).toBe(0);
     const s = await run(['trace', 'stats', file, '--json']);

@@ -3,18 +3,19 @@
  * expected-failures baseline whose entries carry their reason as a trailing comment.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const run = promisify(execFile);
+const tmp = tempDirs('mcpwire-summarize-');
 const SUMMARIZE = join(import.meta.dirname, '..', '..', 'spec-conformance', 'runner', 'summarize.mjs');
 
 /** A results folder as the suite writes it: <scenario>-<timestamp>/checks.json (auth/… nested). */
 function results(scenarios: Record<string, { status: string; exit?: number }>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mcpwire-summarize-'));
+  const dir = tmp();
   const codes: string[] = [];
   for (const [name, s] of Object.entries(scenarios)) {
     const folder = join(dir, `${name}-2026-11-26T13-24-00-181Z`);

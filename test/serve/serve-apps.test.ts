@@ -12,7 +12,6 @@
  * block: ran-by: test/serve/serve-apps.test.ts.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -20,8 +19,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, describe, expect, it } from 'vitest';
 import { publicToolName } from '../../src/host/index.js';
 import { cli, root } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-apps-'));
+const dir = tempDirs('mcpwire-serve-apps-')();
 const example = (name: string) => ({ transport: 'stdio', command: process.execPath, args: [path.join(root, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'] });
 const lists = (name: string) => ({ transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/apps/lists-server.mjs')], env: { LISTS_NAME: name } });
 const UI = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };

@@ -7,14 +7,14 @@
  * no progress token; the caller's cancel and the call's timeout still reach the server.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli-process.js';
 import { jsonLines, LEGACY_SERVER } from '../support/recorded-mock.js';
 import { LEVEL, meta, spawnLinePeer, type LinePeer } from '../support/modern-wire.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-relay-'));
+const dir = tempDirs('mcpwire-serve-relay-')();
 let seq = 0;
 const peers: LinePeer[] = [];
 afterEach(async () => {

@@ -6,13 +6,14 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goHost } from '../support/built-examples.js';
 import { cli, root } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const example = path.join(root, 'examples/go-host');
+const tmp = tempDirs('mcpwire-go-host-');
 const hasGo = (() => {
   try {
     execFileSync('go', ['version'], { stdio: 'ignore' });
@@ -34,7 +35,7 @@ describe('examples/go-host', { timeout: 240_000 }, () => {
   });
 
   it.runIf(hasGo)('builds with go and runs against mcpwire serve: initialize, tools, a call with progress, a cancelled call', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-go-host-'));
+    const dir = tmp();
     const bin = await goHost();
     const record = path.join(dir, 'alpha.jsonl');
     const config = path.join(dir, 'config.json');

@@ -6,7 +6,6 @@
  * `notifications/tools/list_changed`, and the other server keeps answering.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../../mock-servers/http-server.mjs';
 import { cli, root, startUntil, stop } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const mockStdio = path.join(root, 'mock-servers/stdio-server.mjs');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-sdk-'));
+const dir = tempDirs('mcpwire-serve-sdk-')();
 let http: { url: string; close(): Promise<void> };
 let config: string;
 

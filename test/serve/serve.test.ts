@@ -7,14 +7,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, root } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const mock = path.join(root, 'mock-servers/stdio-server.mjs');
 const SECRET = 'sk_live_gatewaySecret_7Qm2x9';
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-'));
+const dir = tempDirs('mcpwire-serve-')();
 let seq = 0;
 
 type Msg = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };

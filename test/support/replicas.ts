@@ -5,7 +5,7 @@
  * sessions, with a config written here on free ports.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -121,6 +121,7 @@ export async function startCluster(n: number, scenario: Record<string, unknown>,
       await kill(haproxy);
       for (const r of replicas) if (r) await kill(r.child);
       await kill(redis.child);
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -7,7 +7,6 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildScript, ReplaySession } from '../../src/tap/index.js';
@@ -15,8 +14,9 @@ import type { TraceRecord } from '../../src/index.js';
 import { parseTrace } from '../../src/trace-api.js';
 import { cli, everything, root, startUntil, stop } from '../support/tap-helpers.js';
 import { runCliHere } from '../support/cli-in-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-replay-'));
+const dir = tempDirs('mcpwire-replay-')();
 const trace = path.join(dir, 'everything.jsonl');
 const q = (s: string) => JSON.stringify(s);
 const tapCmd = `${q(process.execPath)} ${q(cli)} tap --trace ${q(trace)} --name everything -- ${q(process.execPath)} ${q(everything)} stdio`;

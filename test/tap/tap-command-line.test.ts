@@ -5,15 +5,16 @@
  * event shows it so, with the values redacted where the server echoes them too.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../../src/trace-api.js';
 import { runStdioTap } from '../../src/tap/index.js';
 import { redactArgs, redactCommandLine } from '../../src/trace/command-line.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const R = '[redacted]';
+const tmp = tempDirs('mcpwire-tap-cmdline-');
 
 describe('redactCommandLine', () => {
   it('the value after a credential-named flag, as a separate argument or after =', () => {
@@ -51,7 +52,7 @@ describe('redactCommandLine', () => {
 
 describe('the stdio tap traces the command line redacted', () => {
   it('spawn shows --api-key/--token=/NAME=/URL credentials as [redacted], and an echo of the key is redacted too', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-cmdline-'));
+    const dir = tmp();
     const trace = path.join(dir, 't.jsonl');
     const KEY = 'sk-cmdline-5f4e3d2c1b';
     const TOK = 'tok-cmdline-0a9b8c7d6e';

@@ -7,13 +7,13 @@
  */
 import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrace } from '../../src/trace-api.js';
 import { startHttpTap } from '../../src/tap/index.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-http-'));
+const dir = tempDirs('mcpwire-tap-http-')();
 const SESSION = 'sess-0123456789abcdef-secret';
 const TOKEN = 'tok_tapHttp_9b8a7c6d5e';
 const seen: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }> = [];

@@ -6,15 +6,15 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTrace } from '../../src/trace-api.js';
 import { defaultServerName } from '../../src/tap/index.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const cli = path.join(root, 'dist/cli/main.js');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-stdio-'));
+const dir = tempDirs('mcpwire-tap-stdio-')();
 
 /** A "server" that echoes its stdin to stdout byte for byte, and says hello on stderr. */
 const CAT = `process.stderr.write('stderr-from-server\\n'); process.stdin.pipe(process.stdout);`;

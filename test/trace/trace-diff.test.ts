@@ -5,15 +5,15 @@
  * exactly that tool (exit 1); schema changes, version, capabilities and error counts are named.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffTraces, formatDiff } from '../../src/tap/index.js';
 import type { TraceRecord } from '../../src/index.js';
 import { cli, everything, root } from '../support/tap-helpers.js';
 import { runCliHere } from '../support/cli-in-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-diff-'));
+const dir = tempDirs('mcpwire-trace-diff-')();
 const q = (s: string) => JSON.stringify(s);
 
 const run = (args: string[]) => runCliHere(args, { cwd: root });

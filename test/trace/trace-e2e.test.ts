@@ -4,16 +4,17 @@
  * trace that holds every message and none of the secrets.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain JavaScript mock without type declarations
 import { startHttpMock } from '../../mock-servers/http-server.mjs';
-import { mock } from '../../spec-conformance/support/mock.js';
+import { mock, removeMockDirs } from '../../spec-conformance/support/mock.js';
 import { connect } from '../../src/index.js';
 import { parseTrace } from '../../src/trace-api.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-e2e-'));
+const dir = tempDirs('mcpwire-trace-e2e-')();
+afterAll(removeMockDirs);
 const SECRETS = {
   env: 'env-secret-7f3a9c1e',
   header: 'Bearer hdr-secret-2b8d4e6f',

@@ -6,7 +6,6 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { peerLanes } from '../../src/trace/html.js';
@@ -14,8 +13,9 @@ import { orderByTime, renderShow } from '../../src/trace/show.js';
 import type { TraceRecord } from '../../src/index.js';
 import { parseTrace } from '../../src/trace-api.js';
 import { cli, everything, root } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-trace-follow-'));
+const dir = tempDirs('mcpwire-trace-follow-')();
 const q = (s: string) => JSON.stringify(s);
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -3,7 +3,6 @@
  * the shutdown ladder (stdin close → SIGTERM → SIGKILL) and no process left behind.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionClosedError, TransportError } from '../../src/errors.js';
@@ -11,9 +10,11 @@ import { Connection } from '../../src/protocol/connection.js';
 import { childEnv } from '../../src/transport/env.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
 import { alive } from '../support/cli-process.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { until } from '../support/until.js';
 
 const node = process.execPath;
+const tmp = tempDirs('mcpwire-stdio-transport-');
 const open: StdioTransport[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((t) => t.close()));
@@ -44,7 +45,7 @@ describe('stdio transport (basic/transports stdio)', () => {
   });
 
   it('reports a permission error (EACCES) for a non-executable file', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
+    const dir = tmp();
     const file = path.join(dir, 'server.sh');
     fs.writeFileSync(file, '#!/bin/sh\necho hi\n', { mode: 0o644 });
     const t = new StdioTransport({ command: file, serverId: 'noexec' });
@@ -152,7 +153,7 @@ describe('stdio transport (basic/transports stdio)', () => {
   });
 
   it('kills what a launcher started (process group): no orphaned grandchild', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-'));
+    const dir = tmp();
     const pidFile = path.join(dir, 'grandchild.pid');
     const t = new StdioTransport({
       command: '/bin/sh',

@@ -4,22 +4,23 @@
  * notifications/cancelled goes to a server that did answer; a BOM-prefixed line is read.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors.js';
 import { Connection, type ConnectionDiagnostic } from '../../src/protocol/connection.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
 const mock = path.join(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..', 'mock-servers', 'stdio-server.mjs');
+const tmp = tempDirs('mcpwire-unreadable-');
 const open: Connection[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
 async function start(scenario: object, maxMessageBytes: number) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-unreadable-'));
+  const dir = tmp();
   const record = path.join(dir, 'received.jsonl');
   const t = new StdioTransport({
     command: process.execPath,
