@@ -7,19 +7,19 @@
  * sessions' records again, so the other replica serves them.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/host/index.js';
 import { serveHttp, type HttpGateway } from '../../src/serve-api.js';
 import { meta, post, postModern, type Msg } from '../support/modern-wire.js';
 import { hasRedis, kill, startRedis } from '../support/replicas.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import { root } from '../support/tap-helpers.js';
 import { until } from '../support/until.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { REDIS } from '../support/replicas.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-store-degraded-'));
+const dir = tempDirs('mcpwire-store-degraded-')();
 const SECRET = 'degraded-test-shared-secret-0001';
 let redis: { url: string; child: ChildProcess; port: number };
 let a: HttpGateway;

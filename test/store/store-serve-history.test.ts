@@ -6,14 +6,14 @@
  * once, and never a finished one.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisServeState } from '../../src/store/redis-sessions.js';
 import { hasRedis, kill, startRedis } from '../support/replicas.js';
+import { tempDirs } from '../support/temp-dirs.js';
 import type { ChildProcess } from 'node:child_process';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-history-'));
+const dir = tempDirs('mcpwire-serve-history-')();
 let redis: { url: string; child: ChildProcess };
 let state: RedisServeState;
 
