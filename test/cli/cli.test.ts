@@ -1,5 +1,5 @@
 /**
- * The `mcpwire` CLI as a child process (dist/ is built by `npm test`'s pretest step).
+ * The `mcpwire` CLI as a user runs it (the built dist/; `npm test`'s pretest step builds it), in the test's own process where a process is not what is tested (support/cli-in-process.ts).
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
