@@ -8,12 +8,12 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, root, startUntil, stop } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-serve-stateless-'));
+const dir = tempDirs('mcpwire-serve-stateless-')();
 const config = path.join(dir, 'config.json');
 const record = path.join(dir, 'received.ndjson');
 fs.writeFileSync(config, JSON.stringify({ version: 1, mcp: { servers: { alpha: { transport: 'stdio', command: process.execPath, args: [path.join(root, 'mock-servers/stdio-server.mjs')], env: { MOCK_RECORD: record } } } } }));

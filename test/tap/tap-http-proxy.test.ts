@@ -8,14 +8,14 @@
  */
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isOriginForm, ownHosts, refusal } from '../../src/tap/http-guard.js';
 import { startHttpTap, type HttpTap } from '../../src/tap/index.js';
 import { cli, startUntil, stop } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-proxy-'));
+const dir = tempDirs('mcpwire-tap-proxy-')();
 const TOKEN = 'tok_proxyTest_4f3e2d1c0b';
 
 interface Seen {

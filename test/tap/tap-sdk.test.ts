@@ -5,7 +5,6 @@
  * redacted.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
@@ -14,8 +13,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTrace } from '../../src/trace-api.js';
 import { canon, capture, cli, everything, freePort, startUntil, stop } from '../support/tap-helpers.js';
+import { tempDirs } from '../support/temp-dirs.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-tap-sdk-'));
+const dir = tempDirs('mcpwire-tap-sdk-')();
 const SECRET = 'sk_live_tapSdkSecret_4f9a2c';
 const cleanup: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
