@@ -30,7 +30,7 @@ const runModule = path.join(root, 'dist', 'cli', 'run.js');
 /** Commands that run until stopped, end their process themselves, or ask a person: always a process. */
 const PROCESS_ONLY = new Set(['serve', 'tap', 'replay', 'watch', 'log-level', 'app', 'daemon', 'login', 'demo', 'conformance-client']);
 
-/** The command word as the CLI finds it (the first argument that is neither an option nor, roughly, an option's value). */
+/** Whether `args` need a process: a command word of PROCESS_ONLY (any argument that is not an option, roughly), a follow, `registry launch`. */
 function needsProcess(args: string[]): boolean {
   const words = args.filter((a) => !a.startsWith('-'));
   if (words.some((w) => PROCESS_ONLY.has(w))) return true;
@@ -43,16 +43,28 @@ let running = false;
 /** MCPWIRE_SUITE_CLI_PROCESS=1: every run a process, as before this runner (to compare the two). */
 const EVERY_RUN_A_PROCESS = process.env.MCPWIRE_SUITE_CLI_PROCESS === '1';
 
-/** A stream standing in for stdout or stderr: not a TTY (as a pipe to a test is not), collecting text. */
-function capture(): { stream: Writable; text: () => string } {
+/**
+ * A stream standing in for stdout or stderr: not a TTY (as a pipe to a test is not), collecting
+ * text up to `max` bytes (what runCli's maxBuffer allows a process); what goes past is dropped and
+ * the run fails.
+ */
+function capture(max: number): { stream: Writable; text: () => string; over: () => boolean } {
   const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
   const stream = new Writable({
     write(chunk: Buffer | string, _enc, done) {
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      if (size + b.length > max) {
+        over = true;
+      } else {
+        chunks.push(b);
+        size += b.length;
+      }
       done();
     },
   });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8'), over: () => over };
 }
 
 /** Replaces the keys of the live `process.env` (so os.homedir() and children see it) with `env`'s. */
@@ -73,8 +85,9 @@ export async function runCliHere(args: string[], options: CliOptions = {}): Prom
     const before = processState();
     const saved = { env: { ...process.env }, cwd: process.cwd(), argv: process.argv, exitCode: process.exitCode, exit: process.exit };
     const descriptors = STREAMS.map((s) => [s, Object.getOwnPropertyDescriptor(process, s)] as const);
-    const out = capture();
-    const err = capture();
+    const max = options.maxBuffer ?? 64 * 1024 * 1024;
+    const out = capture(max);
+    const err = capture(max);
     const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)], { objectMode: false });
     const fakes = { stdin, stdout: out.stream, stderr: err.stream };
     let code: number;
@@ -101,6 +114,7 @@ export async function runCliHere(args: string[], options: CliOptions = {}): Prom
       process.chdir(saved.cwd);
       setEnv(saved.env);
     }
+    if (out.over() || err.over()) throw new Error(`mcpwire ${args.join(' ')} wrote more than ${max} bytes on stdout or stderr`);
     const left = changed(before, processState());
     if (left.length) throw new Error(`mcpwire ${args.join(' ')} left process-wide state changed (a process would have ended with it):\n  ${left.join('\n  ')}`);
     return { code, stdout: out.text(), stderr: err.text() };
