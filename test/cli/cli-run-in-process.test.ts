@@ -3,14 +3,12 @@
  * cli-in-process.ts): each run starts from the state a fresh process has, answers as the bin
  * does, and what a run leaves behind in the process is caught.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/run.js';
 import { perRun } from '../../src/cli/run-state.js';
 import { runCliHere } from '../support/cli-in-process.js';
 import { runCli } from '../support/cli-process.js';
-import { cleanup, mockJs, node, sandbox } from '../support/cli-user.js';
+import { cleanup, mockJs, node, sandbox, trust } from '../support/cli-user.js';
 
 afterAll(cleanup);
 
@@ -44,8 +42,7 @@ describe('the in-process runner answers as the process does', () => {
     ['call', 'm', 'no_such_tool'],
   ];
   it.each(cases.map((args) => [args.join(' '), args] as const))('mcpwire %s', async (_name, args) => {
-    fs.mkdirSync(path.join(sb.proj, '.mcpwire'), { recursive: true });
-    await runCli(['trust'], { cwd: sb.proj, env });
+    await trust(sb);
     const [here, there] = [await runCliHere(args, { cwd: sb.proj, env }), await runCli(args, { cwd: sb.proj, env })];
     // durations differ run to run ("(12 ms)"): compared without them
     const plain = (s: string) => s.replace(/\d+ ms\b/g, 'N ms');
