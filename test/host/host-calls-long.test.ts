@@ -5,55 +5,71 @@
  * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.
  */
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { routeCallNotifications } from '../../src/host/call-notifications.js';
 import type { HostClient } from '../../src/host/server-slot.js';
-import type { McpHost } from '../../src/host/index.js';
+import type { McpHost, ResolvedServer } from '../../src/host/index.js';
 import { mockServer, startHost, textOf, toolName } from '../support/host-calls.js';
 
 const SCENARIO = { tools: ['job', 'events', 'echo'] };
-let host: McpHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
 
-describe('long calls: reset-on-progress and timeouts through host.callTool', () => {
-  it('a 4 s job with progress every 500 ms completes with a 1.5 s reset-on-progress timeout; without progress it times out (outcome timeout)', async () => {
-    host = await startHost([mockServer('p', SCENARIO)]);
+/**
+ * A host of this test's own, closed when the test ends. The tests below mostly wait (on jobs and
+ * timeouts in their mock server processes), each over servers of its own: they run at once, so no
+ * host is shared between them.
+ */
+async function ownHost({ onTestFinished }: TestContext, servers: ResolvedServer[]): Promise<McpHost> {
+  const host = await startHost(servers);
+  onTestFinished(() => host.close());
+  return host;
+}
+
+describe.concurrent('long calls: reset-on-progress and timeouts through host.callTool', () => {
+  it('a 4 s job with progress every 500 ms completes with a 1.5 s reset-on-progress timeout; without progress it times out (outcome timeout)', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('p', SCENARIO)]);
     const job = toolName('p', 'job');
     const seen: number[] = [];
-    const ok = await host.callTool(job, { ms: 4000, progressEveryMs: 500 }, { timeoutMs: 1500, resetTimeoutOnProgress: true, onProgress: (p) => seen.push(p.progress) });
+    // the two calls run at once: each has its own request, timeout and (for the first) progress token
+    const [ok, silent] = await Promise.all([
+      host.callTool(job, { ms: 4000, progressEveryMs: 500 }, { timeoutMs: 1500, resetTimeoutOnProgress: true, onProgress: (p) => seen.push(p.progress) }),
+      host.callTool(job, { ms: 4000, progressEveryMs: 0 }, { timeoutMs: 1500, resetTimeoutOnProgress: true }),
+    ]);
     expect(ok).toMatchObject({ outcome: 'ok', code: 'OK', isError: false, retryable: false, attempts: 1, server: 'p', tool: 'job' });
     expect(textOf(ok)).toBe('job done after 4000 ms');
     expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen.at(-1)).toBe(4000);
 
-    const silent = await host.callTool(job, { ms: 4000, progressEveryMs: 0 }, { timeoutMs: 1500, resetTimeoutOnProgress: true });
     expect(silent).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT', isError: true, attempts: 1 });
     expect(textOf(silent)).toMatch(/timed out after 1500 ms/);
   });
 
-  it('without reset-on-progress the same job with progress times out: the reset is what keeps it alive', async () => {
-    host = await startHost([mockServer('p', SCENARIO)]);
+  it('without reset-on-progress the same job with progress times out: the reset is what keeps it alive', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('p', SCENARIO)]);
     const r = await host.callTool(toolName('p', 'job'), { ms: 4000, progressEveryMs: 500 }, { timeoutMs: 1500, onProgress: () => {} });
     expect(r).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT' });
   });
 
-  it('per-server defaults: request_timeout_ms + reset_timeout_on_progress from config apply without call options; max_total_timeout_ms caps it', async () => {
-    host = await startHost([
+  it('per-server defaults: request_timeout_ms + reset_timeout_on_progress from config apply without call options; max_total_timeout_ms caps it', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [
       mockServer('cfg', SCENARIO, { requestTimeoutMs: 1500, resetTimeoutOnProgress: true }),
       mockServer('cap', SCENARIO, { requestTimeoutMs: 1500, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 2500 }),
     ]);
-    const ok = await host.callTool(toolName('cfg', 'job'), { ms: 3000, progressEveryMs: 500 });
+    // two servers, two processes: the calls run at once
+    const [ok, capped] = await Promise.all([
+      host.callTool(toolName('cfg', 'job'), { ms: 3000, progressEveryMs: 500 }),
+      host.callTool(toolName('cap', 'job'), { ms: 4000, progressEveryMs: 500 }),
+    ]);
     expect(ok.outcome).toBe('ok');
-    const capped = await host.callTool(toolName('cap', 'job'), { ms: 4000, progressEveryMs: 500 });
     expect(capped).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT' });
     expect(textOf(capped)).toMatch(/timed out/);
   });
 
-  it('aborting the signal mid-job ends the call with outcome cancelled', async () => {
-    host = await startHost([mockServer('p', SCENARIO)]);
+  it('aborting the signal mid-job ends the call with outcome cancelled', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('p', SCENARIO)]);
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('user pressed stop')), 300);
     const r = await host.callTool(toolName('p', 'job'), { ms: 5000, progressEveryMs: 100 }, { signal: ac.signal, onProgress: () => {} });
@@ -61,7 +77,7 @@ describe('long calls: reset-on-progress and timeouts through host.callTool', () 
   });
 });
 
-describe('notifications tied to the call (onLog, onNotification)', () => {
+describe.concurrent('notifications tied to the call (onLog, onNotification)', () => {
   type Got = { logs: unknown[]; events: { method: string; params: unknown }[] };
   const listeners = (got: Got) => ({
     onLog: (p: Record<string, unknown>) => got.logs.push(p.data),
@@ -69,8 +85,9 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
   });
   const fresh = (): Got => ({ logs: [], events: [] });
 
-  it('the only call in flight to a server gets its log messages and custom notifications (also a method outside notifications/, such as a pipeline tool_event)', async () => {
-    host = await startHost([mockServer('e', SCENARIO)]);
+  it('the only call in flight to a server gets its log messages and custom notifications (also a method outside notifications/, such as a pipeline tool_event)', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('e', SCENARIO)]);
     const got = fresh();
     const r = await host.callTool(toolName('e', 'events'), { count: 3, intervalMs: 10, tag: 'A' }, listeners(got));
     expect(r.outcome).toBe('ok');
@@ -85,9 +102,10 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(custom.events).toEqual([{ method: 'tool_event', params: { tag: 'B', seq: 1 } }]);
   });
 
-  it('what reaches onLog and onNotification has the server\'s credentials taken out', async () => {
+  it('what reaches onLog and onNotification has the server\'s credentials taken out', async (ctx) => {
+    const { expect } = ctx;
     const secret = 'tok-9b8a7c6d5e4f3a2b1c0d';
-    host = await startHost([mockServer('e', SCENARIO, {}, { SERVICE_TOKEN: secret })]);
+    const host = await ownHost(ctx, [mockServer('e', SCENARIO, {}, { SERVICE_TOKEN: secret })]);
     const got = fresh();
     await host.callTool(toolName('e', 'events'), { count: 1, intervalMs: 1, tag: `key=${secret}` }, listeners(got));
     expect(got.logs).toHaveLength(1);
@@ -96,8 +114,9 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(JSON.stringify(got)).toContain('key=');
   });
 
-  it('with two calls in flight, notifications carrying a call\'s progress token go to that call only', async () => {
-    host = await startHost([mockServer('e', SCENARIO)]);
+  it('with two calls in flight, notifications carrying a call\'s progress token go to that call only', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('e', SCENARIO)]);
     const a = fresh();
     const b = fresh();
     const name = toolName('e', 'events');
@@ -114,8 +133,9 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(a.logs.length + b.logs.length).toBeLessThan(8);
   });
 
-  it('a notification without a token goes to neither of two calls in flight, and to the one left alone once the other ends', async () => {
-    host = await startHost([mockServer('e', SCENARIO)]);
+  it('a notification without a token goes to neither of two calls in flight, and to the one left alone once the other ends', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('e', SCENARIO)]);
     const a = fresh();
     const b = fresh();
     const name = toolName('e', 'events');
@@ -134,9 +154,10 @@ describe('notifications tied to the call (onLog, onNotification)', () => {
     expect(b.logs).toContainEqual({ tag: 'B', seq: 3 });
   });
 
-  it('basic.utilities.tasks#39: two task-augmented calls in flight each get their own task\'s notifications and logs (tied by related-task metadata), none of the other\'s', async () => {
+  it('basic.utilities.tasks#39: two task-augmented calls in flight each get their own task\'s notifications and logs (tied by related-task metadata), none of the other\'s', async (ctx) => {
+    const { expect } = ctx;
     const scenario = { tasks: { pollInterval: 50 }, tools: [{ name: 'tevents', builtin: 'events', execution: { taskSupport: 'required' } }] };
-    host = await startHost([mockServer('t', scenario)]);
+    const host = await ownHost(ctx, [mockServer('t', scenario)]);
     const a = fresh();
     const b = fresh();
     const statuses: string[] = [];
