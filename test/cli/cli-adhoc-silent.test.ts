@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from 'vitest';
 import { runCli } from '../support/cli-process.js';
 
 /** Prints a banner on stdout and log lines on stderr, reads stdin, and never answers. */
@@ -40,7 +40,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const run = (args: string[]) => runCli(args, { cwd: dir, env });
 const silent = () => `node ${path.join(dir, 'silent.mjs')}`;
 
-function expectPrinted(stderr: string, ms: number): void {
+function expectPrinted(expect: ExpectStatic, stderr: string, ms: number): void {
   const lines = stderr.split('\n');
   expect(lines[0]).toMatch(new RegExp(`^mcpwire: \\[server "stdio" during initialize\\] request "initialize" timed out after ${ms} ms.*\\(MCPWIRE_TIMEOUT\\)$`));
   expect(lines.slice(1).join('\n')).toBe(
@@ -58,32 +58,36 @@ function expectPrinted(stderr: string, ms: number): void {
   expect(stderr).not.toContain(SECRET);
 }
 
-describe('an ad-hoc server that never answers', () => {
-  it('call: after the connect timeout, the server and the phase, then what it printed (stdout not JSON-RPC, stderr tail), --env values hidden', async () => {
+// Each run waits out its connect timeout in a CLI process of its own (the sandbox is only read):
+// the runs go at once.
+describe.concurrent('an ad-hoc server that never answers', () => {
+  it('call: after the connect timeout, the server and the phase, then what it printed (stdout not JSON-RPC, stderr tail), --env values hidden', async ({ expect }) => {
     const started = Date.now();
     const r = await run(['call', '--stdio', silent(), '--env', `API_TOKEN=${SECRET}`, 'anything', '--timeout-ms', '5000']);
     expect(r.code).toBe(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
     expect(r.stdout).toBe('');
-    expectPrinted(r.stderr, 5000);
+    expectPrinted(expect, r.stderr, 5000);
   }, 60_000);
 
-  it('tools and request report it the same way', async () => {
-    const tools = await run(['tools', '--stdio', silent(), '--env', `API_TOKEN=${SECRET}`, '--timeout-ms', '5000']);
+  it('tools and request report it the same way', async ({ expect }) => {
+    const [tools, request] = await Promise.all([
+      run(['tools', '--stdio', silent(), '--env', `API_TOKEN=${SECRET}`, '--timeout-ms', '5000']),
+      run(['request', '--stdio', silent(), '--env', `API_TOKEN=${SECRET}`, 'tools/list', '--timeout-ms', '5000']),
+    ]);
     expect(tools.code).toBe(1);
-    expectPrinted(tools.stderr, 5000);
-    const request = await run(['request', '--stdio', silent(), '--env', `API_TOKEN=${SECRET}`, 'tools/list', '--timeout-ms', '5000']);
+    expectPrinted(expect, tools.stderr, 5000);
     expect(request.code).toBe(1);
-    expectPrinted(request.stderr, 5000);
+    expectPrinted(expect, request.stderr, 5000);
   }, 60_000);
 
-  it('a server that printed nothing is said to have printed nothing', async () => {
+  it('a server that printed nothing is said to have printed nothing', async ({ expect }) => {
     const r = await run(['call', '--stdio', `node ${path.join(dir, 'mute.mjs')}`, 'anything', '--timeout-ms', '3000']);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n').slice(1)).toEqual([`the server (node ${path.join(dir, 'mute.mjs')}) printed nothing on stdout or stderr`, '']);
   }, 60_000);
 
-  it('the command is shown as it was quoted: an argument with a space or a quote comes back quoted', async () => {
+  it('the command is shown as it was quoted: an argument with a space or a quote comes back quoted', async ({ expect }) => {
     const script = path.join(dir, 'with space', 'mute.mjs');
     const r = await run(['call', '--stdio', `node "${script}" --greeting "it's"`, 'anything', '--timeout-ms', '3000']);
     expect(r.code).toBe(1);
@@ -91,8 +95,8 @@ describe('an ad-hoc server that never answers', () => {
   }, 60_000);
 });
 
-describe('an ad-hoc server that writes to stderr and exits', () => {
-  it('its stderr tail is shown once, in the error, and it is never said to have printed nothing', async () => {
+describe.concurrent('an ad-hoc server that writes to stderr and exits', () => {
+  it('its stderr tail is shown once, in the error, and it is never said to have printed nothing', async ({ expect }) => {
     const r = await run(['tools', '--stdio', `node ${path.join(dir, 'dies.mjs')}`, '--timeout-ms', '5000']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/exited with code 3; stderr tail:\nfatal: no config file/);

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { node, root } from '../support/cli-process.js';
 import { hasScript, onPty } from '../support/pty.js';
 
@@ -30,16 +30,19 @@ function onTerminal(args: string[], answer: (seen: string, type: (line: string) 
   );
 }
 
-describe.skipIf(!hasScript)('a form on the terminal and the call timeout', { timeout: 120_000 }, () => {
-  it('answering slower than --timeout-ms still gets the answers sent; Enter at review sends (the default is shown)', async () => {
+// Each test is a CLI on a pty of its own, waiting on its own clock: the two go at once.
+describe.skipIf(!hasScript)('a form on the terminal and the call timeout', { timeout: 120_000, concurrent: true }, () => {
+  it('answering slower than --timeout-ms still gets the answers sent; Enter at review sends (the default is shown)', async ({ expect }) => {
     const mockCmd = `${node} ${path.join(root, 'mock-servers/stdio-server.mjs')} client-features`;
     const schema = { type: 'object', properties: { name: { type: 'string' }, city: { type: 'string' } }, required: ['name'] };
     const args = JSON.stringify({ method: 'elicitation/create', params: { message: 'Who are you?', requestedSchema: schema } });
     const timeoutMs = 2000;
     let step = 0;
     const r = await onTerminal(['--stdio', mockCmd, '--timeout-ms', String(timeoutMs), 'call', 'ask', '--args', args, '--json'], (seen, type) => {
-      // Each answer comes more than the whole timeout after its question was shown.
-      const slow = (l: string) => setTimeout(() => type(l), timeoutMs * 2);
+      // Each answer comes more than the whole timeout after its question was shown (half a timeout
+      // more: a countdown left running would end the call at the first question; the form takes
+      // three of these, 4.5 timeouts in all).
+      const slow = (l: string) => setTimeout(() => type(l), timeoutMs * 1.5);
       if (step === 0 && /name \*: $/.test(seen)) (step++, slow('Ann'));
       else if (step === 1 && /city: $/.test(seen)) (step++, slow('Paris'));
       else if (step === 2 && /\(Enter: yes\): $/.test(seen)) (step++, slow(''));
@@ -50,7 +53,7 @@ describe.skipIf(!hasScript)('a form on the terminal and the call timeout', { tim
     expect(r.code, r.out).toBe(0);
   });
 
-  it('without a person answering, the call still times out after --timeout-ms', async () => {
+  it('without a person answering, the call still times out after --timeout-ms', async ({ expect }) => {
     const mockCmd = `${node} ${path.join(root, 'mock-servers/stdio-server.mjs')}`;
     const r = await onTerminal(['--stdio', mockCmd, '--timeout-ms', '1500', 'call', 'never'], () => {});
     expect(r.out).toMatch(/request "tools\/call" timed out after 1500 ms/);

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { withFileLock } from '../../src/auth/lock.js';
 import { Daemon } from '../../src/daemon/server.js';
 import { wait } from '../../src/util/sleep.js';
@@ -24,21 +24,6 @@ import { alive, killAll, node, root, runCli, until, type CliRun } from '../suppo
 const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
 const pids: number[] = [];
 const dirs: string[] = [];
-let dir: string;
-let env: NodeJS.ProcessEnv;
-let socket: string;
-
-beforeEach(() => {
-  dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-daemon-replaced-')));
-  dirs.push(dir);
-  const home = path.join(dir, 'home');
-  const runtime = path.join(dir, 'run');
-  fs.mkdirSync(home);
-  fs.mkdirSync(runtime, { mode: 0o700 });
-  socket = path.join(runtime, 'mcpwire', 'daemon.sock');
-  env = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: path.join(dir, 'global.json'), NO_COLOR: '1' };
-});
-
 afterAll(() => {
   killAll(pids);
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
@@ -53,21 +38,35 @@ function answers(file: string): Promise<boolean> {
   });
 }
 
-const mcpwire = (args: string[]): Promise<CliRun> => runCli(args, { cwd: dir, env });
-
 interface Status {
   running: boolean;
   pid: number;
   servers: { pid?: number }[];
 }
-async function status(): Promise<Status> {
-  const st = JSON.parse((await mcpwire(['daemon', 'status', '--json'])).stdout) as Status;
-  if (st.running) pids.push(st.pid, ...st.servers.flatMap((s) => (s.pid === undefined ? [] : [s.pid])));
-  return st;
+
+/** A test's own sandbox (its HOME, runtime directory and so its daemon's socket, its config), and the CLI run in it. */
+function sandbox() {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpwire-daemon-replaced-')));
+  dirs.push(dir);
+  const home = path.join(dir, 'home');
+  const runtime = path.join(dir, 'run');
+  fs.mkdirSync(home);
+  fs.mkdirSync(runtime, { mode: 0o700 });
+  const socket = path.join(runtime, 'mcpwire', 'daemon.sock');
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: home, XDG_RUNTIME_DIR: runtime, XDG_CONFIG_HOME: path.join(home, '.config'), MCPWIRE_CONFIG_PATH: path.join(dir, 'global.json'), NO_COLOR: '1' };
+  const mcpwire = (args: string[]): Promise<CliRun> => runCli(args, { cwd: dir, env });
+  const status = async (): Promise<Status> => {
+    const st = JSON.parse((await mcpwire(['daemon', 'status', '--json'])).stdout) as Status;
+    if (st.running) pids.push(st.pid, ...st.servers.flatMap((s) => (s.pid === undefined ? [] : [s.pid])));
+    return st;
+  };
+  return { dir, env, socket, mcpwire, status };
 }
 
-describe('daemon socket ownership', () => {
-  it('a daemon stopping slowly does not remove the socket of the daemon started meanwhile', async () => {
+// Each test has a sandbox of its own (its daemons on a socket of their own): they run at once.
+describe.concurrent('daemon socket ownership', () => {
+  it('a daemon stopping slowly does not remove the socket of the daemon started meanwhile', async ({ expect }) => {
+    const { dir, socket, mcpwire, status } = sandbox();
     const pidFile = path.join(dir, 'server.pid');
     fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: { stubborn: { transport: 'stdio', command: node, args: [stubborn, pidFile] } } } }));
     expect((await mcpwire(['daemon', 'start'])).code).toBe(0);
@@ -78,6 +77,9 @@ describe('daemon socket ownership', () => {
     process.kill(old.pid, 'SIGSTOP');
     try {
       expect(alive(oldServer)).toBe(true); // still closing its server: the window the new daemon starts in
+      // The new daemon is sent no server (a daemon never reads a config: `daemon start` sends it
+      // what the command resolved), so its stop, the test's last step, waits on no server's ladder.
+      fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: {} } }));
       const started = await mcpwire(['daemon', 'start']);
       expect([started.code, started.stderr]).toEqual([0, '']);
       const fresh = await status();
@@ -93,7 +95,8 @@ describe('daemon socket ownership', () => {
     expect(stop.stdout).toBe(`daemon stopped (pid ${after.pid})\n`);
   }, 120_000);
 
-  it('a stopping daemon removes no socket file once its listener closed, not even one with the device and inode its own had', async () => {
+  it('a stopping daemon removes no socket file once its listener closed, not even one with the device and inode its own had', async ({ expect }) => {
+    const { dir } = sandbox();
     // A filesystem hands a freed inode number to the next file it creates (ext4 does: a socket
     // bound where a closed one was gets its number most of the time), so the socket of the daemon
     // started meanwhile can carry the very dev:ino of the stopping daemon's. Here that file is
@@ -115,7 +118,8 @@ describe('daemon socket ownership', () => {
     expect(fs.existsSync(paths.socket)).toBe(true);
   });
 
-  it('a starting daemon judges a socket file stale only holding the socket\'s lock', async () => {
+  it('a starting daemon judges a socket file stale only holding the socket\'s lock', async ({ expect }) => {
+    const { dir, env, socket, mcpwire, status } = sandbox();
     fs.writeFileSync(path.join(dir, 'global.json'), JSON.stringify({ version: 1, mcp: { servers: {} } }));
     fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
     // a socket file whose daemon died (SIGKILL leaves the file)
