@@ -9,7 +9,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test, vi, type TestContext } from 'vitest';
 import { Pool, type Dispatcher } from 'undici';
 import { SessionExpiredError, TimeoutError, TransportError } from '../src/errors.js';
 import { Connection } from '../src/protocol/connection.js';
@@ -35,19 +35,28 @@ interface Mock {
   close(): Promise<void>;
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-afterEach(async () => {
+afterEach(() => {
   vi.restoreAllMocks();
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => {});
 });
 
-async function mock(options: Record<string, unknown> = {}): Promise<Mock> {
+/**
+ * Closes what a test opened when that test ends, the last opened first; a failing close is
+ * ignored. Most tests here wait (a pause to show no resumption or reconnect follows) and run at
+ * once, each with its own servers and transports: nothing is shared between them.
+ */
+function atEnd({ onTestFinished }: TestContext, close: () => Promise<unknown>): void {
+  onTestFinished(async () => {
+    await close().catch(() => {});
+  });
+}
+
+async function mock(ctx: TestContext, options: Record<string, unknown> = {}): Promise<Mock> {
   const m = (await startHttpMock(options)) as Mock;
-  cleanups.push(() => m.close());
+  atEnd(ctx, () => m.close());
   return m;
 }
 
-function wire<T extends Transport>(t: T) {
+function wire<T extends Transport>(ctx: TestContext, t: T) {
   const messages: Array<Record<string, unknown>> = [];
   const events: TransportEvent[] = [];
   const diagnostics: TransportDiagnostic[] = [];
@@ -56,12 +65,12 @@ function wire<T extends Transport>(t: T) {
   t.onevent = (e) => events.push(e);
   t.ondiagnostic = (d) => diagnostics.push(d);
   t.onsessionexpired = (e) => expired.push(e);
-  cleanups.push(() => t.close());
+  atEnd(ctx, () => t.close());
   return { t, messages, events, diagnostics, expired };
 }
 
-function httpT(url: string, extra: Partial<HttpTransportOptions> = {}) {
-  return wire(new StreamableHttpTransport({ url, serverId: 'mock', ...extra }));
+function httpT(ctx: TestContext, url: string, extra: Partial<HttpTransportOptions> = {}) {
+  return wire(ctx, new StreamableHttpTransport({ url, serverId: 'mock', ...extra }));
 }
 
 const INIT: JSONRPCMessage = {
@@ -105,7 +114,7 @@ interface RawRequest {
 }
 type RawHandler = (req: RawRequest, res: http.ServerResponse) => void;
 
-async function rawServer(handler: RawHandler) {
+async function rawServer(ctx: TestContext, handler: RawHandler) {
   const requests: RawRequest[] = [];
   const sockets = { open: 0, total: 0 };
   const server = http.createServer((req, res) => {
@@ -138,7 +147,7 @@ async function rawServer(handler: RawHandler) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  cleanups.push(close);
+  atEnd(ctx, close);
   return { url: `http://127.0.0.1:${port}/mcp`, requests, sockets, close };
 }
 
@@ -170,10 +179,13 @@ const isResume = (r: RawRequest) => r.method === 'GET' && r.headers['last-event-
 
 // ---- resumption is tied to its request and bounded --------------------------------------
 
+// The waiting tests of this block run at once; reconnectDelayMs's test, which stubs Math.random
+// (read by every reconnect delay), runs after them, alone.
 describe('SSE resumption belongs to its request and is bounded', () => {
-  test('a request given up on (its signal aborted) is not resumed: no GET + Last-Event-ID after the abort (basic.transports#37)', async () => {
-    const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
-    const { t, messages } = httpT(m.url);
+  test.concurrent('a request given up on (its signal aborted) is not resumed: no GET + Last-Event-ID after the abort (basic.transports#37)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'sse', retryMs: 50, getStream: false });
+    const { t, messages } = httpT(ctx, m.url);
     await handshake(t);
     const ac = new AbortController();
     const msg = { ...call('progress', { steps: 3, ms: 2000 }), params: { name: 'progress', arguments: { steps: 3, ms: 2000 }, _meta: { progressToken: 'p' } } };
@@ -186,11 +198,12 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
   });
 
-  test('end to end: after the caller got TimeoutError no resumption starts (Connection over HTTP, basic.transports#37)', async () => {
-    const m = await mock({ mode: 'sse', retryMs: 50, getStream: false });
+  test.concurrent('end to end: after the caller got TimeoutError no resumption starts (Connection over HTTP, basic.transports#37)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'sse', retryMs: 50, getStream: false });
     const t = new StreamableHttpTransport({ url: m.url, serverId: 'mock' });
     const conn = new Connection(t, { serverId: 'mock' });
-    cleanups.push(() => conn.close());
+    atEnd(ctx, () => conn.close());
     await t.start();
     await conn.request('initialize', (INIT as { params: Record<string, unknown> }).params, { isInitialize: true });
     t.setProtocolVersion('2025-11-25');
@@ -205,8 +218,9 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     expect(m.record.requests.filter((r) => r.method === 'GET' && r.headers['last-event-id'] !== undefined)).toHaveLength(0);
   });
 
-  test('a resumption under way stops when its request is given up: the resuming GET is closed, none follows (basic.transports#37)', async () => {
-    const srv = await rawServer((r, res) => {
+  test.concurrent('a resumption under way stops when its request is given up: the resuming GET is closed, none follows (basic.transports#37)', async (ctx) => {
+    const { expect } = ctx;
+    const srv = await rawServer(ctx, (r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET' && !isResume(r)) return void res.writeHead(405).end();
       if (r.method === 'POST') {
@@ -217,7 +231,7 @@ describe('SSE resumption belongs to its request and is bounded', () => {
       }
       sseHead(res); // the resuming GET: held open, never answers
     });
-    const { t } = httpT(srv.url);
+    const { t } = httpT(ctx, srv.url);
     await handshake(t);
     const ac = new AbortController();
     const sent = t.send(call('anything'), { signal: ac.signal }).catch((e: unknown) => e);
@@ -229,9 +243,10 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     expect(srv.requests.filter(isResume)).toHaveLength(1);
   });
 
-  test('a request answered on another stream (here the GET stream) is not resumed after it settled (basic.transports#37)', async () => {
+  test.concurrent('a request answered on another stream (here the GET stream) is not resumed after it settled (basic.transports#37)', async (ctx) => {
+    const { expect } = ctx;
     let getRes: http.ServerResponse | undefined;
-    const srv = await rawServer((r, res) => {
+    const srv = await rawServer(ctx, (r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET' && !isResume(r)) {
         sseHead(res);
@@ -246,7 +261,7 @@ describe('SSE resumption belongs to its request and is bounded', () => {
       }
       sseHead(res); // a resumption: held open
     });
-    const { t, messages } = httpT(srv.url);
+    const { t, messages } = httpT(ctx, srv.url);
     await handshake(t);
     await waitFor(() => getRes !== undefined, 'the GET stream');
     const msg = call('anything');
@@ -256,8 +271,9 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     expect(srv.requests.filter(isResume)).toHaveLength(0);
   });
 
-  test('retry: 0 and a server closing the GET stream at once: delays have a 250 ms floor and grow (no reconnect storm) (basic.transports#23 #33)', async () => {
-    const srv = await rawServer((r, res) => {
+  test.concurrent('retry: 0 and a server closing the GET stream at once: delays have a 250 ms floor and grow (no reconnect storm) (basic.transports#23 #33)', async (ctx) => {
+    const { expect } = ctx;
+    const srv = await rawServer(ctx, (r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET') {
         sseHead(res);
@@ -266,7 +282,7 @@ describe('SSE resumption belongs to its request and is bounded', () => {
       }
       res.writeHead(500).end();
     });
-    const { t, events } = httpT(srv.url, { maxReconnectAttempts: 50 });
+    const { t, events } = httpT(ctx, srv.url, { maxReconnectAttempts: 50 });
     await handshake(t);
     await waitFor(() => srv.requests.some((r) => r.method === 'GET'), 'the GET stream');
     await pause(1500);
@@ -279,9 +295,10 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     expect(delays[1]).toBeGreaterThan(delays[0]);
   });
 
-  test('a 200 that ends without an event does not reset the attempts; after the cap a diagnostic, and the GET stream reopens after the next successful POST', async () => {
+  test.concurrent('a 200 that ends without an event does not reset the attempts; after the cap a diagnostic, and the GET stream reopens after the next successful POST', async (ctx) => {
+    const { expect } = ctx;
     let getsAllowed = Infinity;
-    const srv = await rawServer((r, res) => {
+    const srv = await rawServer(ctx, (r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET') {
         sseHead(res);
@@ -293,7 +310,7 @@ describe('SSE resumption belongs to its request and is bounded', () => {
         res.end(resultFor(r.msg?.id, 'ok'));
       }
     });
-    const { t, diagnostics } = httpT(srv.url, { maxReconnectAttempts: 2, maxReconnectDelayMs: 300 });
+    const { t, diagnostics } = httpT(ctx, srv.url, { maxReconnectAttempts: 2, maxReconnectDelayMs: 300 });
     await handshake(t);
     await waitFor(() => diagnostics.some((d) => d.code === 'MCPWIRE_SSE_GAVE_UP'), 'the give-up diagnostic');
     expect(srv.requests.filter((r) => r.method === 'GET')).toHaveLength(3); // the first + 2 reconnects
@@ -327,12 +344,14 @@ describe('SSE resumption belongs to its request and is bounded', () => {
 });
 
 // ---- a POST stream is closed once its response arrived ----------------------------------
+// (this block and the ones after it run at once, and so do their tests: each owns its servers)
 
-describe('a POST response stream is closed once its request is answered', () => {
+describe.concurrent('a POST response stream is closed once its request is answered', () => {
   // cites basic.transports#26: a server that breaks it (never ends the stream) must not make the client hold a socket per call
-  test('20 sequential calls against a server that never ends the stream do not hold 20 sockets (basic.transports#26)', async () => {
-    const m = await mock({ mode: 'sse', endPostStreams: false, getStream: false });
-    const { t, messages } = httpT(m.url);
+  test('20 sequential calls against a server that never ends the stream do not hold 20 sockets (basic.transports#26)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'sse', endPostStreams: false, getStream: false });
+    const { t, messages } = httpT(ctx, m.url);
     await handshake(t);
     await waitFor(() => m.record.requests.some((r) => r.method === 'GET'), 'the GET 405');
     await pause(100);
@@ -349,9 +368,10 @@ describe('a POST response stream is closed once its request is answered', () => 
     for (const s of sends) expect(await s).toBeUndefined();
   });
 
-  test('a server that ends its stream after the response keeps its keep-alive socket reused', async () => {
-    const m = await mock({ mode: 'sse', getStream: false });
-    const { t } = httpT(m.url);
+  test('a server that ends its stream after the response keeps its keep-alive socket reused', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'sse', getStream: false });
+    const { t } = httpT(ctx, m.url);
     await handshake(t);
     for (let i = 0; i < 20; i++) await t.send(call('echo', { text: `n${i}` }));
     expect(m.sockets().total).toBeLessThanOrEqual(3);
@@ -360,9 +380,10 @@ describe('a POST response stream is closed once its request is answered', () => 
 
 // ---- legacy SSE idle default -------------------------------------------------------------
 
-describe('the legacy SSE idle timeout has the documented default', () => {
-  test('legacy SSE streams use idleStreamTimeoutMs default 300 000 ms (as documented), not 0', async () => {
-    const m = await mock({ legacy: true });
+describe.concurrent('the legacy SSE idle timeout has the documented default', () => {
+  test('legacy SSE streams use idleStreamTimeoutMs default 300 000 ms (as documented), not 0', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { legacy: true });
     const seen: Array<{ method: string; bodyTimeout: number | null | undefined }> = [];
     const origin = new URL(m.url).origin;
     class Recording extends Pool {
@@ -372,9 +393,9 @@ describe('the legacy SSE idle timeout has the documented default', () => {
       }
     }
     const pool = new Recording(origin);
-    cleanups.push(() => pool.destroy());
+    atEnd(ctx, () => pool.destroy());
     const t = new LegacySseTransport({ url: m.url, dispatcher: pool });
-    cleanups.push(() => t.close());
+    atEnd(ctx, () => t.close());
     await t.start();
     expect(DEFAULT_IDLE_STREAM_TIMEOUT_MS).toBe(300_000);
     expect(seen.find((s) => s.method === 'GET')?.bodyTimeout).toBe(300_000);
@@ -383,10 +404,11 @@ describe('the legacy SSE idle timeout has the documented default', () => {
 
 // ---- a 404 outside a request's own POST ---------------------------------------------------
 
-describe('a 404 outside a request reports the expired session (basic.transports#45)', () => {
-  test('a 404 on the GET stream calls onsessionexpired once with SessionExpiredError (basic.transports#45)', async () => {
-    const m = await mock({ mode: 'json', retryMs: 10 });
-    const { t, expired, diagnostics } = httpT(m.url);
+describe.concurrent('a 404 outside a request reports the expired session (basic.transports#45)', () => {
+  test('a 404 on the GET stream calls onsessionexpired once with SessionExpiredError (basic.transports#45)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', retryMs: 10 });
+    const { t, expired, diagnostics } = httpT(ctx, m.url);
     await handshake(t);
     await waitFor(() => m.record.requests.some((r) => r.method === 'GET'), 'the GET stream');
     m.expireSessions(); // ends the GET stream: its resumption meets 404
@@ -398,9 +420,10 @@ describe('a 404 outside a request reports the expired session (basic.transports#
     expect(diagnostics.filter((d) => d.code === 'MCPWIRE_SESSION_EXPIRED')).toEqual([]);
   });
 
-  test('a 404 to a notification POST: onsessionexpired once per session, send() resolves (the owner renews) (basic.transports#45)', async () => {
-    const m = await mock({ mode: 'json', getStream: false });
-    const { t, expired } = httpT(m.url);
+  test('a 404 to a notification POST: onsessionexpired once per session, send() resolves (the owner renews) (basic.transports#45)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
+    const { t, expired } = httpT(ctx, m.url);
     await handshake(t);
     const first = t.sessionId;
     m.expireSessions();
@@ -417,9 +440,10 @@ describe('a 404 outside a request reports the expired session (basic.transports#
     expect(expired).toHaveLength(2);
   });
 
-  test('a 404 to the POST of a reply to a server request: onsessionexpired, send() resolves (basic.transports#45)', async () => {
-    const m = await mock({ mode: 'json', getStream: false });
-    const { t, expired } = httpT(m.url);
+  test('a 404 to the POST of a reply to a server request: onsessionexpired, send() resolves (basic.transports#45)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
+    const { t, expired } = httpT(ctx, m.url);
     await handshake(t);
     m.expireSessions();
     await expect(t.send({ jsonrpc: '2.0', id: 'srv-1', result: {} }, { relatedRequestId: 'srv-1' })).resolves.toBeUndefined();
@@ -427,18 +451,20 @@ describe('a 404 outside a request reports the expired session (basic.transports#
     expect(expired[0]).toBeInstanceOf(SessionExpiredError);
   });
 
-  test('with no owner listening, the notification send() rejects with SessionExpiredError (never a raw error)', async () => {
-    const m = await mock({ mode: 'json', getStream: false });
-    const { t } = httpT(m.url);
+  test('with no owner listening, the notification send() rejects with SessionExpiredError (never a raw error)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
+    const { t } = httpT(ctx, m.url);
     t.onsessionexpired = undefined;
     await handshake(t);
     m.expireSessions();
     await expect(t.send({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' })).rejects.toBeInstanceOf(SessionExpiredError);
   });
 
-  test("a request's own POST 404 rejects its send() with SessionExpiredError and does not call onsessionexpired", async () => {
-    const m = await mock({ mode: 'json', getStream: false });
-    const { t, expired } = httpT(m.url);
+  test("a request's own POST 404 rejects its send() with SessionExpiredError and does not call onsessionexpired", async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
+    const { t, expired } = httpT(ctx, m.url);
     await handshake(t);
     m.expireSessions();
     await expect(t.send(call('echo'))).rejects.toBeInstanceOf(SessionExpiredError);
@@ -448,11 +474,12 @@ describe('a 404 outside a request reports the expired session (basic.transports#
 
 // ---- onDispatched --------------------------------------------------------------------------
 
-describe('onDispatched says when the POST was started (basic.utilities.cancellation#1)', () => {
-  test('onDispatched is called once, after the auth headers resolved and before the response', async () => {
-    const m = await mock({ mode: 'json', getStream: false });
+describe.concurrent('onDispatched says when the POST was started (basic.utilities.cancellation#1)', () => {
+  test('onDispatched is called once, after the auth headers resolved and before the response', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
     const log: string[] = [];
-    const { t, messages, events } = httpT(m.url, {
+    const { t, messages, events } = httpT(ctx, m.url, {
       authProvider: {
         headers: async () => {
           log.push('auth-start');
@@ -470,9 +497,10 @@ describe('onDispatched says when the POST was started (basic.utilities.cancellat
     expect(log).toEqual(['auth-start', 'auth-end', 'dispatched response=false']);
   });
 
-  test.each(['same microtask', 'during auth'] as const)('aborted %s: no POST goes out and onDispatched is never called', async (when) => {
-    const m = await mock({ mode: 'json', getStream: false });
-    const { t } = httpT(m.url, { authProvider: { headers: async () => (await pause(50), { authorization: 'Bearer x' }) } });
+  test.for(['same microtask', 'during auth'] as const)('aborted %s: no POST goes out and onDispatched is never called', async (when, ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false });
+    const { t } = httpT(ctx, m.url, { authProvider: { headers: async () => (await pause(50), { authorization: 'Bearer x' }) } });
     await handshake(t);
     const ac = new AbortController();
     const dispatched: number[] = [];
@@ -487,10 +515,11 @@ describe('onDispatched says when the POST was started (basic.utilities.cancellat
     expect(m.record.messages.some((x) => x.id === msg.id)).toBe(false);
   });
 
-  test('the legacy transport calls onDispatched once per started POST, never when aborted first', async () => {
-    const m = await mock({ legacy: true });
+  test('the legacy transport calls onDispatched once per started POST, never when aborted first', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { legacy: true });
     const t = new LegacySseTransport({ url: m.url });
-    cleanups.push(() => t.close());
+    atEnd(ctx, () => t.close());
     await t.start();
     const dispatched: string[] = [];
     await t.send(INIT, { isInitialize: true, onDispatched: () => dispatched.push('init') });
@@ -504,11 +533,12 @@ describe('onDispatched says when the POST was started (basic.utilities.cancellat
 
 // ---- 202 for a request, BOM ---------------------------------------------------------------
 
-describe('malformed HTTP answers fail at once or are tolerated like stdio', () => {
+describe.concurrent('malformed HTTP answers fail at once or are tolerated like stdio', () => {
   // cites basic.transports#18: a server that breaks it (202 to a request) fails that request at once, not by its timeout
-  test('a 202 with no body to a request POST rejects at once naming the request id and the server (basic.transports#18)', async () => {
-    const m = await mock({ mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 202, body: '' }] });
-    const { t } = httpT(m.url);
+  test('a 202 with no body to a request POST rejects at once naming the request id and the server (basic.transports#18)', async (ctx) => {
+    const { expect } = ctx;
+    const m = await mock(ctx, { mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 202, body: '' }] });
+    const { t } = httpT(ctx, m.url);
     await handshake(t);
     const msg = call('echo');
     const err = (await t.send(msg).catch((e: unknown) => e)) as TransportError;
@@ -519,24 +549,26 @@ describe('malformed HTTP answers fail at once or are tolerated like stdio', () =
     expect(err.status).toBe(202);
   });
 
-  test('a leading UTF-8 BOM on a JSON response body is skipped', async () => {
+  test('a leading UTF-8 BOM on a JSON response body is skipped', async (ctx) => {
+    const { expect } = ctx;
     const msg = call('echo');
     const body = `\uFEFF${resultFor(msg.id, 'bom ok')}`;
-    const m = await mock({ mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 200, body }] });
-    const { t, messages } = httpT(m.url);
+    const m = await mock(ctx, { mode: 'json', getStream: false, failures: [{ rpcMethod: 'tools/call', status: 200, body }] });
+    const { t, messages } = httpT(ctx, m.url);
     await handshake(t);
     await t.send(msg);
     expect(messages.find((x) => x.id === msg.id)).toMatchObject({ result: { content: [{ text: 'bom ok' }] } });
   });
 
-  test('a BOM at the start of an SSE stream and in event data is skipped', async () => {
-    const srv = await rawServer((r, res) => {
+  test('a BOM at the start of an SSE stream and in event data is skipped', async (ctx) => {
+    const { expect } = ctx;
+    const srv = await rawServer(ctx, (r, res) => {
       if (basics(r, res)) return;
       if (r.method === 'GET') return void res.writeHead(405).end();
       sseHead(res);
       res.end(`\uFEFFid: b1\ndata: \uFEFF${resultFor(r.msg?.id, 'sse bom ok')}\n\n`);
     });
-    const { t, messages, events } = httpT(srv.url);
+    const { t, messages, events } = httpT(ctx, srv.url);
     await handshake(t);
     const msg = call('echo');
     await t.send(msg);

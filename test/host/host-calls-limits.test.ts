@@ -8,27 +8,34 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it, type TestContext } from 'vitest';
 import { validateServerEntry } from '../../src/host/config/schema.js';
 import { CallQueue } from '../../src/host/call-queue.js';
-import type { McpHost } from '../../src/host/index.js';
+import type { HostOptions, McpHost, ResolvedServer } from '../../src/host/index.js';
 import { mayRetry, retryDelay } from '../../src/host/retry.js';
 import { mockServer, startHost, textOf, toolName } from '../support/host-calls.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-host-calls-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-let host: McpHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
+
+/**
+ * A host of this test's own, closed when the test ends. The tests mostly wait (on slow tools,
+ * crashes, reconnects and timeouts of their own mock server processes) and run at once: no host
+ * is shared between them, and each writes its own files in `dir`.
+ */
+async function ownHost({ onTestFinished }: TestContext, servers: ResolvedServer[], options?: HostOptions): Promise<McpHost> {
+  const host = await startHost(servers, options);
+  onTestFinished(() => host.close());
+  return host;
+}
 
 const RETRY = { maxRetries: 2, baseDelayMs: 50, maxDelayMs: 200, retryNonIdempotent: false };
 
-describe('max_parallel', () => {
-  it('30 calls to a server with maxParallel 4 never have more than 4 in flight, counted by the server', async () => {
-    host = await startHost([mockServer('q', { tools: ['concurrent', 'inflight'] }, { maxParallel: 4 })]);
-    const results = await Promise.all(Array.from({ length: 30 }, () => host!.callTool(toolName('q', 'concurrent'), { ms: 60 })));
+describe.concurrent('max_parallel', () => {
+  it('30 calls to a server with maxParallel 4 never have more than 4 in flight, counted by the server', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('q', { tools: ['concurrent', 'inflight'] }, { maxParallel: 4 })]);
+    const results = await Promise.all(Array.from({ length: 30 }, () => host.callTool(toolName('q', 'concurrent'), { ms: 60 })));
     expect(results.every((r) => r.outcome === 'ok')).toBe(true);
     const seen = JSON.parse(textOf(await host.callTool(toolName('q', 'inflight'), {}))) as { maxInFlight: number; calls: number; inFlight: number };
     expect(seen.calls).toBe(30);
@@ -36,16 +43,18 @@ describe('max_parallel', () => {
     expect(seen.maxInFlight).toBe(4); // the limit was reached, so the bound above is a real one
   });
 
-  it('without max_parallel the same 30 calls do overlap beyond 4 (the server-side count can tell)', async () => {
-    host = await startHost([mockServer('u', { tools: ['concurrent', 'inflight'] })]);
-    await Promise.all(Array.from({ length: 30 }, () => host!.callTool(toolName('u', 'concurrent'), { ms: 300 })));
+  it('without max_parallel the same 30 calls do overlap beyond 4 (the server-side count can tell)', async (ctx) => {
+    const { expect } = ctx;
+    const host = await ownHost(ctx, [mockServer('u', { tools: ['concurrent', 'inflight'] })]);
+    await Promise.all(Array.from({ length: 30 }, () => host.callTool(toolName('u', 'concurrent'), { ms: 300 })));
     const seen = JSON.parse(textOf(await host.callTool(toolName('u', 'inflight'), {}))) as { maxInFlight: number };
     expect(seen.maxInFlight).toBeGreaterThan(4);
   });
 
-  it('the queue wait counts against the call timeout (outcome timeout, code MCPWIRE_QUEUE_TIMEOUT, never sent) and a queued call is abortable', async () => {
+  it('the queue wait counts against the call timeout (outcome timeout, code MCPWIRE_QUEUE_TIMEOUT, never sent) and a queued call is abortable', async (ctx) => {
+    const { expect } = ctx;
     const record = path.join(dir, 'queue-record.jsonl');
-    host = await startHost([mockServer('one', { tools: ['slow', 'echo'] }, { maxParallel: 1 }, { MOCK_RECORD: record })]);
+    const host = await ownHost(ctx, [mockServer('one', { tools: ['slow', 'echo'] }, { maxParallel: 1 }, { MOCK_RECORD: record })]);
     const busy = host.callTool(toolName('one', 'slow'), { ms: 1500 });
     const late = await host.callTool(toolName('one', 'echo'), { text: 'queued' }, { timeoutMs: 300 });
     expect(late).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_QUEUE_TIMEOUT', isError: true, attempts: 0 });
@@ -61,7 +70,7 @@ describe('max_parallel', () => {
     expect(calls).toEqual(['slow', 'after']); // the timed-out and the aborted call never reached the server
   });
 
-  it('CallQueue: FIFO, release frees a place once, the limit is read on every acquire', async () => {
+  it('CallQueue: FIFO, release frees a place once, the limit is read on every acquire', async ({ expect }) => {
     let limit = 1;
     const q = new CallQueue(() => limit, 's');
     const r1 = await q.acquire(1000);
@@ -87,12 +96,13 @@ describe('max_parallel', () => {
   });
 });
 
-describe('retries', () => {
-  it('a crashing server\'s in-flight idempotent calls are retried after the reconnect and succeed', async () => {
+describe.concurrent('retries', () => {
+  it('a crashing server\'s in-flight idempotent calls are retried after the reconnect and succeed', async (ctx) => {
+    const { expect } = ctx;
     const marker = path.join(dir, 'crash-once-1');
-    host = await startHost([mockServer('c', { tools: ['crashOnce', 'echo'] }, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
+    const host = await ownHost(ctx, [mockServer('c', { tools: ['crashOnce', 'echo'] }, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
     const name = toolName('c', 'crashOnce');
-    const results = await Promise.all([1, 2, 3].map((id) => host!.callTool(name, { marker, ms: 300, id })));
+    const results = await Promise.all([1, 2, 3].map((id) => host.callTool(name, { marker, ms: 300, id })));
     const crashedPid = readFileSync(marker, 'utf8');
     for (const [i, r] of results.entries()) {
       expect(r).toMatchObject({ outcome: 'ok', isError: false, attempts: 2, retryable: false });
@@ -102,9 +112,10 @@ describe('retries', () => {
     expect(host.serverStatus('c')!.state).toBe('ready');
   });
 
-  it('a new idempotent call made while its server is reconnecting waits for it (within the deadline) and succeeds', async () => {
+  it('a new idempotent call made while its server is reconnecting waits for it (within the deadline) and succeeds', async (ctx) => {
+    const { expect } = ctx;
     const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
-    host = await startHost([mockServer('w', scenario, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 300, maxRetries: 5 } });
+    const host = await ownHost(ctx, [mockServer('w', scenario, { trustAnnotations: true, retry: RETRY })], { backoff: { initialDelayMs: 300, maxRetries: 5 } });
     const look = toolName('w', 'look');
     expect((await host.callTool(look, { text: 'before' })).outcome).toBe('ok');
     expect((await host.callTool(toolName('w', 'crash'), {})).outcome).toBe('transport');
@@ -114,13 +125,14 @@ describe('retries', () => {
     expect(textOf(r)).toBe('during the outage');
   });
 
-  it('waiting for the reconnect ends at the call deadline, at once when the server gave up, and when the signal aborts', async () => {
+  it('waiting for the reconnect ends at the call deadline, at once when the server gave up, and when the signal aborts', async (ctx) => {
+    const { expect } = ctx;
     const scenario = { tools: [{ name: 'look', builtin: 'echo', annotations: { readOnlyHint: true } }, 'crash'] };
-    host = await startHost([
+    const host = await ownHost(ctx, [
       mockServer('slow', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 }, maxTotalTimeoutMs: 1200 }),
       mockServer('stop', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 } }),
     ], { backoff: { initialDelayMs: 20_000, maxRetries: 1 } });
-    await Promise.all(['slow', 'stop'].map((id) => host!.callTool(toolName(id, 'crash'), {})));
+    await Promise.all(['slow', 'stop'].map((id) => host.callTool(toolName(id, 'crash'), {})));
     let t0 = Date.now();
     const late = await host.callTool(toolName('slow', 'look'), { text: 'x' });
     expect(late).toMatchObject({ outcome: 'unavailable', retryable: true, attempts: 0 });
@@ -130,17 +142,18 @@ describe('retries', () => {
     const stopped = await host.callTool(toolName('stop', 'look'), { text: 'x' }, { signal: ac.signal });
     expect(stopped).toMatchObject({ outcome: 'cancelled', code: 'MCPWIRE_ABORTED', attempts: 0 });
     await host.close();
-    host = await startHost([mockServer('gave', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 } })], { backoff: { maxRetries: 0 } });
-    await host.callTool(toolName('gave', 'crash'), {});
+    const gaveUp = await ownHost(ctx, [mockServer('gave', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 5 } })], { backoff: { maxRetries: 0 } });
+    await gaveUp.callTool(toolName('gave', 'crash'), {});
     t0 = Date.now();
-    const gone = await host.callTool(toolName('gave', 'look'), { text: 'x' }, { maxTotalTimeoutMs: 60_000 });
+    const gone = await gaveUp.callTool(toolName('gave', 'look'), { text: 'x' }, { maxTotalTimeoutMs: 60_000 });
     expect(gone).toMatchObject({ outcome: 'unavailable', attempts: 0 });
     expect(Date.now() - t0).toBeLessThan(30_000); // no reconnect is coming: not the 60 s deadline
   });
 
-  it('a non-idempotent call is not retried (outcome transport, retryable false); with retry_non_idempotent it is', async () => {
+  it('a non-idempotent call is not retried (outcome transport, retryable false); with retry_non_idempotent it is', async (ctx) => {
+    const { expect } = ctx;
     const scenario = { tools: [{ name: 'mutate', builtin: 'crashOnce', annotations: { destructiveHint: true } }] };
-    host = await startHost([
+    const host = await ownHost(ctx, [
       mockServer('n', scenario, { trustAnnotations: true, retry: RETRY }),
       mockServer('y', scenario, { trustAnnotations: true, retry: { ...RETRY, retryNonIdempotent: true } }),
     ], { backoff: { initialDelayMs: 100, maxRetries: 5 } });
@@ -150,7 +163,8 @@ describe('retries', () => {
     expect(yes).toMatchObject({ outcome: 'ok', attempts: 2 });
   });
 
-  it('a tool error (isError) and a JSON-RPC error are never retried, even for an idempotent tool', async () => {
+  it('a tool error (isError) and a JSON-RPC error are never retried, even for an idempotent tool', async (ctx) => {
+    const { expect } = ctx;
     const scenario = {
       tools: [
         { name: 'failing', builtin: 'fail', annotations: { idempotentHint: true } },
@@ -158,21 +172,22 @@ describe('retries', () => {
       ],
     };
     const record = path.join(dir, 'no-retry-record.jsonl');
-    host = await startHost([mockServer('t', scenario, { trustAnnotations: true, retry: { ...RETRY, retryNonIdempotent: true } }, { MOCK_RECORD: record })]);
+    const host = await ownHost(ctx, [mockServer('t', scenario, { trustAnnotations: true, retry: { ...RETRY, retryNonIdempotent: true } }, { MOCK_RECORD: record })]);
     expect(await host.callTool(toolName('t', 'failing'), {})).toMatchObject({ outcome: 'tool_error', code: 'TOOL_ERROR', attempts: 1, retryable: false });
     expect(await host.callTool(toolName('t', 'broken'), {})).toMatchObject({ outcome: 'rpc_error', attempts: 1, retryable: false, rpcError: { code: -32603, message: 'boom' } });
     const sent = readFileSync(record, 'utf8').trim().split('\n').filter((l) => l.includes('"tools/call"'));
     expect(sent).toHaveLength(2);
   });
 
-  it('a timeout of an idempotent call is retried (each attempt with its own timeout)', async () => {
+  it('a timeout of an idempotent call is retried (each attempt with its own timeout)', async (ctx) => {
+    const { expect } = ctx;
     const scenario = { tools: [{ name: 'lookup', builtin: 'slow', annotations: { readOnlyHint: true } }] };
-    host = await startHost([mockServer('s', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 1 } })]);
+    const host = await ownHost(ctx, [mockServer('s', scenario, { trustAnnotations: true, retry: { ...RETRY, maxRetries: 1 } })]);
     const r = await host.callTool(toolName('s', 'lookup'), { ms: 2000 }, { timeoutMs: 200 });
     expect(r).toMatchObject({ outcome: 'timeout', code: 'MCPWIRE_TIMEOUT', attempts: 2, retryable: true });
   });
 
-  it('retry delays: exponential from baseDelayMs, capped at maxDelayMs, ±20 % jitter from the injected random', () => {
+  it('retry delays: exponential from baseDelayMs, capped at maxDelayMs, ±20 % jitter from the injected random', ({ expect }) => {
     const p = { baseDelayMs: 100, maxDelayMs: 1000 };
     expect([0, 1, 2, 3, 4, 5].map((n) => retryDelay(n, p, () => 0.5))).toEqual([100, 200, 400, 800, 1000, 1000]);
     expect(retryDelay(0, p, () => 0)).toBe(80);
@@ -185,10 +200,11 @@ describe('retries', () => {
   });
 });
 
-describe('arguments checked against inputSchema', () => {
-  it('refuses locally with the schema error naming the field; nothing is sent; validate_input: false sends it', async () => {
+describe.concurrent('arguments checked against inputSchema', () => {
+  it('refuses locally with the schema error naming the field; nothing is sent; validate_input: false sends it', async (ctx) => {
+    const { expect } = ctx;
     const record = path.join(dir, 'validate-record.jsonl');
-    host = await startHost([
+    const host = await ownHost(ctx, [
       mockServer('v', { tools: ['add'] }, {}, { MOCK_RECORD: record }),
       mockServer('off', { tools: ['add'] }, { validateInput: false }),
     ]);
@@ -204,8 +220,8 @@ describe('arguments checked against inputSchema', () => {
   });
 });
 
-describe('config', () => {
-  it('max_parallel, retry, reset_timeout_on_progress, max_total_timeout_ms, validate_input are read and normalized; bad values name the field', () => {
+describe.concurrent('config', () => {
+  it('max_parallel, retry, reset_timeout_on_progress, max_total_timeout_ms, validate_input are read and normalized; bad values name the field', ({ expect }) => {
     const ok = validateServerEntry({
       transport: 'stdio',
       command: 'x',

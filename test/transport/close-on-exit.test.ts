@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, type TestContext } from 'vitest';
 import { liveExitClosers } from '../../src/transport/exit-hooks.js';
 import { StdioTransport } from '../../src/transport/stdio.js';
 import { alive, killAll } from '../support/cli-process.js';
@@ -25,8 +25,6 @@ const stubborn = path.join(root, 'test/fixtures/stubborn-stdio-server.mjs');
 const node = process.execPath;
 
 const tmp = tempDirs('mcpwire-close-on-exit-');
-const serverPids: number[] = [];
-afterEach(() => killAll(serverPids));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, ms: number): Promise<boolean> {
@@ -45,9 +43,11 @@ interface Program {
 
 /**
  * Runs `body` (an ES module; `SERVER` is the stdio config of a stubborn server) until it prints
- * "ready", then sends `sig` (if any) and waits for the program to exit.
+ * "ready", then sends `sig` (if any) and waits for the program to exit. The server is SIGKILLed
+ * when the test ends (whatever the program did to it): each test kills its own server only, so
+ * tests that run at once leave each other's servers alone.
  */
-async function program(body: string, sig?: NodeJS.Signals): Promise<Program> {
+async function program({ expect, onTestFinished }: TestContext, body: string, sig?: NodeJS.Signals): Promise<Program> {
   const dir = tmp();
   const pidFile = path.join(dir, 'server.pid');
   const file = path.join(dir, 'program.mjs');
@@ -63,7 +63,7 @@ async function program(body: string, sig?: NodeJS.Signals): Promise<Program> {
     const ready = await until(() => stdout.includes('ready') && fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '', 30_000);
     expect(ready, `program not ready; stderr: ${stderr}`).toBe(true);
     const serverPid = Number(fs.readFileSync(pidFile, 'utf8'));
-    serverPids.push(serverPid);
+    onTestFinished(() => killAll([serverPid]));
     if (sig) child.kill(sig);
     const exit = await Promise.race([exited, sleep(30_000).then(() => undefined)]);
     expect(exit, `program did not exit; stderr: ${stderr}`).toBeDefined();
@@ -74,9 +74,13 @@ async function program(body: string, sig?: NodeJS.Signals): Promise<Program> {
   }
 }
 
-describe('closeOnExit (library)', { timeout: 120_000 }, () => {
-  it('connect({closeOnExit: true}) then SIGTERM: the server is closed and the program exits 143', async () => {
+// Each program waits out its own shutdown (stdin EOF, then SIGTERM, then SIGKILL of its own
+// stubborn server) in processes of its own: the programs run at once.
+describe.concurrent('closeOnExit (library)', { timeout: 120_000 }, () => {
+  it('connect({closeOnExit: true}) then SIGTERM: the server is closed and the program exits 143', async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import { connect } from ${JSON.stringify(dist)};
        const client = await connect(SERVER, { closeOnExit: true, shutdown: { stdinCloseWaitMs: 300, sigtermWaitMs: 300 } });
        console.log('ready');
@@ -87,8 +91,10 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 143, signal: null });
   });
 
-  it('createHost(servers, {closeOnExit: true}) then SIGINT: the server is closed and the program exits 130', async () => {
+  it('createHost(servers, {closeOnExit: true}) then SIGINT: the server is closed and the program exits 130', async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import { createHost } from ${JSON.stringify(hostApi)};
        const resolved = { id: 'stubborn', transport: 'stdio', source: 'global', file: 'x.json', enabled: true,
          config: { transport: 'stdio', command: SERVER.command, args: SERVER.args, env: {}, enabled: true, requestTimeoutMs: 60000 } };
@@ -103,9 +109,11 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it('signal-exit listening too (loaded by proper-lockfile, the token store lock) does not stop the exit: SIGINT closes the server, exit 130', async () => {
+  it('signal-exit listening too (loaded by proper-lockfile, the token store lock) does not stop the exit: SIGINT closes the server, exit 130', async (ctx) => {
+    const { expect } = ctx;
     const lockfile = pathToFileURL(path.join(root, 'node_modules/proper-lockfile/index.js')).href;
     const r = await program(
+      ctx,
       `import ${JSON.stringify(lockfile)};
        import { connect } from ${JSON.stringify(dist)};
        const client = await connect(SERVER, { closeOnExit: true, shutdown: { stdinCloseWaitMs: 300, sigtermWaitMs: 300 } });
@@ -118,8 +126,10 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
   });
 
-  it("process.exit() while connected: the synchronous 'exit' hook SIGKILLs the server's process group", async () => {
+  it("process.exit() while connected: the synchronous 'exit' hook SIGKILLs the server's process group", async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import { connect } from ${JSON.stringify(dist)};
        await connect(SERVER, { closeOnExit: true });
        console.log('ready');
@@ -129,8 +139,10 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.code).toBe(3);
   });
 
-  it("a crash (uncaught exception) while connected: 'exit' still SIGKILLs the server's process group", async () => {
+  it("a crash (uncaught exception) while connected: 'exit' still SIGKILLs the server's process group", async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import { connect } from ${JSON.stringify(dist)};
        await connect(SERVER, { closeOnExit: true });
        console.log('ready');
@@ -141,8 +153,10 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain('boom');
   });
 
-  it('a program with its own SIGTERM listener decides: servers are closed, the program is not exited for it', async () => {
+  it('a program with its own SIGTERM listener decides: servers are closed, the program is not exited for it', async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import fs from 'node:fs';
        import { connect } from ${JSON.stringify(dist)};
        await connect(SERVER, { closeOnExit: true, shutdown: { stdinCloseWaitMs: 300, sigtermWaitMs: 300 } });
@@ -160,8 +174,10 @@ describe('closeOnExit (library)', { timeout: 120_000 }, () => {
     expect(r.code).toBe(7);
   });
 
-  it('without closeOnExit nothing is installed, and after close() the program ends by itself (no hook keeps it alive)', async () => {
+  it('without closeOnExit nothing is installed, and after close() the program ends by itself (no hook keeps it alive)', async (ctx) => {
+    const { expect } = ctx;
     const r = await program(
+      ctx,
       `import { connect } from ${JSON.stringify(dist)};
        const counts = () => ['SIGHUP', 'SIGINT', 'SIGTERM', 'exit'].map((e) => process.listenerCount(e));
        const base = counts();
