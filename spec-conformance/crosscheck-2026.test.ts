@@ -109,7 +109,9 @@ describe('the triage table itself', () => {
   });
 });
 
-describe.skipIf(!installed)('the official suite vs mcpwire check on the SDK v2 server (2026-07-28)', () => {
+// the two modes are two servers, each with its own suite and check runs: at once, the suite's waits
+// (its stream reads, one scenario after another) overlapping
+describe.skipIf(!installed).concurrent('the official suite vs mcpwire check on the SDK v2 server (2026-07-28)', () => {
   const peers: HttpPeer[] = [];
   afterAll(async () => {
     await Promise.all(peers.map((p) => p.close()));
@@ -117,7 +119,7 @@ describe.skipIf(!installed)('the official suite vs mcpwire check on the SDK v2 s
 
   for (const mode of ['modern-only', 'dual'] as const) {
     // cites basic.transports.streamable_http#3: the one real defect the suite finds on this server is a check failure
-    it(`${mode}: every check the suite does not pass is triaged, and check fails each real defect (basic.transports.streamable_http#3)`, T, async () => {
+    it(`${mode}: every check the suite does not pass is triaged, and check fails each real defect (basic.transports.streamable_http#3)`, T, async ({ expect }) => {
       const peer = await spawnHttpPeer([SDK, 'http', ...(mode === 'modern-only' ? ['--legacy', 'reject'] : []), '--port', '0']);
       peers.push(peer);
       const rows = readTable();
