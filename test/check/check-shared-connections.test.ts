@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { CheckContext } from '../../src/check/core/context.js';
 import { withRawStdio } from '../../src/check/basics/stdio-raw.js';
 import { runChecks } from '../../src/check/run/runner.js';
@@ -46,8 +46,10 @@ const started = (pids: string): number[] => (fs.existsSync(pids) ? fs.readFileSy
 const SLOW = ['cancellation.honoured', 'progress', 'logging.level-filter'];
 const isObj = (m: unknown): m is Record<string, unknown> => typeof m === 'object' && m !== null;
 
-describe('check: server starts per battery', () => {
-  it('the clean fixture: 4 starts, every check passing', { timeout: 120_000 }, async () => {
+// Every test counts the starts of its own servers (its own pids file, its own CheckContext or
+// runChecks): they run at once, each battery's waits on its servers overlapping the others'.
+describe.concurrent('check: server starts per battery', () => {
+  it('the clean fixture: 4 starts, every check passing', { timeout: 120_000 }, async ({ expect }) => {
     const pids = path.join(dir, 'battery');
     const r = await runChecks(counted(pids), { timeoutMs: 15_000, skip: SLOW });
     expect(r.results.filter((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error')).toEqual([]);
@@ -57,7 +59,7 @@ describe('check: server starts per battery', () => {
     expect(started(pids)).toHaveLength(4);
   });
 
-  it('a server serving a request before initialize: the unsupported-version initialize gets a connection of its own', { timeout: 60_000 }, async () => {
+  it('a server serving a request before initialize: the unsupported-version initialize gets a connection of its own', { timeout: 60_000 }, async ({ expect }) => {
     const pids = path.join(dir, 'lenient');
     const r = await runChecks(counted(pids, 'accept-before-init'), { timeoutMs: 15_000, only: ['lifecycle.before-initialize', 'lifecycle.version-unknown'] });
     expect(r.results.map((x) => [x.id, x.status])).toEqual([
@@ -69,10 +71,10 @@ describe('check: server starts per battery', () => {
   });
 });
 
-describe('check: the unsupported-version initialize\'s connection, handed on to the cancellation checks', () => {
+describe.concurrent('check: the unsupported-version initialize\'s connection, handed on to the cancellation checks', () => {
   const only = ['lifecycle.version-unknown', 'cancellation.unknown-ignored', 'cancellation.race'];
 
-  it('after version-unknown passed, the cancellation checks go on on its connection; after it failed they start their own', { timeout: 60_000 }, async () => {
+  it('after version-unknown passed, the cancellation checks go on on its connection; after it failed they start their own', { timeout: 60_000 }, async ({ expect }) => {
     const clean = path.join(dir, 'handed-on');
     const good = await runChecks(counted(clean), { timeoutMs: 15_000, only });
     expect(good.results.map((x) => [x.id, x.status])).toEqual(only.map((id) => [id, 'pass']));
@@ -85,7 +87,7 @@ describe('check: the unsupported-version initialize\'s connection, handed on to 
     expect(started(echoing)).toHaveLength(3);
   });
 
-  it('a refused unsupported version: its connection is handed on; a server that takes one initialize per connection gets the cancellation checks a fresh one', { timeout: 60_000 }, async () => {
+  it('a refused unsupported version: its connection is handed on; a server that takes one initialize per connection gets the cancellation checks a fresh one', { timeout: 60_000 }, async ({ expect }) => {
     // Refuses an unsupported version with an error, and any second initialize on one connection.
     const server = path.join(dir, 'init-once.mjs');
     fs.writeFileSync(server, `
@@ -120,8 +122,8 @@ describe('check: the unsupported-version initialize\'s connection, handed on to 
   });
 });
 
-describe('check: the raw stdio process the raw checks share', () => {
-  it('a check sees only what came after it began; after a pass the next shares the process, after a violation it starts its own', { timeout: 60_000 }, async () => {
+describe.concurrent('check: the raw stdio process the raw checks share', () => {
+  it('a check sees only what came after it began; after a pass the next shares the process, after a violation it starts its own', { timeout: 60_000 }, async ({ expect }) => {
     const pids = path.join(dir, 'raw');
     const ctx = new CheckContext(counted(pids), { timeoutMs: 15_000 });
     try {
@@ -155,8 +157,8 @@ describe('check: the raw stdio process the raw checks share', () => {
   });
 });
 
-describe('check: the 2026-07-28 battery shares one stdio process', () => {
-  it('the clean modern mock: 3 starts for the whole battery, every check passing', { timeout: 120_000 }, async () => {
+describe.concurrent('check: the 2026-07-28 battery shares one stdio process', () => {
+  it('the clean modern mock: 3 starts for the whole battery, every check passing', { timeout: 120_000 }, async ({ expect }) => {
     const pids = path.join(dir, 'modern');
     const r = await runChecks(countedModern(pids), { timeoutMs: 15_000, allowCalls: true });
     expect(r.era).toBe('modern');
@@ -167,7 +169,7 @@ describe('check: the 2026-07-28 battery shares one stdio process', () => {
     expect(started(pids)).toHaveLength(3);
   });
 
-  it('after a check that failed the next check starts the server afresh; after a pass it shares the process', { timeout: 60_000 }, async () => {
+  it('after a check that failed the next check starts the server afresh; after a pass it shares the process', { timeout: 60_000 }, async ({ expect }) => {
     const only = ['modern.meta-required', 'modern.capabilities-declared', 'modern.resource-not-found'];
     const clean = path.join(dir, 'modern-clean');
     const good = await runChecks(countedModern(clean), { timeoutMs: 15_000, only });
@@ -180,7 +182,7 @@ describe('check: the 2026-07-28 battery shares one stdio process', () => {
     expect(started(lenient)).toHaveLength(2);
   });
 
-  it('a request left unanswered on the shared process, or a check that did not pass, ends its sharing; an own wire is a process of its own', { timeout: 60_000 }, async () => {
+  it('a request left unanswered on the shared process, or a check that did not pass, ends its sharing; an own wire is a process of its own', { timeout: 60_000 }, async ({ expect }) => {
     const pids = path.join(dir, 'modern-unsure');
     const ctx = new CheckContext(countedModern(pids), { timeoutMs: 15_000 });
     ctx.era = 'modern';

@@ -108,8 +108,12 @@ describe('verdicts, report and exit code', () => {
   });
 });
 
-describe('the clean fixture passes the battery', () => {
-  it('0 failures, 0 warnings; only not-applicable checks skipped', { timeout: 120_000 }, async () => {
+// The battery's runs and the command's are independent (each starts its own fixture processes):
+// the two groups run at once, the command's short runs inside the full battery's waits
+// (cancellation, progress, the logging quiet window); the command's tests share the captured
+// output and stay one after another.
+describe('the clean fixture passes the battery', { concurrent: true }, () => {
+  it('0 failures, 0 warnings; only not-applicable checks skipped', { timeout: 120_000 }, async ({ expect }) => {
     const report = await runChecks(stdioTarget(), FAST);
     const bad = report.results.filter((r) => r.status !== 'pass' && r.status !== 'skip');
     expect(bad).toEqual([]);
@@ -137,7 +141,7 @@ describe('the clean fixture passes the battery', () => {
     expect(report.serverInfo).toEqual({ name: 'check-fixture', version: '1.0.0' });
   });
 
-  it('lifecycle.before-initialize sends a list the server declares: with no tools, a server serving resources/list before initialize warns (basic.lifecycle#1)', { timeout: 60_000 }, async () => {
+  it('lifecycle.before-initialize sends a list the server declares: with no tools, a server serving resources/list before initialize warns (basic.lifecycle#1)', { timeout: 60_000 }, async ({ expect }) => {
     // tools/list would get -32601 (no tools) whatever the lifecycle: no evidence of a refusal.
     const lenient = await runChecks(stdioTarget('--bug=caps-no-tools,accept-before-init'), { ...FAST, only: ['lifecycle.before-initialize'] });
     expect(lenient.results[0]).toMatchObject({ id: 'lifecycle.before-initialize', status: 'warn' });
@@ -146,7 +150,7 @@ describe('the clean fixture passes the battery', () => {
     expect(strict.results[0]).toMatchObject({ status: 'pass', detail: 'resources/list refused with error -32600' });
   });
 
-  it('with only tools declared, undeclared capabilities are probed and refused (-32601)', { timeout: 60_000 }, async () => {
+  it('with only tools declared, undeclared capabilities are probed and refused (-32601)', { timeout: 60_000 }, async ({ expect }) => {
     const report = await runChecks(stdioTarget('--bug=caps-tools-only'), { ...FAST, only: ['capabilities', 'jsonrpc', 'logging'] });
     const byId = Object.fromEntries(report.results.map((r) => [r.id, r]));
     expect(byId['capabilities.undeclared-refused']).toMatchObject({ status: 'pass' });
@@ -156,7 +160,7 @@ describe('the clean fixture passes the battery', () => {
   });
 });
 
-describe('mcpwire check (command)', () => {
+describe('mcpwire check (command)', { concurrent: true }, () => {
   let out = '';
   let err = '';
   afterEach(() => {
@@ -170,7 +174,7 @@ describe('mcpwire check (command)', () => {
   }
   const stdioArg = (bug?: string) => `"${process.execPath}" "${fixture}"${bug ? ` --bug=${bug}` : ''}`;
 
-  it('--json --only: a clean run exits 0 with a machine-readable report', { timeout: 60_000 }, async () => {
+  it.sequential('--json --only: a clean run exits 0 with a machine-readable report', { timeout: 60_000 }, async ({ expect }) => {
     capture();
     const code = await checkCommand(['--stdio', stdioArg(), '--json', '--only', 'lifecycle,ping']);
     expect(code).toBe(0);
@@ -179,7 +183,7 @@ describe('mcpwire check (command)', () => {
     expect(report.summary.fail).toBe(0);
   });
 
-  it('a failing check exits 1 and the table names the clause and quotes the message', { timeout: 60_000 }, async () => {
+  it.sequential('a failing check exits 1 and the table names the clause and quotes the message', { timeout: 60_000 }, async ({ expect }) => {
     capture();
     const code = await checkCommand(['--stdio', stdioArg('ping-nonempty'), '--only', 'ping']);
     expect(code).toBe(1);
@@ -187,21 +191,21 @@ describe('mcpwire check (command)', () => {
     expect(out).toMatch(/offending: \{"jsonrpc":"2.0","id":\d+,"result":\{"pong":true\}\}/);
   });
 
-  it('warnings exit 0, or 1 with --fail-on-warning', { timeout: 60_000 }, async () => {
+  it.sequential('warnings exit 0, or 1 with --fail-on-warning', { timeout: 60_000 }, async ({ expect }) => {
     capture();
     expect(await checkCommand(['--stdio', stdioArg('bad-tool-name'), '--only', 'tools.names-format'])).toBe(0);
     expect(out).toContain('WARN tools.names-format: server.tools#7 (SHOULD)');
     expect(await checkCommand(['--stdio', stdioArg('bad-tool-name'), '--only', 'tools.names-format', '--fail-on-warning'])).toBe(1);
   });
 
-  it('usage errors exit 2: no target, unknown check', async () => {
+  it.sequential('usage errors exit 2: no target, unknown check', async ({ expect }) => {
     capture();
     expect(await checkCommand([])).toBe(2);
     expect(await checkCommand(['--stdio', 'x', '--only', 'nope'])).toBe(2);
     expect(err).toContain('no check or clause named "nope"');
   });
 
-  it('--list prints every check with level and clause', async () => {
+  it.sequential('--list prints every check with level and clause', async ({ expect }) => {
     capture();
     expect(await checkCommand(['--list'])).toBe(0);
     for (const c of ALL_CHECKS) expect(out).toContain(c.id);
@@ -209,7 +213,7 @@ describe('mcpwire check (command)', () => {
 
   const mainJs = new URL('../../dist/cli/main.js', import.meta.url);
   const registered = existsSync(mainJs) && readFileSync(mainJs, 'utf8').includes('commands/check.js');
-  it.skipIf(!registered)('`mcpwire check` via dist/cli/main.js: exit 0 on a clean server, 1 on a failing one', { timeout: 60_000 }, async () => {
+  it.skipIf(!registered).sequential('`mcpwire check` via dist/cli/main.js: exit 0 on a clean server, 1 on a failing one', { timeout: 60_000 }, async ({ expect }) => {
     const run = (bug?: string) =>
       new Promise<{ code: number | null; stdout: string }>((resolve) => {
         const args = [fileURLToPath(mainJs), 'check', '--stdio', stdioArg(bug), '--only', 'ping,jsonrpc.unknown-method'];
@@ -224,7 +228,7 @@ describe('mcpwire check (command)', () => {
   });
 
   const built = existsSync(new URL('../../dist/cli/commands/check.js', import.meta.url));
-  it.skipIf(!built)('runs from dist/ in a child process (exit code 1 on a failure)', { timeout: 60_000 }, async () => {
+  it.skipIf(!built).sequential('runs from dist/ in a child process (exit code 1 on a failure)', { timeout: 60_000 }, async ({ expect }) => {
     const script = `import('./dist/cli/commands/check.js').then((m) => m.default(${JSON.stringify(['--stdio', stdioArg('unknown-method-success'), '--only', 'jsonrpc.unknown-method'])})).then((c) => { process.exitCode = c; })`;
     const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       execFile(process.execPath, ['-e', script], { cwd: root, timeout: 50_000 }, (e, so) => resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout: so }));

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 
 const root = path.resolve(path.dirname(path.dirname(fileURLToPath(import.meta.url))), '..');
 
@@ -22,13 +22,15 @@ function runExample(file: string): Promise<{ code: number | null; stdout: string
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-describe('examples/', { timeout: 90_000 }, () => {
-  it('every example has a test here', () => {
+// each example is a process of its own with its own servers and temporary folders: they run at
+// once, their waits (long-job's 3 s job and timeouts, the flaky server's reconnect) overlapping
+describe.concurrent('examples/', { timeout: 90_000 }, () => {
+  it('every example has a test here', ({ expect }) => {
     const files = fs.readdirSync(path.join(root, 'examples')).filter((f) => f.endsWith('.mjs')).sort();
     expect(files).toEqual(['agent-bridge.mjs', 'long-job.mjs', 'parallel-manager.mjs']);
   });
 
-  it("the examples import 'mcpwire/host' by the package name, never a relative path into src/ or dist/", () => {
+  it("the examples import 'mcpwire/host' by the package name, never a relative path into src/ or dist/", ({ expect }) => {
     for (const f of ['agent-bridge.mjs', 'long-job.mjs', 'parallel-manager.mjs']) {
       const text = fs.readFileSync(path.join(root, 'examples', f), 'utf8');
       expect(text).toMatch(/from 'mcpwire\/host'/);
@@ -36,7 +38,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     }
   });
 
-  it('agent-bridge — resources and prompts as tool results, permission denial, fail-closed sampling/elicitation with diagnostics', async () => {
+  it('agent-bridge — resources and prompts as tool results, permission denial, fail-closed sampling/elicitation with diagnostics', async ({ expect }) => {
     const r = await runExample('agent-bridge.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
@@ -55,7 +57,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     expect(out).not.toMatch(/mcp_docs_research/);
   });
 
-  it('parallel-manager — parallel calls across two servers, the crashing one retried after reconnect, max_parallel held on the server side', async () => {
+  it('parallel-manager — parallel calls across two servers, the crashing one retried after reconnect, max_parallel held on the server side', async ({ expect }) => {
     const r = await runExample('parallel-manager.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;
@@ -70,7 +72,7 @@ describe('examples/', { timeout: 90_000 }, () => {
     expect(max).toBeLessThanOrEqual(2);
   });
 
-  it('long-job — a 3 s job times out under a plain 1.5 s timeout and finishes when progress restarts it; a cancelled run ends as a cancellation', async () => {
+  it('long-job — a 3 s job times out under a plain 1.5 s timeout and finishes when progress restarts it; a cancelled run ends as a cancellation', async ({ expect }) => {
     const r = await runExample('long-job.mjs');
     expect(r.code, r.stderr).toBe(0);
     const out = r.stdout;

@@ -21,11 +21,7 @@ import { until } from '../support/until.js';
 const SCENARIO = { tools: ['echo', 'slow', 'concurrent', 'progress'] };
 const missing = !hasRedis || !hasHaproxy;
 
-const started = clusterForFile(3, SCENARIO, missing);
 let cluster: Cluster;
-beforeAll(() => {
-  if (!missing) cluster = started();
-});
 
 /** The replica whose downstream mock received the tools/call carrying `marker` (the one running it). */
 async function runningOn(marker: string): Promise<number> {
@@ -35,8 +31,17 @@ async function runningOn(marker: string): Promise<number> {
   }, 30_000, 50);
 }
 
-describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis-server and haproxy: installed by .ci/run)', { timeout: 120_000 }, () => {
-  it('basic.transports#39 (a session on any replica): an SDK client initializes, lists and calls through round-robin; every replica served it', async () => {
+// The two describes below have a cluster each (their own Redis, replicas and HAProxy): they run at
+// once, the one's waits (a call of 3 s, a replica killed and started again) overlapping the
+// other's start and rounds. Inside each the tests stay one after another: they share the cluster,
+// its replicas killed and started again.
+describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis-server and haproxy: installed by .ci/run)', { timeout: 120_000, concurrent: true }, () => {
+  const started = clusterForFile(3, SCENARIO, missing);
+  beforeAll(() => {
+    if (!missing) cluster = started();
+  });
+
+  it.sequential('basic.transports#39 (a session on any replica): an SDK client initializes, lists and calls through round-robin; every replica served it', async ({ expect }) => {
     const client = new Client({ name: 'sdk-replicas', version: '1.0.0' });
     await client.connect(sdkTransport(cluster.url));
     try {
@@ -53,7 +58,7 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
     }
   });
 
-  it('a 2026-07-28 client (no sessions) lists and calls through the replicas', async () => {
+  it.sequential('a 2026-07-28 client (no sessions) lists and calls through the replicas', async ({ expect }) => {
     const c = await connect({ id: 'gateway', transport: 'http', url: cluster.url }, { protocolVersion: '2026-07-28', timeoutMs: 30_000 });
     try {
       const tools = await c.listTools();
@@ -65,7 +70,7 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
   });
 
   // cites basic.transports#36: mcpwire serve is the server here: its event ids name the stream, so another replica finds it
-  it('basic.transports#36 (resume on another replica): a stream resumed elsewhere while its owner lives is replayed, then relayed live until the response', async () => {
+  it.sequential('basic.transports#36 (resume on another replica): a stream resumed elsewhere while its owner lives is replayed, then relayed live until the response', async ({ expect }) => {
     const [a, b] = cluster.replicas as [Cluster['replicas'][0], Cluster['replicas'][0]];
     const direct = (r: { port: number }) => `http://127.0.0.1:${r.port}/mcp`;
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -97,7 +102,7 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
     expect(events.at(-1)).toMatchObject({ id: 3, result: { content: [{ text: 'done 6 steps' }] } });
   });
 
-  it('a replica killed mid-call: the SDK client resumes with Last-Event-ID on another replica, which runs the read-only call again and answers', async () => {
+  it.sequential('a replica killed mid-call: the SDK client resumes with Last-Event-ID on another replica, which runs the read-only call again and answers', async ({ expect }) => {
     const client = new Client({ name: 'sdk-kill-ro', version: '1.0.0' });
     await client.connect(sdkTransport(cluster.url));
     try {
@@ -119,7 +124,7 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
     }
   });
 
-  it('a replica killed mid-stream of a call that may have side effects: the resumed stream gets an error telling to send it again, never a hang', async () => {
+  it.sequential('a replica killed mid-stream of a call that may have side effects: the resumed stream gets an error telling to send it again, never a hang', async ({ expect }) => {
     const client = new Client({ name: 'sdk-kill-rw', version: '1.0.0' });
     await client.connect(sdkTransport(cluster.url));
     try {
@@ -140,11 +145,12 @@ describe.skipIf(missing)('serve --http replicas behind HAProxy with Redis (redis
 const ELICIT = { elicitation: {} };
 const COLOUR = { method: 'elicitation/create', params: { message: 'Your colour?', requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } } } };
 
-describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input rounds across replicas', { timeout: 120_000 }, () => {
+describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input rounds across replicas', { timeout: 120_000, concurrent: true }, () => {
   let held: Cluster;
   let ask = '';
   const direct = (i: number) => `http://127.0.0.1:${held.replicas[i]!.port}/mcp`;
   let id = 1;
+  // a plain assertion that throws: the global expect serves (no snapshot, no assertion count)
   const send = async (url: string, params: Msg): Promise<Msg> => {
     const a = await postModern(url, { jsonrpc: '2.0', id: id++, method: 'tools/call', params });
     expect(a.response, a.text).toBeDefined();
@@ -165,7 +171,7 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
     await held?.close();
   });
 
-  it('a multi round-trip call across replicas: input_required from one replica, the retry on another is forwarded to the holder and completes', async () => {
+  it.sequential('a multi round-trip call across replicas: input_required from one replica, the retry on another is forwarded to the holder and completes', async ({ expect }) => {
     const first = await send(direct(0), callAsk());
     expect(first.result.resultType).toBe('input_required');
     const key = Object.keys(first.result.inputRequests)[0]!;
@@ -177,7 +183,7 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
     expect(held.calls(held.replicas[1]!).length).toBe(0);
   });
 
-  it("mcpwire's client pinned to 2026-07-28 answers the input round through HAProxy (round-robin: the retry lands on another replica)", async () => {
+  it.sequential("mcpwire's client pinned to 2026-07-28 answers the input round through HAProxy (round-robin: the retry lands on another replica)", async ({ expect }) => {
     const c = await connect({ id: 'gateway', transport: 'http', url: held.url }, { protocolVersion: '2026-07-28', timeoutMs: 30_000, onElicitation: async () => ({ action: 'accept', content: { colour: 'plum' } }) });
     try {
       for (let i = 0; i < 3; i++) {
@@ -190,7 +196,7 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
     }
   });
 
-  it('client.elicitation (2025-11-25 session): the SDK client\'s answer to a downstream elicitation reaches the replica running the call wherever the balancer sends it', async () => {
+  it.sequential('client.elicitation (2025-11-25 session): the SDK client\'s answer to a downstream elicitation reaches the replica running the call wherever the balancer sends it', async ({ expect }) => {
     const client = new Client({ name: 'sdk-elicit', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     let asked = 0;
     client.setRequestHandler(ElicitRequestSchema, async () => {
@@ -208,7 +214,7 @@ describe.skipIf(missing)('serve --http replicas: a 2026-07-28 client\'s input ro
     }
   });
 
-  it('the replica holding the call is killed: the retry on another replica gets the call-again error at once', async () => {
+  it.sequential('the replica holding the call is killed: the retry on another replica gets the call-again error at once', async ({ expect }) => {
     const first = await send(direct(2), callAsk());
     expect(first.result.resultType).toBe('input_required');
     const key = Object.keys(first.result.inputRequests)[0]!;
