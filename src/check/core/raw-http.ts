@@ -50,7 +50,11 @@ function firstMessage(text: string, contentType: string): Record<string, unknown
   return undefined;
 }
 
-/** readMs: read a stream for that long; until: stop reading once the text so far satisfies it (then the connection is dropped). */
+/**
+ * readMs: read a stream for at most that long; until: stop reading once the text so far satisfies
+ * it (then the connection is dropped), with or without readMs: a check that waits for one event
+ * on a stream the server keeps open ends when the event came, not when readMs ran out.
+ */
 export async function raw(
   ctx: RawTarget,
   method: 'POST' | 'DELETE' | 'GET',
@@ -80,13 +84,13 @@ export async function raw(
     const ct = String(res.headers['content-type'] ?? '');
     let text = '';
     if (opts.readMs !== undefined) {
-      // A stream read for a while (GET): whatever arrives in readMs.
+      // A stream read for a while (GET): whatever arrives in readMs, or until `until` holds.
       clearTimeout(timer);
       const stop = setTimeout(() => res.body.destroy(), opts.readMs);
       try {
         for await (const chunk of res.body) {
           text += (chunk as Buffer).toString('utf8');
-          if (text.length > MAX_BODY) break;
+          if (text.length > MAX_BODY || opts.until?.(text) === true) break;
         }
       } catch {
         /* destroyed when readMs passed */
