@@ -3,16 +3,16 @@
 // `--reporter=json --outputFile.json=…`), as test/support/slow-files.ts lists them; and how long
 // one worker ran alone at the end of that run.
 //
-//   node scripts/slow-files.mjs <vitest.json> [workers=2] [seconds=10]
+//   node scripts/slow-files.mjs <vitest.json> [workers=3] [seconds=10]
 //
 // A file's time is its worker's: from the end of the file that worker ran before to its own end,
 // so the file's import and collection count (the report's start time is after them). Workers are
 // not in the report: a file goes to the worker that came free last before it started.
 import { readFileSync } from 'node:fs';
 
-const [file, workersArg = '2', secondsArg = '10'] = process.argv.slice(2);
+const [file, workersArg = '3', secondsArg = '10'] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: node scripts/slow-files.mjs <vitest.json> [workers=2] [seconds=10]');
+  console.error('usage: node scripts/slow-files.mjs <vitest.json> [workers=3] [seconds=10]');
   process.exit(2);
 }
 const report = JSON.parse(readFileSync(file, 'utf8'));
