@@ -582,8 +582,9 @@ describe('no secret in any output', { timeout: 120_000 }, () => {
     writeJson(sb.globalFile, nativeConfig({
       remote: { transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${HEADER_SECRET}`, 'X-Key': HEADER_SECRET }, oauth: { client_id: 'cid', client_secret: CLIENT_SECRET } },
     }));
-    // Three phases: the edits that add, then the commands that only read (run a few at once: the
-    // config does not change under them), then the edits that toggle and remove.
+    // Three phases: the edits that add, then the commands that only read, then the edits that
+    // toggle and remove. Every run is one after another, so each runs in this process (runs at
+    // once would each be a process of their own: twice the CPU, and longer on 2 cores).
     const adds: string[][] = [
       ['mcp', 'add', 'added', '--transport', 'http', '--url', 'http://127.0.0.1:9/mcp', '--header', `X-Token=${HEADER_SECRET}`, '--oauth-client-secret', CLIENT_SECRET],
       ['mcp', 'add', 'added', '--transport', 'http', '--url', 'http://127.0.0.1:9/mcp', '--header', `X-Token=${HEADER_SECRET}`, '--json'],
@@ -631,7 +632,7 @@ describe('no secret in any output', { timeout: 120_000 }, () => {
     // store is then written while the others read it).
     await trustProject(sb.proj, { cwd: sb.proj, env: { ...process.env, ...sb.env }, homedir: sb.home });
     const reader: Sandbox = { ...sb, autoTrust: false };
-    for (let i = 0; i < reads.length; i += 4) await Promise.all(reads.slice(i, i + 4).map((args) => record(reader, args)));
+    for (const args of reads) await record(reader, args);
     for (const args of edits) await record(sb, args);
     expect(texts).toHaveLength(adds.length + reads.length + edits.length);
     const all = texts.map((t) => t.out).join('\n');
