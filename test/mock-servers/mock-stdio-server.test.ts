@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../../mock-servers/lib/default-scenario.mjs';
+import { until } from '../support/until.js';
 
 const root = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 const SERVER = path.join(root, 'mock-servers', 'stdio-server.mjs');
@@ -576,6 +577,8 @@ describe('misbehaviour knobs', () => {
     const m = startMock({ scenario: { tools: [{ name: 't', builtin: 'echo', behavior: { stderr: 'WARN tool t\n' } }], behavior: { stderrNoise: { text: 'DEBUG noise', lines: 4 } } } });
     await m.initialize();
     await call(m, 't', { text: 'x' });
+    // stderr is a pipe of its own: the tool's line may come after the answer on stdout
+    await until("the tool's stderr line", () => m.stderr().includes('WARN tool t'));
     expect(m.stderr().match(/DEBUG noise/g)).toHaveLength(4);
     expect(m.stderr()).toContain('WARN tool t');
   });
