@@ -39,8 +39,10 @@ const run = (bug: string | undefined, skip: string[]) =>
     { timeoutMs: (bug && SILENT[bug]) || 15_000, cancelRunMs: 3000, fixtures: FIXTURES, skip },
   );
 
-describe('check fixture: coverage of the battery', () => {
-  it('every check has a violating knob (stdio here, HTTP in check-http.test.ts, robustness in check-robustness.test.ts)', () => {
+// With the knobs: the clean battery (its slow checks included) runs inside the knobs' runs, each
+// run with fixture processes of its own.
+describe('check fixture: coverage of the battery', { concurrent: true }, () => {
+  it('every check has a violating knob (stdio here, HTTP in check-http.test.ts, robustness in check-robustness.test.ts)', ({ expect }) => {
     const covered = new Set([...Object.values(BUGS), ...Object.values(HTTP_BUGS), ...Object.values(ROBUST_BUGS)]);
     // the 2026-07-28 checks' planted bugs: mock-servers/check-modern, run by test/check/check-modern.test.ts;
     // the MCP Apps checks': mock-servers/apps, run by test/apps/apps-check.test.ts
@@ -49,7 +51,7 @@ describe('check fixture: coverage of the battery', () => {
     expect(ALL_CHECKS.length).toBeGreaterThanOrEqual(70);
   });
 
-  it('the clean fixture passes every check (0 failures, 0 warnings, 0 errors)', { timeout: 180_000 }, async () => {
+  it('the clean fixture passes every check (0 failures, 0 warnings, 0 errors)', { timeout: 180_000 }, async ({ expect }) => {
     const r = await run(undefined, []);
     const problems = r.results.filter((x) => x.status === 'fail' || x.status === 'warn' || x.status === 'error');
     expect(problems, JSON.stringify(problems, null, 1)).toEqual([]);

@@ -18,8 +18,10 @@ const run = (bug?: string) =>
     { timeoutMs: 8_000, only: ['robustness'], robustness: true },
   );
 
-describe('check --robustness', () => {
-  it('robustness checks run only when asked for, and each has a planted defect', () => {
+// The groups run at once: each run starts fixture processes of its own, and most of a run is
+// waiting (a flood's answers, a hang's bound), so the clean and HTTP runs go inside the knobs'.
+describe('check --robustness', { concurrent: true }, () => {
+  it('robustness checks run only when asked for, and each has a planted defect', ({ expect }) => {
     const robust = ALL_CHECKS.filter((c) => c.robustness === true).map((c) => c.id);
     expect(robust.length).toBeGreaterThanOrEqual(10);
     expect(selectChecks(undefined).some((c) => c.robustness === true)).toBe(false);
@@ -27,14 +29,14 @@ describe('check --robustness', () => {
     expect(new Set(Object.values(ROBUST_BUGS))).toEqual(new Set(robust));
   });
 
-  it('the clean fixture: every robustness check passes', { timeout: 120_000 }, async () => {
+  it('the clean fixture: every robustness check passes', { timeout: 120_000 }, async ({ expect }) => {
     const r = await run();
     const bad = r.results.filter((x) => x.status !== 'pass');
     expect(bad, JSON.stringify(bad, null, 1)).toEqual([]);
     expect(r.results.map((x) => x.id).sort()).toEqual(ALL_CHECKS.filter((c) => c.robustness).map((c) => c.id).sort());
   });
 
-  it('no input goes to a capability the server does not declare: with no tools, nothing warns', { timeout: 120_000 }, async () => {
+  it('no input goes to a capability the server does not declare: with no tools, nothing warns', { timeout: 120_000 }, async ({ expect }) => {
     // tools/* would get -32601 (Method not found) here: a wrong code only because it was never declared.
     const r = await run('caps-no-tools');
     const bad = r.results.filter((x) => x.status !== 'pass');
@@ -43,8 +45,8 @@ describe('check --robustness', () => {
   });
 });
 
-describe('check --robustness over Streamable HTTP', () => {
-  it('a body past the server\'s limit refused with HTTP 413 is an answer, not a crash (the server answers a ping after it)', { timeout: 120_000 }, async () => {
+describe('check --robustness over Streamable HTTP', { concurrent: true }, () => {
+  it('a body past the server\'s limit refused with HTTP 413 is an answer, not a crash (the server answers a ping after it)', { timeout: 120_000 }, async ({ expect }) => {
     const child = spawn(process.execPath, [httpFixture, '--max-body=102400'], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
       const url = await new Promise<string>((resolve, reject) => {
