@@ -32,6 +32,11 @@ const run = (args: string[]) => runCliHere(args, { cwd: root });
 const CHECK_BOUND = ['--timeout-ms', '30000'];
 
 const live: Record<string, { code: number; stdout: string }> = {};
+beforeAll(async () => {
+  live.tools = await run(['--stdio', tapCmd, 'tools', '--json']);
+  live.call = await run(['--stdio', tapCmd, 'call', 'echo', '--args', '{"message":"replay me"}']);
+  live.check = await run(['check', '--stdio', tapCmd, '--json', ...CHECK_BOUND]);
+}, 240_000);
 
 /** check --json without what differs between any two runs (timings, the command line). */
 function checkOutcome(stdout: string) {
@@ -39,22 +44,8 @@ function checkOutcome(stdout: string) {
   return report.results.map((r) => `${r.id}:${r.status}`);
 }
 
-/*
- * The recording of server-everything (below) and the scripted strict-mode session (the next
- * describe) are two traces of their own, each made by its own tap and server processes: the two
- * describes run at once, the scripted session and its replays inside the live check's waits. The
- * live sessions stay one after another (one trace, a session after the other); once recorded,
- * its replays only read it and run at once. The two describes after these (one of them a replay
- * server in this process, writing to its stdout) run after them, never during an in-process run.
- */
-describe.concurrent('mcpwire replay of a server-everything trace', () => {
-  beforeAll(async () => {
-    live.tools = await run(['--stdio', tapCmd, 'tools', '--json']);
-    live.call = await run(['--stdio', tapCmd, 'call', 'echo', '--args', '{"message":"replay me"}']);
-    live.check = await run(['check', '--stdio', tapCmd, '--json', ...CHECK_BOUND]);
-  }, 240_000);
-
-  it('the recording holds the three sessions', ({ expect }) => {
+describe('mcpwire replay of a server-everything trace', () => {
+  it('the recording holds the three sessions', () => {
     expect(live.tools.code).toBe(0);
     expect(live.call.code).toBe(0);
     expect(live.check.code).toBe(0);
@@ -63,23 +54,20 @@ describe.concurrent('mcpwire replay of a server-everything trace', () => {
     for (const m of ['initialize', 'tools/list', 'tools/call', 'ping']) expect(methods).toContain(m);
   });
 
-  it('tools, call echo and check (stdio) answer as the live server did', async ({ expect }) => {
-    // three replays of the finished recording, each its own replay process: at once
-    const [tools, call, check] = await Promise.all([
-      run(['--stdio', replayCmd(), 'tools', '--json']),
-      run(['--stdio', replayCmd(), 'call', 'echo', '--args', '{"message":"replay me"}']),
-      run(['check', '--stdio', replayCmd(), '--json', ...CHECK_BOUND]),
-    ]);
+  it('tools, call echo and check (stdio) answer as the live server did', async () => {
+    const tools = await run(['--stdio', replayCmd(), 'tools', '--json']);
     expect(tools.code).toBe(0);
     expect(JSON.parse(tools.stdout)).toEqual(JSON.parse(live.tools.stdout));
+    const call = await run(['--stdio', replayCmd(), 'call', 'echo', '--args', '{"message":"replay me"}']);
     expect(call.code).toBe(0);
     expect(call.stdout).toBe(live.call.stdout);
     expect(call.stdout).toContain('replay me');
+    const check = await run(['check', '--stdio', replayCmd(), '--json', ...CHECK_BOUND]);
     expect(check.code).toBe(live.check.code);
     expect(checkOutcome(check.stdout)).toEqual(checkOutcome(live.check.stdout));
   }, 180_000);
 
-  it('over HTTP (--listen): tools --url answers as the live server did', async ({ expect }) => {
+  it('over HTTP (--listen): tools --url answers as the live server did', async () => {
     const srv = await startUntil([cli, 'replay', trace, '--listen', '127.0.0.1:0'], /at (http:\/\/\S+)/);
     try {
       const tools = await run(['--url', srv.match[1], 'tools', '--json']);
@@ -129,7 +117,7 @@ function replayProcess(file: string, mode: string) {
   };
 }
 
-describe.concurrent('mcpwire replay --match strict', () => {
+describe('mcpwire replay --match strict', () => {
   const file = path.join(dir, 'scripted.jsonl');
   const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'scripted', version: '1' } } };
   const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get-sum', arguments: { a: 20, b: 22 } } };
@@ -158,7 +146,7 @@ describe.concurrent('mcpwire replay --match strict', () => {
     });
   }, 60_000);
 
-  it('the recorded session replays exactly and exits 0', async ({ expect }) => {
+  it('the recorded session replays exactly and exits 0', async () => {
     const p = replayProcess(file, 'strict');
     const a = await p.request({ ...init, id: 'x1' });
     expect(a.id).toBe('x1');
@@ -171,7 +159,7 @@ describe.concurrent('mcpwire replay --match strict', () => {
     expect(end.stderr).toMatch(/2 request\(s\) answered from the recording, 0 not recorded \(strict match\)/);
   }, 30_000);
 
-  it('a request that was not recorded gets a JSON-RPC error, is listed at exit, and the exit code is 1', async ({ expect }) => {
+  it('a request that was not recorded gets a JSON-RPC error, is listed at exit, and the exit code is 1', async () => {
     const p = replayProcess(file, 'strict');
     await p.request(init);
     const wrong = await p.request({ ...call, params: { name: 'get-sum', arguments: { a: 1, b: 1 } } });
@@ -185,7 +173,7 @@ describe.concurrent('mcpwire replay --match strict', () => {
     expect(end.stderr).toMatch(/prompts\/list/);
   }, 30_000);
 
-  it('loose mode answers by method and best params, and exits 0 even when something was not recorded', async ({ expect }) => {
+  it('loose mode answers by method and best params, and exits 0 even when something was not recorded', async () => {
     const p = replayProcess(file, 'loose');
     await p.request(init);
     const other = await p.request({ ...call, params: { name: 'get-sum', arguments: { a: 1, b: 1 } } });
