@@ -8,27 +8,17 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, it, type TestContext } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { validateServerEntry } from '../../src/host/config/schema.js';
 import { CallQueue } from '../../src/host/call-queue.js';
-import type { HostOptions, McpHost, ResolvedServer } from '../../src/host/index.js';
 import { mayRetry, retryDelay } from '../../src/host/retry.js';
-import { mockServer, startHost, textOf, toolName } from '../support/host-calls.js';
+import { mockServer, ownHost, textOf, toolName } from '../support/host-calls.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mcpwire-host-calls-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/**
- * A host of this test's own, closed when the test ends. The tests mostly wait (on slow tools,
- * crashes, reconnects and timeouts of their own mock server processes) and run at once: no host
- * is shared between them, and each writes its own files in `dir`.
- */
-async function ownHost({ onTestFinished }: TestContext, servers: ResolvedServer[], options?: HostOptions): Promise<McpHost> {
-  const host = await startHost(servers, options);
-  onTestFinished(() => host.close());
-  return host;
-}
-
+// The tests mostly wait (on slow tools, crashes, reconnects and timeouts of their own mock
+// server processes), each on a host of its own (ownHost) and its own files in `dir`: they run at once.
 const RETRY = { maxRetries: 2, baseDelayMs: 50, maxDelayMs: 200, retryNonIdempotent: false };
 
 describe.concurrent('max_parallel', () => {

@@ -5,25 +5,15 @@
  * (rules in src/host/call-notifications.ts) — all against the real stdio mock server.
  */
 import { EventEmitter } from 'node:events';
-import { describe, expect, it, type TestContext } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { routeCallNotifications } from '../../src/host/call-notifications.js';
 import type { HostClient } from '../../src/host/server-slot.js';
-import type { McpHost, ResolvedServer } from '../../src/host/index.js';
-import { mockServer, startHost, textOf, toolName } from '../support/host-calls.js';
+import { mockServer, ownHost, textOf, toolName } from '../support/host-calls.js';
 
 const SCENARIO = { tools: ['job', 'events', 'echo'] };
 
-/**
- * A host of this test's own, closed when the test ends. The tests below mostly wait (on jobs and
- * timeouts in their mock server processes), each over servers of its own: they run at once, so no
- * host is shared between them.
- */
-async function ownHost({ onTestFinished }: TestContext, servers: ResolvedServer[]): Promise<McpHost> {
-  const host = await startHost(servers);
-  onTestFinished(() => host.close());
-  return host;
-}
-
+// The tests mostly wait (on jobs and timeouts in their mock server processes), each on a host
+// of its own (ownHost): they run at once.
 describe.concurrent('long calls: reset-on-progress and timeouts through host.callTool', () => {
   it('a 4 s job with progress every 500 ms completes with a 1.5 s reset-on-progress timeout; without progress it times out (outcome timeout)', async (ctx) => {
     const { expect } = ctx;

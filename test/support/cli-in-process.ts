@@ -21,7 +21,7 @@
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { changed, processState } from './process-state.js';
-import { cli, root, runCli, type CliOptions, type CliRun } from './cli-process.js';
+import { cli, MAX_BUFFER, root, runCli, type CliOptions, type CliRun } from './cli-process.js';
 
 type Run = (argv: string[], options?: { ownProcess?: boolean }) => Promise<number>;
 let loaded: Promise<Run> | undefined;
@@ -85,7 +85,7 @@ export async function runCliHere(args: string[], options: CliOptions = {}): Prom
     const before = processState();
     const saved = { env: { ...process.env }, cwd: process.cwd(), argv: process.argv, exitCode: process.exitCode, exit: process.exit };
     const descriptors = STREAMS.map((s) => [s, Object.getOwnPropertyDescriptor(process, s)] as const);
-    const max = options.maxBuffer ?? 64 * 1024 * 1024;
+    const max = options.maxBuffer ?? MAX_BUFFER;
     const out = capture(max);
     const err = capture(max);
     const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)], { objectMode: false });

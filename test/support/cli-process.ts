@@ -11,6 +11,9 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const cli = path.join(root, 'dist/cli/main.js');
 export const node = process.execPath;
 
+/** What a run may write on stdout or stderr by default (a process past it is killed, an in-process run fails). */
+export const MAX_BUFFER = 64 * 1024 * 1024;
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -26,7 +29,7 @@ export interface CliOptions {
   input?: string;
   /** Default 60 s: the child is killed after it. */
   timeoutMs?: number;
-  /** Default 64 MiB of stdout or stderr. */
+  /** Default MAX_BUFFER (64 MiB) of stdout or stderr. */
   maxBuffer?: number;
 }
 
@@ -36,7 +39,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRun
     const child = execFile(
       node,
       [cli, ...args],
-      { cwd: options.cwd ?? root, env: options.env ?? process.env, timeout: options.timeoutMs ?? 60_000, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024 },
+      { cwd: options.cwd ?? root, env: options.env ?? process.env, timeout: options.timeoutMs ?? 60_000, maxBuffer: options.maxBuffer ?? MAX_BUFFER },
       (err, stdout, stderr) => {
         const code = err === null ? 0 : typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1;
         resolve({ code, stdout, stderr });

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'vitest';
 import { emptyNormalizedConfig } from '../../src/host/config/types.js';
 import { createHost, publicToolName, type HostOptions, type McpHost, type ResolvedServer } from '../../src/host/index.js';
 
@@ -27,14 +28,29 @@ export function httpServer(id: string, url: string, config: Partial<ResolvedServ
   return { id, source: 'global', file: '/g/config.json', enabled: true, transport: 'http', config: { ...emptyNormalizedConfig(), url, ...config } };
 }
 
-/** Starts a host over `servers` (permission: allow); the caller closes it. */
+/** Starts a host over `servers` (permission: allow); the caller closes it. A host that did not get ready is closed here. */
 export async function startHost(servers: ResolvedServer[], options: HostOptions = {}): Promise<McpHost> {
   const host = createHost(servers, { permission: 'allow', ...options });
-  await host.start();
-  for (const s of servers) {
-    const st = host.serverStatus(s.id);
-    if (st?.state !== 'ready') throw new Error(`mock server ${s.id} is ${st?.state}: ${st?.lastError}`);
+  try {
+    await host.start();
+    for (const s of servers) {
+      const st = host.serverStatus(s.id);
+      if (st?.state !== 'ready') throw new Error(`mock server ${s.id} is ${st?.state}: ${st?.lastError}`);
+    }
+  } catch (err) {
+    await host.close();
+    throw err;
   }
+  return host;
+}
+
+/**
+ * A host of the running test's own (startHost), closed when that test ends: tests that run at
+ * once share no host, so none closes another's.
+ */
+export async function ownHost({ onTestFinished }: TestContext, servers: ResolvedServer[], options?: HostOptions): Promise<McpHost> {
+  const host = await startHost(servers, options);
+  onTestFinished(() => host.close());
   return host;
 }
 
