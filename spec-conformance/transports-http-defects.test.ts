@@ -19,6 +19,7 @@ import { LegacySseTransport, StreamableHttpTransport } from '../src/transport/ht
 import type { SendOptions, Transport, TransportDiagnostic, TransportEvent } from '../src/transport/types.js';
 // @ts-expect-error plain ESM mock without types
 import { startHttpMock } from '../mock-servers/http-server.mjs';
+import { atTestEnd } from '../test/support/cleanups.js';
 
 interface RecordedRequest {
   method: string;
@@ -39,20 +40,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/**
- * Closes what a test opened when that test ends, the last opened first; a failing close is
- * ignored. Most tests here wait (a pause to show no resumption or reconnect follows) and run at
- * once, each with its own servers and transports: nothing is shared between them.
- */
-function atEnd({ onTestFinished }: TestContext, close: () => Promise<unknown>): void {
-  onTestFinished(async () => {
-    await close().catch(() => {});
-  });
-}
+// Most tests here wait (a pause to show no resumption or reconnect follows) and run at once, each
+// with its own servers and transports, closed when it ends (atTestEnd): nothing is shared.
 
 async function mock(ctx: TestContext, options: Record<string, unknown> = {}): Promise<Mock> {
   const m = (await startHttpMock(options)) as Mock;
-  atEnd(ctx, () => m.close());
+  atTestEnd(ctx, () => m.close());
   return m;
 }
 
@@ -65,7 +58,7 @@ function wire<T extends Transport>(ctx: TestContext, t: T) {
   t.onevent = (e) => events.push(e);
   t.ondiagnostic = (d) => diagnostics.push(d);
   t.onsessionexpired = (e) => expired.push(e);
-  atEnd(ctx, () => t.close());
+  atTestEnd(ctx, () => t.close());
   return { t, messages, events, diagnostics, expired };
 }
 
@@ -147,7 +140,7 @@ async function rawServer(ctx: TestContext, handler: RawHandler) {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
-  atEnd(ctx, close);
+  atTestEnd(ctx, close);
   return { url: `http://127.0.0.1:${port}/mcp`, requests, sockets, close };
 }
 
@@ -203,7 +196,7 @@ describe('SSE resumption belongs to its request and is bounded', () => {
     const m = await mock(ctx, { mode: 'sse', retryMs: 50, getStream: false });
     const t = new StreamableHttpTransport({ url: m.url, serverId: 'mock' });
     const conn = new Connection(t, { serverId: 'mock' });
-    atEnd(ctx, () => conn.close());
+    atTestEnd(ctx, () => conn.close());
     await t.start();
     await conn.request('initialize', (INIT as { params: Record<string, unknown> }).params, { isInitialize: true });
     t.setProtocolVersion('2025-11-25');
@@ -393,9 +386,9 @@ describe.concurrent('the legacy SSE idle timeout has the documented default', ()
       }
     }
     const pool = new Recording(origin);
-    atEnd(ctx, () => pool.destroy());
+    atTestEnd(ctx, () => pool.destroy());
     const t = new LegacySseTransport({ url: m.url, dispatcher: pool });
-    atEnd(ctx, () => t.close());
+    atTestEnd(ctx, () => t.close());
     await t.start();
     expect(DEFAULT_IDLE_STREAM_TIMEOUT_MS).toBe(300_000);
     expect(seen.find((s) => s.method === 'GET')?.bodyTimeout).toBe(300_000);
@@ -519,7 +512,7 @@ describe.concurrent('onDispatched says when the POST was started (basic.utilitie
     const { expect } = ctx;
     const m = await mock(ctx, { legacy: true });
     const t = new LegacySseTransport({ url: m.url });
-    atEnd(ctx, () => t.close());
+    atTestEnd(ctx, () => t.close());
     await t.start();
     const dispatched: string[] = [];
     await t.send(INIT, { isInitialize: true, onDispatched: () => dispatched.push('init') });
