@@ -32,6 +32,11 @@ let next = 0;
 let buf = '';
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
+  // (a long line comes in many chunks: only the new chunk is searched for its end)
+  if (chunk.indexOf('\n') === -1) {
+    buf += chunk;
+    return;
+  }
   buf += chunk;
   let nl;
   while ((nl = buf.indexOf('\n')) !== -1) {

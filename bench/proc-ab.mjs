@@ -15,7 +15,8 @@
 // over HTTP on loopback; its CPU read from /proc). --floor adds a third variant: the minimal
 // node:http relay (bench/http-stdio-relay.mjs) in front of the same server, the shape's floor.
 //
-//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway [--http [--floor]]] [--seq 3000] [--conc-n 12800]
+//   node bench/proc-ab.mjs <distA> <distB> [--rounds 5] [--server raw|sdk] [--era V | --eras] [--gateway [--http [--floor]]] [--seq 3000] [--seq-warmup 1500] [--conc-n 12800]
+// (--seq-warmup 30000: the sequential calls measured past V8's compiling of the per-call code)
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,7 +40,7 @@ if (!distA || !distB) {
 }
 const rounds = Number(opt('rounds', 5));
 const serverKind = opt('server', 'raw');
-const load = ['--seq', opt('seq', '3000'), '--seq-warmup', '1500', '--conc-n', opt('conc-n', '12800'), '--conc-warmup', '1280', '--blob-reps', '0', '--blob', '10'];
+const load = ['--seq', opt('seq', '3000'), '--seq-warmup', opt('seq-warmup', '1500'), '--conc-n', opt('conc-n', '12800'), '--conc-warmup', '1280', '--blob-reps', '0', '--blob', '10'];
 const staged = stageHarness(root, findHarness(root));
 const H = (f) => path.join(staged.dir, f);
 const pinned = spawnSync('sh', ['-c', 'command -v taskset']).status === 0 && os.cpus().length >= 2;

@@ -122,9 +122,13 @@ const ALL_VARIANTS = [
   // the gateway hop: the same SDK server and the same mcpwire client, through `mcpwire serve`
   // (stdio, HTTP) and through mcp-proxy (stdio↔HTTP); the "server" CPU is the gateway process's own
   { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
+  // the floor of each gateway's shape: a minimal relay in `serve`'s place, doing only what any
+  // gateway must (parse, an id of its own, serialize; bench/stdio-relay.mjs, bench/http-stdio-relay.mjs)
+  { label: 'gw-relay-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'relay', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
   ...(opt['no-http'] === true ? [] : [
     { label: 'gw-serve-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'serve', once: true, needs: httpLanded, timeoutMs: GATEWAY_TIMEOUT_MS },
     { label: 'gw-mcp-proxy-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'mcp-proxy', once: true, needs: httpLanded && mcpProxy !== undefined, timeoutMs: GATEWAY_TIMEOUT_MS },
+    { label: 'gw-relay-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'relay', once: true, needs: httpLanded, timeoutMs: GATEWAY_TIMEOUT_MS },
   ]),
   ...(opt['no-http'] === true ? [] : [
     { label: 'sdk-http-sse', impl: 'sdk', transport: 'http', server: 'sdk', mode: 'sse', once: true },
@@ -231,6 +235,20 @@ const RATIOS = [
     { group: 'gateway', pair: SDK, name: `gateway CPU/call seq  ${gw} / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'seq_server_cpu_us', denKey: 'seq_client_cpu_us', op: '<=', target: 1 },
     { group: 'gateway', pair: SDK, name: `gateway CPU/call c64  ${gw} / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'conc_server_cpu_us', denKey: 'conc_client_cpu_us', op: '<=', target: 1 },
   ]),
+  // the floor relays against the same direct client (what any gateway process pays per call, no
+  // target), and each `serve` against its floor (what mcpwire's gateway adds above it)
+  ...['gw-relay-stdio', 'gw-relay-http'].flatMap((gw) => [
+    { group: 'gateway', pair: SDK, name: `gateway CPU/call seq  ${gw} (the floor) / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'seq_server_cpu_us', denKey: 'seq_client_cpu_us' },
+    { group: 'gateway', pair: SDK, name: `gateway CPU/call c64  ${gw} (the floor) / direct mcpwire client`, num: gw, den: 'mcpwire-stdio', key: 'conc_server_cpu_us', denKey: 'conc_client_cpu_us' },
+  ]),
+  ...pairs('gateway', SDK, 'serve stdio/its floor', 'gw-serve-stdio', 'gw-relay-stdio', [
+    ['seq_server_cpu_us', 'gateway CPU/call seq'],
+    ['conc_server_cpu_us', 'gateway CPU/call c64'],
+  ]),
+  ...pairs('gateway', SDK, 'serve HTTP/its floor', 'gw-serve-http', 'gw-relay-http', [
+    ['seq_server_cpu_us', 'gateway CPU/call seq'],
+    ['conc_server_cpu_us', 'gateway CPU/call c64'],
+  ]),
   ...pairs('gateway', SDK, 'serve stdio/direct', 'gw-serve-stdio', 'mcpwire-stdio', [
     ['seq_cps', 'seq calls/s'],
     ['conc_cps', 'c64 calls/s'],
@@ -302,6 +320,7 @@ async function hasTracer() {
 
 function serverCmd(v, port) {
   if (v.gateway === 'serve') return [...srvPrefix, node, path.join(snapshot, 'dist', 'cli', 'main.js'), '--config', gatewayConfig, 'serve', ...(v.transport === 'http' ? ['--http'] : [])];
+  if (v.gateway === 'relay') return [...srvPrefix, node, path.join(here, v.transport === 'http' ? 'http-stdio-relay.mjs' : 'stdio-relay.mjs'), '--', node, H('server.mjs'), 'stdio'];
   if (v.gateway === 'mcp-proxy') return [...srvPrefix, node, mcpProxy, '--port', String(port), '--host', '127.0.0.1', '--', node, H('server.mjs'), 'stdio'];
   if (v.server === 'sdkv2') return [...srvPrefix, node, path.join(root, 'mock-servers', 'interop', 'sdk-v2-server.mjs'), 'stdio'];
   const script = v.server === 'sdk' ? [H('server.mjs')] : [H('raw-baseline.mjs')];
