@@ -121,10 +121,12 @@ const ALL_VARIANTS = [
   { label: 'sdkv2-stdio-sdkv2-modern', impl: 'sdkv2', transport: 'stdio', server: 'sdkv2', era: 'modern' },
   // the gateway hop: the same SDK server and the same mcpwire client, through `mcpwire serve`
   // (stdio, HTTP) and through mcp-proxy (stdio↔HTTP); the "server" CPU is the gateway process's own
-  { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
+  // (over stdio in every round: one round's single figure moved by half between quiet runs;
+  // over HTTP once, for the run's budget)
+  { label: 'gw-serve-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'serve', timeoutMs: GATEWAY_TIMEOUT_MS },
   // the floor of each gateway's shape: a minimal relay in `serve`'s place, doing only what any
   // gateway must (parse, an id of its own, serialize; bench/stdio-relay.mjs, bench/http-stdio-relay.mjs)
-  { label: 'gw-relay-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'relay', once: true, timeoutMs: GATEWAY_TIMEOUT_MS },
+  { label: 'gw-relay-stdio', impl: 'mcpwire', transport: 'stdio', server: 'sdk', gateway: 'relay', timeoutMs: GATEWAY_TIMEOUT_MS },
   ...(opt['no-http'] === true ? [] : [
     { label: 'gw-serve-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'serve', once: true, needs: httpLanded, timeoutMs: GATEWAY_TIMEOUT_MS },
     { label: 'gw-mcp-proxy-http', impl: 'mcpwire', transport: 'http', server: 'sdk', gateway: 'mcp-proxy', once: true, needs: httpLanded && mcpProxy !== undefined, timeoutMs: GATEWAY_TIMEOUT_MS },
