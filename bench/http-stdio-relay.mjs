@@ -8,19 +8,11 @@
 // bench's gateway runs can start it in its place (bench/proc-ab.mjs --gateway --http --floor).
 //
 //   node bench/http-stdio-relay.mjs [--listen 127.0.0.1:0] -- <command> [args...]
-import { spawn } from 'node:child_process';
 import http from 'node:http';
+import { optionReader, spawnAfterDash } from './lib/args.mjs';
 
-const argv = process.argv.slice(2);
-const dash = argv.indexOf('--');
-if (dash === -1 || dash === argv.length - 1) {
-  console.error('usage: http-stdio-relay.mjs [--listen host:port] -- <command> [args...]');
-  process.exit(2);
-}
-const li = argv.indexOf('--listen');
-const [host, port] = (li !== -1 && li < dash ? argv[li + 1] : '127.0.0.1:0').split(':');
-const [cmd, ...args] = argv.slice(dash + 1);
-const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const { child, options } = spawnAfterDash(process.argv.slice(2), 'http-stdio-relay.mjs [--listen host:port] -- <command> [args...]');
+const [host, port] = optionReader(options)('listen', '127.0.0.1:0').split(':');
 child.once('exit', (code) => {
   console.error(`relay: the server exited (${code})`);
   process.exit(1);

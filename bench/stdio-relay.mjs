@@ -8,16 +8,9 @@
 // The bench's `gw-relay-stdio` row runs it in `serve`'s place (bench/run.mjs).
 //
 //   node bench/stdio-relay.mjs -- <command> [args...]
-import { spawn } from 'node:child_process';
+import { spawnAfterDash } from './lib/args.mjs';
 
-const argv = process.argv.slice(2);
-const dash = argv.indexOf('--');
-if (dash === -1 || dash === argv.length - 1) {
-  console.error('usage: stdio-relay.mjs -- <command> [args...]');
-  process.exit(2);
-}
-const [cmd, ...args] = argv.slice(dash + 1);
-const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+const { child } = spawnAfterDash(process.argv.slice(2), 'stdio-relay.mjs -- <command> [args...]');
 child.once('exit', (code) => process.exit(code ?? 1));
 process.stdin.once('end', () => child.stdin.end());
 
